@@ -1,0 +1,175 @@
+// kvmodel/core/json.hpp
+//
+// Values to and from the JSON notation of shared/spec/cdt-json.md, which the
+// `kvmodel` tools read and write:
+//   int, string, true/false, null (nil), arrays (lists);
+//   {"$double": x}, {"$bytes": "0aff"}, {"$map": [[k, v], ...]},
+//   {"$nil": true}, {"$inf": true}, {"$wildcard": true}.
+// On input a plain JSON number with a fraction or exponent is a double. On
+// output doubles are always {"$double": x} (NaN and infinities as the strings
+// "NaN", "Infinity", "-Infinity") and maps list their entries in stored (key)
+// order, so to_json and value_from_json round-trip exactly. Container order
+// flags have no notation and are not carried.
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace kvmodel {
+
+inline nlohmann::json to_json(const value& v) {
+    using nlohmann::json;
+    switch (v.type()) {
+    case value_type::nil: return nullptr;
+    case value_type::boolean: return v.as_bool();
+    case value_type::integer: return v.as_int();
+    case value_type::floating: {
+        double d = v.as_double();
+        if (std::isnan(d)) return json{{"$double", "NaN"}};
+        if (std::isinf(d)) return json{{"$double", d > 0 ? "Infinity" : "-Infinity"}};
+        return json{{"$double", d}};
+    }
+    case value_type::string: return v.as_string();
+    case value_type::bytes: {
+        static constexpr char hex[] = "0123456789abcdef";
+        std::string s;
+        s.reserve(v.as_bytes().size() * 2);
+        for (std::uint8_t b : v.as_bytes()) {
+            s += hex[b >> 4];
+            s += hex[b & 15];
+        }
+        return json{{"$bytes", s}};
+    }
+    case value_type::list: {
+        json a = json::array();
+        for (const value& e : v.as_list()) a.push_back(to_json(e));
+        return a;
+    }
+    case value_type::map: {
+        json a = json::array();
+        for (const map_entry& e : v.as_map()) a.push_back(json::array({to_json(e.key), to_json(e.val)}));
+        return json{{"$map", a}};
+    }
+    case value_type::inf: return json{{"$inf", true}};
+    case value_type::wildcard: return json{{"$wildcard", true}};
+    }
+    return nullptr;
+}
+
+namespace detail {
+
+inline result<bytes> parse_hex(const std::string& s, const std::string& where) {
+    auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    };
+    if (s.size() % 2 != 0)
+        return fail(status::parameter_error, where + ": hex string has an odd number of digits");
+    bytes out;
+    out.reserve(s.size() / 2);
+    for (std::size_t i = 0; i < s.size(); i += 2) {
+        int hi = nibble(s[i]);
+        int lo = nibble(s[i + 1]);
+        if (hi < 0 || lo < 0)
+            return fail(status::parameter_error,
+                        where + ": '" + s.substr(i, 2) + "' is not a hex byte");
+        out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
+    }
+    return out;
+}
+
+inline result<value> from_json_at(const nlohmann::json& j, const std::string& where) {
+    using nlohmann::json;
+    switch (j.type()) {
+    case json::value_t::null: return value{};
+    case json::value_t::boolean: return value{j.get<bool>()};
+    case json::value_t::number_integer: return value{j.get<std::int64_t>()};
+    case json::value_t::number_unsigned: {
+        auto u = j.get<std::uint64_t>();
+        if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            return fail(status::parameter_error,
+                        where + ": integer " + std::to_string(u) + " is out of int64 range");
+        return value{static_cast<std::int64_t>(u)};
+    }
+    case json::value_t::number_float: return value{j.get<double>()};
+    case json::value_t::string: return value{j.get<std::string>()};
+    case json::value_t::array: {
+        list l;
+        std::size_t i = 0;
+        for (const json& e : j) {
+            auto r = from_json_at(e, where + "[" + std::to_string(i++) + "]");
+            if (!r) return r;
+            l.push_back(std::move(r).value());
+        }
+        return value{std::move(l)};
+    }
+    case json::value_t::object: {
+        if (j.size() != 1)
+            return fail(status::parameter_error,
+                        where + ": an object must be one of $double, $bytes, $map, $nil, $inf, "
+                                "$wildcard, got " + j.dump());
+        const auto& [name, arg] = *j.items().begin();
+        if (name == "$double") {
+            if (arg.is_number()) return value{arg.get<double>()};
+            if (arg.is_string()) {
+                auto s = arg.get<std::string>();
+                if (s == "NaN") return value{std::numeric_limits<double>::quiet_NaN()};
+                if (s == "Infinity") return value{std::numeric_limits<double>::infinity()};
+                if (s == "-Infinity") return value{-std::numeric_limits<double>::infinity()};
+            }
+            return fail(status::parameter_error, where + ": $double needs a number, got " + arg.dump());
+        }
+        if (name == "$bytes") {
+            if (!arg.is_string())
+                return fail(status::parameter_error, where + ": $bytes needs a hex string, got " + arg.dump());
+            auto b = parse_hex(arg.get<std::string>(), where + ".$bytes");
+            if (!b) return b.error();
+            return value{std::move(b).value()};
+        }
+        if (name == "$map") {
+            if (!arg.is_array())
+                return fail(status::parameter_error, where + ": $map needs an array of [key, value] pairs");
+            map m;
+            std::size_t i = 0;
+            for (const json& pair : arg) {
+                std::string at = where + ".$map[" + std::to_string(i++) + "]";
+                if (!pair.is_array() || pair.size() != 2)
+                    return fail(status::parameter_error, at + ": expected a [key, value] pair, got " + pair.dump());
+                auto k = from_json_at(pair[0], at + "[0]");
+                if (!k) return k;
+                auto v = from_json_at(pair[1], at + "[1]");
+                if (!v) return v;
+                m.put(std::move(k).value(), std::move(v).value());
+            }
+            return value{std::move(m)};
+        }
+        if (name == "$nil" || name == "$inf" || name == "$wildcard") {
+            if (arg != json(true))
+                return fail(status::parameter_error, where + ": " + name + " must be true");
+            if (name == "$nil") return value{};
+            if (name == "$inf") return value{inf};
+            return value{wildcard};
+        }
+        return fail(status::parameter_error, where + ": unknown tag '" + name + "'");
+    }
+    default: break;
+    }
+    return fail(status::parameter_error, where + ": unsupported JSON value " + j.dump());
+}
+
+} // namespace detail
+
+/// Parses a value from the cdt-json notation; errors name the JSON path.
+inline result<value> value_from_json(const nlohmann::json& j, const std::string& where = "$") {
+    return detail::from_json_at(j, where);
+}
+
+} // namespace kvmodel

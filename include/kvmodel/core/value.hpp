@@ -1,0 +1,327 @@
+// kvmodel/core/value.hpp
+//
+// The value every layer speaks: nil, boolean, int64, string, list, map, bytes,
+// double — Aerospike's particle types — plus INF and WILDCARD, which only make
+// sense as range bounds and match patterns. The variant's alternatives are
+// declared in Aerospike's cross-type order (AEROSPIKE-CDT.md §1), so
+// value::type() doubles as the type's rank in that order.
+//
+// list and map are copy-on-write handles: copying a value is O(1) however big
+// it is; the first mutation of a shared container clones it (O(n)). Behind a
+// handle is an order-statistics container (core/detail/containers.hpp): a list
+// answers by index in O(1) and by value rank in O(log n); a map answers by key,
+// by index (= key order, for every map order) and by value rank (ties by key)
+// in O(log n). Maps are always stored key-sorted, as Aerospike 8.x stores even
+// UNORDERED maps; the order flag is kept because it changes the stored size and
+// what the server persists.
+//
+// Comparison (order.hpp): compare() is Aerospike's CDT order, in which WILDCARD
+// equals anything; operator== is exact structural equality (WILDCARD equals
+// only WILDCARD, 1 != 1.0, container order flags ignored), consistent with
+// std::hash<value>.
+#pragma once
+
+#include <kvmodel/core/assert.hpp>
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace kvmodel {
+
+/// The type of a value, numbered in Aerospike's cross-type order
+/// (NIL < BOOL < INT < STRING < LIST < MAP < BYTES < DOUBLE < INF).
+enum class value_type : std::uint8_t {
+    nil = 0,
+    boolean = 1,
+    integer = 2,
+    string = 3,
+    list = 4,
+    map = 5,
+    bytes = 6,
+    floating = 7,
+    inf = 8,
+    wildcard = 9,
+};
+
+struct nil_t {
+    friend constexpr bool operator==(nil_t, nil_t) noexcept { return true; }
+};
+/// Above every value: the unbounded `end` of a range.
+struct inf_t {
+    friend constexpr bool operator==(inf_t, inf_t) noexcept { return true; }
+};
+/// Matches anything when it appears in a value argument: [type, WILDCARD].
+struct wildcard_t {
+    friend constexpr bool operator==(wildcard_t, wildcard_t) noexcept { return true; }
+};
+inline constexpr nil_t nil{};
+inline constexpr inf_t inf{};
+inline constexpr wildcard_t wildcard{};
+
+/// A blob (Aerospike BYTES particle).
+using bytes = std::vector<std::uint8_t>;
+
+inline std::string_view type_name(value_type t) noexcept;
+
+/// List order flag, with Aerospike's wire values (as_list_order).
+enum class list_order : std::uint8_t { unordered = 0, ordered = 1 };
+/// Map order flag, with Aerospike's wire values (as_map_order).
+enum class map_order : std::uint8_t { unordered = 0, key_ordered = 1, key_value_ordered = 3 };
+
+class value;
+class list;
+class map;
+struct map_entry;
+
+namespace detail {
+struct list_impl;
+struct map_impl;
+} // namespace detail
+
+/// Aerospike's CDT order: negative, zero or positive. WILDCARD compares equal
+/// to anything and ends the comparison (defined in order.hpp).
+inline std::weak_ordering compare(const value& a, const value& b) noexcept;
+
+/// A CDT list: elements in list order, indexed by position and by value rank.
+class list {
+public:
+    list() noexcept = default;
+    explicit list(list_order order) noexcept : m_order(order) {}
+    list(std::initializer_list<value> items);
+    explicit list(std::vector<value> items, list_order order = list_order::unordered);
+
+    std::size_t size() const noexcept;
+    bool empty() const noexcept { return size() == 0; }
+
+    /// Element at list position i; precondition i < size(). O(1).
+    const value& operator[](std::size_t i) const;
+    const value& at(std::size_t i) const { return (*this)[i]; }
+    const value& front() const { return (*this)[0]; }
+    const value& back() const { return (*this)[size() - 1]; }
+
+    list_order order() const noexcept { return m_order; }
+    bool is_ordered() const noexcept { return m_order == list_order::ordered; }
+    /// Sets the flag only; an ORDERED list must already be sorted (see sort()).
+    void set_order_flag(list_order o) noexcept { m_order = o; }
+    bool persist_index() const noexcept { return m_persist_index; }
+    void set_persist_index(bool p) noexcept { m_persist_index = p; }
+
+    // --- value rank (ties by position). O(log n) each.
+    /// The rank of the element at position i (0 = lowest value).
+    std::size_t rank_of(std::size_t i) const;
+    /// The position of the element of rank r; precondition r < size().
+    std::size_t index_at_rank(std::size_t r) const;
+    /// Number of elements strictly below v (WILDCARD in v matches).
+    std::size_t count_less(const value& v) const;
+    /// Number of elements below or matching v.
+    std::size_t count_less_equal(const value& v) const;
+    /// Positions of ranks [first, last), in rank order. O(log n + k).
+    std::vector<std::size_t> indexes_by_rank(std::size_t first, std::size_t last) const;
+
+    // --- mutation (clones a shared container first).
+    void push_back(value v);
+    /// Inserts before position pos (pos == size() appends). O(log n) plus the
+    /// positional shift. Ignores the order flag: callers place values themselves.
+    void insert(std::size_t pos, value v);
+    void set(std::size_t pos, value v);
+    /// Moves the element at pos out, leaving nil in its place (O(log n)): lets a
+    /// caller modify a nested container without cloning it, then set() it back.
+    value take(std::size_t pos);
+    void erase(std::size_t pos);
+    /// Erases positions [first, last).
+    void erase(std::size_t first, std::size_t last);
+    void clear() noexcept;
+    /// Stable sort by value; with drop_duplicates keeps the first of equal values.
+    void sort(bool drop_duplicates = false);
+
+    /// Iteration in list order.
+    class const_iterator;
+    const_iterator begin() const;
+    const_iterator end() const;
+
+    std::vector<value> to_vector() const;
+
+private:
+    detail::list_impl& mut();
+    std::shared_ptr<detail::list_impl> m_impl;
+    list_order m_order = list_order::unordered;
+    bool m_persist_index = false;
+};
+
+/// A CDT map: entries in key order, indexed by key, by index (key order) and by
+/// value rank (ties by key).
+class map {
+public:
+    map() noexcept = default;
+    explicit map(map_order order) noexcept : m_order(order) {}
+    map(std::initializer_list<std::pair<value, value>> items);
+    explicit map(std::vector<std::pair<value, value>> items,
+                 map_order order = map_order::unordered);
+
+    std::size_t size() const noexcept;
+    bool empty() const noexcept { return size() == 0; }
+
+    map_order order() const noexcept { return m_order; }
+    void set_order(map_order o) noexcept { m_order = o; }
+    bool persist_index() const noexcept { return m_persist_index; }
+    void set_persist_index(bool p) noexcept { m_persist_index = p; }
+
+    /// Entry at index i (key order); precondition i < size(). O(log n).
+    const map_entry& entry_at(std::size_t i) const;
+    const value& key_at(std::size_t i) const;
+    const value& value_at(std::size_t i) const;
+
+    /// Index of key k, if present. O(log n).
+    std::optional<std::size_t> find(const value& k) const;
+    /// The value at key k, or nullptr.
+    const value* get(const value& k) const;
+    bool contains(const value& k) const { return find(k).has_value(); }
+    /// Number of keys strictly below k (WILDCARD in k matches).
+    std::size_t count_less_key(const value& k) const;
+    std::size_t count_less_equal_key(const value& k) const;
+
+    // --- value rank (ties by key). O(log n) each.
+    std::size_t rank_of(std::size_t index) const;
+    std::size_t index_at_rank(std::size_t r) const;
+    std::size_t count_less_value(const value& v) const;
+    std::size_t count_less_equal_value(const value& v) const;
+    /// Indexes of ranks [first, last), in rank order. O(log n + k).
+    std::vector<std::size_t> indexes_by_rank(std::size_t first, std::size_t last) const;
+
+    // --- mutation (clones a shared container first).
+    /// Inserts or overwrites; returns the entry's index and whether it was new.
+    std::pair<std::size_t, bool> put(value k, value v);
+    void set_value_at(std::size_t index, value v);
+    /// Moves the value at index out, leaving nil in its place (see list::take).
+    value take_value_at(std::size_t index);
+    void erase_at(std::size_t index);
+    /// Erases indexes [first, last).
+    void erase_range(std::size_t first, std::size_t last);
+    bool erase(const value& k);
+    void clear() noexcept;
+
+    /// Iteration over entries in key order.
+    class const_iterator;
+    const_iterator begin() const;
+    const_iterator end() const;
+
+private:
+    detail::map_impl& mut();
+    std::shared_ptr<detail::map_impl> m_impl;
+    map_order m_order = map_order::unordered;
+    bool m_persist_index = false;
+};
+
+/// A Value: one of Aerospike's particle types, or INF / WILDCARD.
+class value {
+public:
+    using storage = std::variant<nil_t, bool, std::int64_t, std::string, kvmodel::list,
+                                 kvmodel::map, kvmodel::bytes, double, inf_t, wildcard_t>;
+
+    value() noexcept = default;
+    value(nil_t) noexcept {}                                      // NOLINT(google-explicit-constructor)
+    value(bool b) noexcept : m_v(b) {}                            // NOLINT
+    template <class I>
+        requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char> &&
+                 !std::is_same_v<I, std::uint64_t>)
+    value(I i) noexcept : m_v(static_cast<std::int64_t>(i)) {}    // NOLINT
+    /// Unsigned 64-bit values are stored as their two's-complement int64, as
+    /// Aerospike's integer particle does.
+    value(std::uint64_t u) noexcept : m_v(static_cast<std::int64_t>(u)) {} // NOLINT
+    value(double d) noexcept : m_v(d) {}                          // NOLINT
+    value(float f) noexcept : m_v(static_cast<double>(f)) {}      // NOLINT
+    value(const char* s) : m_v(std::string(s)) {}                 // NOLINT
+    value(std::string s) noexcept : m_v(std::move(s)) {}          // NOLINT
+    value(std::string_view s) : m_v(std::string(s)) {}            // NOLINT
+    value(kvmodel::bytes b) noexcept : m_v(std::move(b)) {}       // NOLINT
+    value(kvmodel::list l) noexcept : m_v(std::move(l)) {}        // NOLINT
+    value(kvmodel::map m) noexcept : m_v(std::move(m)) {}         // NOLINT
+    value(inf_t) noexcept : m_v(inf_t{}) {}                       // NOLINT
+    value(wildcard_t) noexcept : m_v(wildcard_t{}) {}             // NOLINT
+
+    value_type type() const noexcept { return static_cast<value_type>(m_v.index()); }
+
+    bool is_nil() const noexcept { return type() == value_type::nil; }
+    bool is_bool() const noexcept { return type() == value_type::boolean; }
+    bool is_int() const noexcept { return type() == value_type::integer; }
+    bool is_double() const noexcept { return type() == value_type::floating; }
+    bool is_number() const noexcept { return is_int() || is_double(); }
+    bool is_string() const noexcept { return type() == value_type::string; }
+    bool is_bytes() const noexcept { return type() == value_type::bytes; }
+    bool is_list() const noexcept { return type() == value_type::list; }
+    bool is_map() const noexcept { return type() == value_type::map; }
+    bool is_inf() const noexcept { return type() == value_type::inf; }
+    bool is_wildcard() const noexcept { return type() == value_type::wildcard; }
+    /// True when a WILDCARD appears anywhere in the value.
+    bool contains_wildcard() const noexcept;
+
+    // Accessors; precondition: the value has that type (KVMODEL_ASSERT).
+    bool as_bool() const { return get<bool>(); }
+    std::int64_t as_int() const { return get<std::int64_t>(); }
+    double as_double() const { return get<double>(); }
+    const std::string& as_string() const { return get<std::string>(); }
+    const kvmodel::bytes& as_bytes() const { return get<kvmodel::bytes>(); }
+    const kvmodel::list& as_list() const { return get<kvmodel::list>(); }
+    const kvmodel::map& as_map() const { return get<kvmodel::map>(); }
+    kvmodel::list& as_list() { return get_mut<kvmodel::list>(); }
+    kvmodel::map& as_map() { return get_mut<kvmodel::map>(); }
+    std::string& as_string() { return get_mut<std::string>(); }
+    kvmodel::bytes& as_bytes() { return get_mut<kvmodel::bytes>(); }
+
+    const storage& variant() const noexcept { return m_v; }
+    storage& variant() noexcept { return m_v; }
+
+private:
+    template <class T>
+    const T& get() const {
+        const T* p = std::get_if<T>(&m_v);
+        KVMODEL_ASSERT(p != nullptr);
+        return *p;
+    }
+    template <class T>
+    T& get_mut() {
+        T* p = std::get_if<T>(&m_v);
+        KVMODEL_ASSERT(p != nullptr);
+        return *p;
+    }
+
+    storage m_v;
+};
+
+/// Exact structural equality (see the header comment).
+inline bool operator==(const value& a, const value& b) noexcept;
+
+/// One map entry: its key and its value.
+struct map_entry {
+    value key;
+    value val;
+};
+
+/// Builds a bytes value from its characters.
+inline bytes to_bytes(std::string_view s) {
+    return bytes(s.begin(), s.end());
+}
+
+/// Readable one-line rendering: nil, true, 42, 1.5, "text", 0x0aff, [1, 2],
+/// {"a": 1}, INF, *.
+inline std::string to_string(const value& v);
+
+} // namespace kvmodel
+
+template <>
+struct std::hash<kvmodel::value> {
+    std::size_t operator()(const kvmodel::value& v) const noexcept;
+};
+
+#include <kvmodel/core/detail/containers.hpp> // IWYU pragma: export
+#include <kvmodel/core/order.hpp>             // IWYU pragma: export

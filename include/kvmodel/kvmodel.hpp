@@ -1,0 +1,12 @@
+// kvmodel/kvmodel.hpp
+//
+// Everything except the adapters (which need a database client).
+#pragma once
+
+#include <kvmodel/core/assert.hpp>
+#include <kvmodel/core/json.hpp>
+#include <kvmodel/core/msgpack_size.hpp>
+#include <kvmodel/core/order.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/status.hpp>
+#include <kvmodel/core/value.hpp>
