@@ -1,0 +1,23 @@
+// kvmodel/cdt/detail/map_engine.hpp
+//
+// The map half of the CDT engine: every map op applied to a target that is
+// reached already (no context). Being written; see cdt/engine.hpp.
+#pragma once
+
+#include <kvmodel/cdt/detail/common.hpp>
+#include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <optional>
+
+namespace kvmodel::cdt::detail {
+
+/// Applies map op o to target (nullopt = absent; a modify op creates it).
+/// On error target is unchanged.
+inline result<value> apply_map_op(std::optional<value>& target, const op& o) {
+    (void)target;
+    return op_error(status::unsupported_feature, o.code, "map engine not built yet");
+}
+
+} // namespace kvmodel::cdt::detail

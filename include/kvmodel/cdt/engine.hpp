@@ -1,0 +1,32 @@
+// kvmodel/cdt/engine.hpp
+//
+// cdt::apply: applies one CDT operation to one bin, exactly as Aerospike's
+// server does, and returns the op's result. The bin is std::nullopt when it
+// does not exist; a modify op creates it (with the order in the op's policy),
+// read and remove ops never create anything. Nested contexts are resolved
+// first (cdt/context.hpp). On error the bin is left exactly as it was.
+//
+// Record-level rules (a read or remove op on a missing record fails
+// KEY_NOT_FOUND; an error aborts the whole operate) belong to the store, which
+// uses cdt::classify(op_code).
+#pragma once
+
+#include <kvmodel/cdt/context.hpp>
+#include <kvmodel/cdt/detail/list_engine.hpp>
+#include <kvmodel/cdt/detail/map_engine.hpp>
+#include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <optional>
+
+namespace kvmodel::cdt {
+
+/// Applies o to bin (nullopt = absent bin). Complexity: O(log n + k) for
+/// selectors on n elements returning k, O(log n) per context level.
+inline result<value> apply(std::optional<value>& bin, const op& o) {
+    if (!o.ctx.empty()) return detail::apply_in_context(bin, o);
+    return is_map_op(o.code) ? detail::apply_map_op(bin, o) : detail::apply_list_op(bin, o);
+}
+
+} // namespace kvmodel::cdt
