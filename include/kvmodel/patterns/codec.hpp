@@ -1,0 +1,218 @@
+// kvmodel/patterns/codec.hpp
+//
+// How a pattern stores a caller's type as a kvmodel::value and reads it back:
+// `codec<T>::encode(const T&) -> value` and `codec<T>::decode(const value&)
+// -> result<T>`. Defaults cover value itself, bool, integers, floating point,
+// std::string, bytes, std::optional, std::vector, std::pair and std::tuple
+// (as lists) and std::map (as maps); a caller's struct gets a codec by
+// specialising codec<T>, typically as a list of its fields so that the value
+// order (and thus ranks and value ranges) follows the first field:
+//
+//   template <> struct kvmodel::patterns::codec<score> {
+//       static value encode(const score& s) { return list{s.points, s.name}; }
+//       static result<score> decode(const value& v) { ... }
+//   };
+//
+// decode never trusts the stored value: a wrong shape is a PARAMETER_ERROR
+// naming what was expected, never UB.
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::patterns {
+
+template <class T, class Enable = void>
+struct codec;
+
+/// A type the patterns can store: codec<T> encodes and decodes it.
+template <class T>
+concept encodable = requires(const T& t, const value& v) {
+    { codec<T>::encode(t) } -> std::convertible_to<value>;
+    { codec<T>::decode(v) } -> std::same_as<result<T>>;
+};
+
+namespace detail {
+inline error decode_error(std::string_view expected, const value& got) {
+    return error{status::parameter_error, "decode: expected " + std::string(expected) + ", got " +
+                                              std::string(type_name(got.type())) + " " +
+                                              to_string(got)};
+}
+} // namespace detail
+
+template <>
+struct codec<value> {
+    static value encode(const value& v) { return v; }
+    static result<value> decode(const value& v) { return v; }
+};
+
+template <>
+struct codec<bool> {
+    static value encode(bool b) { return value{b}; }
+    static result<bool> decode(const value& v) {
+        if (!v.is_bool()) return detail::decode_error("bool", v);
+        return v.as_bool();
+    }
+};
+
+template <class I>
+struct codec<I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>>> {
+    static value encode(I i) { return value{static_cast<std::int64_t>(i)}; }
+    static result<I> decode(const value& v) {
+        if (!v.is_int()) return detail::decode_error("int", v);
+        std::int64_t i = v.as_int();
+        if constexpr (std::is_unsigned_v<I> && sizeof(I) == 8) {
+            return static_cast<I>(i);
+        } else {
+            if (i < static_cast<std::int64_t>(std::numeric_limits<I>::min()) ||
+                i > static_cast<std::int64_t>(std::numeric_limits<I>::max()))
+                return error{status::parameter_error,
+                             "decode: integer " + std::to_string(i) + " does not fit the target type"};
+            return static_cast<I>(i);
+        }
+    }
+};
+
+template <class F>
+struct codec<F, std::enable_if_t<std::is_floating_point_v<F>>> {
+    static value encode(F f) { return value{static_cast<double>(f)}; }
+    static result<F> decode(const value& v) {
+        if (!v.is_double()) return detail::decode_error("double", v);
+        return static_cast<F>(v.as_double());
+    }
+};
+
+template <>
+struct codec<std::string> {
+    static value encode(const std::string& s) { return value{s}; }
+    static result<std::string> decode(const value& v) {
+        if (!v.is_string()) return detail::decode_error("string", v);
+        return v.as_string();
+    }
+};
+
+template <>
+struct codec<bytes> {
+    static value encode(const bytes& b) { return value{b}; }
+    static result<bytes> decode(const value& v) {
+        if (!v.is_bytes()) return detail::decode_error("bytes", v);
+        return v.as_bytes();
+    }
+};
+
+template <encodable T>
+struct codec<std::optional<T>> {
+    static value encode(const std::optional<T>& o) { return o ? value(codec<T>::encode(*o)) : value{}; }
+    static result<std::optional<T>> decode(const value& v) {
+        if (v.is_nil()) return std::optional<T>{};
+        auto r = codec<T>::decode(v);
+        if (!r) return r.error();
+        return std::optional<T>(std::move(r).value());
+    }
+};
+
+template <encodable T>
+struct codec<std::vector<T>> {
+    static value encode(const std::vector<T>& xs) {
+        list l;
+        for (const T& x : xs) l.push_back(codec<T>::encode(x));
+        return value{std::move(l)};
+    }
+    static result<std::vector<T>> decode(const value& v) {
+        if (!v.is_list()) return detail::decode_error("list", v);
+        std::vector<T> out;
+        out.reserve(v.as_list().size());
+        for (const value& e : v.as_list()) {
+            auto r = codec<T>::decode(e);
+            if (!r) return r.error();
+            out.push_back(std::move(r).value());
+        }
+        return out;
+    }
+};
+
+template <encodable K, encodable V, class C, class A>
+struct codec<std::map<K, V, C, A>> {
+    static value encode(const std::map<K, V, C, A>& m) {
+        map out;
+        for (const auto& [k, v] : m) out.put(codec<K>::encode(k), codec<V>::encode(v));
+        return value{std::move(out)};
+    }
+    static result<std::map<K, V, C, A>> decode(const value& v) {
+        if (!v.is_map()) return detail::decode_error("map", v);
+        std::map<K, V, C, A> out;
+        for (const map_entry& e : v.as_map()) {
+            auto k = codec<K>::decode(e.key);
+            if (!k) return k.error();
+            auto x = codec<V>::decode(e.val);
+            if (!x) return x.error();
+            out.emplace(std::move(k).value(), std::move(x).value());
+        }
+        return out;
+    }
+};
+
+template <encodable... Ts>
+struct codec<std::tuple<Ts...>> {
+    static value encode(const std::tuple<Ts...>& t) {
+        list l;
+        std::apply([&](const Ts&... xs) { (l.push_back(codec<Ts>::encode(xs)), ...); }, t);
+        return value{std::move(l)};
+    }
+    static result<std::tuple<Ts...>> decode(const value& v) {
+        if (!v.is_list() || v.as_list().size() != sizeof...(Ts))
+            return detail::decode_error("list of " + std::to_string(sizeof...(Ts)) + " elements", v);
+        return decode_at(v.as_list(), std::index_sequence_for<Ts...>{});
+    }
+
+private:
+    template <std::size_t... I>
+    static result<std::tuple<Ts...>> decode_at(const list& l, std::index_sequence<I...>) {
+        std::tuple<result<Ts>...> parts{codec<Ts>::decode(l[I])...};
+        std::optional<error> first_error;
+        (
+            [&] {
+                if (!first_error && !std::get<I>(parts)) first_error = std::get<I>(parts).error();
+            }(),
+            ...);
+        if (first_error) return *first_error;
+        return std::tuple<Ts...>{std::move(std::get<I>(parts)).value()...};
+    }
+};
+
+template <encodable A, encodable B>
+struct codec<std::pair<A, B>> {
+    static value encode(const std::pair<A, B>& p) {
+        return value{list{codec<A>::encode(p.first), codec<B>::encode(p.second)}};
+    }
+    static result<std::pair<A, B>> decode(const value& v) {
+        auto t = codec<std::tuple<A, B>>::decode(v);
+        if (!t) return t.error();
+        auto& [a, b] = t.value();
+        return std::pair<A, B>{std::move(a), std::move(b)};
+    }
+};
+
+/// encode() through the type's codec.
+template <encodable T>
+value encode(const T& t) {
+    return codec<T>::encode(t);
+}
+/// decode() through the type's codec.
+template <encodable T>
+result<T> decode(const value& v) {
+    return codec<T>::decode(v);
+}
+
+} // namespace kvmodel::patterns
