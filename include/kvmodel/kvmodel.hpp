@@ -3,6 +3,7 @@
 // Everything except the adapters (which need a database client).
 #pragma once
 
+#include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/core/assert.hpp>
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/msgpack_size.hpp>

@@ -1,0 +1,332 @@
+// kvmodel/cdt/bit_ops.hpp
+//
+// Bit operations on BYTES bins: one `cdt::bit_op` per Aerospike bit operation
+// (as_operations_bit_*), builders named after them in `cdt::bit_ops`, and
+// `cdt::apply_bit_op`, which applies one op to one bin exactly as the 8.1.2
+// server does (AEROSPIKE-CDT.md §14).
+//
+// Conventions: bit 0 is the most significant bit of byte 0; a negative offset
+// counts from the end (-1 is the last bit, or byte for insert/remove); a bit
+// range is [bit_offset, bit_offset + bit_size). Offsets, sizes and shifts are
+// capped at 2^30 bits (2^27 bytes for resize/insert/remove sizes). Modify ops
+// return nil; get returns ceil(bit_size/8) bytes, left-aligned; count, scans
+// and get_int return integers.
+//
+// Costs: a modify op is O(n) in the blob's bytes at worst (it may rewrite the
+// blob, as a record write does anyway); reads are O(bit_size / 8). Nothing
+// allocates more than the resulting blob, and a huge size or offset in bad
+// input fails before any allocation. On error the bin is unchanged.
+//
+// Departures from Aerospike: none intended. The 8.1.2 server overruns the heap
+// on PARTIAL shifts and logic ops whose range starts at byte >= 1 and crosses
+// the end; here the range is clipped to the bits that exist (§14). Bit ops take
+// no nested context (the server does not support one on bitmaps), and the
+// 8.1.3 b64_encode read is not modelled. Offsets and sizes are int64 here so
+// out-of-range input can be reported; on the wire they are int32 / uint32, and
+// the Aerospike adapter rejects what does not fit.
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace kvmodel::cdt {
+
+/// Bit write flags (as_bit_write_flags), OR-able.
+namespace bit_write_flags {
+inline constexpr std::uint32_t none = 0;
+inline constexpr std::uint32_t create_only = 1;
+inline constexpr std::uint32_t update_only = 2;
+inline constexpr std::uint32_t no_fail = 4;
+inline constexpr std::uint32_t partial = 8;
+} // namespace bit_write_flags
+
+/// Resize flags (as_bit_resize_flags), OR-able.
+namespace bit_resize_flags {
+inline constexpr std::uint32_t none = 0;
+inline constexpr std::uint32_t from_front = 1;
+inline constexpr std::uint32_t grow_only = 2;
+inline constexpr std::uint32_t shrink_only = 4;
+} // namespace bit_resize_flags
+
+/// What add/subtract do on overflow or underflow (as_bit_overflow_action),
+/// with the wire values.
+enum class bit_overflow_action : std::uint8_t { fail = 0, saturate = 2, wrap = 4 };
+
+/// Bit operation policy (as_bit_policy): the write flags.
+struct bit_policy {
+    std::uint32_t flags = bit_write_flags::none;
+};
+
+/// Every bit operation, numbered as on the wire (as_bit_op). The names are
+/// the cdt-json op names (shared/spec/cdt-json.md).
+enum class bit_op_code : std::uint8_t {
+    bit_resize = 0,
+    bit_insert = 1,
+    bit_remove = 2,
+    bit_set = 3,
+    bit_or = 4,
+    bit_xor = 5,
+    bit_and = 6,
+    bit_not = 7,
+    bit_lshift = 8,
+    bit_rshift = 9,
+    bit_add = 10,
+    bit_subtract = 11,
+    bit_set_int = 12,
+    bit_get = 50,
+    bit_count = 51,
+    bit_lscan = 52,
+    bit_rscan = 53,
+    bit_get_int = 54,
+};
+
+/// Whether an op only reads (reads take no flags and never create the bin).
+constexpr bool is_bit_read(bit_op_code c) noexcept {
+    return static_cast<std::uint8_t>(c) >= 50;
+}
+
+/// The op's name as in shared/spec/cdt-json.md ("bit_resize", ...).
+constexpr std::string_view bit_op_name(bit_op_code c) noexcept {
+    switch (c) {
+    case bit_op_code::bit_resize: return "bit_resize";
+    case bit_op_code::bit_insert: return "bit_insert";
+    case bit_op_code::bit_remove: return "bit_remove";
+    case bit_op_code::bit_set: return "bit_set";
+    case bit_op_code::bit_or: return "bit_or";
+    case bit_op_code::bit_xor: return "bit_xor";
+    case bit_op_code::bit_and: return "bit_and";
+    case bit_op_code::bit_not: return "bit_not";
+    case bit_op_code::bit_lshift: return "bit_lshift";
+    case bit_op_code::bit_rshift: return "bit_rshift";
+    case bit_op_code::bit_add: return "bit_add";
+    case bit_op_code::bit_subtract: return "bit_subtract";
+    case bit_op_code::bit_set_int: return "bit_set_int";
+    case bit_op_code::bit_get: return "bit_get";
+    case bit_op_code::bit_count: return "bit_count";
+    case bit_op_code::bit_lscan: return "bit_lscan";
+    case bit_op_code::bit_rscan: return "bit_rscan";
+    case bit_op_code::bit_get_int: return "bit_get_int";
+    }
+    return "?";
+}
+
+/// Every bit op code, in wire order.
+inline constexpr bit_op_code all_bit_op_codes[] = {
+    bit_op_code::bit_resize, bit_op_code::bit_insert,   bit_op_code::bit_remove,
+    bit_op_code::bit_set,    bit_op_code::bit_or,       bit_op_code::bit_xor,
+    bit_op_code::bit_and,    bit_op_code::bit_not,      bit_op_code::bit_lshift,
+    bit_op_code::bit_rshift, bit_op_code::bit_add,      bit_op_code::bit_subtract,
+    bit_op_code::bit_set_int, bit_op_code::bit_get,     bit_op_code::bit_count,
+    bit_op_code::bit_lscan,  bit_op_code::bit_rscan,    bit_op_code::bit_get_int,
+};
+
+/// The bit_op_code for a cdt-json name, if it is one.
+constexpr std::optional<bit_op_code> bit_op_from_name(std::string_view name) noexcept {
+    for (bit_op_code c : all_bit_op_codes)
+        if (bit_op_name(c) == name) return c;
+    return std::nullopt;
+}
+
+/// One bit operation. Which fields an op reads is fixed by its code (see the
+/// builders, whose parameter names are the C client's); the rest stay default.
+struct bit_op {
+    bit_op_code code = bit_op_code::bit_get;
+    /// Bit ops: first bit of the range (negative = from the end).
+    std::int64_t bit_offset = 0;
+    /// Bit ops: number of bits in the range.
+    std::int64_t bit_size = 0;
+    /// insert / remove: first byte (negative = from the end).
+    std::int64_t byte_offset = 0;
+    /// resize: the new size; remove: the number of bytes removed.
+    std::int64_t byte_size = 0;
+    /// lshift / rshift: bits to shift by.
+    std::int64_t shift = 0;
+    /// insert / set / or / xor / and: the operand bytes (left-aligned).
+    kvmodel::bytes value;
+    /// add / subtract (as uint64 two's complement) / set_int.
+    std::int64_t int_value = 0;
+    /// lscan / rscan: the bit value searched for.
+    bool scan_value = false;
+    /// add / subtract / get_int: treat the bits as a signed number.
+    bool sign = false;
+    /// add / subtract.
+    bit_overflow_action action = bit_overflow_action::fail;
+    /// resize: bit_resize_flags.
+    std::uint32_t resize_flags = bit_resize_flags::none;
+    /// Modify ops: the write flags.
+    bit_policy policy;
+
+    friend bool operator==(const bit_op&, const bit_op&) = default;
+};
+
+/// Builders, one per as_operations_bit_* call, with its argument names. The
+/// policy comes last and defaults to no flags.
+namespace bit_ops {
+
+/// Resizes the blob to byte_size bytes (zero-filled when growing), at the end
+/// or, with bit_resize_flags::from_front, at the front. Creates a missing bin.
+inline bit_op bit_resize(std::int64_t byte_size, std::uint32_t resize_flags = bit_resize_flags::none,
+                         bit_policy policy = {}) {
+    bit_op o;
+    o.code = bit_op_code::bit_resize;
+    o.byte_size = byte_size;
+    o.resize_flags = resize_flags;
+    o.policy = policy;
+    return o;
+}
+
+/// Inserts value before byte byte_offset (past the end pads with zero bytes).
+/// Creates a missing bin.
+inline bit_op bit_insert(std::int64_t byte_offset, kvmodel::bytes value, bit_policy policy = {}) {
+    bit_op o;
+    o.code = bit_op_code::bit_insert;
+    o.byte_offset = byte_offset;
+    o.value = std::move(value);
+    o.policy = policy;
+    return o;
+}
+
+/// Removes bytes [byte_offset, byte_offset + byte_size).
+inline bit_op bit_remove(std::int64_t byte_offset, std::int64_t byte_size, bit_policy policy = {}) {
+    bit_op o;
+    o.code = bit_op_code::bit_remove;
+    o.byte_offset = byte_offset;
+    o.byte_size = byte_size;
+    o.policy = policy;
+    return o;
+}
+
+namespace detail {
+inline bit_op byte_math(bit_op_code code, std::int64_t bit_offset, std::int64_t bit_size,
+                        kvmodel::bytes value, bit_policy policy) {
+    bit_op o;
+    o.code = code;
+    o.bit_offset = bit_offset;
+    o.bit_size = bit_size;
+    o.value = std::move(value);
+    o.policy = policy;
+    return o;
+}
+inline bit_op range_op(bit_op_code code, std::int64_t bit_offset, std::int64_t bit_size,
+                       bit_policy policy) {
+    bit_op o;
+    o.code = code;
+    o.bit_offset = bit_offset;
+    o.bit_size = bit_size;
+    o.policy = policy;
+    return o;
+}
+} // namespace detail
+
+/// Overwrites the range with the first bit_size bits of value.
+inline bit_op bit_set(std::int64_t bit_offset, std::int64_t bit_size, kvmodel::bytes value,
+                      bit_policy policy = {}) {
+    return detail::byte_math(bit_op_code::bit_set, bit_offset, bit_size, std::move(value), policy);
+}
+/// ORs the first bit_size bits of value into the range.
+inline bit_op bit_or(std::int64_t bit_offset, std::int64_t bit_size, kvmodel::bytes value,
+                     bit_policy policy = {}) {
+    return detail::byte_math(bit_op_code::bit_or, bit_offset, bit_size, std::move(value), policy);
+}
+/// XORs the first bit_size bits of value into the range.
+inline bit_op bit_xor(std::int64_t bit_offset, std::int64_t bit_size, kvmodel::bytes value,
+                      bit_policy policy = {}) {
+    return detail::byte_math(bit_op_code::bit_xor, bit_offset, bit_size, std::move(value), policy);
+}
+/// ANDs the first bit_size bits of value into the range.
+inline bit_op bit_and(std::int64_t bit_offset, std::int64_t bit_size, kvmodel::bytes value,
+                      bit_policy policy = {}) {
+    return detail::byte_math(bit_op_code::bit_and, bit_offset, bit_size, std::move(value), policy);
+}
+/// Inverts the range.
+inline bit_op bit_not(std::int64_t bit_offset, std::int64_t bit_size, bit_policy policy = {}) {
+    return detail::range_op(bit_op_code::bit_not, bit_offset, bit_size, policy);
+}
+/// Shifts the range left by shift bits, filling with zeros.
+inline bit_op bit_lshift(std::int64_t bit_offset, std::int64_t bit_size, std::int64_t shift,
+                         bit_policy policy = {}) {
+    bit_op o = detail::range_op(bit_op_code::bit_lshift, bit_offset, bit_size, policy);
+    o.shift = shift;
+    return o;
+}
+/// Shifts the range right by shift bits, filling with zeros.
+inline bit_op bit_rshift(std::int64_t bit_offset, std::int64_t bit_size, std::int64_t shift,
+                         bit_policy policy = {}) {
+    bit_op o = detail::range_op(bit_op_code::bit_rshift, bit_offset, bit_size, policy);
+    o.shift = shift;
+    return o;
+}
+/// Adds value to the bit_size-bit (<= 64) integer at bit_offset; on overflow
+/// applies action.
+inline bit_op bit_add(std::int64_t bit_offset, std::int64_t bit_size, std::int64_t value,
+                      bool sign = false, bit_overflow_action action = bit_overflow_action::fail,
+                      bit_policy policy = {}) {
+    bit_op o = detail::range_op(bit_op_code::bit_add, bit_offset, bit_size, policy);
+    o.int_value = value;
+    o.sign = sign;
+    o.action = action;
+    return o;
+}
+/// Subtracts value from the bit_size-bit (<= 64) integer at bit_offset; on
+/// overflow applies action.
+inline bit_op bit_subtract(std::int64_t bit_offset, std::int64_t bit_size, std::int64_t value,
+                           bool sign = false,
+                           bit_overflow_action action = bit_overflow_action::fail,
+                           bit_policy policy = {}) {
+    bit_op o = detail::range_op(bit_op_code::bit_subtract, bit_offset, bit_size, policy);
+    o.int_value = value;
+    o.sign = sign;
+    o.action = action;
+    return o;
+}
+/// Writes the low bit_size (<= 64) bits of value at bit_offset.
+inline bit_op bit_set_int(std::int64_t bit_offset, std::int64_t bit_size, std::int64_t value,
+                          bit_policy policy = {}) {
+    bit_op o = detail::range_op(bit_op_code::bit_set_int, bit_offset, bit_size, policy);
+    o.int_value = value;
+    return o;
+}
+/// Reads the range as ceil(bit_size/8) bytes, left-aligned.
+inline bit_op bit_get(std::int64_t bit_offset, std::int64_t bit_size) {
+    return detail::range_op(bit_op_code::bit_get, bit_offset, bit_size, {});
+}
+/// Counts the set bits in the range.
+inline bit_op bit_count(std::int64_t bit_offset, std::int64_t bit_size) {
+    return detail::range_op(bit_op_code::bit_count, bit_offset, bit_size, {});
+}
+/// The position (relative to bit_offset) of the first bit equal to value, or -1.
+inline bit_op bit_lscan(std::int64_t bit_offset, std::int64_t bit_size, bool value) {
+    bit_op o = detail::range_op(bit_op_code::bit_lscan, bit_offset, bit_size, {});
+    o.scan_value = value;
+    return o;
+}
+/// The position (relative to bit_offset) of the last bit equal to value, or -1.
+inline bit_op bit_rscan(std::int64_t bit_offset, std::int64_t bit_size, bool value) {
+    bit_op o = detail::range_op(bit_op_code::bit_rscan, bit_offset, bit_size, {});
+    o.scan_value = value;
+    return o;
+}
+/// Reads the bit_size-bit (<= 64) integer at bit_offset.
+inline bit_op bit_get_int(std::int64_t bit_offset, std::int64_t bit_size, bool sign = false) {
+    bit_op o = detail::range_op(bit_op_code::bit_get_int, bit_offset, bit_size, {});
+    o.sign = sign;
+    return o;
+}
+
+} // namespace bit_ops
+
+/// Applies o to bin (nullopt = absent bin) as the server does and returns the
+/// op's result (nil for modify ops). On error bin is unchanged.
+/// Complexity: O(n) in the blob's bytes for modify ops, O(bit_size / 8) for reads.
+inline result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o);
+
+} // namespace kvmodel::cdt
+
+#include <kvmodel/cdt/detail/bit_engine.hpp> // IWYU pragma: export
