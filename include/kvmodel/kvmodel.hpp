@@ -11,3 +11,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/digest.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/record_size.hpp>

@@ -1,0 +1,153 @@
+// kvmodel/kv/key.hpp
+//
+// kv::key: a record's address — namespace, set (empty = no set) and user key
+// (an int64, a string or a blob) — with Aerospike's digest computed once, at
+// construction (kv/digest.hpp), as Aerospike's clients do. Two keys name the
+// same record when their namespaces and digests are equal; the set takes part
+// through the digest.
+//
+// Limits are the C client's: a namespace of 1..31 bytes, a set of at most 63
+// bytes. key::make checks them and the user key's type and reports
+// PARAMETER_ERROR; the typed constructors cannot fail, and a store checks the
+// limits again when it is handed a key (so a key with an over-long name is
+// representable but never reaches a record).
+//
+// Cost: construction is one RIPEMD-160 plus copying the names and the user
+// key; copying a key copies them again (a blob or long string key allocates).
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/digest.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace kvmodel::kv {
+
+/// Longest namespace name, in bytes (AS_NAMESPACE_MAX_SIZE - 1).
+inline constexpr std::size_t max_namespace_length = 31;
+/// Longest set name, in bytes (AS_SET_MAX_SIZE - 1).
+inline constexpr std::size_t max_set_length = 63;
+
+class key {
+public:
+    /// An integer user key (any integral type; unsigned 64-bit values are
+    /// taken as their two's-complement int64, as Aerospike stores them).
+    template <std::integral I>
+        requires(!std::same_as<I, bool> && !std::same_as<I, char>)
+    key(std::string ns, std::string set, I user_key)
+        : m_ns(std::move(ns))
+        , m_set(std::move(set))
+        , m_user_key(static_cast<std::int64_t>(user_key))
+        , m_digest(compute_digest(m_set, static_cast<std::int64_t>(user_key))) {}
+
+    /// A string user key.
+    key(std::string ns, std::string set, std::string user_key)
+        : m_ns(std::move(ns))
+        , m_set(std::move(set))
+        , m_user_key(std::move(user_key))
+        , m_digest(compute_digest(m_set, m_user_key->as_string())) {}
+    key(std::string ns, std::string set, const char* user_key)
+        : key(std::move(ns), std::move(set), std::string(user_key)) {}
+    key(std::string ns, std::string set, std::string_view user_key)
+        : key(std::move(ns), std::move(set), std::string(user_key)) {}
+
+    /// A blob user key.
+    key(std::string ns, std::string set, kvmodel::bytes user_key)
+        : m_ns(std::move(ns))
+        , m_set(std::move(set))
+        , m_user_key(std::move(user_key))
+        , m_digest(compute_digest(m_set, key_type::bytes, m_user_key->as_bytes())) {}
+
+    /// A key from a user key of any value type: PARAMETER_ERROR unless it is an
+    /// integer, string or bytes, or when the namespace or set name breaks the
+    /// limits above. Complexity: one digest.
+    static result<key> make(std::string ns, std::string set, value user_key) {
+        result<void> names = check_names(ns, set);
+        if (!names) return names.error();
+        switch (user_key.type()) {
+        case value_type::integer: return key(std::move(ns), std::move(set), user_key.as_int());
+        case value_type::string:
+            return key(std::move(ns), std::move(set), std::move(user_key.as_string()));
+        case value_type::bytes:
+            return key(std::move(ns), std::move(set), std::move(user_key.as_bytes()));
+        default: break;
+        }
+        return fail(status::parameter_error,
+                    "key: a user key must be an integer, a string or bytes, got " +
+                        std::string(type_name(user_key.type())) + " " + to_string(user_key));
+    }
+
+    /// A key known only by its digest (as a scan returns records whose user
+    /// key was not stored). It has no user key, so it cannot be stored with
+    /// send_key.
+    static key from_digest(std::string ns, std::string set, const kv::digest& d) {
+        return key(std::move(ns), std::move(set), d);
+    }
+
+    /// PARAMETER_ERROR naming the limit when the namespace is empty or longer
+    /// than 31 bytes or the set is longer than 63 bytes.
+    static result<void> check_names(std::string_view ns, std::string_view set) {
+        if (ns.empty()) return fail(status::parameter_error, "key: the namespace name is empty");
+        if (ns.size() > max_namespace_length)
+            return fail(status::parameter_error,
+                        "key: namespace name '" + std::string(ns) + "' is " +
+                            std::to_string(ns.size()) + " bytes, max " +
+                            std::to_string(max_namespace_length));
+        if (set.size() > max_set_length)
+            return fail(status::parameter_error,
+                        "key: set name '" + std::string(set) + "' is " +
+                            std::to_string(set.size()) + " bytes, max " +
+                            std::to_string(max_set_length));
+        return {};
+    }
+    /// check_names for this key.
+    result<void> check() const { return check_names(m_ns, m_set); }
+
+    const std::string& ns() const noexcept { return m_ns; }
+    /// The set name; empty means no set.
+    const std::string& set() const noexcept { return m_set; }
+    bool has_set() const noexcept { return !m_set.empty(); }
+    /// The user key (int, string or bytes); nullopt for a digest-only key.
+    const std::optional<value>& user_key() const noexcept { return m_user_key; }
+    const kv::digest& digest() const noexcept { return m_digest; }
+    /// The partition this key's record lives in, 0..4095. O(1).
+    std::uint32_t partition_id() const noexcept { return kv::partition_id(m_digest); }
+
+    /// Same record: same namespace and digest.
+    friend bool operator==(const key& a, const key& b) noexcept {
+        return a.m_digest == b.m_digest && a.m_ns == b.m_ns;
+    }
+
+private:
+    key(std::string ns, std::string set, const kv::digest& d)
+        : m_ns(std::move(ns)), m_set(std::move(set)), m_digest(d) {}
+
+    std::string m_ns;
+    std::string m_set;
+    std::optional<value> m_user_key;
+    kv::digest m_digest{};
+};
+
+/// "ns:set:user_key" (the user key as to_string renders it), or
+/// "ns:set:<digest hex>" for a digest-only key.
+inline std::string to_string(const key& k) {
+    std::string s = k.ns() + ":" + k.set() + ":";
+    s += k.user_key() ? kvmodel::to_string(*k.user_key()) : to_hex(k.digest());
+    return s;
+}
+
+} // namespace kvmodel::kv
+
+template <>
+struct std::hash<kvmodel::kv::key> {
+    std::size_t operator()(const kvmodel::kv::key& k) const noexcept {
+        return kvmodel::kv::digest_hash{}(k.digest());
+    }
+};

@@ -1,0 +1,148 @@
+// kvmodel/kv/record.hpp
+//
+// kv::record: what a store returns for one record — its bins (name -> value),
+// its generation and expiry, and, for operate(), one result per operation in
+// operation order (Aerospike's respond-all-ops mode). Bins keep the order the
+// record created them in, as the server stores them; a name appears once.
+//
+// Rules shared by every store: a bin name is at most 15 bytes and holds no
+// NUL (else BIN_NAME_TOO_LONG, 21); a record has at most 32,767 bins; a
+// stored value is never INF or WILDCARD (those are range bounds and
+// patterns); writing nil to a bin deletes it.
+//
+// Cost: bins are a small vector searched linearly by name, as the server
+// does; copying a record copies the names and O(1) handles for list and map
+// values (copy-on-write), so a string or blob value is the only deep copy.
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::kv {
+
+/// Longest bin name, in bytes (AS_BIN_NAME_MAX_LEN).
+inline constexpr std::size_t max_bin_name_length = 15;
+/// Most bins one record may hold (the server's RECORD_MAX_BINS).
+inline constexpr std::size_t max_bins = 32767;
+/// A record's remaining TTL when it never expires.
+inline constexpr std::int64_t ttl_never_expires = -1;
+
+/// One bin: a name and a value.
+struct bin {
+    std::string name;
+    value val;
+
+    friend bool operator==(const bin& a, const bin& b) = default;
+};
+
+/// A record as a store returns it.
+struct record {
+    /// The bins, in creation order (get: those asked for; operate: those the
+    /// read ops returned, see operate()).
+    std::vector<bin> bins;
+    /// Write count, 1 after creation; wraps from 65535 to 1 as the server's
+    /// 16-bit generation does. 0 for a record that no longer exists (a
+    /// delete reports no metadata).
+    std::uint32_t generation = 0;
+    /// When the record expires, in Unix seconds; 0 = never.
+    std::int64_t void_time = 0;
+    /// Seconds left when the store answered; ttl_never_expires (-1) = never.
+    std::int64_t ttl = ttl_never_expires;
+    /// operate(): one result per operation, in operation order.
+    std::vector<value> results;
+
+    /// The bin's value, or nullptr. Complexity: O(bins).
+    const value* get(std::string_view name) const noexcept {
+        for (const bin& b : bins)
+            if (b.name == name) return &b.val;
+        return nullptr;
+    }
+    value* get(std::string_view name) noexcept {
+        for (bin& b : bins)
+            if (b.name == name) return &b.val;
+        return nullptr;
+    }
+    bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
+    /// The bin's value, or nil.
+    value value_of(std::string_view name) const {
+        const value* v = get(name);
+        return v != nullptr ? *v : value{};
+    }
+    /// Sets a bin (appends it when new); nil erases it, as a write of nil does.
+    void set(std::string name, value v) {
+        if (v.is_nil()) {
+            erase(name);
+            return;
+        }
+        if (value* p = get(name)) {
+            *p = std::move(v);
+            return;
+        }
+        bins.push_back(bin{std::move(name), std::move(v)});
+    }
+    /// Removes a bin; false if there was none.
+    bool erase(std::string_view name) {
+        for (auto it = bins.begin(); it != bins.end(); ++it) {
+            if (it->name == name) {
+                bins.erase(it);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    friend bool operator==(const record& a, const record& b) = default;
+};
+
+/// BIN_NAME_TOO_LONG (21) when name is longer than 15 bytes or contains a
+/// NUL, naming the operation: "put: bin name 'sensor_temperature' is 18 bytes, max 15".
+inline result<void> check_bin_name(std::string_view name, std::string_view what) {
+    if (name.size() > max_bin_name_length)
+        return fail(status::bin_name_too_long,
+                    std::string(what) + ": bin name '" + std::string(name) + "' is " +
+                        std::to_string(name.size()) + " bytes, max " +
+                        std::to_string(max_bin_name_length));
+    if (name.find('\0') != std::string_view::npos)
+        return fail(status::bin_name_too_long,
+                    std::string(what) + ": bin name contains a NUL byte");
+    return {};
+}
+
+namespace detail {
+inline bool contains_inf_or_wildcard(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::inf:
+    case value_type::wildcard: return true;
+    case value_type::list:
+        for (const value& e : v.as_list())
+            if (contains_inf_or_wildcard(e)) return true;
+        return false;
+    case value_type::map:
+        for (const map_entry& e : v.as_map())
+            if (contains_inf_or_wildcard(e.key) || contains_inf_or_wildcard(e.val)) return true;
+        return false;
+    default: return false;
+    }
+}
+} // namespace detail
+
+/// PARAMETER_ERROR when v cannot be stored in a bin: INF or WILDCARD at any
+/// depth. (nil is not stored either: writing it deletes the bin.)
+/// Complexity: O(1) for scalars, O(size) for lists and maps.
+inline result<void> check_bin_value(const value& v, std::string_view what,
+                                    std::string_view bin_name) {
+    if (detail::contains_inf_or_wildcard(v))
+        return fail(status::parameter_error,
+                    std::string(what) + ": bin '" + std::string(bin_name) +
+                        "': INF and WILDCARD are range bounds and patterns, not storable values");
+    return {};
+}
+
+} // namespace kvmodel::kv

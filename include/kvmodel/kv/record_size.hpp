@@ -1,0 +1,132 @@
+// kvmodel/kv/record_size.hpp
+//
+// What a record weighs in Aerospike and whether it fits, exactly as
+// shared/AEROSPIKE-RECORDS.md measures it on a real 8.1.2 server:
+//
+//   stored = ceil16(flat + 4)          (4 = end mark; rounded up to 16)
+//   flat   = 35                        (record header incl. the 20-byte digest)
+//          + 1 bin count byte (2 when more than 127 bins)
+//          + (set ? 1 + len(set) : 0)
+//          + (stored user key ? 1 + (1 + K) : 0)   K = 8 for an int, else its length
+//          + (void time set ? 4 : 0)   (from the server source; not measured)
+//          + sum over bins of (1 + len(name) + value)
+//   value  = int 2 + (1, 2, 4 or 8 by the unsigned 64-bit value; every
+//            negative int takes 8); bool 2; double 9; string and bytes
+//            5 + length; list and map 5 + their stored msgpack (packed_size).
+//
+// A write fails RECORD_TOO_BIG (13) when flat + 4 > max-record-size — the
+// unrounded size — and leaves the record unchanged. max-record-size defaults
+// to 1 MiB and may be set from 64 B to 8 MiB.
+//
+// Cost: O(1) per scalar bin; a list or map bin costs O(its size) (packed_size
+// walks it). Stores cache per-bin sizes so an unchanged bin is not re-walked.
+#pragma once
+
+#include <kvmodel/core/msgpack_size.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/record.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace kvmodel::kv {
+
+/// Namespace default for max-record-size: 1 MiB.
+inline constexpr std::size_t default_max_record_size = std::size_t{1} << 20;
+/// Smallest and largest max-record-size a namespace accepts.
+inline constexpr std::size_t min_max_record_size = 64;
+inline constexpr std::size_t max_max_record_size = std::size_t{8} << 20;
+
+namespace record_size {
+
+/// Fixed header bytes of every record (includes the 20-byte digest).
+inline constexpr std::size_t header = 35;
+/// The end mark added before rounding.
+inline constexpr std::size_t end_mark = 4;
+/// Extra bytes for a record with a void time (a TTL).
+inline constexpr std::size_t void_time = 4;
+
+/// Bytes of a bin's value in the stored record; 0 for nil, INF and WILDCARD,
+/// which are never stored. Complexity: O(1), or O(size) for a list or map.
+inline std::size_t value_size(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::integer: {
+        auto u = static_cast<std::uint64_t>(v.as_int());
+        return 2 + (u < (1ULL << 8) ? 1 : (u < (1ULL << 16) ? 2 : (u < (1ULL << 32) ? 4 : 8)));
+    }
+    case value_type::boolean: return 2;
+    case value_type::floating: return 9;
+    case value_type::string: return 5 + v.as_string().size();
+    case value_type::bytes: return 5 + v.as_bytes().size();
+    case value_type::list:
+    case value_type::map: return 5 + packed_size(v);
+    case value_type::nil:
+    case value_type::inf:
+    case value_type::wildcard: return 0;
+    }
+    return 0;
+}
+
+/// Bytes of one bin: 1 + name length + value_size.
+inline std::size_t bin_size(std::string_view name, const value& v) noexcept {
+    return 1 + name.size() + value_size(v);
+}
+
+/// Bytes of the stored user key entry ("send key"): 1 + (1 + K); 0 for no
+/// key or a value that cannot be a user key.
+inline std::size_t stored_key_size(const std::optional<value>& user_key) noexcept {
+    if (!user_key) return 0;
+    switch (user_key->type()) {
+    case value_type::integer: return 1 + 1 + 8;
+    case value_type::string: return 1 + 1 + user_key->as_string().size();
+    case value_type::bytes: return 1 + 1 + user_key->as_bytes().size();
+    default: return 0;
+    }
+}
+
+/// Everything in flat but the bins: header, bin count, set, stored key, void time.
+inline std::size_t fixed_size(std::string_view set, const std::optional<value>& stored_key,
+                              bool has_void_time, std::size_t n_bins) noexcept {
+    return header + (n_bins > 127 ? 2 : 1) + (set.empty() ? 0 : 1 + set.size()) +
+           stored_key_size(stored_key) + (has_void_time ? void_time : 0);
+}
+
+/// The unrounded size ("flat") of a record. Complexity: O(bins) plus the
+/// size of every list and map bin.
+inline std::size_t flat(std::string_view set, const std::optional<value>& stored_key,
+                        bool has_void_time, std::span<const bin> bins) noexcept {
+    std::size_t total = fixed_size(set, stored_key, has_void_time, bins.size());
+    for (const bin& b : bins) total += bin_size(b.name, b.val);
+    return total;
+}
+
+/// What the server reports as the record's size: ceil16(flat + 4).
+constexpr std::size_t stored(std::size_t flat_size) noexcept {
+    return (flat_size + end_mark + 15) / 16 * 16;
+}
+
+/// Whether a record of this flat size fits: flat + 4 <= max_record_size.
+constexpr bool fits(std::size_t flat_size, std::size_t max_record_size) noexcept {
+    return flat_size + end_mark <= max_record_size;
+}
+
+} // namespace record_size
+
+/// RECORD_TOO_BIG naming the operation, the size and the limit when a record
+/// of this flat size does not fit.
+inline result<void> check_record_size(std::size_t flat_size, std::size_t max_record_size,
+                                      std::string_view what) {
+    if (record_size::fits(flat_size, max_record_size)) return {};
+    return fail(status::record_too_big,
+                std::string(what) + ": record would be " +
+                    std::to_string(flat_size + record_size::end_mark) +
+                    " bytes (flat " + std::to_string(flat_size) +
+                    " + 4), over max-record-size " + std::to_string(max_record_size));
+}
+
+} // namespace kvmodel::kv
