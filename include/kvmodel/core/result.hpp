@@ -21,6 +21,9 @@ namespace kvmodel {
 struct error {
     status code = status::server_error;
     std::string message;
+    /// A write that failed this way may nevertheless have been applied (a
+    /// timeout after the server received it), as Aerospike's as_error.in_doubt.
+    bool in_doubt = false;
 
     friend bool operator==(const error& a, const error& b) = default;
 };
