@@ -17,13 +17,28 @@
 // allocates more than the resulting blob, and a huge size or offset in bad
 // input fails before any allocation. On error the bin is unchanged.
 //
-// Departures from Aerospike: none intended. The 8.1.2 server overruns the heap
-// on PARTIAL shifts and logic ops whose range starts at byte >= 1 and crosses
-// the end; here the range is clipped to the bits that exist (§14). Bit ops take
-// no nested context (the server does not support one on bitmaps), and the
-// 8.1.3 b64_encode read is not modelled. Offsets and sizes are int64 here so
-// out-of-range input can be reported; on the wire they are int32 / uint32, and
-// the Aerospike adapter rejects what does not fit.
+// Departures from Aerospike: none intended; where the 8.1.2 server's code
+// misbehaves, the intended rule is applied and pinned by a test
+// (tests/cdt/bit_ops_test.cpp):
+//  - PARTIAL shifts and logic ops whose range starts at byte >= 1 and crosses
+//    the end overrun the server's heap (§14); here the range is clipped to the
+//    bits that exist.
+//  - Signed add/subtract detect overflow on the exact result. The server's
+//    sign test (read in its source, not probed) misses MIN + MIN and
+//    subtracting MIN; both are overflows here.
+//  - rscan answers -1 when no bit of the range matches. The server's loop
+//    (source, not probed) can answer a negative position other than -1 when
+//    the only match lies before bit_offset in the range's first byte.
+// Bit ops take no nested context (the server does not support one on
+// bitmaps), and the 8.1.3 b64_encode read is not modelled. Offsets are int64
+// and sizes int64 (unsigned on the wire, so a negative size is a huge one):
+// exactly what the wire carries, so out-of-range input gets the server's
+// PARAMETER_ERROR; the C client's int / uint32_t parameters are narrower and
+// the Aerospike adapter rejects what does not fit them.
+//
+// A blob result larger than max_blob_bytes (default 8 MiB, the largest
+// max-record-size Aerospike accepts) fails RECORD_TOO_BIG before anything is
+// allocated; one of 2^27 bytes or more fails PARAMETER_ERROR, as on the server.
 #pragma once
 
 #include <kvmodel/core/result.hpp>
@@ -322,10 +337,21 @@ inline bit_op bit_get_int(std::int64_t bit_offset, std::int64_t bit_size, bool s
 
 } // namespace bit_ops
 
+/// The default cap on a blob a bit op may produce: 8 MiB, the largest
+/// max-record-size Aerospike accepts, so no record could hold more.
+inline constexpr std::size_t default_max_blob_bytes = std::size_t{8} * 1024 * 1024;
+
 /// Applies o to bin (nullopt = absent bin) as the server does and returns the
-/// op's result (nil for modify ops). On error bin is unchanged.
+/// op's result: nil for modify ops (also when NO_FAIL turned a failure into a
+/// no-op), bytes for get, an integer for count, lscan, rscan and get_int. A
+/// read of a missing bin is nil. On error bin is unchanged. A store passes its
+/// namespace's max-record-size as max_blob_bytes to fail early.
+///
+/// Record-level rules belong to the store: a command on a missing record
+/// whose writes all end as no-ops fails KEY_NOT_FOUND (the bin stays nullopt).
 /// Complexity: O(n) in the blob's bytes for modify ops, O(bit_size / 8) for reads.
-inline result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o);
+inline result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o,
+                                  std::size_t max_blob_bytes = default_max_blob_bytes);
 
 } // namespace kvmodel::cdt
 
