@@ -13,5 +13,9 @@
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/status.hpp>
+#include <kvmodel/kv/store.hpp>

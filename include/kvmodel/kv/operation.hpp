@@ -1,0 +1,211 @@
+// kvmodel/kv/operation.hpp
+//
+// The operation vocabulary of operate(): one alternative per Aerospike
+// operate() operation, so the Aerospike adapter translates each to exactly
+// one as_operations_* call and never emulates anything:
+//
+//   read_op         as_operations_add_read          bin value (nil if absent)
+//   read_all_op     as_operations_add_read_all      all bins (in record.bins)
+//   read_header_op  (read with no bins: header only) generation, ttl
+//   write_op        as_operations_add_write         nil deletes the bin
+//   add_op          as_operations_add_incr / _incr_double
+//   append_op       as_operations_add_append_str / _raw
+//   prepend_op      as_operations_add_prepend_str / _raw
+//   touch_op        as_operations_add_touch         rewrites, new TTL
+//   delete_op       as_operations_add_delete        deletes the record
+//   cdt_operation   as_operations_map_* / list_*    {bin, cdt::op}
+//   bit_operation   as_operations_bit_*             {bin, cdt::bit_op}
+//
+// Semantics (the server's write path, as/src/transaction/write.c), applied by
+// a store to one record atomically — all or nothing — with one result per
+// operation in order (respond-all-ops): reads see the writes before them; a
+// read or remove on a missing record fails KEY_NOT_FOUND; so does a command
+// on a missing record that leaves it without bins; add needs an int bin and
+// an int delta (or double and double), append/prepend a string bin and a
+// string (or bytes and bytes), else BIN_TYPE_ERROR; add/append/prepend on a
+// missing bin create it from the operand. read_all cannot share a command
+// with other read ops, CDT ops or bit ops, nor appear twice
+// (PARAMETER_ERROR); touch_op yields no result on the wire (nil here).
+//
+// Cost: an operation owns its bin name and arguments; building one copies
+// them. cdt::op is a few hundred bytes; keep operation lists in a vector and
+// hand them over as a span.
+#pragma once
+
+#include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/core/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace kvmodel::kv {
+
+/// Reads one bin.
+struct read_op {
+    std::string bin;
+    friend bool operator==(const read_op&, const read_op&) = default;
+};
+/// Reads every bin.
+struct read_all_op {
+    friend bool operator==(const read_all_op&, const read_all_op&) = default;
+};
+/// Reads the record's metadata only (generation, expiry).
+struct read_header_op {
+    friend bool operator==(const read_header_op&, const read_header_op&) = default;
+};
+/// Writes a bin; a nil value deletes it.
+struct write_op {
+    std::string bin;
+    value val;
+    friend bool operator==(const write_op&, const write_op&) = default;
+};
+/// Adds an int to an int bin or a double to a double bin (increment).
+struct add_op {
+    std::string bin;
+    value delta;
+    friend bool operator==(const add_op&, const add_op&) = default;
+};
+/// Appends a string to a string bin or bytes to a bytes bin.
+struct append_op {
+    std::string bin;
+    value val;
+    friend bool operator==(const append_op&, const append_op&) = default;
+};
+/// Prepends a string to a string bin or bytes to a bytes bin.
+struct prepend_op {
+    std::string bin;
+    value val;
+    friend bool operator==(const prepend_op&, const prepend_op&) = default;
+};
+/// Rewrites the record with a new TTL and generation.
+struct touch_op {
+    friend bool operator==(const touch_op&, const touch_op&) = default;
+};
+/// Deletes the record (every bin); later ops in the command see it empty.
+struct delete_op {
+    friend bool operator==(const delete_op&, const delete_op&) = default;
+};
+/// A CDT (map or list) operation on a bin.
+struct cdt_operation {
+    std::string bin;
+    cdt::op op;
+};
+/// A bit operation on a bytes bin.
+struct bit_operation {
+    std::string bin;
+    cdt::bit_op op;
+    friend bool operator==(const bit_operation&, const bit_operation&) = default;
+};
+
+/// One operation of an operate() command.
+using operation = std::variant<read_op, read_all_op, read_header_op, write_op, add_op, append_op,
+                               prepend_op, touch_op, delete_op, cdt_operation, bit_operation>;
+
+/// Which alternative an operation is (its variant index).
+enum class op_kind : std::uint8_t {
+    read = 0,
+    read_all = 1,
+    read_header = 2,
+    write = 3,
+    add = 4,
+    append = 5,
+    prepend = 6,
+    touch = 7,
+    delete_record = 8,
+    cdt = 9,
+    bit = 10,
+};
+
+inline op_kind kind(const operation& o) noexcept {
+    return static_cast<op_kind>(o.index());
+}
+
+/// The bin an operation addresses, or nullptr for record-level operations
+/// (read_all, read_header, touch, delete).
+inline const std::string* bin_of(const operation& o) noexcept {
+    return std::visit(
+        [](const auto& x) -> const std::string* {
+            if constexpr (requires { x.bin; }) return &x.bin;
+            else return nullptr;
+        },
+        o);
+}
+
+/// Whether an operation only reads: read, read_all, read_header, CDT read ops
+/// (cdt::classify == read) and bit read ops. A command of reads only never
+/// writes the record.
+inline bool is_read(const operation& o) noexcept {
+    switch (kind(o)) {
+    case op_kind::read:
+    case op_kind::read_all:
+    case op_kind::read_header: return true;
+    case op_kind::cdt: return cdt::classify(std::get<cdt_operation>(o).op.code) == cdt::op_class::read;
+    case op_kind::bit: return cdt::is_bit_read(std::get<bit_operation>(o).op.code);
+    default: return false;
+    }
+}
+
+/// The operation's name for messages: "read", "write", "add", ..., or the
+/// CDT / bit op's own name ("map_put", "bit_set").
+inline std::string_view op_name(const operation& o) noexcept {
+    switch (kind(o)) {
+    case op_kind::read: return "read";
+    case op_kind::read_all: return "read_all";
+    case op_kind::read_header: return "read_header";
+    case op_kind::write: return "write";
+    case op_kind::add: return "add";
+    case op_kind::append: return "append";
+    case op_kind::prepend: return "prepend";
+    case op_kind::touch: return "touch";
+    case op_kind::delete_record: return "delete";
+    case op_kind::cdt: return cdt::op_name(std::get<cdt_operation>(o).op.code);
+    case op_kind::bit: return cdt::bit_op_name(std::get<bit_operation>(o).op.code);
+    }
+    return "?";
+}
+
+/// Builders, named after Aerospike's Operation calls:
+/// `kv::op::write("count", 1)`, `kv::op::cdt("events", cdt::map_ops::map_put(...))`.
+namespace op {
+inline operation read(std::string bin) {
+    return read_op{std::move(bin)};
+}
+inline operation read_all() {
+    return read_all_op{};
+}
+inline operation read_header() {
+    return read_header_op{};
+}
+inline operation write(std::string bin, value v) {
+    return write_op{std::move(bin), std::move(v)};
+}
+/// Increment: an int delta for an int bin, a double delta for a double bin.
+inline operation add(std::string bin, value delta) {
+    return add_op{std::move(bin), std::move(delta)};
+}
+inline operation append(std::string bin, value v) {
+    return append_op{std::move(bin), std::move(v)};
+}
+inline operation prepend(std::string bin, value v) {
+    return prepend_op{std::move(bin), std::move(v)};
+}
+inline operation touch() {
+    return touch_op{};
+}
+inline operation delete_record() {
+    return delete_op{};
+}
+inline operation cdt(std::string bin, ::kvmodel::cdt::op o) {
+    return cdt_operation{std::move(bin), std::move(o)};
+}
+inline operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
+    return bit_operation{std::move(bin), std::move(o)};
+}
+} // namespace op
+
+} // namespace kvmodel::kv

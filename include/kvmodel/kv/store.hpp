@@ -1,0 +1,261 @@
+// kvmodel/kv/store.hpp
+//
+// The kv_store concept: what patterns need from a key-value store, with a
+// small required surface and the optional extras dispatched in one place.
+//
+// | expression                         | result                     | errors (status)                         | meaning |
+// |------------------------------------|----------------------------|-----------------------------------------|---------|
+// | s.get(k, rp)                       | result<record>             | record_not_found, timeout, partition_unavailable, parameter_error | all bins, generation, ttl |
+// | s.operate(k, ops, wp)              | result<record>             | every operate() status (operation.hpp), record_too_big, generation_error, record_exists, bin_name_too_long, bin_type_error, parameter_error, timeout (in_doubt) | ops applied atomically, one result per op in record.results |
+// | s.remove(k, wp)                    | result<void>               | record_not_found, generation_error, timeout (in_doubt) | deletes the record |
+// | optional: s.get(k, bins, rp)       | result<record>             | as get                                  | the named bins only |
+// | optional: s.exists(k, rp)          | result<bool>               | timeout, partition_unavailable          | whether the record exists |
+// | optional: s.put(k, bins, wp)       | result<void>               | as operate with writes                  | writes the bins |
+// | optional: s.touch(k, wp)           | result<void>               | record_not_found, ...                   | new TTL and generation |
+// | optional: s.batch_get(keys, rp)    | std::vector<result<record>>| per key                                 | one result per key, in key order |
+// | optional: s.batch_get(keys, bins, rp) | std::vector<result<record>> | per key                             | the named bins of each |
+//
+// Without an optional member, kv::get / exists / put / touch / batch_get fall
+// back to the required ones: selected bins and exists through operate() with
+// read ops (as Aerospike's clients send them), put through operate() with
+// write ops, touch through operate({touch}), batch_get through one get per
+// key. A store provides a member when it can do better (one round trip per
+// node for a batch, say) — the results must not differ.
+//
+// kv_queryable adds scans and secondary-index queries (fan-out on read
+// needs them): create_index / drop_index, scan a set, query an index on a bin
+// — on its values, or, for collection indexes, on a list's elements, a map's
+// keys or a map's values. Equality filters on numeric, string and blob
+// indexes; inclusive ranges on numeric ones, as Aerospike's Filter.equal and
+// Filter.range. A query on a bin without a matching index fails
+// INDEX_NOT_FOUND (201).
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/policy.hpp>
+#include <kvmodel/kv/record.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::kv {
+
+/// A key-value store: get, operate and remove (see the table above).
+template <class S>
+concept kv_store = requires(S& s, const key& k, std::span<const operation> ops,
+                            const read_policy& rp, const write_policy& wp) {
+    { s.get(k, rp) } -> std::same_as<result<record>>;
+    { s.operate(k, ops, wp) } -> std::same_as<result<record>>;
+    { s.remove(k, wp) } -> std::same_as<result<void>>;
+};
+
+namespace detail {
+template <class S>
+concept has_get_bins = requires(S& s, const key& k, std::span<const std::string> bins,
+                                const read_policy& rp) {
+    { s.get(k, bins, rp) } -> std::same_as<result<record>>;
+};
+template <class S>
+concept has_exists = requires(S& s, const key& k, const read_policy& rp) {
+    { s.exists(k, rp) } -> std::same_as<result<bool>>;
+};
+template <class S>
+concept has_put = requires(S& s, const key& k, std::span<const bin> bins, const write_policy& wp) {
+    { s.put(k, bins, wp) } -> std::same_as<result<void>>;
+};
+template <class S>
+concept has_touch = requires(S& s, const key& k, const write_policy& wp) {
+    { s.touch(k, wp) } -> std::same_as<result<void>>;
+};
+template <class S>
+concept has_batch_get = requires(S& s, std::span<const key> keys, const read_policy& rp) {
+    { s.batch_get(keys, rp) } -> std::same_as<std::vector<result<record>>>;
+};
+template <class S>
+concept has_batch_get_bins = requires(S& s, std::span<const key> keys,
+                                      std::span<const std::string> bins, const read_policy& rp) {
+    { s.batch_get(keys, bins, rp) } -> std::same_as<std::vector<result<record>>>;
+};
+} // namespace detail
+
+/// All bins of k. Complexity: the store's.
+template <kv_store S>
+result<record> get(S& s, const key& k, const read_policy& rp = {}) {
+    return s.get(k, rp);
+}
+
+/// The named bins of k (a missing bin is absent from record.bins). Uses
+/// S::get(k, bins, rp) when present, else operate() with one read per bin.
+template <kv_store S>
+result<record> get(S& s, const key& k, std::span<const std::string> bins,
+                   const read_policy& rp = {}) {
+    if constexpr (detail::has_get_bins<S>) {
+        return s.get(k, bins, rp);
+    } else {
+        std::vector<operation> ops;
+        ops.reserve(bins.size());
+        for (const std::string& b : bins) ops.push_back(op::read(b));
+        result<record> r = s.operate(k, ops, as_write_policy(rp));
+        if (r) r->results.clear();
+        return r;
+    }
+}
+
+/// Whether k exists. Uses S::exists when present, else operate() with a
+/// header read (KEY_NOT_FOUND -> false).
+template <kv_store S>
+result<bool> exists(S& s, const key& k, const read_policy& rp = {}) {
+    if constexpr (detail::has_exists<S>) {
+        return s.exists(k, rp);
+    } else {
+        const operation ops[] = {op::read_header()};
+        result<record> r = s.operate(k, ops, as_write_policy(rp));
+        if (r) return true;
+        if (r.error().code == status::record_not_found) return false;
+        return r.error();
+    }
+}
+
+/// Writes bins to k (nil deletes a bin). Uses S::put when present, else
+/// operate() with one write per bin.
+template <kv_store S>
+result<void> put(S& s, const key& k, std::span<const bin> bins, const write_policy& wp = {}) {
+    if constexpr (detail::has_put<S>) {
+        return s.put(k, bins, wp);
+    } else {
+        std::vector<operation> ops;
+        ops.reserve(bins.size());
+        for (const bin& b : bins) ops.push_back(op::write(b.name, b.val));
+        result<record> r = s.operate(k, ops, wp);
+        if (!r) return std::move(r).error();
+        return {};
+    }
+}
+
+/// Rewrites k with wp's TTL and a new generation; KEY_NOT_FOUND if missing.
+template <kv_store S>
+result<void> touch(S& s, const key& k, const write_policy& wp = {}) {
+    if constexpr (detail::has_touch<S>) {
+        return s.touch(k, wp);
+    } else {
+        const operation ops[] = {op::touch()};
+        result<record> r = s.operate(k, ops, wp);
+        if (!r) return std::move(r).error();
+        return {};
+    }
+}
+
+/// One result per key, in key order (a missing record is a
+/// record_not_found error in its slot). Uses S::batch_get when present, else
+/// one get per key.
+template <kv_store S>
+std::vector<result<record>> batch_get(S& s, std::span<const key> keys,
+                                      const read_policy& rp = {}) {
+    if constexpr (detail::has_batch_get<S>) {
+        return s.batch_get(keys, rp);
+    } else {
+        std::vector<result<record>> out;
+        out.reserve(keys.size());
+        for (const key& k : keys) out.push_back(s.get(k, rp));
+        return out;
+    }
+}
+
+/// The named bins of each key, in key order.
+template <kv_store S>
+std::vector<result<record>> batch_get(S& s, std::span<const key> keys,
+                                      std::span<const std::string> bins,
+                                      const read_policy& rp = {}) {
+    if constexpr (detail::has_batch_get_bins<S>) {
+        return s.batch_get(keys, bins, rp);
+    } else {
+        std::vector<result<record>> out;
+        out.reserve(keys.size());
+        for (const key& k : keys) out.push_back(kv::get(s, k, bins, rp));
+        return out;
+    }
+}
+
+// --- queries ---------------------------------------------------------------
+
+/// The particle type a secondary index holds (as_index_type).
+enum class index_type : std::uint8_t { numeric = 0, string = 1, blob = 2 };
+
+/// What of a bin an index covers (as_index_collection_type): the bin's own
+/// value, a list's elements, a map's keys or a map's values.
+enum class index_collection : std::uint8_t { none = 0, list = 1, map_keys = 2, map_values = 3 };
+
+/// A secondary index definition.
+struct index_spec {
+    std::string ns;
+    std::string set; ///< empty = every set of the namespace
+    std::string bin;
+    std::string name;
+    index_type type = index_type::numeric;
+    index_collection collection = index_collection::none;
+};
+
+/// A query filter on an indexed bin: equality (end absent) or, on a numeric
+/// index, the inclusive range [begin, *end].
+struct filter {
+    std::string bin;
+    index_collection collection = index_collection::none;
+    value begin;
+    std::optional<value> end;
+
+    static filter equal(std::string bin, value v,
+                        index_collection c = index_collection::none) {
+        return filter{std::move(bin), c, std::move(v), std::nullopt};
+    }
+    static filter range(std::string bin, std::int64_t begin, std::int64_t end,
+                        index_collection c = index_collection::none) {
+        return filter{std::move(bin), c, value(begin), value(end)};
+    }
+};
+
+/// A scan of a set (empty set = the whole namespace).
+struct scan_request {
+    std::string ns;
+    std::string set;
+    /// Bins to return; empty = all.
+    std::vector<std::string> bins;
+    /// Stop after this many records; 0 = no limit.
+    std::uint64_t max_records = 0;
+};
+
+/// A secondary-index query.
+struct query_request {
+    std::string ns;
+    std::string set;
+    std::vector<std::string> bins;
+    kv::filter where;
+    std::uint64_t max_records = 0;
+};
+
+/// A record with its key (the user key only if it was stored with send_key).
+struct keyed_record {
+    key k;
+    record rec;
+};
+
+/// A kv_store that can also scan and query secondary indexes.
+template <class S>
+concept kv_queryable = kv_store<S> && requires(S& s, const index_spec& ix, const scan_request& sr,
+                                               const query_request& qr, const read_policy& rp,
+                                               const std::string& name) {
+    { s.create_index(ix) } -> std::same_as<result<void>>;
+    { s.drop_index(name, name) } -> std::same_as<result<void>>;
+    { s.scan(sr, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
+    { s.query(qr, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
+};
+
+} // namespace kvmodel::kv
