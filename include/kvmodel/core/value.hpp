@@ -86,6 +86,7 @@ struct map_entry;
 namespace detail {
 struct list_impl;
 struct map_impl;
+struct map_access;
 } // namespace detail
 
 /// Aerospike's CDT order: negative, zero or positive. WILDCARD compares equal
@@ -216,6 +217,7 @@ public:
     const_iterator end() const;
 
 private:
+    friend struct detail::map_access; // positioned iteration for the CDT engine
     detail::map_impl& mut();
     std::shared_ptr<detail::map_impl> m_impl;
     map_order m_order = map_order::unordered;

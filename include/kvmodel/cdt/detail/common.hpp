@@ -43,7 +43,8 @@ inline window index_count_window(std::int64_t index, const std::optional<std::in
         index += sn;
         if (index < 0) {
             if (c) {
-                auto overshoot = static_cast<std::uint64_t>(-index);
+                // 0 - index in unsigned arithmetic: -INT64_MIN would overflow.
+                auto overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(index);
                 if (*c <= overshoot) return {0, 0};
                 *c -= overshoot;
             }
@@ -62,10 +63,12 @@ inline window index_count_window(std::int64_t index, const std::optional<std::in
 inline window relative_window(std::size_t anchor, std::int64_t rel,
                               const std::optional<std::int64_t>& count, std::size_t n) noexcept {
     std::optional<std::uint64_t> c = wire_count(count);
+    // A start past INT64_MAX is past any end; computing it would overflow.
+    if (rel > 0 && static_cast<std::int64_t>(anchor) > INT64_MAX - rel) return {n, n};
     std::int64_t start = static_cast<std::int64_t>(anchor) + rel;
     if (start < 0) {
         if (c) {
-            auto overshoot = static_cast<std::uint64_t>(-start);
+            auto overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(start);
             if (*c <= overshoot) return {0, 0};
             *c -= overshoot;
         }

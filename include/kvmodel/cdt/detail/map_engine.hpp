@@ -1,7 +1,58 @@
 // kvmodel/cdt/detail/map_engine.hpp
 //
-// The map half of the CDT engine: every map op applied to a target that is
-// reached already (no context). Being written; see cdt/engine.hpp.
+// The map half of the CDT engine: every Aerospike map operation applied to a
+// target that is already reached (no context; cdt/context.hpp resolves those
+// and calls apply_map_op on the nested value). Results, result shapes and
+// result ORDER are the server's (aerospike-server 8.1.2, as/src/base/
+// particle_map.c), path by path, including its quirks; AEROSPIKE-CDT.md
+// summarises the rules and tests/cdt/map_engine_test.cpp pins each one down.
+//
+// Costs, on a map of n entries with k entries selected or returned (the map
+// keeps a key index and a (value, key) rank index, core/detail/containers.hpp):
+//   by key, index or rank (single)        O(log n)
+//   key/index/value/rank ranges, relative O(log n + k) when the result comes in
+//                                         the selection's own order; O(log n +
+//                                         k log n) when each entry must be
+//                                         placed in the other order (RANK of a
+//                                         key selection, INDEX/elements of a
+//                                         value selection in key order)
+//   key list / value list of m items      O(m log n + k log k)
+//   put, increment, remove one            O(log n); removing k is O(k log n)
+//   size, clear, set_policy               O(1): no op copies or re-sorts the map
+// A map shared with another value (copy-on-write) is cloned on its first write.
+//
+// Guarantees: a failing op leaves the target exactly as it was (every check
+// runs before anything is written); results are built from the map as it was
+// before the op.
+//
+// Server paths the engine reproduces (the result can depend on them):
+//  * K-ordered / KV-ordered maps take the server's key-ordered path, UNORDERED
+//    maps its unordered path: they differ in a few result shapes (INVERTED
+//    EXISTS, RANK order when a key range covers the whole map, INVERTED single
+//    by_key on a missing key, REVERSE_INDEX of inverted key ranges, duplicate
+//    keys in a key list).
+//  * A top-level KV-ordered map with a persisted index answers value ranges and
+//    value lists from its value index: INDEX and element results of those come
+//    in rank (per item: argument) order instead of key order.
+//
+// Departures (documented, tested):
+//  * A WILDCARD key probe (`*`, the only key pattern that can match a stored
+//    int/string/bytes key) selects from the first matching key, as the
+//    server's unordered path does; its key-ordered path binary-searches and
+//    lands on an arbitrary matching key.
+//  * Overlapping WILDCARD items in a key or value list: each selected entry is
+//    credited to the last item (argument order) it matches; the server's
+//    sorted-items search has no defined answer there.
+//  * The internal result types 9-12 (INDEX_RANGE ...), which no client API
+//    exposes, are refused (OP_NOT_APPLICABLE) rather than answered.
+//  * Map order 2 (V_ORDERED alone, which no client exposes) is refused by
+//    set_policy/create and creates an UNORDERED map; persist_index is dropped
+//    on UNORDERED maps and below the top level (the server silently ignores it
+//    there too).
+//  * put_items with the same key twice keeps the last value (a client map
+//    cannot carry duplicates; the server would store both).
+//  * The server's crashes (empty key/value list + INVERTED + an element return
+//    type) get the plain answer: every entry, in key order.
 #pragma once
 
 #include <kvmodel/cdt/detail/common.hpp>
@@ -9,15 +60,1126 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace kvmodel::cdt::detail {
 
-/// Applies map op o to target (nullopt = absent; a modify op creates it).
+using map_access = kvmodel::detail::map_access;
+
+// ------------------------------------------------------------------ helpers
+
+/// The wire return type as the server splits it: the low 16 bits are the
+/// type, bit 16 is INVERTED, other flag bits are ignored.
+inline std::optional<decoded_return> decode_map_return(std::int32_t wire) noexcept {
+    std::int32_t base = wire & 0xffff;
+    return decode_return(base | (wire & return_inverted), true);
+}
+
+inline bool map_returns_elements(return_type t) noexcept {
+    return t == return_type::key || t == return_type::value || t == return_type::key_value ||
+           t == return_type::unordered_map || t == return_type::ordered_map;
+}
+
+/// True when v can be stored: no INF or WILDCARD anywhere in it.
+inline bool map_storable(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::inf:
+    case value_type::wildcard: return false;
+    case value_type::list:
+        return std::all_of(v.as_list().begin(), v.as_list().end(),
+                           [](const value& e) { return map_storable(e); });
+    case value_type::map:
+        return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
+            return map_storable(e.key) && map_storable(e.val);
+        });
+    default: return true;
+    }
+}
+
+/// A key map_put / map_increment accept (server: map_is_key): int, string, bytes.
+inline bool map_put_key_ok(const value& k) noexcept {
+    return k.is_int() || k.is_string() || k.is_bytes();
+}
+
+/// An order the server's cdt_check_flags accepts and kvmodel represents.
+inline bool map_order_ok(map_order o) noexcept {
+    return o == map_order::unordered || o == map_order::key_ordered ||
+           o == map_order::key_value_ordered;
+}
+
+/// The empty map an op creates: the policy's order when valid (else
+/// UNORDERED, as the server falls back to no flags), persisted index only on an
+/// ordered top-level map.
+inline map map_created(map_order order, bool persist, bool top_level) {
+    map m(map_order_ok(order) ? order : map_order::unordered);
+    m.set_persist_index(persist && top_level && m.order() != map_order::unordered);
+    return m;
+}
+
+inline value map_int(std::size_t i) { return value(static_cast<std::int64_t>(i)); }
+
+/// `c` consecutive positions from `s`; reversed positions of a run stay
+/// ascending, as the server's cdt_container_builder_add_int_range emits them.
+inline void map_emit_run(std::vector<value>& out, std::size_t s, std::size_t c, std::size_t n,
+                         bool rev) {
+    if (rev) s = n - s - c;
+    for (std::size_t i = 0; i < c; ++i) out.push_back(map_int(s + i));
+}
+
+/// One position, reversed element by element.
+inline value map_pos(std::size_t i, std::size_t n, bool rev) { return map_int(rev ? n - 1 - i : i); }
+
+/// Sorted, de-duplicated positions → their maximal runs, each emitted with map_emit_run.
+inline void map_emit_runs(std::vector<value>& out, const std::vector<std::size_t>& pos,
+                          std::size_t n, bool rev) {
+    for (std::size_t i = 0; i < pos.size();) {
+        std::size_t j = i + 1;
+        while (j < pos.size() && pos[j] == pos[j - 1] + 1) ++j;
+        map_emit_run(out, pos[i], j - i, n, rev);
+        i = j;
+    }
+}
+
+/// The complement of sorted unique positions within [0, n). O(n).
+inline std::vector<std::size_t> map_complement(const std::vector<std::size_t>& pos, std::size_t n) {
+    std::vector<std::size_t> out;
+    out.reserve(n - pos.size());
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (j < pos.size() && pos[j] == i) ++j;
+        else out.push_back(i);
+    }
+    return out;
+}
+
+inline value map_list_of(std::vector<value> items) { return value(list(std::move(items))); }
+
+/// The not-found result (server: result_data_set_not_found).
+inline value map_not_found(return_type t, bool multi) {
+    switch (t) {
+    case return_type::index:
+    case return_type::reverse_index:
+    case return_type::rank:
+    case return_type::reverse_rank: return multi ? value(list()) : value(std::int64_t{-1});
+    case return_type::count: return value(std::int64_t{0});
+    case return_type::exists: return value(false);
+    case return_type::key:
+    case return_type::value: return multi ? value(list()) : value();
+    case return_type::key_value: return value(list());
+    case return_type::unordered_map: return value(map(map_order::unordered));
+    case return_type::ordered_map: return value(map(map_order::key_ordered));
+    default: return value();
+    }
+}
+
+/// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
+/// entries es, in the order given. A single result needs exactly one entry.
+inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
+    switch (t) {
+    case return_type::key:
+    case return_type::value: {
+        bool keys = t == return_type::key;
+        if (!multi) return keys ? es.front()->key : es.front()->val;
+        std::vector<value> out;
+        out.reserve(es.size());
+        for (const map_entry* e : es) out.push_back(keys ? e->key : e->val);
+        return map_list_of(std::move(out));
+    }
+    case return_type::key_value: {
+        // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
+        std::vector<value> out;
+        out.reserve(es.size());
+        for (const map_entry* e : es) out.emplace_back(list{e->key, e->val});
+        return map_list_of(std::move(out));
+    }
+    default: {
+        map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
+        for (const map_entry* e : es) out.put(e->key, e->val);
+        return value(std::move(out));
+    }
+    }
+}
+
+/// An entry and its index (key order).
+struct map_pick {
+    std::size_t index = 0;
+    const map_entry* entry = nullptr;
+};
+
+/// Entries at sorted unique ranks, in key order with their indexes. O(k log n).
+inline std::vector<map_pick> map_picks_by_ranks(const map& m, const std::vector<std::size_t>& ranks) {
+    std::vector<map_pick> out;
+    out.reserve(ranks.size());
+    map_access::rank_iterator it;
+    std::size_t prev = 0;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        // Consecutive ranks walk the index instead of searching it again.
+        if (i > 0 && ranks[i] == prev + 1) ++it;
+        else it = map_access::rank_at(m, ranks[i]);
+        prev = ranks[i];
+        out.push_back({map_access::index_of(m, it), &*it});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const map_pick& a, const map_pick& b) { return a.index < b.index; });
+    return out;
+}
+
+/// Entries at sorted unique indexes, with their indexes. O(k log n).
+inline std::vector<map_pick> map_picks_by_indexes(const map& m,
+                                                  const std::vector<std::size_t>& indexes) {
+    std::vector<map_pick> out;
+    out.reserve(indexes.size());
+    map_access::key_iterator it;
+    std::size_t prev = 0;
+    for (std::size_t i = 0; i < indexes.size(); ++i) {
+        if (i > 0 && indexes[i] == prev + 1) ++it;
+        else it = map_access::key_at(m, indexes[i]);
+        prev = indexes[i];
+        out.push_back({indexes[i], &*it});
+    }
+    return out;
+}
+
+/// The entries whose rank lies inside [a, b) (or outside it), in key order.
+/// A large share of the map is cheaper to find by one walk in key order with
+/// two boundary comparisons each; a small one by its ranks, then sorted.
+inline std::vector<map_pick> map_rank_window_by_key(const map& m, std::size_t a, std::size_t b,
+                                                    bool outside) {
+    std::size_t n = m.size();
+    std::size_t k = outside ? n - (b - a) : b - a;
+    std::vector<map_pick> out;
+    if (k == 0) return out;
+    if (a >= b) { // nothing inside: the whole map, outside
+        out.reserve(n);
+        std::size_t i = 0;
+        for (const map_entry& e : m) out.push_back({i++, &e});
+        return out;
+    }
+    if (2 * k >= n) {
+        kvmodel::detail::map_value_less less;
+        const map_entry* lo = a > 0 ? &*map_access::rank_at(m, a) : nullptr;
+        const map_entry* hi = b < n ? &*map_access::rank_at(m, b) : nullptr;
+        out.reserve(k);
+        std::size_t i = 0;
+        for (const map_entry& e : m) {
+            bool inside = (lo == nullptr || !less(e, *lo)) && (hi == nullptr || less(e, *hi));
+            if (inside != outside) out.push_back({i, &e});
+            ++i;
+        }
+        return out;
+    }
+    std::vector<std::size_t> ranks;
+    ranks.reserve(k);
+    if (outside) {
+        for (std::size_t r = 0; r < a; ++r) ranks.push_back(r);
+        for (std::size_t r = b; r < n; ++r) ranks.push_back(r);
+    } else {
+        for (std::size_t r = a; r < b; ++r) ranks.push_back(r);
+    }
+    return map_picks_by_ranks(m, ranks);
+}
+
+inline std::vector<const map_entry*> map_entries_of(const std::vector<map_pick>& picks) {
+    std::vector<const map_entry*> out;
+    out.reserve(picks.size());
+    for (const map_pick& p : picks) out.push_back(p.entry);
+    return out;
+}
+
+/// What a remove-type op takes out of the map once its result is built.
+struct map_removal {
+    enum class kind : std::uint8_t {
+        none,
+        all,
+        index_range,   // indexes [a, b)
+        index_outside, // every index but [a, b)
+        rank_range,    // ranks [a, b)
+        rank_outside,  // every rank but [a, b)
+        indexes,       // the sorted indexes in `set`
+        ranks,         // the sorted ranks in `set`
+    };
+    kind what = kind::none;
+    std::size_t a = 0;
+    std::size_t b = 0;
+    std::vector<std::size_t> set;
+};
+
+/// Erases sorted positions run by run, from the back so positions stay valid.
+template <class EraseRun>
+void map_erase_runs(const std::vector<std::size_t>& pos, EraseRun erase_run) {
+    std::size_t j = pos.size();
+    while (j > 0) {
+        std::size_t i = j - 1;
+        while (i > 0 && pos[i - 1] + 1 == pos[i]) --i;
+        erase_run(pos[i], pos[j - 1] + 1);
+        j = i;
+    }
+}
+
+inline void map_apply_removal(map& m, const map_removal& r) {
+    using k = map_removal::kind;
+    std::size_t n = m.size();
+    switch (r.what) {
+    case k::none: return;
+    case k::all: m.clear(); return;
+    case k::index_range: m.erase_range(r.a, r.b); return;
+    case k::index_outside:
+        m.erase_range(r.b, n);
+        m.erase_range(0, r.a);
+        return;
+    case k::rank_range: map_access::erase_ranks(m, r.a, r.b); return;
+    case k::rank_outside:
+        map_access::erase_ranks(m, r.b, n);
+        map_access::erase_ranks(m, 0, r.a);
+        return;
+    case k::indexes:
+        map_erase_runs(r.set, [&](std::size_t a, std::size_t b) { m.erase_range(a, b); });
+        return;
+    case k::ranks:
+        map_erase_runs(r.set,
+                       [&](std::size_t a, std::size_t b) { map_access::erase_ranks(m, a, b); });
+        return;
+    }
+}
+
+// ------------------------------------------------------------------ selection
+
+/// One selector applied to one map: builds the result exactly as the server
+/// does and records what a remove-type op takes out (in `removal`).
+class map_selection {
+public:
+    map_selection(const map& m, op_code code, decoded_return rt, bool top_level)
+        : m_map(m)
+        , m_n(m.size())
+        , m_code(code)
+        , m_rt(rt.type)
+        , m_inv(rt.inverted)
+        , m_kpath(m.order() != map_order::unordered)
+        , m_vidx(top_level && m.order() == map_order::key_value_ordered && m.persist_index()) {}
+
+    map_removal removal;
+
+    result<value> by_key(const value& k) {
+        // The unordered path refuses INVERTED up front; the key-ordered path
+        // answers "not found" before it gets to the flag (particle_map.c
+        // packed_map_get_remove_by_key_interval).
+        if (m_inv && !m_kpath) return inverted_single();
+        std::optional<std::size_t> i = m_map.find(k);
+        if (!i) return map_not_found(m_rt, false);
+        return index_window(*i, 1, false);
+    }
+
+    result<value> by_key_range(const value& begin, const std::optional<value>& end) {
+        std::size_t a = m_map.count_less_key(begin);
+        std::size_t b = end ? m_map.count_less_key(*end) : m_n;
+        std::size_t c = b > a ? b - a : 0;
+        if (m_kpath) return index_window(a, c, true);
+        // Unordered path: a mask over the selection, never reduced.
+        return m_inv ? index_outside(a, c, false) : index_inside(a, c, true);
+    }
+
+    result<value> by_key_rel_index_range(const value& k, std::int64_t rel,
+                                         const std::optional<std::int64_t>& count) {
+        window w = relative_window(m_map.count_less_key(k), rel, count, m_n);
+        return index_window(w.begin, w.size(), true);
+    }
+
+    result<value> by_index(std::int64_t index) {
+        std::optional<std::size_t> p = single_position(index, m_n);
+        if (!p) return out_of_range("index", index);
+        return index_window(*p, 1, false);
+    }
+
+    result<value> by_index_range(std::int64_t index, const std::optional<std::int64_t>& count) {
+        window w = index_count_window(index, count, m_n);
+        return index_window(w.begin, w.size(), true);
+    }
+
+    result<value> by_rank(std::int64_t rank) {
+        std::optional<std::size_t> p = single_position(rank, m_n);
+        if (!p) return out_of_range("rank", rank);
+        return rank_window(*p, 1, false);
+    }
+
+    result<value> by_rank_range(std::int64_t rank, const std::optional<std::int64_t>& count) {
+        window w = index_count_window(rank, count, m_n);
+        return rank_window(w.begin, w.size(), true);
+    }
+
+    result<value> by_value_rel_rank_range(const value& v, std::int64_t rel,
+                                          const std::optional<std::int64_t>& count) {
+        window w = relative_window(m_map.count_less_value(v), rel, count, m_n);
+        return rank_window(w.begin, w.size(), true);
+    }
+
+    /// get/remove_by_value (end == &begin: equal to the value) and value ranges.
+    result<value> by_value_interval(const value& begin, const std::optional<value>& end,
+                                    bool single_value) {
+        if (m_n == 0) return map_not_found(m_rt, true);
+        std::size_t r = m_map.count_less_value(begin);
+        std::size_t e = single_value ? m_map.count_less_equal_value(begin)
+                                     : (end ? m_map.count_less_value(*end) : m_n);
+        std::size_t c = e > r ? e - r : 0;
+        if (c == 0) {
+            if (!m_inv) return map_not_found(m_rt, true);
+            // Unindexed: "the complement of nothing" goes to get_remove_all.
+            if (!m_vidx) return all(true);
+        }
+        return value_mask(r, c);
+    }
+
+    result<value> by_key_list(const std::vector<value>& keys) {
+        if (m_rt == return_type::rank || m_rt == return_type::reverse_rank)
+            return fail(op_error(status::op_not_applicable, m_code,
+                                 "return type RANK is not supported for a key list"));
+        if (keys.empty()) return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
+        std::vector<item_hits> hits = m_kpath ? key_list_hits_ordered(keys)
+                                              : key_list_hits_unordered(keys);
+        return list_result(hits, /*by_rank=*/false);
+    }
+
+    result<value> by_value_list(const std::vector<value>& values) {
+        if (values.empty()) return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
+        std::vector<item_hits> hits;
+        hits.reserve(values.size());
+        for (const value& v : values) {
+            std::size_t lo = m_map.count_less_value(v);
+            hits.push_back({lo, m_map.count_less_equal_value(v) - lo, 0});
+        }
+        if (!m_vidx) credit_last_item(hits);
+        return list_result(hits, /*by_rank=*/true);
+    }
+
+private:
+    /// One list item's matches: the positions [lo, lo + span) it matches (key
+    /// indexes for a key list, ranks for a value list) and how many of them
+    /// the server credits to it.
+    struct item_hits {
+        std::size_t lo = 0;
+        std::size_t span = 0;
+        std::size_t credited = 0;
+    };
+
+    void set_removal(map_removal::kind what, std::size_t a, std::size_t b) {
+        removal.what = what;
+        removal.a = a;
+        removal.b = b;
+    }
+
+    bool rev_index() const noexcept { return m_rt == return_type::reverse_index; }
+    bool rev_rank() const noexcept { return m_rt == return_type::reverse_rank; }
+
+    result<value> inverted_single() const {
+        return fail(op_error(status::op_not_applicable, m_code,
+                             "INVERTED is not supported for a single-result op"));
+    }
+    result<value> out_of_range(const char* what, std::int64_t i) const {
+        return fail(op_error(status::op_not_applicable, m_code,
+                             std::string(what) + " " + std::to_string(i) + " out of range (size " +
+                                 std::to_string(m_n) + ")"));
+    }
+
+    std::vector<const map_entry*> index_entries(std::size_t a, std::size_t b) const {
+        std::vector<const map_entry*> out;
+        if (a >= b) return out;
+        out.reserve(b - a);
+        auto it = map_access::key_at(m_map, a);
+        for (std::size_t i = a; i < b; ++i, ++it) out.push_back(&*it);
+        return out;
+    }
+    std::vector<const map_entry*> rank_entries(std::size_t a, std::size_t b) const {
+        std::vector<const map_entry*> out;
+        if (a >= b) return out;
+        out.reserve(b - a);
+        auto it = map_access::rank_at(m_map, a);
+        for (std::size_t r = a; r < b; ++r, ++it) out.push_back(&*it);
+        return out;
+    }
+    /// Ranks of indexes [a, b), element by element, in key order.
+    void ranks_of_indexes(std::vector<value>& out, std::size_t a, std::size_t b) const {
+        if (a >= b) return;
+        auto it = map_access::key_at(m_map, a);
+        for (std::size_t i = a; i < b; ++i, ++it)
+            out.push_back(map_pos(map_access::rank_of(m_map, it), m_n, rev_rank()));
+    }
+
+    /// get_remove_all: the whole map, never inverted.
+    result<value> all(bool multi) {
+        set_removal(map_removal::kind::all, 0, 0);
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::index:
+        case return_type::reverse_index:
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            if (!multi) return value(std::int64_t{0});
+            std::vector<value> out;
+            out.reserve(m_n);
+            map_emit_run(out, 0, m_n, m_n, false);
+            return map_list_of(std::move(out));
+        }
+        case return_type::count: return map_int(m_n);
+        case return_type::exists: return value(m_n != 0);
+        default: return map_elements(m_rt, multi, index_entries(0, m_n));
+        }
+    }
+
+    /// A window of indexes [u, u + c) (server: get_remove_by_index_range).
+    result<value> index_window(std::size_t u, std::size_t c, bool multi) {
+        if (m_inv) {
+            if (!multi) return inverted_single();
+            // The server rewrites an inverted window into a plain one when the
+            // complement is one piece, and trims otherwise.
+            if (c == 0) {
+                u = 0;
+                c = m_n;
+            } else if (u == 0) {
+                u = c;
+                c = m_n - c;
+            } else if (u + c >= m_n) {
+                c = u;
+                u = 0;
+            } else {
+                return index_outside(u, c, m_kpath);
+            }
+        }
+        if (c == 0) return map_not_found(m_rt, multi);
+        if (c == m_n) return all(multi);
+        return index_inside(u, c, multi);
+    }
+
+    /// Indexes [u, u + c), in key order.
+    result<value> index_inside(std::size_t u, std::size_t c, bool multi) {
+        set_removal(map_removal::kind::index_range, u, u + c);
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::count: return map_int(c);
+        case return_type::exists: return value(c != 0);
+        case return_type::index:
+        case return_type::reverse_index: {
+            if (!multi) return map_pos(u, m_n, rev_index());
+            std::vector<value> out;
+            out.reserve(c);
+            map_emit_run(out, u, c, m_n, rev_index());
+            return map_list_of(std::move(out));
+        }
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            if (!multi)
+                return map_pos(map_access::rank_of(m_map, map_access::key_at(m_map, u)), m_n,
+                               rev_rank());
+            std::vector<value> out;
+            out.reserve(c);
+            ranks_of_indexes(out, u, u + c);
+            return map_list_of(std::move(out));
+        }
+        default: return map_elements(m_rt, multi, index_entries(u, u + c));
+        }
+    }
+
+    /// Every index but [u, u + c). `exists_true`: the key-ordered trim answers
+    /// EXISTS true; the unordered path's inverted EXISTS is `c == 0` (the
+    /// server's result_data_set_index_rank_count).
+    result<value> index_outside(std::size_t u, std::size_t c, bool exists_true) {
+        set_removal(map_removal::kind::index_outside, u, u + c);
+        std::size_t rest = m_n - u - c;
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::count: return map_int(m_n - c);
+        case return_type::exists: return value(exists_true ? m_n - c != 0 : c == 0);
+        case return_type::index:
+        case return_type::reverse_index: {
+            std::vector<value> out;
+            out.reserve(m_n - c);
+            map_emit_run(out, 0, u, m_n, rev_index());
+            map_emit_run(out, u + c, rest, m_n, rev_index());
+            return map_list_of(std::move(out));
+        }
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            std::vector<value> out;
+            out.reserve(m_n - c);
+            ranks_of_indexes(out, 0, u);
+            ranks_of_indexes(out, u + c, m_n);
+            return map_list_of(std::move(out));
+        }
+        default: {
+            std::vector<const map_entry*> es = index_entries(0, u);
+            std::vector<const map_entry*> tail = index_entries(u + c, m_n);
+            es.insert(es.end(), tail.begin(), tail.end());
+            return map_elements(m_rt, true, es);
+        }
+        }
+    }
+
+    /// A window of ranks [u, u + c) (server: get_remove_by_rank_range).
+    result<value> rank_window(std::size_t u, std::size_t c, bool multi) {
+        bool inv = m_inv;
+        if (inv) {
+            if (!multi) return inverted_single();
+            inv = false;
+            if (c == 0) {
+                u = 0;
+                c = m_n;
+            } else if (u == 0) {
+                u = c;
+                c = m_n - c;
+            } else if (u + c >= m_n) {
+                c = u;
+                u = 0;
+            } else {
+                inv = true;
+            }
+        }
+        if (c == 0) return map_not_found(m_rt, multi);
+        if (inv) return rank_outside(u, c);
+        set_removal(map_removal::kind::rank_range, u, u + c);
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::count: return map_int(c);
+        case return_type::exists: return value(true);
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            if (!multi) return map_pos(u, m_n, rev_rank());
+            std::vector<value> out;
+            out.reserve(c);
+            map_emit_run(out, u, c, m_n, rev_rank());
+            return map_list_of(std::move(out));
+        }
+        case return_type::index:
+        case return_type::reverse_index: {
+            // In rank order, each index reversed on its own.
+            auto it = map_access::rank_at(m_map, u);
+            if (!multi) return map_pos(map_access::index_of(m_map, it), m_n, rev_index());
+            std::vector<value> out;
+            out.reserve(c);
+            for (std::size_t r = 0; r < c; ++r, ++it)
+                out.push_back(map_pos(map_access::index_of(m_map, it), m_n, rev_index()));
+            return map_list_of(std::move(out));
+        }
+        default: return map_elements(m_rt, multi, rank_entries(u, u + c));
+        }
+    }
+
+    /// Every rank but [u, u + c), 0 < u, u + c < n: in key order.
+    result<value> rank_outside(std::size_t u, std::size_t c) {
+        set_removal(map_removal::kind::rank_outside, u, u + c);
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::count: return map_int(m_n - c);
+        case return_type::exists: return value(false); // server: inverted EXISTS is count == 0
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            std::vector<value> out;
+            out.reserve(m_n - c);
+            map_emit_run(out, 0, u, m_n, rev_rank());
+            map_emit_run(out, u + c, m_n - u - c, m_n, rev_rank());
+            return map_list_of(std::move(out));
+        }
+        default: return picks_result(map_rank_window_by_key(m_map, u, u + c, true));
+        }
+    }
+
+    /// INDEX (each reversed on its own) or element results of picks in key order.
+    value picks_result(const std::vector<map_pick>& picks) const {
+        if (m_rt == return_type::index || m_rt == return_type::reverse_index) {
+            std::vector<value> out;
+            out.reserve(picks.size());
+            for (const map_pick& p : picks) out.push_back(map_pos(p.index, m_n, rev_index()));
+            return map_list_of(std::move(out));
+        }
+        return map_elements(m_rt, true, map_entries_of(picks));
+    }
+
+    /// A value interval selecting ranks [r, r + c), not yet inverted.
+    result<value> value_mask(std::size_t r, std::size_t c) {
+        std::size_t n = m_n;
+        if (m_inv) set_removal(map_removal::kind::rank_outside, r, r + c);
+        else set_removal(map_removal::kind::rank_range, r, r + c);
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::count: return map_int(m_inv ? n - c : c);
+        case return_type::exists: return value(m_inv ? c == 0 : c != 0);
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            std::vector<value> out;
+            if (m_inv) {
+                map_emit_run(out, 0, r, n, rev_rank());
+                map_emit_run(out, r + c, n - r - c, n, rev_rank());
+            } else {
+                map_emit_run(out, r, c, n, rev_rank());
+            }
+            return map_list_of(std::move(out));
+        }
+        case return_type::index:
+        case return_type::reverse_index:
+            if (m_vidx && !m_inv) {
+                // The value index hands the entries over in rank order.
+                std::vector<value> out;
+                out.reserve(c);
+                auto it = map_access::rank_at(m_map, r);
+                for (std::size_t i = 0; i < c; ++i, ++it)
+                    out.push_back(map_pos(map_access::index_of(m_map, it), n, rev_index()));
+                return map_list_of(std::move(out));
+            }
+            return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv));
+        default:
+            if (m_vidx && !m_inv && m_rt != return_type::ordered_map)
+                return map_elements(m_rt, true, rank_entries(r, r + c));
+            return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv));
+        }
+    }
+
+    /// Key list on a key-ordered map: each item looked up on its own (a
+    /// WILDCARD item matches a run of keys); every hit is credited to its item.
+    std::vector<item_hits> key_list_hits_ordered(const std::vector<value>& keys) const {
+        std::vector<item_hits> hits;
+        hits.reserve(keys.size());
+        for (const value& k : keys) {
+            item_hits h;
+            if (k.contains_wildcard()) {
+                h.lo = m_map.count_less_key(k);
+                h.span = m_map.count_less_equal_key(k) - h.lo;
+            } else if (std::optional<std::size_t> i = m_map.find(k)) {
+                h.lo = *i;
+                h.span = 1;
+            } else {
+                h.lo = m_map.count_less_key(k);
+            }
+            h.credited = h.span;
+            hits.push_back(h);
+        }
+        return hits;
+    }
+
+    std::vector<item_hits> key_list_hits_unordered(const std::vector<value>& keys) const {
+        std::vector<item_hits> hits;
+        hits.reserve(keys.size());
+        for (const value& k : keys) {
+            std::size_t lo = m_map.count_less_key(k);
+            hits.push_back({lo, m_map.count_less_equal_key(k) - lo, 0});
+        }
+        credit_last_item(hits);
+        return hits;
+    }
+
+    /// Credits every matched position to the last item (argument order) that
+    /// matches it, as the server's sorted-items search does for equal items.
+    static void credit_last_item(std::vector<item_hits>& hits) {
+        bool overlap_possible = false;
+        for (std::size_t i = 0; i < hits.size() && !overlap_possible; ++i)
+            overlap_possible = hits[i].span > 1;
+        if (!overlap_possible) {
+            // Spans of at most one position: equal spans are duplicate items.
+            std::set<std::size_t> seen;
+            for (std::size_t i = hits.size(); i-- > 0;) {
+                if (hits[i].span == 1 && seen.insert(hits[i].lo).second) hits[i].credited = 1;
+            }
+            return;
+        }
+        std::set<std::size_t> claimed;
+        for (std::size_t i = hits.size(); i-- > 0;) {
+            for (std::size_t p = hits[i].lo; p < hits[i].lo + hits[i].span; ++p)
+                if (claimed.insert(p).second) ++hits[i].credited;
+        }
+    }
+
+    /// Shared tail of key list (by_rank = false: positions are indexes) and
+    /// value list (by_rank = true: positions are ranks).
+    result<value> list_result(const std::vector<item_hits>& hits, bool by_rank) {
+        std::vector<std::size_t> sel;
+        for (const item_hits& h : hits)
+            for (std::size_t p = h.lo; p < h.lo + h.span; ++p) sel.push_back(p);
+        std::sort(sel.begin(), sel.end());
+        sel.erase(std::unique(sel.begin(), sel.end()), sel.end());
+        std::vector<std::size_t> mask = m_inv ? map_complement(sel, m_n) : std::move(sel);
+
+        removal.what = by_rank ? map_removal::kind::ranks : map_removal::kind::indexes;
+        removal.set = mask;
+
+        std::size_t n = m_n;
+        switch (m_rt) {
+        case return_type::none: return value();
+        case return_type::count: return map_int(mask.size());
+        case return_type::exists: return value(!mask.empty());
+        case return_type::index:
+        case return_type::reverse_index: {
+            std::vector<value> out;
+            out.reserve(mask.size());
+            if (!by_rank) {
+                if (m_inv && !m_kpath) {
+                    map_emit_runs(out, mask, n, rev_index());
+                } else if (m_inv) {
+                    for (std::size_t i : mask) out.push_back(map_pos(i, n, rev_index()));
+                } else {
+                    for (const item_hits& h : hits) {
+                        if (m_kpath) {
+                            map_emit_run(out, h.lo, h.credited, n, rev_index());
+                        } else {
+                            for (std::size_t j = 0; j < h.credited; ++j)
+                                out.push_back(map_pos(h.lo + j, n, rev_index()));
+                        }
+                    }
+                }
+                return map_list_of(std::move(out));
+            }
+            if (m_vidx && !m_inv) {
+                // Per item, argument order; within an item, rank order.
+                for (const item_hits& h : hits) {
+                    if (h.span == 0) continue;
+                    auto it = map_access::rank_at(m_map, h.lo);
+                    for (std::size_t j = 0; j < h.span; ++j, ++it)
+                        out.push_back(map_pos(map_access::index_of(m_map, it), n, rev_index()));
+                }
+                return map_list_of(std::move(out));
+            }
+            for (const map_pick& p : map_picks_by_ranks(m_map, mask))
+                out.push_back(map_pos(p.index, n, rev_index()));
+            return map_list_of(std::move(out));
+        }
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            // Only value lists get here (key lists refuse RANK).
+            std::vector<value> out;
+            out.reserve(mask.size());
+            if (m_vidx) {
+                if (m_inv) {
+                    for (const map_pick& p : map_picks_by_ranks(m_map, mask))
+                        out.push_back(map_pos(map_access::rank_of(
+                                                  m_map, map_access::key_at(m_map, p.index)),
+                                              n, rev_rank()));
+                } else {
+                    for (const item_hits& h : hits) map_emit_run(out, h.lo, h.span, n, rev_rank());
+                }
+            } else if (m_inv) {
+                map_emit_runs(out, mask, n, rev_rank());
+            } else {
+                for (const item_hits& h : hits)
+                    for (std::size_t j = 0; j < h.credited; ++j)
+                        out.push_back(map_pos(h.lo + j, n, rev_rank()));
+            }
+            return map_list_of(std::move(out));
+        }
+        default: {
+            std::vector<map_pick> picks =
+                by_rank ? map_picks_by_ranks(m_map, mask) : map_picks_by_indexes(m_map, mask);
+            return map_elements(m_rt, true, map_entries_of(picks));
+        }
+        }
+    }
+
+    const map& m_map;
+    std::size_t m_n;
+    op_code m_code;
+    return_type m_rt;
+    bool m_inv;
+    bool m_kpath;
+    bool m_vidx;
+};
+
+// ------------------------------------------------------------------ writes
+
+/// How a put behaves: the command the client sends for the policy.
+struct map_put_mode {
+    bool allow_overwrite = true;
+    bool allow_create = true;
+    bool no_fail = false;
+    bool partial = false;
+    bool replace = false; // legacy UPDATE_ONLY: REPLACE, which never creates the map
+};
+
+inline map_put_mode map_put_mode_of(const map_policy& p) {
+    map_put_mode m;
+    if (p.mode) {
+        switch (*p.mode) {
+        case map_write_mode::update: break;
+        case map_write_mode::update_only:
+            m.allow_create = false;
+            m.replace = true;
+            break;
+        case map_write_mode::create_only: m.allow_overwrite = false; break;
+        }
+        return m;
+    }
+    m.allow_overwrite = (p.flags & map_write_flags::create_only) == 0;
+    m.allow_create = (p.flags & map_write_flags::update_only) == 0;
+    m.no_fail = (p.flags & map_write_flags::no_fail) != 0;
+    m.partial = (p.flags & map_write_flags::partial) != 0;
+    return m;
+}
+
+inline error map_key_type_error(op_code code, const value& k) {
+    return op_error(status::parameter_error, code,
+                    "key " + to_string(k) + " is a " + std::string(type_name(k.type())) +
+                        "; map keys are integers, strings or bytes");
+}
+
+/// The map a modify op works on: the target's, or the one it creates.
+inline map& map_target_or_create(std::optional<value>& target, map_order order, bool persist,
+                                 bool top_level) {
+    if (!target) target.emplace(map_created(order, persist, top_level));
+    return target->as_map();
+}
+
+inline result<value> map_put(std::optional<value>& target, const op& o, bool top_level) {
+    map_put_mode mode = map_put_mode_of(o.mpolicy);
+    if (!map_put_key_ok(o.key)) return fail(map_key_type_error(o.code, o.key));
+    if (!map_storable(o.key) || !map_storable(o.val))
+        return fail(op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
+    const map empty;
+    const map& m = target ? target->as_map() : empty;
+    bool found = m.find(o.key).has_value();
+    bool denied = found ? !mode.allow_overwrite : !mode.allow_create;
+    if (denied && !mode.no_fail) {
+        if (found)
+            return fail(op_error(status::element_exists, o.code,
+                                 "key " + to_string(o.key) + " exists (CREATE_ONLY)"));
+        return fail(op_error(status::element_not_found, o.code,
+                             "key " + to_string(o.key) + " not found (UPDATE_ONLY)"));
+    }
+    // REPLACE sends no map flags: whatever it would create is UNORDERED.
+    map_order order = mode.replace ? map_order::unordered : o.mpolicy.order;
+    bool persist = !mode.replace && o.mpolicy.persist_index;
+    map& dst = map_target_or_create(target, order, persist, top_level);
+    if (!denied) dst.put(o.key, o.val);
+    return map_int(dst.size());
+}
+
+inline result<value> map_put_items(std::optional<value>& target, const op& o, bool top_level) {
+    map_put_mode mode = map_put_mode_of(o.mpolicy);
+    if (mode.replace && !target)
+        return fail(op_error(status::element_not_found, o.code, "no map to update (UPDATE_ONLY)"));
+    for (const auto& [k, v] : o.items)
+        if (!map_storable(k) || !map_storable(v))
+            return fail(
+                op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
+
+    // The items as the server sees them: a map, in key order; a repeated key
+    // keeps its last value, as a client map would.
+    std::vector<std::size_t> order(o.items.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return kvmodel::detail::cdt_compare(o.items[a].first, o.items[b].first, false) < 0;
+    });
+    std::vector<std::size_t> items;
+    items.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i + 1 < order.size() && kvmodel::detail::cdt_compare(o.items[order[i]].first,
+                                                                 o.items[order[i + 1]].first,
+                                                                 false) == 0)
+            continue;
+        items.push_back(order[i]);
+    }
+
+    map_order create_order = mode.replace ? map_order::unordered : o.mpolicy.order;
+    bool persist = !mode.replace && o.mpolicy.persist_index;
+    const map empty;
+    const map& m = target ? target->as_map() : empty;
+
+    std::vector<std::size_t> accepted;
+    accepted.reserve(items.size());
+    bool no_op = items.empty();
+    if (!no_op && m.empty()) {
+        if (!mode.allow_create) {
+            if (!mode.no_fail)
+                return fail(op_error(status::element_not_found, o.code,
+                                     "key " + to_string(o.items[items.front()].first) +
+                                         " not found (UPDATE_ONLY)"));
+            // The server's empty-map shortcut: NO_FAIL alone is a no-op, but
+            // with PARTIAL it writes every item, UPDATE_ONLY or not.
+            no_op = !mode.partial;
+        }
+        if (!no_op) accepted = items;
+    } else if (!no_op) {
+        for (std::size_t i : items) {
+            const value& k = o.items[i].first;
+            bool found = m.find(k).has_value();
+            bool denied = found ? !mode.allow_overwrite : !mode.allow_create;
+            if (!denied) {
+                accepted.push_back(i);
+                continue;
+            }
+            if (!mode.no_fail) {
+                if (found)
+                    return fail(op_error(status::element_exists, o.code,
+                                         "key " + to_string(k) + " exists (CREATE_ONLY)"));
+                return fail(op_error(status::element_not_found, o.code,
+                                     "key " + to_string(k) + " not found (UPDATE_ONLY)"));
+            }
+            if (!mode.partial) {
+                // One denied item drops the whole put_items.
+                no_op = true;
+                accepted.clear();
+                break;
+            }
+        }
+    }
+    map& dst = map_target_or_create(target, create_order, persist, top_level);
+    for (std::size_t i : accepted) dst.put(o.items[i].first, o.items[i].second);
+    return map_int(dst.size());
+}
+
+/// (int64_t) of a double as the x86-64 server computes it: out of range and
+/// NaN give INT64_MIN (cvttsd2si's "integer indefinite").
+inline std::int64_t map_double_to_int(double d) noexcept {
+    if (std::isnan(d) || d >= 9223372036854775808.0 || d < -9223372036854775808.0)
+        return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(d);
+}
+
+inline std::int64_t map_wrap_add(std::int64_t a, std::int64_t b) noexcept {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+inline result<value> map_increment(std::optional<value>& target, const op& o, bool top_level) {
+    bool decrement = o.code == op_code::map_decrement;
+    // Server's cdt_calc_delta: an absent (nil) delta is 1; ints and doubles
+    // mix by converting the delta to the stored number's type.
+    std::int64_t di = 1;
+    double dd = 1;
+    bool delta_double = false;
+    if (o.val.is_int()) {
+        di = o.val.as_int();
+    } else if (o.val.is_double()) {
+        dd = o.val.as_double();
+        delta_double = true;
+    } else if (!o.val.is_nil()) {
+        return fail(op_error(status::parameter_error, o.code,
+                             "delta " + to_string(o.val) + " is not a number"));
+    }
+    if (decrement) {
+        di = static_cast<std::int64_t>(std::uint64_t{0} - static_cast<std::uint64_t>(di));
+        dd = -dd;
+    }
+    const map empty;
+    const map& m = target ? target->as_map() : empty;
+    value next;
+    if (const value* cur = m.get(o.key)) {
+        if (cur->is_int())
+            next = map_wrap_add(cur->as_int(), delta_double ? map_double_to_int(dd) : di);
+        else if (cur->is_double())
+            next = cur->as_double() + (delta_double ? dd : static_cast<double>(di));
+        else
+            return fail(op_error(status::parameter_error, o.code,
+                                 "value at key " + to_string(o.key) + " is a " +
+                                     std::string(type_name(cur->type())) + ", not a number"));
+    } else {
+        next = delta_double ? value(dd) : value(di);
+    }
+    if (!map_put_key_ok(o.key)) return fail(map_key_type_error(o.code, o.key));
+    map& dst = map_target_or_create(target, o.mpolicy.order, o.mpolicy.persist_index, top_level);
+    dst.put(o.key, next);
+    return next;
+}
+
+inline result<value> map_set_order(std::optional<value>& target, const op& o, bool top_level) {
+    if (!map_order_ok(o.morder))
+        return fail(op_error(status::op_not_applicable, o.code,
+                             "invalid map order " + std::to_string(static_cast<int>(o.morder))));
+    bool persist = o.persist_index && top_level && o.morder != map_order::unordered;
+    if (!target) {
+        target.emplace(map_created(o.morder, persist, top_level));
+        return value();
+    }
+    map& m = target->as_map();
+    m.set_order(o.morder);
+    m.set_persist_index(persist);
+    return value();
+}
+
+// ------------------------------------------------------------------ entry
+
+/// Applies map op o to target (nullopt = absent). A modify op creates the map
+/// with the order of its policy; read ops on an absent target return nil and
+/// remove-type ops are no-ops (the store turns a missing record into
+/// KEY_NOT_FOUND). `top_level` is false for a map reached through a context:
+/// a persisted index exists only on a bin's top-level map.
 /// On error target is unchanged.
-inline result<value> apply_map_op(std::optional<value>& target, const op& o) {
-    (void)target;
-    return op_error(status::unsupported_feature, o.code, "map engine not built yet");
+/// Complexity: see the header comment.
+inline result<value> apply_map_op(std::optional<value>& target, const op& o,
+                                  bool top_level = true) {
+    if (target && !target->is_map())
+        return fail(op_error(status::bin_type_error, o.code,
+                             "bin holds a " + std::string(type_name(target->type())) +
+                                 ", not a map"));
+    switch (o.code) {
+    case op_code::map_create:
+    case op_code::map_set_policy: return map_set_order(target, o, top_level);
+    case op_code::map_put: return map_put(target, o, top_level);
+    case op_code::map_put_items: return map_put_items(target, o, top_level);
+    case op_code::map_increment:
+    case op_code::map_decrement: return map_increment(target, o, top_level);
+    case op_code::map_clear:
+        if (target) target->as_map().clear();
+        return value();
+    case op_code::map_size:
+        if (!target) return value();
+        return map_int(target->as_map().size());
+    default: break;
+    }
+    if (!is_map_op(o.code))
+        return fail(op_error(status::parameter_error, o.code, "not a map operation"));
+
+    // Selectors: nothing to read or remove in an absent map.
+    if (!target) return value();
+    std::optional<decoded_return> rt = decode_map_return(o.return_type);
+    if (!rt) {
+        // An empty key/value list, not inverted, never looks at the return
+        // type on the server: it answers nil whatever the type.
+        bool list_op = o.code == op_code::map_get_by_key_list ||
+                       o.code == op_code::map_remove_by_key_list ||
+                       o.code == op_code::map_get_by_value_list ||
+                       o.code == op_code::map_remove_by_value_list;
+        if (list_op && o.values.empty() && (o.return_type & return_inverted) == 0) return value();
+        return fail(op_error(status::op_not_applicable, o.code,
+                             "invalid return type " + std::to_string(o.return_type)));
+    }
+
+    bool remove = classify(o.code) == op_class::remove;
+    map_selection sel(target->as_map(), o.code, *rt, top_level);
+    result<value> out = [&]() -> result<value> {
+        switch (o.code) {
+        case op_code::map_get_by_key:
+        case op_code::map_remove_by_key: return sel.by_key(o.key);
+        case op_code::map_get_by_key_list:
+        case op_code::map_remove_by_key_list: return sel.by_key_list(o.values);
+        case op_code::map_get_by_key_range:
+        case op_code::map_remove_by_key_range: return sel.by_key_range(o.begin, o.end);
+        case op_code::map_get_by_key_rel_index_range:
+        case op_code::map_remove_by_key_rel_index_range:
+            return sel.by_key_rel_index_range(o.key, o.index, o.count);
+        case op_code::map_get_by_value:
+        case op_code::map_remove_by_value: return sel.by_value_interval(o.key, std::nullopt, true);
+        case op_code::map_get_by_value_list:
+        case op_code::map_remove_by_value_list: return sel.by_value_list(o.values);
+        case op_code::map_get_by_value_range:
+        case op_code::map_remove_by_value_range:
+            return sel.by_value_interval(o.begin, o.end, false);
+        case op_code::map_get_by_value_rel_rank_range:
+        case op_code::map_remove_by_value_rel_rank_range:
+            return sel.by_value_rel_rank_range(o.key, o.index, o.count);
+        case op_code::map_get_by_index:
+        case op_code::map_remove_by_index: return sel.by_index(o.index);
+        case op_code::map_get_by_index_range:
+        case op_code::map_remove_by_index_range: return sel.by_index_range(o.index, o.count);
+        case op_code::map_get_by_rank:
+        case op_code::map_remove_by_rank: return sel.by_rank(o.index);
+        case op_code::map_get_by_rank_range:
+        case op_code::map_remove_by_rank_range: return sel.by_rank_range(o.index, o.count);
+        default: return fail(op_error(status::parameter_error, o.code, "not a map selector"));
+        }
+    }();
+    if (out && remove) map_apply_removal(target->as_map(), sel.removal);
+    return out;
 }
 
 } // namespace kvmodel::cdt::detail

@@ -431,4 +431,49 @@ inline map::const_iterator map::end() const {
     return const_iterator(m_impl ? m_impl->by_key().end() : empty_impl.by_key().end());
 }
 
+namespace detail {
+
+/// Positioned access to a map's two ranked indices for the CDT engine
+/// (cdt/detail/map_engine.hpp): it walks a window of k entries in key or rank
+/// order in O(log n + k) instead of k separate O(log n) look-ups, and crosses
+/// between the orders per entry in O(log n). Not part of the public API.
+struct map_access {
+    using key_iterator = map_impl::container::nth_index<0>::type::const_iterator;
+    using rank_iterator = map_impl::container::nth_index<1>::type::const_iterator;
+
+    /// Entry of index i (i == size() is the end). Precondition: !m.empty(). O(log n).
+    static key_iterator key_at(const map& m, std::size_t i) {
+        KVMODEL_ASSERT(m.m_impl && i <= m.size());
+        return m.m_impl->by_key().nth(i);
+    }
+    /// Entry of rank r (r == size() is the end). Precondition: !m.empty(). O(log n).
+    static rank_iterator rank_at(const map& m, std::size_t r) {
+        KVMODEL_ASSERT(m.m_impl && r <= m.size());
+        return m.m_impl->by_value().nth(r);
+    }
+    /// Index (key order) of the entry at it. O(log n).
+    static std::size_t index_of(const map& m, rank_iterator it) {
+        const map_impl& im = *m.m_impl;
+        return im.by_key().rank(im.c.project<0>(it));
+    }
+    /// Rank (value order, ties by key) of the entry at it. O(log n).
+    static std::size_t rank_of(const map& m, key_iterator it) {
+        const map_impl& im = *m.m_impl;
+        return im.by_value().rank(im.c.project<1>(it));
+    }
+    /// Erases ranks [first, last). O((last - first) log n).
+    static void erase_ranks(map& m, std::size_t first, std::size_t last) {
+        KVMODEL_ASSERT(first <= last && last <= m.size());
+        if (first == last) return;
+        if (first == 0 && last == m.size()) {
+            m.m_impl.reset();
+            return;
+        }
+        auto& idx = m.mut().by_value();
+        idx.erase(idx.nth(first), idx.nth(last));
+    }
+};
+
+} // namespace detail
+
 } // namespace kvmodel
