@@ -1,0 +1,148 @@
+// kvmodel/patterns/capped_map.hpp
+//
+// Capped collection (seed "Capped Collection of Events"): one record per
+// owner holding a KV-ordered map  key -> value  that never exceeds a capacity
+// N. insert() puts the entry AND trims in ONE operate(), so the cap holds
+// under any number of concurrent writers with no lock and no read-modify-write:
+//   keep::top_by_rank  — keep the N highest values (a high-score table):
+//                        remove_by_rank_range(-N, N) INVERTED
+//   keep::newest_by_key — keep the N highest keys (latest N by timestamp):
+//                        remove_by_index_range(-N, N) INVERTED
+// An entry that does not make the cut is removed by the same operate(), so
+// insert() reports whether it was kept.
+//
+// Cost: one round trip per call; a write rewrites the whole record, which a
+// cap keeps bounded. Engine cost O(log n + trimmed).
+#pragma once
+
+#include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/patterns/detail/record_pattern.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::patterns {
+
+/// Which entries a capped map keeps when it is full.
+enum class keep : std::uint8_t { top_by_rank, newest_by_key };
+
+template <kv::kv_store Store, encodable Key, encodable Value>
+class capped_map : public detail::record_pattern<Store> {
+public:
+    using entry = std::pair<Key, Value>;
+
+    /// PARAMETER_ERROR-free construction: a capacity of 0 is a broken
+    /// precondition (KVMODEL_ASSERT).
+    capped_map(Store& store, std::size_t capacity, keep policy = keep::top_by_rank,
+               record_location where = {.set = "capped", .bin = "items"})
+        : detail::record_pattern<Store>(store, std::move(where))
+        , m_capacity(capacity)
+        , m_keep(policy) {
+        KVMODEL_ASSERT(capacity > 0);
+    }
+
+    std::size_t capacity() const noexcept { return m_capacity; }
+
+    /// What insert() did: the collection's size afterwards and whether the
+    /// new entry survived the trim.
+    struct insert_result {
+        std::size_t size = 0;
+        bool kept = false;
+    };
+
+    /// Puts the entry and trims to capacity in ONE operate().
+    result<insert_result> insert(const value& owner, const Key& k, const Value& v) const {
+        value key = codec<Key>::encode(k);
+        std::vector<cdt::op> ops;
+        ops.push_back(cdt::map_ops::put(key, codec<Value>::encode(v),
+                                        cdt::map_ops::policy(map_order::key_value_ordered)));
+        ops.push_back(trim_op());
+        ops.push_back(cdt::map_ops::get_by_key(key, cdt::return_type::exists));
+        ops.push_back(cdt::map_ops::size());
+        auto r = this->run(owner, std::move(ops));
+        if (!r) return r.error();
+        auto n = detail::count_result((*r)[3], "capped_map::insert");
+        if (!n) return n.error();
+        return insert_result{*n, (*r)[2].is_bool() && (*r)[2].as_bool()};
+    }
+
+    /// Changes the capacity; shrinking trims the owner's record now (one
+    /// operate) and returns how many entries were removed. Other owners'
+    /// records are trimmed on their next insert.
+    result<std::size_t> set_capacity(const value& owner, std::size_t capacity) {
+        KVMODEL_ASSERT(capacity > 0);
+        m_capacity = capacity;
+        auto r = this->run(owner, {trim_op(cdt::return_type::count)});
+        if (!r) {
+            if (r.error().code == status::record_not_found) return std::size_t{0};
+            return r.error();
+        }
+        return detail::count_result(r->front(), "capped_map::set_capacity");
+    }
+
+    /// The k highest-valued entries, highest first.
+    result<std::vector<entry>> top(const value& owner, std::size_t k) const {
+        if (k == 0) return std::vector<entry>{};
+        auto sk = static_cast<std::int64_t>(k);
+        auto r = select(owner, cdt::map_ops::get_by_rank_range(-sk, sk, cdt::return_type::key_value));
+        if (r) std::reverse(r->begin(), r->end());
+        return r;
+    }
+    /// The k lowest-valued entries, lowest first.
+    result<std::vector<entry>> bottom(const value& owner, std::size_t k) const {
+        if (k == 0) return std::vector<entry>{};
+        return select(owner, cdt::map_ops::get_by_rank_range(0, static_cast<std::int64_t>(k),
+                                                             cdt::return_type::key_value));
+    }
+    /// The k entries with the highest keys (newest), highest key first.
+    result<std::vector<entry>> newest(const value& owner, std::size_t k) const {
+        if (k == 0) return std::vector<entry>{};
+        auto sk = static_cast<std::int64_t>(k);
+        auto r = select(owner, cdt::map_ops::get_by_index_range(-sk, sk, cdt::return_type::key_value));
+        if (r) std::reverse(r->begin(), r->end());
+        return r;
+    }
+    /// Every entry in key order.
+    result<std::vector<entry>> all(const value& owner) const {
+        return select(owner, cdt::map_ops::get_by_index_range(0, std::nullopt, cdt::return_type::key_value));
+    }
+    /// The lowest-valued entry, if any.
+    result<std::optional<entry>> min(const value& owner) const { return one(owner, 0); }
+    /// The highest-valued entry, if any.
+    result<std::optional<entry>> max(const value& owner) const { return one(owner, -1); }
+
+    result<std::size_t> size(const value& owner) const {
+        auto r = this->read(owner, {cdt::map_ops::size()}, value{});
+        if (!r) return r.error();
+        return detail::count_result(r->front(), "capped_map::size");
+    }
+
+private:
+    cdt::op trim_op(cdt::return_type rt = cdt::return_type::none) const {
+        auto n = static_cast<std::int64_t>(m_capacity);
+        return m_keep == keep::top_by_rank
+                   ? cdt::map_ops::remove_by_rank_range(-n, n, rt, true)
+                   : cdt::map_ops::remove_by_index_range(-n, n, rt, true);
+    }
+
+    result<std::vector<entry>> select(const value& owner, cdt::op o) const {
+        auto r = this->read(owner, {std::move(o)}, value{list{}});
+        if (!r) return r.error();
+        return detail::decode_pairs<Key, Value>(r->front(), "capped_map");
+    }
+
+    result<std::optional<entry>> one(const value& owner, std::int64_t rank) const {
+        auto pairs = select(owner, cdt::map_ops::get_by_rank_range(rank, 1, cdt::return_type::key_value));
+        if (!pairs) return pairs.error();
+        if (pairs->empty()) return std::optional<entry>{};
+        return std::optional<entry>(std::move(pairs->front()));
+    }
+
+    std::size_t m_capacity;
+    keep m_keep;
+};
+
+} // namespace kvmodel::patterns
