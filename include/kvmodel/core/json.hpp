@@ -9,7 +9,9 @@
 // output doubles are always {"$double": x} (NaN and infinities as the strings
 // "NaN", "Infinity", "-Infinity") and maps list their entries in stored (key)
 // order, so to_json and value_from_json round-trip exactly. Container order
-// flags have no notation and are not carried.
+// flags have no notation and are not carried. parse_json reads the text itself
+// and refuses integer literals beyond 64 bits instead of turning them into
+// doubles. Strings are bytes here; nlohmann's dump() needs them to be UTF-8.
 #pragma once
 
 #include <kvmodel/core/result.hpp>
@@ -18,8 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
+#include <string_view>
 
 namespace kvmodel {
 
@@ -172,8 +176,57 @@ inline result<value> from_json_at(const nlohmann::json& j, const std::string& wh
 } // namespace detail
 
 /// Parses a value from the cdt-json notation; errors name the JSON path.
+/// Complexity: O(size of j).
 inline result<value> value_from_json(const nlohmann::json& j, const std::string& where = "$") {
     return detail::from_json_at(j, where);
+}
+
+namespace detail {
+
+// Validates JSON text without building it. Finds integer literals beyond 64
+// bits, which nlohmann would quietly read as doubles.
+class json_text_check final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::string problem;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t& text) override {
+        if (text.find_first_of(".eE") != std::string::npos) return true;
+        problem = "integer " + text + " is out of int64 range";
+        return false;
+    }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+        problem = ex.what();
+        return false;
+    }
+};
+
+} // namespace detail
+
+/// Parses JSON text for value_from_json. Unlike nlohmann::json::parse it never
+/// throws, and an integer literal too big for 64 bits is an error rather than
+/// a double (in this notation only a fraction or an exponent makes a double).
+/// Complexity: O(text size).
+inline result<nlohmann::json> parse_json(std::string_view text) {
+    detail::json_text_check check;
+    if (!nlohmann::json::sax_parse(text.begin(), text.end(), &check))
+        return fail(status::parameter_error, "json: " + check.problem);
+    return nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+}
+
+/// parse_json, then value_from_json.
+inline result<value> value_from_json_text(std::string_view text) {
+    return parse_json(text).and_then([](const nlohmann::json& j) { return value_from_json(j); });
 }
 
 } // namespace kvmodel

@@ -9,7 +9,9 @@
 // are always float64; an ORDERED list or K_ORDERED/KV_ORDERED map starts with
 // one ext element (for a map, an ext key with a nil value) whose content is
 // the persisted index, if any. INF and WILDCARD, never stored, count as the
-// 3-byte empty ext element clients send for them.
+// 3-byte fixext1 element clients send for them (d4 ff 01, d4 ff 00).
+// Blobs use the str family (not msgpack bin) as every Aerospike client packs
+// them, and the server rewrites any bin8/16/32 it receives into str form.
 // Cost: O(size of the value).
 #pragma once
 
@@ -111,7 +113,7 @@ inline std::size_t packed_size(const value& v) noexcept {
     case value_type::list: return detail::packed_list(v.as_list());
     case value_type::map: return detail::packed_map(v.as_map());
     case value_type::inf:
-    case value_type::wildcard: return 3; // ext8 with no content
+    case value_type::wildcard: return 3; // fixext1: d4, ext type 0xff, 1 byte
     }
     return 0;
 }

@@ -8,6 +8,10 @@
 // (key, then value). WILDCARD compares equal to anything and ends the whole
 // comparison, so [1, *] matches [1, "d", "e"].
 //
+// Departures: NaN sorts above every other double and equals only NaN (the
+// server lets NaN compare equal to every double, which is no order at all);
+// 0.0 and -0.0 are equivalent, as on the server.
+//
 // Also: exact equality, hashing, readable printing.
 #pragma once
 
@@ -15,11 +19,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <system_error>
 
 namespace kvmodel {
 namespace detail {
@@ -108,7 +114,8 @@ inline void hash_combine(std::size_t& seed, std::size_t h) noexcept {
 
 inline void append_escaped(std::string& out, const std::string& s) {
     out += '"';
-    for (unsigned char ch : s) {
+    for (char c : s) {
+        auto ch = static_cast<unsigned char>(c);
         switch (ch) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -136,9 +143,11 @@ inline void print(std::string& out, const value& v) {
     case value_type::boolean: out += v.as_bool() ? "true" : "false"; return;
     case value_type::integer: out += std::to_string(v.as_int()); return;
     case value_type::floating: {
+        // Shortest text that reads back to the same double (1.1, not
+        // 1.1000000000000001); ".0" keeps it visibly a double.
         char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", v.as_double());
-        std::string s = buf;
+        auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v.as_double());
+        std::string s(buf, ec == std::errc{} ? end : buf);
         if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
         out += s;
         return;
@@ -197,10 +206,27 @@ struct value_less {
 
 inline bool operator==(const value& a, const value& b) noexcept {
     if (a.type() != b.type()) return false;
-    if (a.is_double()) // bitwise, so NaN == NaN and hashing agrees
+    switch (a.type()) {
+    case value_type::floating:
+        // Bitwise at every depth, so NaN == NaN, 0.0 != -0.0 and hashing
+        // agrees (compare() calls 0.0 and -0.0 equivalent, as the server does).
         return std::bit_cast<std::uint64_t>(a.as_double()) ==
                std::bit_cast<std::uint64_t>(b.as_double());
-    return detail::cdt_compare(a, b, false) == 0;
+    case value_type::list: {
+        const list& x = a.as_list();
+        const list& y = b.as_list();
+        return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin());
+    }
+    case value_type::map: {
+        const map& x = a.as_map();
+        const map& y = b.as_map();
+        if (x.size() != y.size()) return false;
+        for (auto ix = x.begin(), iy = y.begin(); ix != x.end(); ++ix, ++iy)
+            if (!(ix->key == iy->key) || !(ix->val == iy->val)) return false;
+        return true;
+    }
+    default: return detail::cdt_compare(a, b, false) == 0;
+    }
 }
 
 inline bool value::contains_wildcard() const noexcept {

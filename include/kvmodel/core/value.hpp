@@ -154,6 +154,7 @@ public:
 
 private:
     detail::list_impl& mut();
+    static const detail::list_impl& empty_list_impl() noexcept;
     std::shared_ptr<detail::list_impl> m_impl;
     list_order m_order = list_order::unordered;
     bool m_persist_index = false;
@@ -219,6 +220,7 @@ public:
 private:
     friend struct detail::map_access; // positioned iteration for the CDT engine
     detail::map_impl& mut();
+    static const detail::map_impl& empty_impl() noexcept;
     std::shared_ptr<detail::map_impl> m_impl;
     map_order m_order = map_order::unordered;
     bool m_persist_index = false;
@@ -325,5 +327,6 @@ struct std::hash<kvmodel::value> {
     std::size_t operator()(const kvmodel::value& v) const noexcept;
 };
 
+// containers.hpp ends by including order.hpp: that way whichever of the three
+// headers comes first, order.hpp always sees complete containers.
 #include <kvmodel/core/detail/containers.hpp> // IWYU pragma: export
-#include <kvmodel/core/order.hpp>             // IWYU pragma: export

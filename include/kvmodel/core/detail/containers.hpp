@@ -202,6 +202,12 @@ inline const value& list::operator[](std::size_t i) const {
     KVMODEL_ASSERT(i < size());
     return m_impl->seq()[i].v;
 }
+// An empty list may have no impl: begin() and end() must then both point into
+// the same empty container, or iterating it runs off into the void.
+inline const detail::list_impl& list::empty_list_impl() noexcept {
+    static const detail::list_impl e;
+    return e;
+}
 inline detail::list_impl& list::mut() {
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
     else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::list_impl>(*m_impl);
@@ -270,7 +276,7 @@ inline void list::erase(std::size_t first, std::size_t last) {
 }
 inline void list::clear() noexcept { m_impl.reset(); }
 inline void list::sort(bool drop_duplicates) {
-    if (size() < 2 && !drop_duplicates) return;
+    if (size() < 2) return; // also: an empty list may have no impl at all
     std::vector<value> sorted;
     sorted.reserve(size());
     // The ranked index already holds the stable order (ties by position).
@@ -284,12 +290,10 @@ inline void list::sort(bool drop_duplicates) {
     m_impl = std::move(fresh);
 }
 inline list::const_iterator list::begin() const {
-    static const detail::list_impl empty_impl;
-    return const_iterator(m_impl ? m_impl->seq().begin() : empty_impl.seq().begin());
+    return const_iterator(m_impl ? m_impl->seq().begin() : empty_list_impl().seq().begin());
 }
 inline list::const_iterator list::end() const {
-    static const detail::list_impl empty_impl;
-    return const_iterator(m_impl ? m_impl->seq().end() : empty_impl.seq().end());
+    return const_iterator(m_impl ? m_impl->seq().end() : empty_list_impl().seq().end());
 }
 inline std::vector<value> list::to_vector() const { return {begin(), end()}; }
 
@@ -384,12 +388,15 @@ inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::siz
 inline std::pair<std::size_t, bool> map::put(value k, value v) {
     auto& im = mut();
     auto& idx = im.by_key();
-    auto it = idx.find(k);
+    // Look up by entry, not by bare value: storing is exact, so a WILDCARD in k
+    // must not match (and overwrite) some other key.
+    map_entry e{std::move(k), std::move(v)};
+    auto it = idx.find(e);
     if (it != idx.end()) {
-        idx.modify(it, [&](map_entry& e) { e.val = std::move(v); });
+        idx.modify(it, [&](map_entry& old) { old.val = std::move(e.val); });
         return {idx.rank(it), false};
     }
-    auto [pos, ok] = idx.insert(map_entry{std::move(k), std::move(v)});
+    auto [pos, ok] = idx.insert(std::move(e));
     return {idx.rank(pos), ok};
 }
 inline void map::set_value_at(std::size_t index, value v) {
@@ -422,13 +429,17 @@ inline bool map::erase(const value& k) {
     return true;
 }
 inline void map::clear() noexcept { m_impl.reset(); }
+// An empty map may have no impl: begin() and end() must then both point into
+// the same empty container, or iterating it runs off into the void.
+inline const detail::map_impl& map::empty_impl() noexcept {
+    static const detail::map_impl e;
+    return e;
+}
 inline map::const_iterator map::begin() const {
-    static const detail::map_impl empty_impl;
-    return const_iterator(m_impl ? m_impl->by_key().begin() : empty_impl.by_key().begin());
+    return const_iterator(m_impl ? m_impl->by_key().begin() : empty_impl().by_key().begin());
 }
 inline map::const_iterator map::end() const {
-    static const detail::map_impl empty_impl;
-    return const_iterator(m_impl ? m_impl->by_key().end() : empty_impl.by_key().end());
+    return const_iterator(m_impl ? m_impl->by_key().end() : empty_impl().by_key().end());
 }
 
 namespace detail {
@@ -477,3 +488,5 @@ struct map_access {
 } // namespace detail
 
 } // namespace kvmodel
+
+#include <kvmodel/core/order.hpp> // IWYU pragma: export
