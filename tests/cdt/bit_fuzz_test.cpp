@@ -43,7 +43,9 @@ constexpr std::int64_t cap_bits = std::int64_t{1} << 30;
 constexpr std::int64_t cap_bytes = std::int64_t{1} << 27;
 constexpr std::int64_t record_cap = std::int64_t{8} * 1024 * 1024;
 
-bool bit_of(const bytes& b, std::size_t i) { return ((b[i / 8] >> (7 - i % 8)) & 1U) != 0; }
+bool bit_of(const bytes& b, std::size_t i) {
+    return ((static_cast<unsigned>(b[i / 8]) >> (7 - i % 8)) & 1U) != 0;
+}
 
 std::vector<bool> to_bits(const bytes& b) {
     std::vector<bool> v(b.size() * 8);
@@ -380,7 +382,9 @@ struct gen {
         case 2: return INT64_MAX - uniform(0, 2);
         case 3: {
             const auto k = static_cast<int>(uniform(0, 63));
-            return static_cast<std::int64_t>(std::uint64_t{1} << k) + uniform(-1, 1);
+            // 2^k - 1, 2^k or 2^k + 1, wrapping in uint64 (no signed overflow).
+            return static_cast<std::int64_t>((std::uint64_t{1} << k) +
+                                             static_cast<std::uint64_t>(uniform(0, 2)) - 1);
         }
         default: return static_cast<std::int64_t>(rng());
         }
