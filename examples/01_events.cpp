@@ -1,7 +1,7 @@
 // Seed "Using Maps to Capture and Query Events": a KV-ordered map of
 // timestamp -> [type, {attrs}] per user, queried by time slice and by type.
 #include "scenarios/example_main.hpp"
-#include "scenarios/seed_scenarios.hpp"
+#include "scenarios/events.hpp"
 
 using namespace kvmodel;
 

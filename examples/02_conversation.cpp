@@ -2,7 +2,7 @@
 // UUID with [ts, text, from, reply-to] values, sliced by value interval and
 // read most-recent-first by rank.
 #include "scenarios/example_main.hpp"
-#include "scenarios/seed_scenarios.hpp"
+#include "scenarios/conversation.hpp"
 
 using namespace kvmodel;
 

@@ -1,7 +1,7 @@
 // Seed "Capped Collection of Events": Pac-Man high scores in a KV-ordered map
 // capped at 100 entries; insert and trim in one operate().
 #include "scenarios/example_main.hpp"
-#include "scenarios/seed_scenarios.hpp"
+#include "scenarios/pacman.hpp"
 
 using namespace kvmodel;
 

@@ -1,7 +1,7 @@
 // Seed "Ordered List Leaderboard": men's 100 m world records merged uniquely
 // into an ordered list, and the two results closest to 10.0 s by relative rank.
 #include "scenarios/example_main.hpp"
-#include "scenarios/seed_scenarios.hpp"
+#include "scenarios/world_records.hpp"
 
 using namespace kvmodel;
 

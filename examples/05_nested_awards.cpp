@@ -1,7 +1,7 @@
 // Seed "Operating on Nested Maps and Lists": awards given once and counters
 // incremented at depth, addressed by player name or by rank.
 #include "scenarios/example_main.hpp"
-#include "scenarios/seed_scenarios.hpp"
+#include "scenarios/awards.hpp"
 
 using namespace kvmodel;
 
