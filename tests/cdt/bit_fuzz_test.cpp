@@ -405,7 +405,8 @@ struct gen {
 
     bit_op op(const model& m) {
         const std::int64_t nbits = static_cast<std::int64_t>(m.bits.size());
-        const bit_op_code c = all_bit_op_codes[uniform(0, std::size(all_bit_op_codes) - 1)];
+        const auto pick = uniform(0, static_cast<std::int64_t>(all_bit_op_codes.size()) - 1);
+        const bit_op_code c = all_bit_op_codes[static_cast<std::size_t>(pick)];
         bit_op o;
         o.code = c;
         o.bit_offset = offset(nbits);

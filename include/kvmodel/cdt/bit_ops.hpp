@@ -44,6 +44,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -77,6 +78,8 @@ enum class bit_overflow_action : std::uint8_t { fail = 0, saturate = 2, wrap = 4
 /// Bit operation policy (as_bit_policy): the write flags.
 struct bit_policy {
     std::uint32_t flags = bit_write_flags::none;
+
+    friend bool operator==(const bit_policy&, const bit_policy&) = default;
 };
 
 /// Every bit operation, numbered as on the wire (as_bit_op). The names are
@@ -133,7 +136,7 @@ constexpr std::string_view bit_op_name(bit_op_code c) noexcept {
 }
 
 /// Every bit op code, in wire order.
-inline constexpr bit_op_code all_bit_op_codes[] = {
+inline constexpr std::array<bit_op_code, 18> all_bit_op_codes = {
     bit_op_code::bit_resize, bit_op_code::bit_insert,   bit_op_code::bit_remove,
     bit_op_code::bit_set,    bit_op_code::bit_or,       bit_op_code::bit_xor,
     bit_op_code::bit_and,    bit_op_code::bit_not,      bit_op_code::bit_lshift,

@@ -112,62 +112,60 @@ inline std::optional<error> check_flags(const bit_op& o) {
     return std::nullopt;
 }
 
-/// Everything the server rejects while parsing the op, before it looks at the bin.
-inline std::optional<error> check_args(const bit_op& o) {
-    std::optional<error> e;
-    switch (o.code) {
-    case bit_op_code::bit_resize:
-        if (o.byte_size < 0 || o.byte_size > max_bytes)
-            return op_error(status::parameter_error, o.code,
-                            "byte_size " + std::to_string(o.byte_size) + " is out of range 0.." +
-                                std::to_string(max_bytes));
-        if ((e = check_flags(o))) return e;
-        if ((o.resize_flags & ~std::uint32_t{7}) != 0)
-            return op_error(status::parameter_error, o.code,
-                            "invalid resize_flags " + std::to_string(o.resize_flags));
-        if ((o.resize_flags & bit_resize_flags::grow_only) != 0 &&
-            (o.resize_flags & bit_resize_flags::shrink_only) != 0)
-            return op_error(status::parameter_error, o.code, "GROW_ONLY and SHRINK_ONLY together");
-        return std::nullopt;
-    case bit_op_code::bit_insert:
-        if ((e = check_byte_offset(o))) return e;
-        if ((e = check_operand(o))) return e;
-        return check_flags(o);
-    case bit_op_code::bit_remove:
-        if ((e = check_byte_offset(o))) return e;
+inline std::optional<error> check_resize_args(const bit_op& o) {
+    if (o.byte_size < 0 || o.byte_size > max_bytes)
+        return op_error(status::parameter_error, o.code,
+                        "byte_size " + std::to_string(o.byte_size) + " is out of range 0.." +
+                            std::to_string(max_bytes));
+    if (auto e = check_flags(o)) return e;
+    if ((o.resize_flags & ~std::uint32_t{7}) != 0)
+        return op_error(status::parameter_error, o.code,
+                        "invalid resize_flags " + std::to_string(o.resize_flags));
+    if ((o.resize_flags & bit_resize_flags::grow_only) != 0 &&
+        (o.resize_flags & bit_resize_flags::shrink_only) != 0)
+        return op_error(status::parameter_error, o.code, "GROW_ONLY and SHRINK_ONLY together");
+    return std::nullopt;
+}
+
+inline std::optional<error> check_byte_op_args(const bit_op& o) {
+    if (auto e = check_byte_offset(o)) return e;
+    if (o.code == bit_op_code::bit_insert) {
+        if (auto e = check_operand(o)) return e;
+    } else {
         if (o.byte_size == 0)
             return op_error(status::parameter_error, o.code, "byte_size may not be 0");
         if (o.byte_size < 0 || o.byte_size > max_bytes)
             return op_error(status::parameter_error, o.code,
                             "byte_size " + std::to_string(o.byte_size) + " is out of range 1.." +
                                 std::to_string(max_bytes));
-        return check_flags(o);
-    case bit_op_code::bit_set:
-    case bit_op_code::bit_or:
-    case bit_op_code::bit_xor:
-    case bit_op_code::bit_and:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, max_bits))) return e;
-        if ((e = check_operand(o))) return e;
-        return check_flags(o);
-    case bit_op_code::bit_not:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, max_bits))) return e;
-        return check_flags(o);
-    case bit_op_code::bit_lshift:
-    case bit_op_code::bit_rshift:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, max_bits))) return e;
-        if (o.shift < 0 || o.shift > max_bits)
-            return op_error(status::parameter_error, o.code,
-                            "shift " + std::to_string(o.shift) + " is out of range 0.." +
-                                std::to_string(max_bits));
-        return check_flags(o);
-    case bit_op_code::bit_add:
-    case bit_op_code::bit_subtract:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, 64))) return e;
-        if ((e = check_flags(o))) return e;
+    }
+    return check_flags(o);
+}
+
+inline bool is_integer_op(bit_op_code c) noexcept {
+    return c == bit_op_code::bit_add || c == bit_op_code::bit_subtract ||
+           c == bit_op_code::bit_set_int || c == bit_op_code::bit_get_int;
+}
+inline bool takes_operand(bit_op_code c) noexcept {
+    return c == bit_op_code::bit_set || c == bit_op_code::bit_or || c == bit_op_code::bit_xor ||
+           c == bit_op_code::bit_and;
+}
+
+/// The ops on a bit range: offset, size (1..64 for the integer ops), then the
+/// op's own argument, the flags and the overflow action.
+inline std::optional<error> check_range_op_args(const bit_op& o) {
+    if (auto e = check_bit_offset(o)) return e;
+    if (auto e = check_bit_size(o, is_integer_op(o.code) ? 64 : max_bits)) return e;
+    if (takes_operand(o.code)) {
+        if (auto e = check_operand(o)) return e;
+    }
+    if ((o.code == bit_op_code::bit_lshift || o.code == bit_op_code::bit_rshift) &&
+        (o.shift < 0 || o.shift > max_bits))
+        return op_error(status::parameter_error, o.code,
+                        "shift " + std::to_string(o.shift) + " is out of range 0.." +
+                            std::to_string(max_bits));
+    if (auto e = check_flags(o)) return e;
+    if (o.code == bit_op_code::bit_add || o.code == bit_op_code::bit_subtract) {
         switch (o.action) {
         case bit_overflow_action::fail:
         case bit_overflow_action::saturate:
@@ -176,24 +174,18 @@ inline std::optional<error> check_args(const bit_op& o) {
         return op_error(status::parameter_error, o.code,
                         "invalid overflow action " +
                             std::to_string(static_cast<unsigned>(o.action)));
-    case bit_op_code::bit_set_int:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, 64))) return e;
-        return check_flags(o);
-    case bit_op_code::bit_get:
-    case bit_op_code::bit_count:
-    case bit_op_code::bit_lscan:
-    case bit_op_code::bit_rscan:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, max_bits))) return e;
-        return check_flags(o);
-    case bit_op_code::bit_get_int:
-        if ((e = check_bit_offset(o))) return e;
-        if ((e = check_bit_size(o, 64))) return e;
-        return check_flags(o);
     }
-    return op_error(status::parameter_error, o.code,
-                    "unknown bit op code " + std::to_string(static_cast<unsigned>(o.code)));
+    return std::nullopt;
+}
+
+/// Everything the server rejects while parsing the op, before it looks at the bin.
+inline std::optional<error> check_args(const bit_op& o) {
+    switch (o.code) {
+    case bit_op_code::bit_resize: return check_resize_args(o);
+    case bit_op_code::bit_insert:
+    case bit_op_code::bit_remove: return check_byte_op_args(o);
+    default: return check_range_op_args(o);
+    }
 }
 
 // --- bit kernels ------------------------------------------------------------------
@@ -357,7 +349,7 @@ inline std::optional<std::uint64_t> arithmetic(const bit_op& o, std::uint64_t lo
     std::int64_t exact = 0;
     const bool overflow64 =
         add ? __builtin_add_overflow(sl, sv, &exact) : __builtin_sub_overflow(sl, sv, &exact);
-    const std::int64_t hi = static_cast<std::int64_t>(m >> 1);
+    const auto hi = static_cast<std::int64_t>(m >> 1);
     const std::int64_t lo = -hi - 1;
     bool too_high = false;
     bool too_low = false;
@@ -487,34 +479,10 @@ inline result<value> remove(std::optional<value>& bin, const bit_op& o) {
     return value{};
 }
 
-/// The ops on a bit range of an existing blob: set, or, xor, and, not, shifts
-/// (PARTIAL clips) and the integer ops (which must fit).
-inline result<value> modify_range(std::optional<value>& bin, const bit_op& o) {
-    bytes& b = bin->as_bytes();
-    const std::size_t old_size = b.size();
-    auto off = normalize_offset(o, o.bit_offset, true, old_size, "bit_offset");
-    if (!off) return off.error();
-    const std::int64_t pos = *off;
-    std::int64_t n = o.bit_size;
-    const auto old_bits = static_cast<std::int64_t>(old_size) * 8;
-    if (pos >= old_bits)
-        return no_op_or(o, status::op_not_applicable,
-                        range_text(pos, n, old_size) + " start past its end");
-    if (pos + n > old_bits) {
-        const bool partial = (o.policy.flags & bit_write_flags::partial) != 0;
-        if (!partial)
-            return no_op_or(o, status::op_not_applicable,
-                            range_text(pos, n, old_size) + " run past its end" +
-                                (allowed_flags(o.code) & bit_write_flags::partial
-                                     ? " (PARTIAL clips)"
-                                     : ""));
-        // Clip to the bits that exist (8.1.2 miscomputes this length and
-        // overruns the heap when the range starts at byte >= 1).
-        n = old_bits - pos;
-    }
-    const auto upos = static_cast<std::size_t>(pos);
-    const auto un = static_cast<std::size_t>(n);
-
+/// Applies a range op to bits [upos, upos + un) of b, which exist. Fails
+/// only on an add/subtract overflow with action FAIL (before writing).
+inline result<value> apply_range_kernel(bytes& b, const bit_op& o, std::size_t upos,
+                                        std::size_t un) {
     switch (o.code) {
     case bit_op_code::bit_set: write_bits(b, upos, o.value.data(), un); break;
     case bit_op_code::bit_or:
@@ -554,7 +522,7 @@ inline result<value> modify_range(std::optional<value>& bin, const bit_op& o) {
             return no_op_or(o, status::op_not_applicable,
                             std::string(o.sign ? "signed " : "unsigned ") + "overflow on " +
                                 std::to_string(un) + "-bit integer at bit " +
-                                std::to_string(pos) + " (action FAIL)");
+                                std::to_string(upos) + " (action FAIL)");
         write_bits(b, upos, uint_to_buffer(*r, un).data(), un);
         break;
     }
@@ -564,6 +532,34 @@ inline result<value> modify_range(std::optional<value>& bin, const bit_op& o) {
     default: break;
     }
     return value{};
+}
+
+/// The ops on a bit range of an existing blob: set, or, xor, and, not, shifts
+/// (PARTIAL clips) and the integer ops (which must fit).
+inline result<value> modify_range(std::optional<value>& bin, const bit_op& o) {
+    bytes& b = bin->as_bytes();
+    const std::size_t old_size = b.size();
+    auto off = normalize_offset(o, o.bit_offset, true, old_size, "bit_offset");
+    if (!off) return off.error();
+    const std::int64_t pos = *off;
+    std::int64_t n = o.bit_size;
+    const auto old_bits = static_cast<std::int64_t>(old_size) * 8;
+    if (pos >= old_bits)
+        return no_op_or(o, status::op_not_applicable,
+                        range_text(pos, n, old_size) + " start past its end");
+    if (pos + n > old_bits) {
+        const bool partial = (o.policy.flags & bit_write_flags::partial) != 0;
+        if (!partial)
+            return no_op_or(o, status::op_not_applicable,
+                            range_text(pos, n, old_size) + " run past its end" +
+                                ((allowed_flags(o.code) & bit_write_flags::partial) != 0
+                                     ? " (PARTIAL clips)"
+                                     : ""));
+        // Clip to the bits that exist (8.1.2 miscomputes this length and
+        // overruns the heap when the range starts at byte >= 1).
+        n = old_bits - pos;
+    }
+    return apply_range_kernel(b, o, static_cast<std::size_t>(pos), static_cast<std::size_t>(n));
 }
 
 inline result<value> read(const bytes& b, const bit_op& o) {
