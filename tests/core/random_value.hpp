@@ -110,8 +110,11 @@ public:
         case 1: return allow_nan ? std::numeric_limits<double>::quiet_NaN() : 0.5;
         case 2: return std::uniform_real_distribution<double>(-1000, 1000)(m_rng);
         default: {
+            // Any bit pattern; a NaN comes back as the one quiet NaN, so
+            // values survive notations that do not carry NaN payloads.
             double d = std::bit_cast<double>(m_rng());
-            return (!allow_nan && d != d) ? 3.25 : d;
+            if (d != d) return allow_nan ? std::numeric_limits<double>::quiet_NaN() : 3.25;
+            return d;
         }
         }
     }
