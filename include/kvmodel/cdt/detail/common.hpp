@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -24,60 +25,65 @@ struct window {
     bool empty() const noexcept { return begin >= end; }
 };
 
-/// The wire count as the server reads it: absent or negative = unbounded.
+/// A coarse view of the wire count: absent or negative = unbounded (see
+/// server_count for the exact arithmetic the windows below use).
 inline std::optional<std::uint64_t> wire_count(const std::optional<std::int64_t>& count) noexcept {
     if (!count || *count < 0) return std::nullopt;
     return static_cast<std::uint64_t>(*count);
 }
 
+/// The count a range selector uses, exactly as the server reads it: left out,
+/// UINT32_MAX (its default); negative, the integer's two's complement (it
+/// reads the wire integer as unsigned), so -1 means "to the end" in practice.
+inline std::uint64_t server_count(const std::optional<std::int64_t>& count) noexcept {
+    return count ? static_cast<std::uint64_t>(*count)
+                 : std::uint64_t{std::numeric_limits<std::uint32_t>::max()};
+}
+
 /// (index, count) over n elements → the selected window (server's
 /// calc_index_count_multi): index >= n selects nothing; a negative index
-/// counts from the end; an index still before the start shortens a bounded
-/// count by the overshoot and starts at 0; the window is clipped to n.
+/// counts from the end; an index still before the start shortens the count
+/// (server_count) by the overshoot and starts at 0; the window is clipped to n.
 inline window index_count_window(std::int64_t index, const std::optional<std::int64_t>& count,
                                  std::size_t n) noexcept {
     auto sn = static_cast<std::int64_t>(n);
-    std::optional<std::uint64_t> c = wire_count(count);
+    std::uint64_t c = server_count(count);
     if (index >= sn) return {n, n};
     if (index < 0) {
         index += sn;
         if (index < 0) {
-            if (c) {
-                // 0 - index in unsigned arithmetic: -INT64_MIN would overflow.
-                auto overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(index);
-                if (*c <= overshoot) return {0, 0};
-                *c -= overshoot;
-            }
+            // 0 - index in unsigned arithmetic: -INT64_MIN would overflow.
+            auto overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(index);
+            if (c <= overshoot) return {0, 0};
+            c -= overshoot;
             index = 0;
         }
     }
     auto b = static_cast<std::size_t>(index);
     std::size_t room = n - b;
-    std::size_t len = c && *c < room ? static_cast<std::size_t>(*c) : room;
+    std::size_t len = c < room ? static_cast<std::size_t>(c) : room;
     return {b, b + len};
 }
 
 /// A relative window: positions [anchor + rel, anchor + rel + count), where a
-/// start before 0 shortens a bounded count by the overshoot (server's
-/// calc_rel_index_count), clipped to n.
+/// start before 0 shortens the count (server_count) by the overshoot
+/// (server's calc_rel_index_count), clipped to n.
 inline window relative_window(std::size_t anchor, std::int64_t rel,
                               const std::optional<std::int64_t>& count, std::size_t n) noexcept {
-    std::optional<std::uint64_t> c = wire_count(count);
+    std::uint64_t c = server_count(count);
     // A start past INT64_MAX is past any end; computing it would overflow.
     if (rel > 0 && static_cast<std::int64_t>(anchor) > INT64_MAX - rel) return {n, n};
     std::int64_t start = static_cast<std::int64_t>(anchor) + rel;
     if (start < 0) {
-        if (c) {
-            auto overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(start);
-            if (*c <= overshoot) return {0, 0};
-            *c -= overshoot;
-        }
+        auto overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(start);
+        if (c <= overshoot) return {0, 0};
+        c -= overshoot;
         start = 0;
     }
     auto b = static_cast<std::size_t>(start);
     if (b >= n) return {n, n};
     std::size_t room = n - b;
-    std::size_t len = c && *c < room ? static_cast<std::size_t>(*c) : room;
+    std::size_t len = c < room ? static_cast<std::size_t>(c) : room;
     return {b, b + len};
 }
 
