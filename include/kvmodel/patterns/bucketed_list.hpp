@@ -1,0 +1,1006 @@
+// kvmodel/patterns/bucketed_list.hpp
+//
+// Bucketed list: an unbounded per-owner collection split over many records
+// (seeds "Using a List and a Sequence to store an unbounded collection" and
+// "Data Modeling Part 5: Bucketing"), keeping their idea and fixing their
+// flaws.
+//
+// Records of one stream (an owner; with the time policy, an owner's day):
+//   head    key `owner` (time policy: `owner:YYYYMMDD`), bins
+//             claims  list of recent append ids (unordered, ADD_UNIQUE)
+//             base    slots claimed before claims[0]
+//             epochs  map first_slot -> [policy, size, first_bucket]: the
+//                     bucketing scheme, versioned from day one
+//             starts  map first_slot -> bucket (byte-bounded epochs)
+//             trim    first live slot (retention)
+//   bucket  key `owner:seq` (time policy `owner:YYYYMMDD:seq`), optionally
+//           hashed (RIPEMD-160 hex, as the bucketing seed does); bin `items`,
+//           a K-ordered map slot -> [ts, element]; byte-bounded buckets also
+//           keep `bytes`, the packed size appended so far.
+//   The time policy also keeps the list of days in the owner's head (`days`).
+//
+// Appending never locks. The seed's "set total-records to -1 as a lock" is a
+// race (two writers read the same count; a crashed writer leaves the lock
+// forever). Here an append
+//   1. claims a slot atomically and idempotently: ONE operate on the head
+//      appends the append's unique id to `claims` (ADD_UNIQUE|NO_FAIL) and
+//      reads back its index, `base`, the epochs and the current byte bucket,
+//      so slot = base + index. A retry with the same id (after a timeout or
+//      an in-doubt write) gets the same slot instead of a second one;
+//   2. writes the element into its bucket keyed by that slot (a map put: a
+//      retry rewrites the same entry, never a duplicate).
+// Timeouts, in-doubt writes and node failures are retried with the same id
+// (up to location.max_attempts); an append either returns its slot or an
+// error, and the element is then present exactly once or not at all.
+// Guarantee bound: `claims` keeps at least the last `claim_window` ids, so a
+// retry stays idempotent while fewer than claim_window appends to the same
+// stream intervened (compaction drops older ids and adds them to `base`).
+// A writer that dies between 1 and 2 leaves a claimed slot with no element;
+// readers skip such holes, and count() counts claimed slots.
+//
+// Bucket of a slot: by count N, first_bucket + (slot - first_slot) / N; by
+// bytes, the bucket of the last `starts` entry at or below the slot — a
+// writer whose bucket passes the byte budget opens the next bucket at the
+// next unclaimed slot (a generation-checked head write, so two writers never
+// open two). Slots in a bucket are therefore always contiguous, cursors
+// (slot numbers) never move, and a scheme change (change_scheme) opens a new
+// epoch at the next unclaimed slot without rewriting old buckets.
+//
+// Costs (round trips): append 2 (+1 when it opens a bucket or compacts
+// claims); read_all 2 (the head, then ONE batch read of every bucket); a
+// newest page 2 for any total size; count 1. Bytes written per append: the
+// head (small, bounded by claim_window ids) plus the WHOLE bucket record —
+// the write amplification that bucket size trades against read round trips
+// (see `kvmodel size`).
+#pragma once
+
+#include <kvmodel/cdt/list_ops.hpp>
+#include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/core/msgpack_size.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/policy.hpp>
+#include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/store.hpp>
+#include <kvmodel/patterns/codec.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <map>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::patterns {
+
+/// How a bucketed list splits its elements over records.
+enum class bucket_policy : std::uint8_t {
+    by_count = 1, ///< N elements per bucket
+    by_bytes = 2, ///< a bucket closes once its packed elements reach a byte budget
+    by_time = 3,  ///< buckets per owner and UTC day (`owner:YYYYMMDD:seq`), N elements each
+};
+
+/// A bucketing scheme: the policy and its size (elements per bucket for
+/// by_count and by_time, the byte budget for by_bytes).
+struct bucket_scheme {
+    bucket_policy policy = bucket_policy::by_count;
+    std::uint64_t size = 100;
+
+    friend bool operator==(const bucket_scheme&, const bucket_scheme&) = default;
+};
+
+/// Where a bucketed list lives and how it retries.
+struct bucketed_location {
+    std::string ns = "test";
+    std::string head_set = "heads";
+    std::string bucket_set = "buckets";
+    /// Name bucket records by the RIPEMD-160 hex of `owner:seq` (as the seed).
+    bool hash_bucket_keys = false;
+    /// The namespace's max-record-size: byte budgets and elements are checked
+    /// against it before anything is written.
+    std::size_t max_record_size = kv::default_max_record_size;
+    /// Recent append ids kept for idempotent retries (see the header comment).
+    std::size_t claim_window = 64;
+    /// Attempts per step on timeouts, unavailability and in-doubt writes.
+    std::uint32_t max_attempts = 8;
+    kv::write_policy write{};
+    kv::read_policy read{};
+};
+
+/// An opaque position in an owner's list for newest-first paging. Valid
+/// across bucket boundaries, scheme changes, rollover and trims: it names a
+/// slot, and slots never move.
+class bucket_cursor {
+public:
+    bucket_cursor() = default;
+    bucket_cursor(std::int64_t day, std::uint64_t before) : m_day(day), m_before(before) {}
+
+    /// The token to hand to a client: "b1.<day>.<slot>".
+    std::string token() const {
+        return "b1." + std::to_string(m_day) + "." + std::to_string(m_before);
+    }
+    /// Parses a token; PARAMETER_ERROR for anything token() did not make.
+    static result<bucket_cursor> parse(std::string_view t) {
+        auto bad = [&] {
+            return error{status::parameter_error, "bucket_cursor: malformed token '" + std::string(t) + "'"};
+        };
+        if (t.substr(0, 3) != "b1.") return bad();
+        auto rest = t.substr(3);
+        auto dot = rest.find('.');
+        if (dot == std::string_view::npos) return bad();
+        auto day = parse_uint(rest.substr(0, dot));
+        auto slot = parse_uint(rest.substr(dot + 1));
+        if (!day || !slot || *day > 99991231) return bad();
+        return bucket_cursor(static_cast<std::int64_t>(*day), *slot);
+    }
+
+    std::int64_t day() const noexcept { return m_day; }
+    std::uint64_t before() const noexcept { return m_before; }
+    friend bool operator==(const bucket_cursor&, const bucket_cursor&) = default;
+
+private:
+    static std::optional<std::uint64_t> parse_uint(std::string_view s) {
+        if (s.empty() || s.size() > 19) return std::nullopt;
+        std::uint64_t v = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') return std::nullopt;
+            v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        }
+        return v;
+    }
+    std::int64_t m_day = 0;
+    std::uint64_t m_before = 0;
+};
+
+/// UTC day number YYYYMMDD of a Unix millisecond timestamp.
+inline std::int64_t utc_day(std::int64_t ts_ms) {
+    std::int64_t days = ts_ms >= 0 ? ts_ms / 86400000 : (ts_ms - 86399999) / 86400000;
+    // Civil-from-days (H. Hinnant's algorithm), exact for the proleptic Gregorian calendar.
+    days += 719468;
+    std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    std::int64_t doe = days - era * 146097;
+    std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    std::int64_t y = yoe + era * 400;
+    std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    std::int64_t mp = (5 * doy + 2) / 153;
+    std::int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    if (m <= 2) ++y;
+    return y * 10000 + m * 100 + d;
+}
+
+/// The Unix millisecond timestamp at 00:00 UTC of a YYYYMMDD day.
+inline std::int64_t utc_day_start_ms(std::int64_t day) {
+    std::int64_t y = day / 10000;
+    std::int64_t m = (day / 100) % 100;
+    std::int64_t d = day % 100;
+    y -= m <= 2 ? 1 : 0;
+    std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    std::int64_t yoe = y - era * 400;
+    std::int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (era * 146097 + doe - 719468) * 86400000;
+}
+
+template <kv::kv_store Store, encodable T>
+class bucketed_list {
+public:
+    /// One stored element: its slot (position in its stream, stable forever),
+    /// the day of its stream (time policy; 0 otherwise), its timestamp and value.
+    struct element {
+        std::int64_t day = 0;
+        std::uint64_t slot = 0;
+        std::int64_t ts = 0;
+        T item{};
+        friend bool operator==(const element&, const element&) = default;
+    };
+
+    /// A page of the newest elements and the cursor of the next one.
+    struct page {
+        std::vector<element> items; ///< newest first
+        std::optional<bucket_cursor> next;
+    };
+
+    /// PARAMETER_ERROR-free construction; a scheme of size 0 is a broken
+    /// precondition (validate() reports it as a status first).
+    bucketed_list(Store& store, bucket_scheme scheme, bucketed_location where = {})
+        : m_store(&store)
+        , m_scheme(scheme)
+        , m_where(std::move(where)) {
+        KVMODEL_ASSERT(validate(m_scheme, m_where).has_value());
+    }
+
+    /// PARAMETER_ERROR when the scheme cannot work: size 0, or a byte budget
+    /// that leaves no room under max-record-size.
+    static result<void> validate(const bucket_scheme& s, const bucketed_location& w) {
+        if (s.size == 0) return fail(status::parameter_error, "bucketed_list: bucket size 0");
+        if (s.policy == bucket_policy::by_bytes && s.size + overhead_bytes >= w.max_record_size)
+            return fail(status::parameter_error,
+                        "bucketed_list: byte budget " + std::to_string(s.size) +
+                            " leaves no headroom under max-record-size " +
+                            std::to_string(w.max_record_size));
+        if (w.claim_window == 0 || w.max_attempts == 0)
+            return fail(status::parameter_error, "bucketed_list: claim_window and max_attempts must be > 0");
+        return {};
+    }
+
+    const bucket_scheme& scheme() const noexcept { return m_scheme; }
+    const bucketed_location& location() const noexcept { return m_where; }
+
+    /// Appends one element with its timestamp (ms); returns its slot.
+    /// Two round trips (three when it opens a bucket or compacts claims).
+    result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms) {
+        auto stored = encode_stored(ts_ms, item);
+        if (!stored) return stored.error();
+        std::int64_t day = m_scheme.policy == bucket_policy::by_time ? utc_day(ts_ms) : 0;
+        if (day < 0 || day > 99991231)
+            return fail(status::parameter_error,
+                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
+        stream s = stream_of(owner, day);
+        std::int64_t id = next_append_id();
+        auto c = claim(s, id);
+        if (!c) return c.error();
+        if (day != 0 && c->slot % day_index_stride == 0) {
+            auto d = index_day(owner, day);
+            if (!d) return d.error();
+        }
+        auto w = write_element(s, *c, *stored);
+        if (!w) return w.error();
+        return c->slot;
+    }
+
+    /// Appends elements one after another (each is an append()); returns
+    /// their slots. On an error the elements before it are stored.
+    result<std::vector<std::uint64_t>> append(const std::string& owner, std::span<const T> items,
+                                              std::int64_t ts_ms) {
+        std::vector<std::uint64_t> slots;
+        slots.reserve(items.size());
+        for (const T& x : items) {
+            auto r = append(owner, x, ts_ms);
+            if (!r) return r.error();
+            slots.push_back(*r);
+        }
+        return slots;
+    }
+
+    /// Claimed slots of the owner (for the time policy: of every indexed
+    /// day), including trimmed ones and holes. One round trip (plus one batch
+    /// for the time policy).
+    result<std::uint64_t> count(const std::string& owner) const {
+        if (m_scheme.policy == bucket_policy::by_time) {
+            auto days = indexed_days(owner);
+            if (!days) return days.error();
+            auto heads = read_heads(owner, *days);
+            if (!heads) return heads.error();
+            std::uint64_t n = 0;
+            for (const head_state& h : *heads) n += h.claimed;
+            return n;
+        }
+        auto h = read_head(stream_of(owner, 0));
+        if (!h) return h.error();
+        return h->claimed;
+    }
+
+    /// Every live element, oldest first: the head, then ONE batch read of
+    /// every bucket (time policy: one batch of day heads, one of buckets).
+    result<std::vector<element>> read_all(const std::string& owner) const {
+        std::vector<std::int64_t> days{0};
+        if (m_scheme.policy == bucket_policy::by_time) {
+            auto d = indexed_days(owner);
+            if (!d) return d.error();
+            days = *d;
+        }
+        return read_days(owner, days, std::nullopt);
+    }
+
+    /// Elements with first <= slot < last, oldest first (count and byte
+    /// policies). Two round trips.
+    result<std::vector<element>> read_range(const std::string& owner, std::uint64_t first,
+                                            std::uint64_t last) const {
+        if (m_scheme.policy == bucket_policy::by_time)
+            return fail(status::parameter_error,
+                        "bucketed_list::read_range: the time policy has one slot range per day; "
+                        "use read_time");
+        stream s = stream_of(owner, 0);
+        auto h = read_head(s);
+        if (!h) return h.error();
+        return read_slots(s, *h, first, last);
+    }
+
+    /// Elements with from <= ts < to, oldest first. Time policy: the day heads
+    /// of the range in one batch, then their buckets in one batch. Other
+    /// policies: read_all filtered (their buckets are not keyed by time).
+    result<std::vector<element>> read_time(const std::string& owner, std::int64_t from_ms,
+                                           std::int64_t to_ms) const {
+        std::vector<std::int64_t> days;
+        if (m_scheme.policy == bucket_policy::by_time) {
+            if (to_ms <= from_ms) return std::vector<element>{};
+            for (std::int64_t d = utc_day(from_ms); d <= utc_day(to_ms - 1);
+                 d = utc_day(utc_day_start_ms(d) + 86400000)) {
+                days.push_back(d);
+                if (days.size() > max_days_per_read)
+                    return fail(status::parameter_error,
+                                "bucketed_list::read_time: more than " +
+                                    std::to_string(max_days_per_read) + " days in one read");
+            }
+        } else {
+            days.push_back(0);
+        }
+        return read_days(owner, days, std::pair{from_ms, to_ms});
+    }
+
+    /// The newest n elements, newest first, from `from` (or the newest) on.
+    /// Two round trips per stream visited, whatever the total size.
+    result<page> newest(const std::string& owner, std::size_t n,
+                        std::optional<bucket_cursor> from = std::nullopt) const {
+        page out;
+        if (n == 0) return out;
+        std::vector<std::int64_t> days{0};
+        if (m_scheme.policy == bucket_policy::by_time) {
+            auto d = indexed_days(owner);
+            if (!d) return d.error();
+            days = *d;
+        }
+        std::sort(days.begin(), days.end(), std::greater<>());
+        for (std::int64_t day : days) {
+            if (from && m_scheme.policy == bucket_policy::by_time && day > from->day()) continue;
+            stream s = stream_of(owner, day);
+            auto h = read_head(s);
+            if (!h) {
+                if (h.error().code == status::record_not_found) continue;
+                return h.error();
+            }
+            std::uint64_t upper = h->claimed;
+            if (from && (m_scheme.policy != bucket_policy::by_time || day == from->day()))
+                upper = std::min(upper, from->before());
+            // Holes (claimed, never written) make a window come back short:
+            // widen it until the page is full or the stream is exhausted.
+            while (out.items.size() < n && upper > h->trim) {
+                std::uint64_t want = n - out.items.size();
+                std::uint64_t lo = upper - std::min(upper - h->trim, want);
+                auto got = read_slots(s, *h, lo, upper);
+                if (!got) return got.error();
+                for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
+                    out.items.push_back(*it);
+                    lo = it->slot;
+                }
+                upper = lo;
+            }
+            if (out.items.size() >= n) {
+                const element& last = out.items.back();
+                if (last.slot > h->trim || day != days.back())
+                    out.next = bucket_cursor(day, last.slot);
+                return out;
+            }
+        }
+        return out;
+    }
+
+    /// Retention: drops whole buckets whose newest element is older than
+    /// `before_ms` (oldest first, stopping at the first bucket to keep);
+    /// returns how many elements were dropped with them.
+    result<std::size_t> drop_older_than(const std::string& owner, std::int64_t before_ms) {
+        if (m_scheme.policy == bucket_policy::by_time) {
+            auto days = indexed_days(owner);
+            if (!days) return days.error();
+            std::size_t dropped = 0;
+            for (std::int64_t day : *days) {
+                if (utc_day_start_ms(day) + 86400000 > before_ms) break;
+                // A day that ended before the cutoff goes whole, its last bucket too.
+                auto r = drop_stream_before(stream_of(owner, day), std::nullopt, std::nullopt, true);
+                if (!r) return r.error();
+                dropped += *r;
+                auto u = unindex_day(owner, day);
+                if (!u) return u.error();
+            }
+            return dropped;
+        }
+        return drop_stream_before(stream_of(owner, 0), std::nullopt, before_ms);
+    }
+
+    /// Retention: drops whole buckets holding only elements older than the
+    /// newest `keep` (count and byte policies); returns elements dropped.
+    result<std::size_t> keep_newest(const std::string& owner, std::uint64_t keep) {
+        if (m_scheme.policy == bucket_policy::by_time)
+            return fail(status::parameter_error,
+                        "bucketed_list::keep_newest: use drop_older_than with the time policy");
+        stream s = stream_of(owner, 0);
+        auto h = read_head(s);
+        if (!h) return h.error();
+        if (h->claimed <= keep) return std::size_t{0};
+        return drop_stream_before(s, h->claimed - keep, std::nullopt);
+    }
+
+    /// Changes the scheme of the owner's list from the next unclaimed slot
+    /// on (a new epoch); old buckets keep theirs, cursors stay valid. With
+    /// the time policy the new scheme applies to days not yet started.
+    result<void> change_scheme(const std::string& owner, bucket_scheme next) {
+        auto v = validate(next, m_where);
+        if (!v) return v;
+        if ((next.policy == bucket_policy::by_time) != (m_scheme.policy == bucket_policy::by_time))
+            return fail(status::parameter_error,
+                        "bucketed_list::change_scheme: cannot switch between time and slot bucketing");
+        m_scheme = next;
+        if (next.policy == bucket_policy::by_time) return {};
+        stream s = stream_of(owner, 0);
+        for (std::uint32_t attempt = 0;; ++attempt) {
+            auto h = read_head(s);
+            if (!h) {
+                if (h.error().code == status::record_not_found) return {}; // first append records it
+                return h.error();
+            }
+            std::uint64_t first_bucket = h->next_bucket();
+            std::vector<kv::operation> ops{
+                kv::op::cdt("epochs", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
+                                                        epoch_value(next, first_bucket), key_ordered()))};
+            if (next.policy == bucket_policy::by_bytes)
+                ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
+                                                                      static_cast<std::int64_t>(first_bucket),
+                                                                      key_ordered())));
+            auto r = write_checked(s.head, ops, h->generation);
+            if (r) return {};
+            if (r.error().code != status::generation_error || attempt + 1 >= m_where.max_attempts)
+                return r.error();
+        }
+    }
+
+    /// The key of a bucket record (for tests and tools).
+    kv::key bucket_key(const std::string& owner, std::int64_t day, std::uint64_t bucket) const {
+        return stream_of(owner, day).bucket(bucket, m_where);
+    }
+    /// The key of a stream's head record.
+    kv::key head_key(const std::string& owner, std::int64_t day = 0) const {
+        return stream_of(owner, day).head;
+    }
+
+private:
+    static constexpr std::size_t overhead_bytes = 1024; // record header, bins, map headers
+    static constexpr std::uint64_t day_index_stride = 16;
+    static constexpr std::size_t max_days_per_read = 3660;
+
+    struct epoch {
+        std::uint64_t first_slot = 0;
+        bucket_policy policy = bucket_policy::by_count;
+        std::uint64_t size = 0;
+        std::uint64_t first_bucket = 0;
+    };
+
+    // One stream: a head and its buckets.
+    struct stream {
+        std::string owner;
+        std::int64_t day = 0;
+        std::string prefix; // "owner" or "owner:YYYYMMDD"
+        kv::key head;
+
+        kv::key bucket(std::uint64_t b, const bucketed_location& w) const {
+            std::string name = prefix + ":" + std::to_string(b + 1);
+            if (w.hash_bucket_keys) {
+                kv::key plain(w.ns, w.bucket_set, name);
+                static constexpr char hex[] = "0123456789abcdef";
+                std::string h;
+                for (std::uint8_t x : plain.digest()) {
+                    h += hex[x >> 4];
+                    h += hex[x & 15];
+                }
+                name = std::move(h);
+            }
+            return kv::key(w.ns, w.bucket_set, std::move(name));
+        }
+    };
+
+    // What a head says.
+    struct head_state {
+        std::uint64_t claimed = 0;
+        std::uint64_t trim = 0;
+        std::vector<epoch> epochs;
+        std::map<std::uint64_t, std::uint64_t> starts; // first slot -> bucket
+        std::uint32_t generation = 0;
+
+        const epoch* epoch_of(std::uint64_t slot) const {
+            const epoch* e = nullptr;
+            for (const epoch& x : epochs)
+                if (x.first_slot <= slot) e = &x;
+            return e;
+        }
+        std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
+            const epoch* e = epoch_of(slot);
+            if (e == nullptr) return std::nullopt;
+            if (e->policy != bucket_policy::by_bytes)
+                return e->first_bucket + (slot - e->first_slot) / e->size;
+            auto it = starts.upper_bound(slot);
+            if (it == starts.begin()) return e->first_bucket;
+            --it;
+            return it->first >= e->first_slot ? it->second : e->first_bucket;
+        }
+        std::uint64_t next_bucket() const {
+            if (claimed == 0 && epochs.empty()) return 0;
+            auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
+            std::uint64_t b = last ? *last + 1 : 0;
+            for (const auto& [slot, bucket] : starts) b = std::max(b, bucket + 1);
+            return b;
+        }
+    };
+
+    struct claimed_slot {
+        std::uint64_t slot = 0;
+        std::uint64_t bucket = 0;
+        bool by_bytes = false;
+        std::uint32_t head_generation = 0;
+        std::uint64_t claims_len = 0;
+    };
+
+    static cdt::map_policy key_ordered() { return cdt::map_ops::policy(map_order::key_ordered); }
+
+    static value epoch_value(const bucket_scheme& s, std::uint64_t first_bucket) {
+        return value{list{static_cast<std::int64_t>(s.policy), static_cast<std::int64_t>(s.size),
+                          static_cast<std::int64_t>(first_bucket)}};
+    }
+
+    // A 63-bit random id per append: unique across threads and processes
+    // with overwhelming probability (a collision within one claim window of
+    // one stream is ~window^2 / 2^64), and nothing to coordinate.
+    static std::int64_t next_append_id() {
+        thread_local std::mt19937_64 rng{[] {
+            std::random_device rd;
+            return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+        }()};
+        return static_cast<std::int64_t>(rng() >> 1);
+    }
+
+    stream stream_of(const std::string& owner, std::int64_t day) const {
+        std::string prefix = day == 0 ? owner : owner + ":" + std::to_string(day);
+        kv::key head(m_where.ns, m_where.head_set, prefix);
+        return stream{owner, day, std::move(prefix), std::move(head)};
+    }
+
+    static bool retryable(const error& e) {
+        return e.code == status::timeout || e.code == status::partition_unavailable ||
+               e.code == status::invalid_node || e.code == status::connection ||
+               e.code == status::key_busy || e.code == status::device_overload;
+    }
+
+    // operate() retried on transient errors; only for idempotent op lists.
+    result<kv::record> operate_retried(const kv::key& k, const std::vector<kv::operation>& ops,
+                                       const kv::write_policy& wp) const {
+        result<kv::record> r = error{status::timeout, "bucketed_list: no attempt made"};
+        for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
+            r = m_store->operate(k, ops, wp);
+            if (r || !retryable(r.error())) return r;
+        }
+        return r;
+    }
+
+    result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
+                                     std::uint32_t generation) const {
+        kv::write_policy wp = m_where.write;
+        wp.gen = kv::generation_policy::eq;
+        wp.generation = generation;
+        return m_store->operate(k, ops, wp);
+    }
+
+    static result<std::uint64_t> as_count(const value& v, std::string_view what) {
+        if (v.is_nil()) return std::uint64_t{0};
+        if (!v.is_int() || v.as_int() < 0)
+            return error{status::parameter_error,
+                         "bucketed_list: head bin '" + std::string(what) + "' is " + to_string(v)};
+        return static_cast<std::uint64_t>(v.as_int());
+    }
+
+    static result<std::vector<epoch>> parse_epochs(const value& v) {
+        std::vector<epoch> out;
+        if (v.is_nil()) return out;
+        if (!v.is_map()) return error{status::parameter_error, "bucketed_list: epochs is " + to_string(v)};
+        for (const map_entry& e : v.as_map()) {
+            const value& x = e.val;
+            if (!e.key.is_int() || e.key.as_int() < 0 || !x.is_list() || x.as_list().size() != 3 ||
+                !x.as_list()[0].is_int() || !x.as_list()[1].is_int() || !x.as_list()[2].is_int() ||
+                x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
+                x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
+                return error{status::parameter_error, "bucketed_list: malformed epoch " + to_string(x)};
+            out.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
+                                static_cast<bucket_policy>(x.as_list()[0].as_int()),
+                                static_cast<std::uint64_t>(x.as_list()[1].as_int()),
+                                static_cast<std::uint64_t>(x.as_list()[2].as_int())});
+        }
+        return out;
+    }
+
+    static result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
+        std::map<std::uint64_t, std::uint64_t> out;
+        if (v.is_nil()) return out;
+        if (!v.is_map()) return error{status::parameter_error, "bucketed_list: starts is " + to_string(v)};
+        for (const map_entry& e : v.as_map()) {
+            if (!e.key.is_int() || !e.val.is_int() || e.key.as_int() < 0 || e.val.as_int() < 0)
+                return error{status::parameter_error, "bucketed_list: malformed start " + to_string(e.val)};
+            out[static_cast<std::uint64_t>(e.key.as_int())] = static_cast<std::uint64_t>(e.val.as_int());
+        }
+        return out;
+    }
+
+    static result<head_state> parse_head(const kv::record& r) {
+        head_state h;
+        auto base = as_count(r.value_of("base"), "base");
+        if (!base) return base.error();
+        const value claims = r.value_of("claims");
+        if (!claims.is_nil() && !claims.is_list())
+            return error{status::parameter_error, "bucketed_list: claims is " + to_string(claims)};
+        h.claimed = *base + (claims.is_list() ? claims.as_list().size() : 0);
+        auto trim = as_count(r.value_of("trim"), "trim");
+        if (!trim) return trim.error();
+        h.trim = *trim;
+        auto epochs = parse_epochs(r.value_of("epochs"));
+        if (!epochs) return epochs.error();
+        h.epochs = std::move(*epochs);
+        auto starts = parse_starts(r.value_of("starts"));
+        if (!starts) return starts.error();
+        h.starts = std::move(*starts);
+        h.generation = r.generation;
+        return h;
+    }
+
+    result<head_state> read_head(const stream& s) const {
+        for (std::uint32_t attempt = 0;; ++attempt) {
+            auto r = m_store->get(s.head, m_where.read);
+            if (r) return parse_head(*r);
+            if (!retryable(r.error()) || attempt + 1 >= m_where.max_attempts) return r.error();
+        }
+    }
+
+    result<std::vector<head_state>> read_heads(const std::string& owner,
+                                               const std::vector<std::int64_t>& days) const {
+        std::vector<kv::key> keys;
+        keys.reserve(days.size());
+        for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
+        auto rs = kv::batch_get(*m_store, std::span<const kv::key>(keys), m_where.read);
+        std::vector<head_state> out;
+        out.reserve(rs.size());
+        for (auto& r : rs) {
+            if (!r) {
+                if (r.error().code == status::record_not_found) {
+                    out.emplace_back();
+                    continue;
+                }
+                return r.error();
+            }
+            auto h = parse_head(*r);
+            if (!h) return h.error();
+            out.push_back(std::move(*h));
+        }
+        return out;
+    }
+
+    // Step 1 of an append: the idempotent slot claim (see the header comment).
+    result<claimed_slot> claim(const stream& s, std::int64_t id) const {
+        cdt::list_policy unique;
+        unique.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
+        cdt::map_policy first_only =
+            cdt::map_ops::policy(map_order::key_ordered,
+                                 cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
+        std::vector<kv::operation> ops{
+            kv::op::cdt("claims", cdt::list_ops::append(id, unique)),
+            kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)),
+            kv::op::read("base"),
+            // The first claim of a stream records its scheme; later ones keep it.
+            kv::op::cdt("epochs", cdt::map_ops::put(0, epoch_value(m_scheme, 0), first_only)),
+            kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
+                                                                   cdt::return_type::key_value)),
+        };
+        if (m_scheme.policy == bucket_policy::by_bytes)
+            ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
+        ops.push_back(kv::op::cdt("starts", cdt::map_ops::get_by_index_range(-1, 1, cdt::return_type::key_value)));
+        auto r = operate_retried(s.head, ops, m_where.write);
+        if (!r) return r.error();
+        const std::vector<value>& res = r->results;
+        if (res.size() != ops.size() || !res[1].is_list() || res[1].as_list().size() != 1 ||
+            !res[1].as_list()[0].is_int())
+            return error{status::parameter_error, "bucketed_list: unexpected claim result"};
+        auto base = as_count(res[2], "base");
+        if (!base) return base.error();
+        claimed_slot c;
+        c.claims_len = static_cast<std::uint64_t>(res[0].is_int() ? res[0].as_int() : 0);
+        c.slot = *base + static_cast<std::uint64_t>(res[1].as_list()[0].as_int());
+        c.head_generation = r->generation;
+        // Rebuild the part of the head the claim read.
+        head_state h;
+        value epochs_map = pairs_to_map(res[4]);
+        auto epochs = parse_epochs(epochs_map);
+        if (!epochs) return epochs.error();
+        h.epochs = std::move(*epochs);
+        auto starts = parse_starts(pairs_to_map(res.back()));
+        if (!starts) return starts.error();
+        h.starts = std::move(*starts);
+        const epoch* e = h.epoch_of(c.slot);
+        if (e == nullptr) return error{status::parameter_error, "bucketed_list: no epoch covers the claimed slot"};
+        c.by_bytes = e->policy == bucket_policy::by_bytes;
+        auto b = h.bucket_of(c.slot);
+        if (!b) return error{status::parameter_error, "bucketed_list: no bucket for the claimed slot"};
+        c.bucket = *b;
+        if (c.claims_len >= 2 * m_where.claim_window) compact(s, c.head_generation);
+        return c;
+    }
+
+    static value pairs_to_map(const value& pairs) {
+        map m(map_order::key_ordered);
+        if (pairs.is_list())
+            for (const value& p : pairs.as_list())
+                if (p.is_list() && p.as_list().size() == 2) m.put(p.as_list()[0], p.as_list()[1]);
+        return value{std::move(m)};
+    }
+
+    // Drops the oldest claim_window ids into `base`, unless the head moved on
+    // (then a later append compacts).
+    void compact(const stream& s, std::uint32_t generation) const {
+        auto n = static_cast<std::int64_t>(m_where.claim_window);
+        std::vector<kv::operation> ops{
+            kv::op::cdt("claims", cdt::list_ops::remove_range(0, n)),
+            kv::op::add("base", n),
+        };
+        (void)write_checked(s.head, ops, generation);
+    }
+
+    // Step 2 of an append: the idempotent bucket write.
+    result<void> write_element(const stream& s, const claimed_slot& c, const value& stored) {
+        kv::key bk = s.bucket(c.bucket, m_where);
+        std::vector<kv::operation> ops{kv::op::cdt(
+            "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, key_ordered()))};
+        if (c.by_bytes) {
+            ops.push_back(kv::op::add("bytes", static_cast<std::int64_t>(packed_size(stored) + 9)));
+            ops.push_back(kv::op::read("bytes"));
+        }
+        auto r = operate_retried(bk, ops, m_where.write);
+        if (!r) return r.error();
+        if (c.by_bytes && r->results.back().is_int() &&
+            static_cast<std::uint64_t>(r->results.back().as_int()) >= m_scheme.size)
+            return open_next_bucket(s, c.bucket);
+        return {};
+    }
+
+    // A byte-bounded bucket is full: the next unclaimed slot starts a new
+    // bucket, unless another writer already opened one.
+    result<void> open_next_bucket(const stream& s, std::uint64_t full_bucket) {
+        for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
+            auto h = read_head(s);
+            if (!h) return h.error();
+            if (h->starts.empty() || h->starts.rbegin()->second != full_bucket) return {};
+            std::vector<kv::operation> ops{kv::op::cdt(
+                "starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
+                                            static_cast<std::int64_t>(full_bucket + 1), key_ordered()))};
+            auto r = write_checked(s.head, ops, h->generation);
+            if (r || r.error().code != status::generation_error) return r ? result<void>{} : r.error();
+        }
+        return {}; // busy head: the next writer into the full bucket tries again
+    }
+
+    result<value> encode_stored(std::int64_t ts, const T& item) const {
+        value stored{list{ts, codec<T>::encode(item)}};
+        if (auto ok = kv::check_bin_value(stored, "bucketed_list::append", "items"); !ok) return ok.error();
+        std::size_t bytes = packed_size(stored) + 9;
+        std::size_t limit = m_scheme.policy == bucket_policy::by_bytes
+                                ? m_where.max_record_size - m_scheme.size - overhead_bytes
+                                : m_where.max_record_size - overhead_bytes;
+        if (bytes > limit)
+            return fail(status::record_too_big,
+                        "bucketed_list::append: element of " + std::to_string(bytes) +
+                            " bytes exceeds the " + std::to_string(limit) +
+                            " bytes a bucket can take under max-record-size " +
+                            std::to_string(m_where.max_record_size));
+        return stored;
+    }
+
+    // --- the time policy's day index in the owner's head.
+
+    result<void> index_day(const std::string& owner, std::int64_t day) const {
+        cdt::list_policy p;
+        p.order = list_order::ordered;
+        p.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
+        auto r = operate_retried(stream_of(owner, 0).head, {kv::op::cdt("days", cdt::list_ops::append(day, p))},
+                                 m_where.write);
+        if (!r) return r.error();
+        return {};
+    }
+
+    result<void> unindex_day(const std::string& owner, std::int64_t day) const {
+        auto r = operate_retried(stream_of(owner, 0).head,
+                                 {kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))},
+                                 m_where.write);
+        if (!r && r.error().code != status::record_not_found) return r.error();
+        return {};
+    }
+
+    result<std::vector<std::int64_t>> indexed_days(const std::string& owner) const {
+        auto r = m_store->get(stream_of(owner, 0).head, m_where.read);
+        if (!r) {
+            if (r.error().code == status::record_not_found) return std::vector<std::int64_t>{};
+            return r.error();
+        }
+        std::vector<std::int64_t> days;
+        const value d = r->value_of("days");
+        if (d.is_list())
+            for (const value& x : d.as_list())
+                if (x.is_int()) days.push_back(x.as_int());
+        std::sort(days.begin(), days.end());
+        return days;
+    }
+
+    // --- reads
+
+    result<std::vector<element>> decode_bucket(const kv::record& r, std::int64_t day) const {
+        std::vector<element> out;
+        const value items = r.value_of("items");
+        if (items.is_nil()) return out;
+        if (!items.is_map()) return error{status::parameter_error, "bucketed_list: items is " + to_string(items)};
+        for (const map_entry& e : items.as_map()) {
+            const value& v = e.val;
+            if (!e.key.is_int() || e.key.as_int() < 0 || !v.is_list() || v.as_list().size() != 2 ||
+                !v.as_list()[0].is_int())
+                return error{status::parameter_error, "bucketed_list: malformed element " + to_string(v)};
+            auto item = codec<T>::decode(v.as_list()[1]);
+            if (!item) return item.error();
+            out.push_back(element{day, static_cast<std::uint64_t>(e.key.as_int()), v.as_list()[0].as_int(),
+                                  std::move(item).value()});
+        }
+        return out;
+    }
+
+    // Elements of slots [first, last) of one stream: ONE batch read of the
+    // buckets covering them.
+    result<std::vector<element>> read_slots(const stream& s, const head_state& h, std::uint64_t first,
+                                            std::uint64_t last) const {
+        first = std::max(first, h.trim);
+        last = std::min(last, h.claimed);
+        std::vector<element> out;
+        if (first >= last) return out;
+        auto b0 = h.bucket_of(first);
+        auto b1 = h.bucket_of(last - 1);
+        if (!b0 || !b1) return out;
+        std::vector<kv::key> keys;
+        for (std::uint64_t b = *b0; b <= *b1; ++b) keys.push_back(s.bucket(b, m_where));
+        auto rs = kv::batch_get(*m_store, std::span<const kv::key>(keys), m_where.read);
+        for (auto& r : rs) {
+            if (!r) {
+                if (r.error().code == status::record_not_found) continue; // dropped or not yet written
+                return r.error();
+            }
+            auto els = decode_bucket(*r, s.day);
+            if (!els) return els.error();
+            for (element& e : *els)
+                if (e.slot >= first && e.slot < last) out.push_back(std::move(e));
+        }
+        std::sort(out.begin(), out.end(), [](const element& a, const element& b) { return a.slot < b.slot; });
+        return out;
+    }
+
+    result<std::vector<element>> read_days(const std::string& owner, const std::vector<std::int64_t>& days,
+                                           std::optional<std::pair<std::int64_t, std::int64_t>> window) const {
+        auto heads = read_heads(owner, days);
+        if (!heads) return heads.error();
+        std::vector<kv::key> keys;
+        std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::uint64_t>>> ranges;
+        for (std::size_t i = 0; i < days.size(); ++i) {
+            const head_state& h = (*heads)[i];
+            if (h.claimed <= h.trim) continue;
+            stream s = stream_of(owner, days[i]);
+            auto b0 = h.bucket_of(h.trim);
+            auto b1 = h.bucket_of(h.claimed - 1);
+            if (!b0 || !b1) continue;
+            for (std::uint64_t b = *b0; b <= *b1; ++b) {
+                keys.push_back(s.bucket(b, m_where));
+                ranges.push_back({days[i], {h.trim, h.claimed}});
+            }
+        }
+        std::vector<element> out;
+        if (keys.empty()) return out;
+        auto rs = kv::batch_get(*m_store, std::span<const kv::key>(keys), m_where.read);
+        for (std::size_t i = 0; i < rs.size(); ++i) {
+            auto& r = rs[i];
+            if (!r) {
+                if (r.error().code == status::record_not_found) continue;
+                return r.error();
+            }
+            auto els = decode_bucket(*r, ranges[i].first);
+            if (!els) return els.error();
+            for (element& e : *els) {
+                if (e.slot < ranges[i].second.first || e.slot >= ranges[i].second.second) continue;
+                if (window && (e.ts < window->first || e.ts >= window->second)) continue;
+                out.push_back(std::move(e));
+            }
+        }
+        std::sort(out.begin(), out.end(), [](const element& a, const element& b) {
+            return a.day != b.day ? a.day < b.day : a.slot < b.slot;
+        });
+        return out;
+    }
+
+    // Drops the buckets of one stream below slot `below` (keep_newest) or
+    // whose newest element is older than `before_ms`, oldest first — all of
+    // them with whole_stream, else never the last (open) one; then raises
+    // the head's trim. Returns the elements dropped.
+    result<std::size_t> drop_stream_before(const stream& s, std::optional<std::uint64_t> below,
+                                           std::optional<std::int64_t> before_ms,
+                                           bool whole_stream = false) {
+        auto h = read_head(s);
+        if (!h) {
+            if (h.error().code == status::record_not_found) return std::size_t{0};
+            return h.error();
+        }
+        if (h->claimed <= h->trim) return std::size_t{0};
+        std::uint64_t slot = h->trim;
+        std::uint64_t new_trim = h->trim;
+        std::size_t dropped = 0;
+        while (slot < h->claimed) {
+            auto b = h->bucket_of(slot);
+            if (!b) break;
+            // The bucket's last slot: the slot before the next bucket starts.
+            std::uint64_t end = slot;
+            while (end < h->claimed && h->bucket_of(end) == b) {
+                const epoch* e = h->epoch_of(end);
+                if (e != nullptr && e->policy != bucket_policy::by_bytes) {
+                    std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
+                    end = std::min(next, h->claimed);
+                    // An epoch change may start inside: stop at it.
+                    for (const epoch& x : h->epochs)
+                        if (x.first_slot > slot && x.first_slot < end) end = x.first_slot;
+                } else {
+                    auto it = h->starts.upper_bound(end);
+                    std::uint64_t next = it == h->starts.end() ? h->claimed : it->first;
+                    for (const epoch& x : h->epochs)
+                        if (x.first_slot > end && x.first_slot < next) next = x.first_slot;
+                    end = std::min(next, h->claimed);
+                }
+            }
+            if (end == h->claimed && !whole_stream) break; // never drop the open bucket
+            if (below && end > *below) break;
+            kv::key bk = s.bucket(*b, m_where);
+            if (before_ms) {
+                auto newest = m_store->operate(
+                    bk, {kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))},
+                    m_where.write);
+                if (newest) {
+                    const value& v = newest->results.front();
+                    if (v.is_list() && !v.as_list().empty() && v.as_list()[0].is_int() &&
+                        v.as_list()[0].as_int() >= *before_ms)
+                        break;
+                } else if (newest.error().code != status::record_not_found) {
+                    return newest.error();
+                }
+            }
+            auto got = m_store->get(bk, m_where.read);
+            std::size_t n = 0;
+            if (got) {
+                const value items = got->value_of("items");
+                n = items.is_map() ? items.as_map().size() : 0;
+            }
+            auto rm = m_store->remove(bk, m_where.write);
+            if (!rm && rm.error().code != status::record_not_found) return rm.error();
+            dropped += n;
+            new_trim = end;
+            slot = end;
+        }
+        if (new_trim > h->trim) {
+            // trim only grows: write it unless a concurrent trim went further.
+            for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
+                auto cur = read_head(s);
+                if (!cur) return cur.error();
+                if (cur->trim >= new_trim) break;
+                auto r = write_checked(s.head, {kv::op::write("trim", static_cast<std::int64_t>(new_trim))},
+                                       cur->generation);
+                if (r) break;
+                if (r.error().code != status::generation_error) return r.error();
+            }
+        }
+        return dropped;
+    }
+
+    Store* m_store;
+    bucket_scheme m_scheme;
+    bucketed_location m_where;
+};
+
+} // namespace kvmodel::patterns

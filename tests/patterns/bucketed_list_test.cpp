@@ -1,0 +1,186 @@
+#include <kvmodel/patterns/bucketed_list.hpp>
+#include <kvmodel/sim/cluster.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace kvmodel;
+using patterns::bucket_policy;
+using patterns::bucket_scheme;
+using list_type = patterns::bucketed_list<sim::cluster, std::string>;
+
+namespace {
+std::vector<std::string> items_of(const std::vector<list_type::element>& els) {
+    std::vector<std::string> out;
+    for (const auto& e : els) out.push_back(e.item);
+    return out;
+}
+} // namespace
+
+TEST_CASE("bucketed list: 350 events make 4 buckets of 100 (user-events seed)", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type events(c, {bucket_policy::by_count, 100});
+    for (int i = 0; i < 350; ++i)
+        REQUIRE(events.append("user-1", std::string("e").append(std::to_string(i)), 1000 + i).value() ==
+                static_cast<std::uint64_t>(i));
+    CHECK(events.count("user-1").value() == 350);
+    for (std::uint64_t b = 0; b < 4; ++b) {
+        auto r = c.get(events.bucket_key("user-1", 0, b));
+        REQUIRE(r);
+        CHECK(r->value_of("items").as_map().size() == (b < 3 ? 100U : 50U));
+    }
+    CHECK_FALSE(c.get(events.bucket_key("user-1", 0, 4)));
+
+    c.reset_stats();
+    auto all = events.read_all("user-1").value();
+    REQUIRE(all.size() == 350);
+    for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i].slot == i);
+    auto st = c.stats();
+    // One head read, then one batch over the 4 buckets: one round trip per node touched.
+    CHECK(st.namespaces[0].totals.round_trips <= 1 + c.node_count());
+
+    auto range = events.read_range("user-1", 95, 105).value();
+    REQUIRE(range.size() == 10);
+    CHECK(range.front().item == "e95");
+    CHECK(range.back().item == "e104");
+}
+
+TEST_CASE("bucketed list: newest-first pages with a cursor across buckets", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type l(c, {bucket_policy::by_count, 7});
+    for (int i = 0; i < 40; ++i) REQUIRE(l.append("o", std::to_string(i), i));
+    std::vector<std::string> seen;
+    std::optional<patterns::bucket_cursor> cur;
+    int pages = 0;
+    do {
+        auto p = l.newest("o", 6, cur).value();
+        for (const auto& e : p.items) seen.push_back(e.item);
+        cur = p.next;
+        if (cur) {
+            // The cursor survives a round trip through its token.
+            auto parsed = patterns::bucket_cursor::parse(cur->token());
+            REQUIRE(parsed);
+            CHECK(*parsed == *cur);
+        }
+        ++pages;
+    } while (cur && pages < 20);
+    REQUIRE(seen.size() == 40);
+    for (int i = 0; i < 40; ++i) CHECK(seen[static_cast<std::size_t>(i)] == std::to_string(39 - i));
+    CHECK_FALSE(patterns::bucket_cursor::parse("b1.x.3"));
+    CHECK_FALSE(patterns::bucket_cursor::parse("garbage"));
+}
+
+TEST_CASE("bucketed list: retention drops whole buckets and keeps cursors valid", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type l(c, {bucket_policy::by_count, 10});
+    for (int i = 0; i < 55; ++i) REQUIRE(l.append("o", std::to_string(i), 1000 * i));
+    auto first = l.newest("o", 5).value();
+    REQUIRE(first.next);
+    // Keep the newest 20: buckets holding only slots < 35 go (slots 0..29).
+    CHECK(l.keep_newest("o", 20).value() == 30);
+    auto all = l.read_all("o").value();
+    REQUIRE(all.size() == 25);
+    CHECK(all.front().slot == 30);
+    // Elements older than ts 42000 live in bucket 3 (30..39) and 4 (40..49): bucket 3 goes.
+    CHECK(l.drop_older_than("o", 42000).value() == 10);
+    CHECK(l.read_all("o").value().front().slot == 40);
+    // The cursor taken before the trims still pages on, down to the trim.
+    auto next = l.newest("o", 100, first.next).value();
+    CHECK(next.items.size() == 10);
+    CHECK(next.items.front().slot == 49);
+    CHECK(l.count("o").value() == 55);
+}
+
+TEST_CASE("bucketed list: byte-bounded buckets stay under the budget", "[patterns][bucketed_list]") {
+    sim::cluster_config cfg;
+    cfg.namespaces[0].max_record_size = 128 * 1024;
+    sim::cluster c(cfg);
+    patterns::bucketed_location where;
+    where.max_record_size = 128 * 1024;
+    list_type l(c, {bucket_policy::by_bytes, 16 * 1024}, where);
+    for (int i = 0; i < 200; ++i) REQUIRE(l.append("o", std::string(500, static_cast<char>('a' + i % 26)), i));
+    auto all = l.read_all("o").value();
+    REQUIRE(all.size() == 200);
+    std::size_t buckets = 0;
+    for (std::uint64_t b = 0; b < 20; ++b) {
+        auto r = c.get(l.bucket_key("o", 0, b));
+        if (!r) break;
+        ++buckets;
+        std::size_t size = kv::record_size::flat("buckets", std::nullopt, false, r->bins);
+        CHECK(size < 16 * 1024 + 1024);
+    }
+    CHECK(buckets >= 6);
+    // An element that cannot fit in any bucket is refused before anything is written.
+    auto big = l.append("o", std::string(120 * 1024, 'x'), 1);
+    REQUIRE_FALSE(big);
+    CHECK(big.error().code == status::record_too_big);
+    CHECK(l.count("o").value() == 200);
+}
+
+TEST_CASE("bucketed list: time buckets per day and date-range reads", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type l(c, {bucket_policy::by_time, 3});
+    const std::int64_t day0 = patterns::utc_day_start_ms(20240301);
+    CHECK(patterns::utc_day(day0) == 20240301);
+    CHECK(patterns::utc_day(day0 - 1) == 20240229);
+    for (int d = 0; d < 3; ++d)
+        for (int i = 0; i < 5; ++i)
+            REQUIRE(l.append("u", std::string("d").append(std::to_string(d)).append("i").append(std::to_string(i)),
+                             day0 + d * 86400000LL + i * 1000));
+    CHECK(c.get(l.bucket_key("u", 20240302, 1))); // u:20240302:2 holds slots 3..4
+    auto mid = l.read_time("u", day0 + 86400000LL, day0 + 2 * 86400000LL).value();
+    CHECK(items_of(mid) == std::vector<std::string>{"d1i0", "d1i1", "d1i2", "d1i3", "d1i4"});
+    CHECK(l.read_all("u").value().size() == 15);
+    CHECK(l.count("u").value() == 15);
+    auto p = l.newest("u", 7).value();
+    REQUIRE(p.items.size() == 7);
+    CHECK(p.items[0].item == "d2i4");
+    CHECK(p.items[6].item == "d1i3");
+    REQUIRE(p.next);
+    auto p2 = l.newest("u", 100, p.next).value();
+    CHECK(p2.items.size() == 8);
+    CHECK(l.drop_older_than("u", day0 + 86400000LL).value() == 5);
+    CHECK(l.read_all("u").value().size() == 10);
+}
+
+TEST_CASE("bucketed list: a scheme change keeps old buckets and positions", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type l(c, {bucket_policy::by_count, 10});
+    for (int i = 0; i < 25; ++i) REQUIRE(l.append("o", std::to_string(i), i));
+    REQUIRE(l.change_scheme("o", {bucket_policy::by_count, 4}));
+    for (int i = 25; i < 40; ++i) REQUIRE(l.append("o", std::to_string(i), i));
+    auto all = l.read_all("o").value();
+    REQUIRE(all.size() == 40);
+    for (std::size_t i = 0; i < 40; ++i) CHECK(all[i].item == std::to_string(i));
+    // Slots 25..28 went to the first bucket of the new epoch (bucket 3).
+    auto b3 = c.get(l.bucket_key("o", 0, 3));
+    REQUIRE(b3);
+    CHECK(b3->value_of("items").as_map().size() == 4);
+    // A second writer configured with the old scheme follows the head's epochs.
+    list_type stale(c, {bucket_policy::by_count, 10});
+    REQUIRE(stale.append("o", "40", 40));
+    CHECK(l.read_all("o").value().size() == 41);
+}
+
+TEST_CASE("bucketed list: a retried claim is idempotent, timeouts lose nothing", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    // Lost requests and lost answers (applied, reported as timeouts).
+    REQUIRE(c.add_fault(sim::fault::timeout().with_probability(0.15).forever()));
+    REQUIRE(c.add_fault(sim::fault::in_doubt().with_probability(0.15).forever()));
+    list_type l(c, {bucket_policy::by_count, 8}, {.max_attempts = 50});
+    std::set<std::uint64_t> slots;
+    for (int i = 0; i < 200; ++i) {
+        auto s = l.append("o", std::to_string(i), i);
+        REQUIRE(s);
+        CHECK(slots.insert(*s).second);
+    }
+    c.clear_faults();
+    auto all = l.read_all("o").value();
+    CHECK(all.size() == 200);
+    CHECK(l.count("o").value() == 200); // no slot claimed twice
+    std::set<std::string> items;
+    for (const auto& e : all) CHECK(items.insert(e.item).second);
+}
