@@ -421,8 +421,8 @@ nlohmann::json case_json(const std::optional<value>& bin, const op& o) {
 }
 
 struct run_result {
-    bool ok;
-    status code;
+    bool ok = true;
+    status code = status::ok;
     value v;
     std::optional<value> after;
 };
@@ -441,8 +441,9 @@ run_result run_ref(const std::optional<value>& before, const op& o, bool top) {
 }
 
 /// Empty string when engine and reference agree (and a failing engine op left
-/// the bin untouched); else what differs.
-std::string divergence(const std::optional<value>& before, const op& o, bool top) {
+/// the bin untouched); else what differs. `engine_out` gets the engine's run.
+std::string divergence(const std::optional<value>& before, const op& o, bool top,
+                       run_result* engine_out = nullptr) {
     run_result e = run_engine(before, o, top);
     run_result r = run_ref(before, o, top);
     std::ostringstream s;
@@ -454,6 +455,7 @@ std::string divergence(const std::optional<value>& before, const op& o, bool top
     if (!same_bin(e.after, r.after))
         s << "bin after: engine " << show(e.after) << ", reference " << show(r.after) << "\n";
     if (!e.ok && !same_bin(e.after, before)) s << "a failed op changed the bin\n";
+    if (engine_out != nullptr) *engine_out = std::move(e);
     return s.str();
 }
 
@@ -496,7 +498,8 @@ TEST_CASE("map engine agrees with the naive reference on random op sequences",
             bin = g.random_bin();
         op o = g.random_op();
         bool top = !g.chance(10);
-        std::string diff = divergence(bin, o, top);
+        run_result e;
+        std::string diff = divergence(bin, o, top, &e);
         if (!diff.empty()) {
             std::optional<value> small = shrink(bin, o, top);
             std::cerr << "map_fuzz divergence: KVMODEL_SEED=" << seed << " op #" << i
@@ -505,7 +508,6 @@ TEST_CASE("map engine agrees with the naive reference on random op sequences",
                       << "\n";
             if (++failures >= 5) break;
         }
-        run_result e = run_engine(bin, o, top);
         if (!e.ok) ++errors;
         bin = e.after;
     }
