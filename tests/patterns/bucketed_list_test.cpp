@@ -184,3 +184,18 @@ TEST_CASE("bucketed list: a retried claim is idempotent, timeouts lose nothing",
     std::set<std::string> items;
     for (const auto& e : all) CHECK(items.insert(e.item).second);
 }
+
+TEST_CASE("bucketed list: hourly time buckets", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type l(c, {bucket_policy::by_time, 10, patterns::time_period::hour});
+    const std::int64_t t0 = patterns::utc_day_start_ms(20240301) + 22 * 3600000LL; // 22:00
+    CHECK(patterns::period_of(t0, patterns::time_period::hour) == 2024030122);
+    CHECK(patterns::period_start_ms(2024030122, patterns::time_period::hour) == t0);
+    for (int i = 0; i < 30; ++i) REQUIRE(l.append("u", std::to_string(i), t0 + i * 10 * 60000LL)); // every 10 min
+    CHECK(c.get(l.bucket_key("u", 2024030122, 0)));
+    CHECK(c.get(l.bucket_key("u", 2024030200, 0))); // past midnight: the next day's first hour
+    auto h = l.read_time("u", t0 + 3600000LL, t0 + 2 * 3600000LL).value();
+    CHECK(h.size() == 6);
+    CHECK(l.read_all("u").value().size() == 30);
+    CHECK(l.newest("u", 3).value().items.front().item == "29");
+}

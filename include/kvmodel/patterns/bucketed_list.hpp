@@ -5,8 +5,8 @@
 // "Data Modeling Part 5: Bucketing"), keeping their idea and fixing their
 // flaws.
 //
-// Records of one stream (an owner; with the time policy, an owner's day):
-//   head    key `owner` (time policy: `owner:YYYYMMDD`), bins
+// Records of one stream (an owner; with the time policy, an owner's day or hour):
+//   head    key `owner` (time policy: `owner:YYYYMMDD`, hourly `owner:YYYYMMDDHH`), bins
 //             claims  list of recent append ids (unordered, ADD_UNIQUE)
 //             base    slots claimed before claims[0]
 //             epochs  map first_slot -> [policy, size, first_bucket]: the
@@ -17,7 +17,7 @@
 //           hashed (RIPEMD-160 hex, as the bucketing seed does); bin `items`,
 //           a K-ordered map slot -> [ts, element]; byte-bounded buckets also
 //           keep `bytes`, the packed size appended so far.
-//   The time policy also keeps the list of days in the owner's head (`days`).
+//   The time policy also keeps the list of periods in the owner's head (`days`).
 //
 // Appending never locks. The seed's "set total-records to -1 as a lock" is a
 // race (two writers read the same count; a crashed writer leaves the lock
@@ -84,14 +84,22 @@ namespace kvmodel::patterns {
 enum class bucket_policy : std::uint8_t {
     by_count = 1, ///< N elements per bucket
     by_bytes = 2, ///< a bucket closes once its packed elements reach a byte budget
-    by_time = 3,  ///< buckets per owner and UTC day (`owner:YYYYMMDD:seq`), N elements each
+    by_time = 3,  ///< buckets per owner and UTC day or hour (`owner:YYYYMMDD:seq`), N elements each
+};
+
+/// The period of time buckets.
+enum class time_period : std::uint8_t {
+    day = 1,  ///< streams `owner:YYYYMMDD`
+    hour = 2, ///< streams `owner:YYYYMMDDHH`
 };
 
 /// A bucketing scheme: the policy and its size (elements per bucket for
-/// by_count and by_time, the byte budget for by_bytes).
+/// by_count and by_time, the byte budget for by_bytes); by_time also has a
+/// period (a UTC day or hour per stream).
 struct bucket_scheme {
     bucket_policy policy = bucket_policy::by_count;
     std::uint64_t size = 100;
+    time_period period = time_period::day;
 
     friend bool operator==(const bucket_scheme&, const bucket_scheme&) = default;
 };
@@ -137,7 +145,7 @@ public:
         if (dot == std::string_view::npos) return bad();
         auto day = parse_uint(rest.substr(0, dot));
         auto slot = parse_uint(rest.substr(dot + 1));
-        if (!day || !slot || *day > 99991231) return bad();
+        if (!day || !slot || *day > 9999123123) return bad();
         return bucket_cursor(static_cast<std::int64_t>(*day), *slot);
     }
 
@@ -187,6 +195,22 @@ inline std::int64_t utc_day_start_ms(std::int64_t day) {
     std::int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
     std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     return (era * 146097 + doe - 719468) * 86400000;
+}
+
+/// The stream id of a timestamp: YYYYMMDD for days, YYYYMMDDHH for hours.
+inline std::int64_t period_of(std::int64_t ts_ms, time_period p) {
+    std::int64_t day = utc_day(ts_ms);
+    if (p == time_period::day) return day;
+    std::int64_t hour = (ts_ms - utc_day_start_ms(day)) / 3600000;
+    return day * 100 + hour;
+}
+/// The Unix milliseconds a period starts at.
+inline std::int64_t period_start_ms(std::int64_t id, time_period p) {
+    return p == time_period::day ? utc_day_start_ms(id) : utc_day_start_ms(id / 100) + (id % 100) * 3600000;
+}
+/// The length of a period in milliseconds.
+constexpr std::int64_t period_ms(time_period p) noexcept {
+    return p == time_period::day ? 86400000 : 3600000;
 }
 
 template <kv::kv_store Store, encodable T>
@@ -239,8 +263,11 @@ public:
     result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms) {
         auto stored = encode_stored(ts_ms, item);
         if (!stored) return stored.error();
-        std::int64_t day = m_scheme.policy == bucket_policy::by_time ? utc_day(ts_ms) : 0;
-        if (day < 0 || day > 99991231)
+        if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
+            return fail(status::parameter_error,
+                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 1970..9999");
+        std::int64_t day = m_scheme.policy == bucket_policy::by_time ? period_of(ts_ms, m_scheme.period) : 0;
+        if (day < 0)
             return fail(status::parameter_error,
                         "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
         stream s = stream_of(owner, day);
@@ -322,13 +349,14 @@ public:
         std::vector<std::int64_t> days;
         if (m_scheme.policy == bucket_policy::by_time) {
             if (to_ms <= from_ms) return std::vector<element>{};
-            for (std::int64_t d = utc_day(from_ms); d <= utc_day(to_ms - 1);
-                 d = utc_day(utc_day_start_ms(d) + 86400000)) {
+            const time_period per = m_scheme.period;
+            for (std::int64_t d = period_of(std::max<std::int64_t>(from_ms, 0), per); d <= period_of(to_ms - 1, per);
+                 d = period_of(period_start_ms(d, per) + period_ms(per), per)) {
                 days.push_back(d);
                 if (days.size() > max_days_per_read)
                     return fail(status::parameter_error,
                                 "bucketed_list::read_time: more than " +
-                                    std::to_string(max_days_per_read) + " days in one read");
+                                    std::to_string(max_days_per_read) + " periods in one read");
             }
         } else {
             days.push_back(0);
@@ -392,7 +420,7 @@ public:
             if (!days) return days.error();
             std::size_t dropped = 0;
             for (std::int64_t day : *days) {
-                if (utc_day_start_ms(day) + 86400000 > before_ms) break;
+                if (period_start_ms(day, m_scheme.period) + period_ms(m_scheme.period) > before_ms) break;
                 // A day that ended before the cutoff goes whole, its last bucket too.
                 auto r = drop_stream_before(stream_of(owner, day), std::nullopt, std::nullopt, true);
                 if (!r) return r.error();
@@ -463,7 +491,7 @@ public:
 private:
     static constexpr std::size_t overhead_bytes = 1024; // record header, bins, map headers
     static constexpr std::uint64_t day_index_stride = 16;
-    static constexpr std::size_t max_days_per_read = 3660;
+    static constexpr std::size_t max_days_per_read = 24 * 366;
 
     struct epoch {
         std::uint64_t first_slot = 0;
@@ -476,7 +504,7 @@ private:
     struct stream {
         std::string owner;
         std::int64_t day = 0;
-        std::string prefix; // "owner" or "owner:YYYYMMDD"
+        std::string prefix; // "owner" or "owner:<period>"
         kv::key head;
 
         kv::key bucket(std::uint64_t b, const bucketed_location& w) const {
