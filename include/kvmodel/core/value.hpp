@@ -9,7 +9,8 @@
 // list and map are copy-on-write handles: copying a value is O(1) however big
 // it is; the first mutation of a shared container clones it (O(n)). Behind a
 // handle is an order-statistics container (core/detail/containers.hpp): a list
-// answers by index in O(1) and by value rank in O(log n); a map answers by key,
+// is a vector (index O(1), append O(1)) until it needs a value index, then
+// answers by index, insert anywhere and by value rank in O(log n); a map answers by key,
 // by index (= key order, for every map order) and by value rank (ties by key)
 // in O(log n). Maps are always stored key-sorted, as Aerospike 8.x stores even
 // UNORDERED maps; the order flag is kept because it changes the stored size and
@@ -104,7 +105,8 @@ public:
     std::size_t size() const noexcept;
     bool empty() const noexcept { return size() == 0; }
 
-    /// Element at list position i; precondition i < size(). O(1).
+    /// Element at list position i; precondition i < size(). O(1), or
+    /// O(log n) once indexed.
     const value& operator[](std::size_t i) const;
     const value& at(std::size_t i) const { return (*this)[i]; }
     const value& front() const { return (*this)[0]; }
@@ -117,7 +119,15 @@ public:
     bool persist_index() const noexcept { return m_persist_index; }
     void set_persist_index(bool p) noexcept { m_persist_index = p; }
 
-    // --- value rank (ties by position). O(log n) each.
+    // --- value rank (ties by position). O(log n) each once the list has its
+    // value index (build_index()); before that, a scan (O(n), index_at_rank
+    // and the range queries O(n log n)): the right trade for short lists and
+    // for lists nobody ranks, which then append in O(1) and index in O(1).
+    /// Builds the value index of a list longer than a few dozen elements,
+    /// O(n log n) once; afterwards positional access is O(log n). No-op when
+    /// built or short. Clones a shared list first, like every mutation.
+    void build_index();
+    bool has_index() const noexcept;
     /// The rank of the element at position i (0 = lowest value).
     std::size_t rank_of(std::size_t i) const;
     /// The position of the element of rank r; precondition r < size().
@@ -126,13 +136,15 @@ public:
     std::size_t count_less(const value& v) const;
     /// Number of elements below or matching v.
     std::size_t count_less_equal(const value& v) const;
-    /// Positions of ranks [first, last), in rank order. O(log n + k).
+    /// Positions of ranks [first, last), in rank order. O(log n + k log n).
     std::vector<std::size_t> indexes_by_rank(std::size_t first, std::size_t last) const;
+    /// Values of ranks [first, last), in rank order. O(log n + k).
+    std::vector<value> values_by_rank(std::size_t first, std::size_t last) const;
 
     // --- mutation (clones a shared container first).
     void push_back(value v);
-    /// Inserts before position pos (pos == size() appends). O(log n) plus the
-    /// positional shift. Ignores the order flag: callers place values themselves.
+    /// Inserts before position pos (pos == size() appends). O(log n) amortised.
+    /// Ignores the order flag: callers place values themselves.
     void insert(std::size_t pos, value v);
     void set(std::size_t pos, value v);
     /// Moves the element at pos out, leaving nil in its place (O(log n)): lets a
@@ -141,6 +153,9 @@ public:
     void erase(std::size_t pos);
     /// Erases positions [first, last).
     void erase(std::size_t first, std::size_t last);
+    /// Erases the elements at the given ascending positions, in one pass.
+    /// O(n) on a flat list, O(k log n) on an indexed one.
+    void erase_positions(const std::vector<std::size_t>& positions);
     void clear() noexcept;
     /// Stable sort by value; with drop_duplicates keeps the first of equal values.
     void sort(bool drop_duplicates = false);
@@ -154,7 +169,6 @@ public:
 
 private:
     detail::list_impl& mut();
-    static const detail::list_impl& empty_list_impl() noexcept;
     std::shared_ptr<detail::list_impl> m_impl;
     list_order m_order = list_order::unordered;
     bool m_persist_index = false;

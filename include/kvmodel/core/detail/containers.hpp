@@ -3,13 +3,18 @@
 // The order-statistics containers behind kvmodel::list and kvmodel::map, on
 // Boost.MultiIndex ranked indices.
 //
-// list_impl: a random-access index (list position, O(1)) and a ranked index on
-// (value, label), where label is an order-maintenance tag increasing with list
-// position. The label breaks ties between equal values by position, as
-// Aerospike's list rank does, without storing positions that shift on insert.
-// Labels are spaced 2^32 apart; an insert between two adjacent labels relabels
-// the list (O(n), rare). Relabelling keeps relative order, so it never moves a
-// node in the ranked index.
+// list_impl: a plain vector while nothing needs more; once a long list gets a
+// middle insert or is asked to build_index(), two ranked indices over the same
+// nodes. Each node then carries a label, an order-maintenance tag increasing
+// with list position: the first index is keyed by label (list position = rank
+// there, so access by position, insert and erase anywhere are O(log n)); the
+// second by (value, label) (value rank, ties by position, as Aerospike's list
+// rank has them). Positions are never stored, so an insert shifts nothing.
+// Labels are 64-bit; when two neighbours have none left between them, a small
+// block around them is relabelled evenly (amortised O(log n); Bender et al.'s
+// order maintenance). Relabelling keeps relative order, so no node moves in
+// either index. A flat list answers rank questions by scanning: fine while it
+// is short (flat_max), and for long ones the engine builds the index first.
 //
 // map_impl: a ranked index on the key (index = key order) and a ranked index on
 // (value, key) (rank = value order, ties by key).
@@ -18,14 +23,18 @@
 #include <kvmodel/core/value.hpp>
 
 #include <boost/multi_index/identity.hpp>
-#include <boost/multi_index/random_access_index.hpp>
 #include <boost/multi_index/ranked_index.hpp>
 #include <boost/multi_index_container.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <compare>
 #include <limits>
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace kvmodel {
 namespace detail {
@@ -37,6 +46,12 @@ inline int cdt_compare(const value& a, const value& b, bool wildcard_matches) no
 struct list_node {
     value v;
     mutable std::uint64_t label; // order-maintenance tag; see header comment
+};
+
+/// The position key: a node's label.
+struct list_node_label {
+    using result_type = std::uint64_t;
+    std::uint64_t operator()(const list_node& n) const noexcept { return n.label; }
 };
 
 struct list_node_less {
@@ -59,86 +74,199 @@ namespace mi = boost::multi_index;
 struct list_impl {
     using container = mi::multi_index_container<
         list_node,
-        mi::indexed_by<mi::random_access<>, mi::ranked_unique<mi::identity<list_node>, list_node_less>>>;
+        mi::indexed_by<mi::ranked_unique<list_node_label>,
+                       mi::ranked_unique<mi::identity<list_node>, list_node_less>>>;
+    using label_t = std::uint64_t;
+    using seq_index = container::nth_index<0>::type;
+    using seq_iterator = seq_index::const_iterator;
+    using rank_iterator = container::nth_index<1>::type::const_iterator;
 
-    static constexpr std::uint64_t gap = std::uint64_t{1} << 32;
-    static constexpr std::uint64_t first_label = std::uint64_t{1} << 63;
+    /// Flat lists at most this long answer rank questions by scanning; longer
+    /// ones build the indices on a middle insert or on build_index().
+    static constexpr std::size_t flat_max = 64;
 
-    container c;
+    // Labels 0 and max are never given to a node: they stand for "before the
+    // first" and "after the last" so every insert looks for room between two.
+    static constexpr label_t lowest = 0;
+    static constexpr label_t highest = std::numeric_limits<label_t>::max();
+    static constexpr label_t first_label = label_t{1} << 63;
+    // Appends and prepends step this far, so long runs of them never relabel.
+    static constexpr label_t end_step = label_t{1} << 32;
 
-    auto& seq() noexcept { return c.get<0>(); }
-    const auto& seq() const noexcept { return c.get<0>(); }
-    auto& ranked() noexcept { return c.get<1>(); }
-    const auto& ranked() const noexcept { return c.get<1>(); }
+    std::vector<value> flat;        // the elements, while there is no index
+    std::unique_ptr<container> idx; // both indices, once built (flat is then empty)
 
-    std::size_t position(container::nth_index<1>::type::const_iterator it) const {
-        return static_cast<std::size_t>(c.project<0>(it) - seq().begin());
+    list_impl() = default;
+    list_impl(const list_impl& o)
+        : flat(o.flat), idx(o.idx ? std::make_unique<container>(*o.idx) : nullptr) {}
+    list_impl& operator=(const list_impl&) = delete;
+    list_impl(list_impl&&) = delete;
+    list_impl& operator=(list_impl&&) = delete;
+    ~list_impl() = default;
+
+    std::size_t size() const noexcept { return idx ? idx->size() : flat.size(); }
+    seq_index& seq() noexcept { return idx->get<0>(); }
+    const seq_index& seq() const noexcept { return idx->get<0>(); }
+    auto& ranked() noexcept { return idx->get<1>(); }
+    const auto& ranked() const noexcept { return idx->get<1>(); }
+
+    std::size_t position(rank_iterator it) const { return seq().rank(idx->project<0>(it)); }
+    seq_iterator at(std::size_t pos) const { return seq().nth(pos); }
+    const value& get(std::size_t pos) const { return idx ? at(pos)->v : flat[pos]; }
+
+    /// Moves the flat elements into the indices. O(n log n).
+    void build() {
+        if (idx) return;
+        idx = std::make_unique<container>();
+        std::vector<value> items = std::move(flat);
+        flat = {};
+        assign_indexed(std::move(items));
     }
 
-    void relabel() {
-        std::uint64_t n = seq().size() + 2;
-        std::uint64_t step = std::max<std::uint64_t>(1, std::min(gap, (std::numeric_limits<std::uint64_t>::max() / n)));
-        std::uint64_t start = n * step < first_label ? first_label - (n / 2) * step : step;
-        std::uint64_t l = start;
-        for (const list_node& node : seq()) {
-            node.label = l;
+    // Order maintenance (Bender, Cole, Demaine, Farach-Colton, Zito 2002):
+    // when two neighbours have adjacent labels, find the smallest aligned label
+    // block around them whose density is below (1/t)^k and spread its nodes
+    // evenly. Amortised O(log n) relabels per insert; a relabel keeps relative
+    // order, so it never moves a node in either index.
+    void make_room(label_t anchor) {
+        constexpr double t = 1.4;
+        for (int k = 1; k <= 64; ++k) {
+            label_t lo = k == 64 ? lowest : (anchor >> k) << k;
+            label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
+            auto first = seq().lower_bound(lo);
+            auto last = seq().upper_bound(hi);
+            std::size_t count = seq().rank(last) - seq().rank(first);
+            // Room for every node in the block plus the one being inserted,
+            // at least 2 apart so a midpoint always exists afterwards.
+            label_t spacing = (hi - lo) / (static_cast<label_t>(count) + 1);
+            double capacity = std::pow(2.0 / t, static_cast<double>(k));
+            if (spacing < 2 || (k < 64 && static_cast<double>(count + 1) > capacity)) continue;
+            label_t l = lo;
+            for (auto it = first; it != last; ++it) {
+                l += spacing;
+                it->label = l;
+            }
+            return;
+        }
+        KVMODEL_ASSERT(false && "list labels exhausted");
+    }
+
+    /// A label for a node inserted before position pos (pos == size appends).
+    label_t label_for(std::size_t pos) {
+        std::size_t n = seq().size();
+        if (n == 0) return first_label;
+        for (;;) {
+            label_t a = pos == 0 ? lowest : at(pos - 1)->label;
+            label_t b = pos == n ? highest : at(pos)->label;
+            if (b - a >= 2) {
+                if (pos == n) return a + std::min(end_step, (b - a) / 2);
+                if (pos == 0) return b - std::min(end_step, (b - a) / 2);
+                return a + (b - a) / 2;
+            }
+            make_room(a);
+        }
+    }
+
+    void insert(std::size_t pos, value v) {
+        if (!idx) {
+            if (pos == flat.size() || flat.size() < flat_max) {
+                flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
+                return;
+            }
+            build(); // a middle insert into a long vector would shift it all
+        }
+        label_t l = label_for(pos);
+        // The position index is keyed by label: hinting the node now at pos
+        // saves the search there.
+        auto hint = pos == seq().size() ? seq().end() : at(pos);
+        seq().insert(hint, list_node{std::move(v), l});
+    }
+
+    void assign_indexed(std::vector<value>&& values) {
+        idx->clear();
+        std::size_t n = values.size();
+        // Centred on first_label, spaced so the ends keep room to grow.
+        label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
+        label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
+        for (value& v : values) {
+            seq().insert(seq().end(), list_node{std::move(v), l});
             l += step;
         }
     }
 
-    std::uint64_t label_for(std::size_t pos) {
-        const auto& s = seq();
-        for (int attempt = 0; attempt < 2; ++attempt) {
-            if (s.empty()) return first_label;
-            if (pos == 0) {
-                std::uint64_t f = s.front().label;
-                if (f > gap) return f - gap;
-                if (f > 1) return f / 2;
-            } else if (pos == s.size()) {
-                std::uint64_t b = s.back().label;
-                if (std::numeric_limits<std::uint64_t>::max() - b > gap) return b + gap;
-                if (std::numeric_limits<std::uint64_t>::max() - b > 1) return b + (std::numeric_limits<std::uint64_t>::max() - b) / 2;
-            } else {
-                std::uint64_t a = s[pos - 1].label;
-                std::uint64_t b = s[pos].label;
-                if (b - a > 1) return a + (b - a) / 2;
-            }
-            relabel();
-        }
-        KVMODEL_ASSERT(false && "list relabel left no gap");
-        return 0;
-    }
+    // ---- rank questions on a flat list, by scanning (small lists, or lists
+    // nobody asked to index).
 
-    void insert(std::size_t pos, value v) {
-        std::uint64_t l = label_for(pos);
-        seq().insert(seq().begin() + static_cast<std::ptrdiff_t>(pos), list_node{std::move(v), l});
+    /// Positions in rank order (stable: ties by position). O(n log n).
+    std::vector<std::size_t> flat_rank_order() const {
+        std::vector<std::size_t> order(flat.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return cdt_compare(flat[a], flat[b], false) < 0;
+        });
+        return order;
+    }
+    std::size_t flat_rank_of(std::size_t i) const {
+        std::size_t r = 0;
+        for (std::size_t j = 0; j < flat.size(); ++j) {
+            int c = cdt_compare(flat[j], flat[i], false);
+            if (c < 0 || (c == 0 && j < i)) ++r;
+        }
+        return r;
+    }
+    std::size_t flat_count(const value& v, bool or_equal) const {
+        std::size_t r = 0;
+        for (const value& e : flat) {
+            int c = cdt_compare(e, v, true);
+            if (c < 0 || (or_equal && c == 0)) ++r;
+        }
+        return r;
     }
 };
+
+/// cdt_compare with the common map cases inline (two integers, two strings);
+/// everything else, WILDCARD included, goes to the general comparison.
+inline int map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
+    const value::storage& x = a.variant();
+    const value::storage& y = b.variant();
+    if (x.index() == y.index()) {
+        if (const auto* i = std::get_if<std::int64_t>(&x)) {
+            std::int64_t j = *std::get_if<std::int64_t>(&y);
+            return (*i > j) - (*i < j);
+        }
+        if (const auto* s = std::get_if<std::string>(&x)) {
+            // Unsigned bytes, then length: std::string's char_traits order.
+            int c = s->compare(*std::get_if<std::string>(&y));
+            return (c > 0) - (c < 0);
+        }
+    }
+    return cdt_compare(a, b, wildcard_matches);
+}
 
 struct map_key_less {
     using is_transparent = void;
     bool operator()(const map_entry& a, const map_entry& b) const noexcept {
-        return cdt_compare(a.key, b.key, false) < 0;
+        return map_compare(a.key, b.key, false) < 0;
     }
     bool operator()(const map_entry& a, const value& k) const noexcept {
-        return cdt_compare(a.key, k, true) < 0;
+        return map_compare(a.key, k, true) < 0;
     }
     bool operator()(const value& k, const map_entry& b) const noexcept {
-        return cdt_compare(k, b.key, true) < 0;
+        return map_compare(k, b.key, true) < 0;
     }
 };
 
 struct map_value_less {
     using is_transparent = void;
     bool operator()(const map_entry& a, const map_entry& b) const noexcept {
-        int c = cdt_compare(a.val, b.val, false);
-        return c != 0 ? c < 0 : cdt_compare(a.key, b.key, false) < 0;
+        int c = map_compare(a.val, b.val, false);
+        return c != 0 ? c < 0 : map_compare(a.key, b.key, false) < 0;
     }
     bool operator()(const map_entry& a, const value& v) const noexcept {
-        return cdt_compare(a.val, v, true) < 0;
+        return map_compare(a.val, v, true) < 0;
     }
     bool operator()(const value& v, const map_entry& b) const noexcept {
-        return cdt_compare(v, b.val, true) < 0;
+        return map_compare(v, b.val, true) < 0;
     }
 };
 
@@ -159,9 +287,12 @@ struct map_impl {
 
 // ---------------------------------------------------------------- list
 
+/// Iterates a list in list order. Stepping is O(1) amortised; on an indexed
+/// list, jumps (+=, -, [], <=>) are O(log n) through the position index.
 class list::const_iterator {
 public:
-    using base = detail::list_impl::container::nth_index<0>::type::const_iterator;
+    using index_type = detail::list_impl::seq_index;
+    using base = index_type::const_iterator;
     using iterator_category = std::random_access_iterator_tag;
     using value_type = kvmodel::value;
     using difference_type = std::ptrdiff_t;
@@ -169,66 +300,93 @@ public:
     using reference = const kvmodel::value&;
 
     const_iterator() = default;
-    explicit const_iterator(base b) : m_it(b) {}
-    reference operator*() const { return m_it->v; }
-    pointer operator->() const { return &m_it->v; }
-    reference operator[](difference_type n) const { return m_it[n].v; }
-    const_iterator& operator++() { ++m_it; return *this; }
-    const_iterator operator++(int) { auto t = *this; ++m_it; return t; }
-    const_iterator& operator--() { --m_it; return *this; }
-    const_iterator operator--(int) { auto t = *this; --m_it; return t; }
-    const_iterator& operator+=(difference_type n) { m_it += n; return *this; }
-    const_iterator& operator-=(difference_type n) { m_it -= n; return *this; }
+    explicit const_iterator(const kvmodel::value* flat) : m_flat(flat) {}
+    const_iterator(const index_type* idx, base b) : m_idx(idx), m_it(b) {}
+    reference operator*() const { return m_idx ? m_it->v : *m_flat; }
+    pointer operator->() const { return &**this; }
+    reference operator[](difference_type n) const { return *(*this + n); }
+    const_iterator& operator++() {
+        if (m_idx) ++m_it;
+        else ++m_flat;
+        return *this;
+    }
+    const_iterator operator++(int) { auto t = *this; ++*this; return t; }
+    const_iterator& operator--() {
+        if (m_idx) --m_it;
+        else --m_flat;
+        return *this;
+    }
+    const_iterator operator--(int) { auto t = *this; --*this; return t; }
+    const_iterator& operator+=(difference_type n) {
+        if (m_idx) m_it = m_idx->nth(static_cast<std::size_t>(position() + n));
+        else m_flat += n;
+        return *this;
+    }
+    const_iterator& operator-=(difference_type n) { return *this += -n; }
     friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
     friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
     friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) { return a.m_it - b.m_it; }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_it == b.m_it; }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return (a.m_it - b.m_it) <=> 0; }
+    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
+        return a.m_idx ? a.position() - b.position() : a.m_flat - b.m_flat;
+    }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) {
+        return a.m_idx ? a.m_it == b.m_it : a.m_flat == b.m_flat;
+    }
+    friend std::strong_ordering operator<=>(const const_iterator& a, const const_iterator& b) {
+        return (a - b) <=> 0;
+    }
 
 private:
+    difference_type position() const { return static_cast<difference_type>(m_idx->rank(m_it)); }
+
+    const kvmodel::value* m_flat = nullptr; // flat list: the element
+    const index_type* m_idx = nullptr;      // indexed list: the position index
     base m_it{};
 };
 
-inline list::list(std::initializer_list<value> items) {
-    for (const value& v : items) push_back(v);
-}
+inline list::list(std::initializer_list<value> items)
+    : list(std::vector<value>(items.begin(), items.end())) {}
 inline list::list(std::vector<value> items, list_order order) : m_order(order) {
-    for (value& v : items) push_back(std::move(v));
-    if (order == list_order::ordered) sort(false);
+    if (items.empty()) return;
+    if (order == list_order::ordered)
+        std::stable_sort(items.begin(), items.end(), [](const value& a, const value& b) {
+            return detail::cdt_compare(a, b, false) < 0;
+        });
+    mut().flat = std::move(items);
 }
-inline std::size_t list::size() const noexcept { return m_impl ? m_impl->c.size() : 0; }
+inline std::size_t list::size() const noexcept { return m_impl ? m_impl->size() : 0; }
 inline const value& list::operator[](std::size_t i) const {
     KVMODEL_ASSERT(i < size());
-    return m_impl->seq()[i].v;
-}
-// An empty list may have no impl: begin() and end() must then both point into
-// the same empty container, or iterating it runs off into the void.
-inline const detail::list_impl& list::empty_list_impl() noexcept {
-    static const detail::list_impl e;
-    return e;
+    return m_impl->get(i);
 }
 inline detail::list_impl& list::mut() {
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
     else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::list_impl>(*m_impl);
     return *m_impl;
 }
+inline bool list::has_index() const noexcept { return m_impl && m_impl->idx; }
+inline void list::build_index() {
+    if (size() > detail::list_impl::flat_max && !has_index()) mut().build();
+}
 inline std::size_t list::rank_of(std::size_t i) const {
     KVMODEL_ASSERT(i < size());
     const auto& im = *m_impl;
-    auto it = im.c.project<1>(im.seq().begin() + static_cast<std::ptrdiff_t>(i));
-    return im.ranked().rank(it);
+    if (!im.idx) return im.flat_rank_of(i);
+    return im.ranked().rank(im.idx->project<1>(im.at(i)));
 }
 inline std::size_t list::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
+    if (!m_impl->idx) return m_impl->flat_rank_order()[r];
     return m_impl->position(m_impl->ranked().nth(r));
 }
 inline std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
+    if (!m_impl->idx) return m_impl->flat_count(v, false);
     return m_impl->ranked().rank(m_impl->ranked().lower_bound(v));
 }
 inline std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
+    if (!m_impl->idx) return m_impl->flat_count(v, true);
     return m_impl->ranked().rank(m_impl->ranked().upper_bound(v));
 }
 inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::size_t last) const {
@@ -236,13 +394,33 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
     last = std::min(last, size());
     if (first >= last) return out;
     out.reserve(last - first);
+    if (!m_impl->idx) {
+        std::vector<std::size_t> order = m_impl->flat_rank_order();
+        out.assign(order.begin() + static_cast<std::ptrdiff_t>(first),
+                   order.begin() + static_cast<std::ptrdiff_t>(last));
+        return out;
+    }
     auto it = m_impl->ranked().nth(first);
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->position(it));
     return out;
 }
+inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
+    std::vector<value> out;
+    last = std::min(last, size());
+    if (first >= last) return out;
+    out.reserve(last - first);
+    if (!m_impl->idx) {
+        std::vector<std::size_t> order = m_impl->flat_rank_order();
+        for (std::size_t r = first; r < last; ++r) out.push_back(m_impl->flat[order[r]]);
+        return out;
+    }
+    auto it = m_impl->ranked().nth(first);
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->v);
+    return out;
+}
 inline void list::push_back(value v) {
     auto& im = mut();
-    im.insert(im.seq().size(), std::move(v));
+    im.insert(im.size(), std::move(v));
 }
 inline void list::insert(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos <= size());
@@ -251,49 +429,105 @@ inline void list::insert(std::size_t pos, value v) {
 inline void list::set(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
-    im.seq().modify(im.seq().begin() + static_cast<std::ptrdiff_t>(pos),
-                    [&](detail::list_node& n) { n.v = std::move(v); });
+    if (!im.idx) {
+        im.flat[pos] = std::move(v);
+        return;
+    }
+    im.seq().modify(im.at(pos), [&](detail::list_node& n) { n.v = std::move(v); });
 }
 inline value list::take(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
-    value out;
     auto& im = mut();
-    im.seq().modify(im.seq().begin() + static_cast<std::ptrdiff_t>(pos),
-                    [&](detail::list_node& n) { out = std::exchange(n.v, value{}); });
+    if (!im.idx) return std::exchange(im.flat[pos], value{});
+    value out;
+    im.seq().modify(im.at(pos), [&](detail::list_node& n) { out = std::exchange(n.v, value{}); });
     return out;
 }
 inline void list::erase(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
-    im.seq().erase(im.seq().begin() + static_cast<std::ptrdiff_t>(pos));
+    if (!im.idx) {
+        im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(pos));
+        return;
+    }
+    im.seq().erase(im.at(pos));
 }
 inline void list::erase(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
     if (first == last) return;
+    if (first == 0 && last == size()) {
+        clear();
+        return;
+    }
     auto& im = mut();
-    im.seq().erase(im.seq().begin() + static_cast<std::ptrdiff_t>(first),
-                   im.seq().begin() + static_cast<std::ptrdiff_t>(last));
+    if (!im.idx) {
+        im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(first),
+                      im.flat.begin() + static_cast<std::ptrdiff_t>(last));
+        return;
+    }
+    im.seq().erase(im.at(first), last == im.seq().size() ? im.seq().end() : im.at(last));
+}
+inline void list::erase_positions(const std::vector<std::size_t>& positions) {
+    if (positions.empty()) return;
+    KVMODEL_ASSERT(std::is_sorted(positions.begin(), positions.end()) && positions.back() < size());
+    if (positions.size() == size()) {
+        clear();
+        return;
+    }
+    auto& im = mut();
+    if (!im.idx) {
+        // One compaction pass, not one shift per position.
+        std::size_t out = 0;
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < im.flat.size(); ++i) {
+            if (next < positions.size() && positions[next] == i) {
+                ++next;
+                continue;
+            }
+            if (out != i) im.flat[out] = std::move(im.flat[i]);
+            ++out;
+        }
+        im.flat.resize(out);
+        return;
+    }
+    // Back to front, so the positions still to erase do not move.
+    for (auto it = positions.rbegin(); it != positions.rend(); ++it) im.seq().erase(im.at(*it));
 }
 inline void list::clear() noexcept { m_impl.reset(); }
 inline void list::sort(bool drop_duplicates) {
     if (size() < 2) return; // also: an empty list may have no impl at all
     std::vector<value> sorted;
     sorted.reserve(size());
-    // The ranked index already holds the stable order (ties by position).
-    for (const auto& n : m_impl->ranked()) {
-        if (drop_duplicates && !sorted.empty() && detail::cdt_compare(sorted.back(), n.v, false) == 0)
-            continue;
-        sorted.push_back(n.v);
+    if (m_impl->idx) {
+        // The ranked index already holds the stable order (ties by position).
+        for (const auto& n : m_impl->ranked()) sorted.push_back(n.v);
+    } else {
+        sorted = m_impl->flat;
+        std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
+            return detail::cdt_compare(a, b, false) < 0;
+        });
     }
+    if (drop_duplicates) {
+        auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
+            return detail::cdt_compare(a, b, false) == 0;
+        });
+        sorted.erase(last, sorted.end());
+    }
+    bool indexed = m_impl->idx != nullptr;
     auto fresh = std::make_shared<detail::list_impl>();
-    for (value& v : sorted) fresh->insert(fresh->seq().size(), std::move(v));
+    fresh->flat = std::move(sorted);
+    if (indexed) fresh->build(); // it was worth indexing before; it still is
     m_impl = std::move(fresh);
 }
 inline list::const_iterator list::begin() const {
-    return const_iterator(m_impl ? m_impl->seq().begin() : empty_list_impl().seq().begin());
+    if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
+    if (!m_impl->idx) return const_iterator(m_impl->flat.data());
+    return const_iterator(&m_impl->seq(), m_impl->seq().begin());
 }
 inline list::const_iterator list::end() const {
-    return const_iterator(m_impl ? m_impl->seq().end() : empty_list_impl().seq().end());
+    if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
+    if (!m_impl->idx) return const_iterator(m_impl->flat.data() + m_impl->flat.size());
+    return const_iterator(&m_impl->seq(), m_impl->seq().end());
 }
 inline std::vector<value> list::to_vector() const { return {begin(), end()}; }
 
