@@ -4,6 +4,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/core/assert.hpp>
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/msgpack_size.hpp>

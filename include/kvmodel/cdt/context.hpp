@@ -1,24 +1,421 @@
 // kvmodel/cdt/context.hpp
 //
 // Nested contexts: resolves an op's ctx steps (list_index, list_rank,
-// list_value, map_index, map_key, map_rank, map_value and the create steps)
-// down to the target container, applies the op there, and writes the result
-// back into its parents. Being written; see cdt/engine.hpp.
+// list_value, map_index, map_key, map_rank, map_value and the create steps
+// list_index_create / map_key_create) down to the target container, applies
+// the op there with the list or map engine, and writes the result back into
+// its parents. Rules: AEROSPIKE-CDT.md §10-§12; the server's cdt_context_dig
+// and list/map_subcontext_by_* (as/src/base/cdt.c, particle_list.c,
+// particle_map.c).
+//
+//  * A step that finds nothing (index or rank out of range, missing key, no
+//    equal value), a list step on a map or a map step on a list, or a step
+//    into something that is not a container: OP_NOT_APPLICABLE. The op's own
+//    target of the wrong type: BIN_TYPE_ERROR (from the engine). A bin that is
+//    not a list or map at all: PARAMETER_ERROR (the server's cdt_context_dig).
+//  * list_value / map_value pick the first equal element (list order; key
+//    order for maps); list_rank ties are by position, map_rank ties by key.
+//  * Create steps: a missing element is created, as the container the next
+//    step (or the op) needs; the step's order/pad flags describe the container
+//    the step indexes into and apply only when that container is created too.
+//    An index equal to the size appends; past the size pads with nil when the
+//    step pads (an ORDERED step never pads), else OP_NOT_APPLICABLE; in an
+//    ORDERED list the index is ignored and the element is sorted in. Below a
+//    created element only list_index (-1 or 0 unless padding or ORDERED) and
+//    map_key (no INF/WILDCARD key) steps can follow.
+//  * Read ops reaching a missing element through a create step:
+//    OP_NOT_APPLICABLE. Remove-type ops through a create step create nothing
+//    and answer nil (on a missing bin too). A modify op that ends as a no-op
+//    without writing (NO_FAIL denials, sorting nothing) creates nothing either.
+//  * A container modified through a context inside an ORDERED list is
+//    re-sorted into place.
+//  * list_create / map_create with a context are the clients' encoding: the
+//    last step gets the create flag of the order (and pad), the op sets the
+//    order of the container it lands on.
+//
+// The server's crash cases (AEROSPIKE-CDT.md §12) get defined answers:
+//  (a) a create index before the start of an existing UNORDERED list
+//      (index < -size): OP_NOT_APPLICABLE;
+//  (b) index -1 with pad where the list is created: the same as index 0;
+//  (c), (d) persisted-index lists: the plain result;
+//  (e) padding to a huge index: RECORD_TOO_BIG (every element takes at least
+//      a byte, so a list longer than max-record-size bytes cannot fit),
+//      before anything is allocated.
+//
+// Costs: O(log n) per level on a level of n elements (a list_value / map_value
+// step with a WILDCARD pattern O(log n + k) over its k matches); the nested
+// container is moved out of its parent, modified and moved back, never copied.
+// On error the bin is unchanged.
 #pragma once
 
 #include <kvmodel/cdt/detail/common.hpp>
+#include <kvmodel/cdt/detail/list_engine.hpp>
+#include <kvmodel/cdt/detail/map_engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace kvmodel::cdt::detail {
 
-/// Applies o (with a non-empty ctx) to bin. On error bin is unchanged.
-inline result<value> apply_in_context(std::optional<value>& bin, const op& o) {
-    (void)bin;
-    return op_error(status::unsupported_feature, o.code, "contexts not built yet");
+/// The create-flag bits of a step as the clients put them on the wire
+/// (AS_CDT_CTX_CREATE_*): 0x40, 0x80 (list: pad; map: K_ORDERED), 0xc0
+/// (list: ORDERED; map: KV_ORDERED); 0 when the step does not create.
+inline unsigned ctx_create_bits(const ctx_step& s) noexcept {
+    if (!s.create) return 0;
+    if (s.type == ctx_step::kind::map_key || s.type == ctx_step::kind::map_index ||
+        s.type == ctx_step::kind::map_rank || s.type == ctx_step::kind::map_value) {
+        switch (s.create_map_order) {
+        case map_order::key_ordered: return 0x80;
+        case map_order::key_value_ordered: return 0xc0;
+        default: return 0x40;
+        }
+    }
+    if (s.create_list_order == list_order::ordered) return 0xc0;
+    return s.pad ? 0x80 : 0x40;
+}
+
+/// Sets a step's create flag from wire bits.
+inline void ctx_set_create_bits(ctx_step& s, unsigned bits) noexcept {
+    s.create = bits != 0;
+    s.create_list_order = (bits & 0xc0) == 0xc0 ? list_order::ordered : list_order::unordered;
+    s.pad = (bits & 0xc0) == 0x80;
+    s.create_map_order = (bits & 0xc0) == 0xc0   ? map_order::key_value_ordered
+                         : (bits & 0xc0) == 0x80 ? map_order::key_ordered
+                                                 : map_order::unordered;
+}
+
+inline std::string ctx_step_text(const ctx_step& s) {
+    switch (s.type) {
+    case ctx_step::kind::list_index:
+        return std::string(s.create ? "list_index_create(" : "list_index(") + std::to_string(s.index) + ")";
+    case ctx_step::kind::list_rank: return "list_rank(" + std::to_string(s.index) + ")";
+    case ctx_step::kind::list_value: return "list_value(" + to_string(s.val) + ")";
+    case ctx_step::kind::map_index: return "map_index(" + std::to_string(s.index) + ")";
+    case ctx_step::kind::map_rank: return "map_rank(" + std::to_string(s.index) + ")";
+    case ctx_step::kind::map_key:
+        return std::string(s.create ? "map_key_create(" : "map_key(") + to_string(s.val) + ")";
+    case ctx_step::kind::map_value: return "map_value(" + to_string(s.val) + ")";
+    }
+    return "?";
+}
+
+inline bool ctx_is_map_step(const ctx_step& s) noexcept {
+    return s.type == ctx_step::kind::map_index || s.type == ctx_step::kind::map_rank ||
+           s.type == ctx_step::kind::map_key || s.type == ctx_step::kind::map_value;
+}
+
+/// Where a step lands in a container: an existing element, or where a create
+/// step puts a new one.
+struct ctx_hit {
+    std::size_t pos = 0;     // element index (list position / map key order)
+    bool create = false;     // missing: create it
+    std::size_t pad = 0;     // list create: nils before the new element
+};
+
+/// Resolves and applies one op through its context.
+class ctx_apply {
+public:
+    ctx_apply(const op& o, std::size_t max_record_size)
+        : m_op(o), m_steps(o.ctx), m_class(classify(o.code)), m_limit(max_record_size) {
+        // list_create / map_create: the clients OR the order's create flag into
+        // the last step and send set-order.
+        if (!m_steps.empty() && (o.code == op_code::list_create || o.code == op_code::map_create)) {
+            unsigned bits = 0;
+            if (o.code == op_code::list_create)
+                bits = o.order == list_order::ordered ? 0xc0 : (o.pad ? 0x80 : 0x40);
+            else
+                bits = o.morder == map_order::key_value_ordered ? 0xc0
+                       : o.morder == map_order::key_ordered     ? 0x80
+                                                                : 0x40;
+            ctx_step& last = m_steps.back();
+            ctx_set_create_bits(last, ctx_create_bits(last) | bits);
+        }
+    }
+
+    result<value> run(std::optional<value>& bin) {
+        if (m_steps.empty()) {
+            if (is_map_op(m_op.code)) return apply_map_op(bin, m_op);
+            return apply_list_op(bin, m_op, m_limit);
+        }
+        if (!bin) {
+            // Reads of a missing bin never reach the CDT code.
+            if (m_class == op_class::read) return value();
+            const ctx_step& first = m_steps.front();
+            if (!first.create ||
+                (first.type != ctx_step::kind::list_index && first.type != ctx_step::kind::map_key))
+                return fail(step_error(0, "the bin does not exist and the step does not create"));
+            std::size_t pads = 0;
+            if (auto e = check_chain(0, pads)) return fail(std::move(*e));
+            if (m_class == op_class::remove) return value();
+            std::optional<value> leaf;
+            result<value> r = apply_target(leaf);
+            if (!r || !leaf) return r;
+            if (pads > m_limit) return too_big(pads);
+            bin = build_chain(0, std::move(*leaf));
+            return r;
+        }
+        if (!bin->is_list() && !bin->is_map())
+            return fail(op_error(status::parameter_error, m_op.code,
+                                 "ctx on a bin that holds a " + std::string(type_name(bin->type())) +
+                                     ", not a list or map"));
+        if (m_class == op_class::read) return read(*bin);
+        return modify(*bin, 0);
+    }
+
+private:
+    error step_error(std::size_t i, const std::string& what) const {
+        return op_error(status::op_not_applicable, m_op.code,
+                        "ctx step " + std::to_string(i + 1) + " " + ctx_step_text(m_steps[i]) + ": " + what);
+    }
+    error too_big(std::size_t elements) const {
+        return op_error(status::record_too_big, m_op.code,
+                        "ctx padding makes " + std::to_string(elements) +
+                            " elements, more bytes than max-record-size " + std::to_string(m_limit));
+    }
+
+    /// Where step i lands in container c (a list or map). `may_build` lets a
+    /// long list build its rank index first (modify path: the list is ours).
+    result<ctx_hit> resolve(value& c, std::size_t i, bool may_build) const {
+        const ctx_step& s = m_steps[i];
+        if (c.is_list()) {
+            list& l = c.as_list();
+            if (ctx_is_map_step(s)) return fail(step_error(i, "a map step on a list"));
+            std::size_t n = l.size();
+            bool by_index = s.type == ctx_step::kind::list_index ||
+                            (s.type == ctx_step::kind::list_rank && l.is_ordered());
+            if (by_index) {
+                if (auto p = single_position(s.index, n)) return ctx_hit{*p, false, 0};
+                if (!s.create) return fail(step_error(i, "index out of range (size " + std::to_string(n) + ")"));
+                auto sn = static_cast<std::int64_t>(n);
+                if ((n == 0 && s.index == -1) || s.index == sn) return ctx_hit{n, true, 0};
+                // Past the end (or, crash case (a), before the start): an
+                // ORDERED list sorts the new element in; else only padding.
+                if (l.is_ordered()) return ctx_hit{n, true, 0};
+                if (s.index > sn && s.pad && s.create_list_order != list_order::ordered)
+                    return ctx_hit{n, true, static_cast<std::size_t>(s.index - sn)};
+                return fail(step_error(i, s.index < 0 ? "index before the start of the list (size " + std::to_string(n) + ")"
+                                                      : "index past the end without pad (size " + std::to_string(n) + ")"));
+            }
+            if (may_build) l.build_index();
+            if (s.type == ctx_step::kind::list_rank) {
+                auto p = single_position(s.index, n);
+                if (!p) return fail(step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
+                return ctx_hit{l.index_at_rank(*p), false, 0};
+            }
+            // list_value: the first equal element in list order.
+            std::size_t lo = l.count_less(s.val);
+            std::size_t hi = l.count_less_equal(s.val);
+            if (lo == hi) return fail(step_error(i, "no element equals the value"));
+            if (l.is_ordered()) return ctx_hit{lo, false, 0};
+            if (!s.val.contains_wildcard()) return ctx_hit{l.index_at_rank(lo), false, 0};
+            std::vector<std::size_t> pos = l.indexes_by_rank(lo, hi);
+            return ctx_hit{*std::min_element(pos.begin(), pos.end()), false, 0};
+        }
+        map& m = c.as_map();
+        if (!ctx_is_map_step(s)) return fail(step_error(i, "a list step on a map"));
+        std::size_t n = m.size();
+        switch (s.type) {
+        case ctx_step::kind::map_index: {
+            auto p = single_position(s.index, n);
+            if (!p) return fail(step_error(i, "index out of range (size " + std::to_string(n) + ")"));
+            return ctx_hit{*p, false, 0};
+        }
+        case ctx_step::kind::map_rank: {
+            auto p = single_position(s.index, n);
+            if (!p) return fail(step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
+            return ctx_hit{m.index_at_rank(*p), false, 0};
+        }
+        case ctx_step::kind::map_key: {
+            if (auto p = m.find(s.val)) return ctx_hit{*p, false, 0};
+            if (!s.create) return fail(step_error(i, "key not found"));
+            if (!list_storable(s.val)) return fail(step_error(i, "cannot create a key holding INF/WILDCARD"));
+            return ctx_hit{0, true, 0};
+        }
+        default: {
+            // map_value: the first equal value in key order.
+            std::size_t lo = m.count_less_value(s.val);
+            std::size_t hi = m.count_less_equal_value(s.val);
+            if (lo == hi) return fail(step_error(i, "no value equals the value"));
+            if (!s.val.contains_wildcard()) return ctx_hit{m.index_at_rank(lo), false, 0};
+            std::vector<std::size_t> idx = m.indexes_by_rank(lo, hi);
+            return ctx_hit{*std::min_element(idx.begin(), idx.end()), false, 0};
+        }
+        }
+    }
+
+    /// Checks the steps from `from` on as containers to create (the server's
+    /// cdt_context_count_create_sz) and counts the elements they make.
+    std::optional<error> check_chain(std::size_t from, std::size_t& elements) const {
+        for (std::size_t i = from; i < m_steps.size(); ++i) {
+            const ctx_step& s = m_steps[i];
+            if (s.type == ctx_step::kind::map_key) {
+                if (!list_storable(s.val)) return step_error(i, "cannot create a key holding INF/WILDCARD");
+                elements = add_sat(elements, 1);
+                continue;
+            }
+            if (s.type != ctx_step::kind::list_index)
+                return step_error(i, "cannot create an element by this step");
+            if (s.index < -1) return step_error(i, "index before the start of a created list");
+            if (s.create && s.create_list_order == list_order::ordered) {
+                elements = add_sat(elements, 1);
+            } else if (s.create && s.pad) {
+                // Crash case (b): index -1 pads like index 0.
+                elements = add_sat(elements, static_cast<std::size_t>(std::max<std::int64_t>(s.index, 0)) + 1);
+            } else {
+                if (s.index > 0) return step_error(i, "index past the end of a created list without pad");
+                elements = add_sat(elements, 1);
+            }
+        }
+        return std::nullopt;
+    }
+    static std::size_t add_sat(std::size_t a, std::size_t b) noexcept {
+        return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max() : a + b;
+    }
+
+    /// The containers of steps [from, end) around leaf, innermost first.
+    value build_chain(std::size_t from, value leaf) const {
+        value elem = std::move(leaf);
+        for (std::size_t i = m_steps.size(); i-- > from;) {
+            const ctx_step& s = m_steps[i];
+            if (s.type == ctx_step::kind::map_key) {
+                map m(s.create ? s.create_map_order : map_order::unordered);
+                m.put(s.val, std::move(elem));
+                elem = value(std::move(m));
+                continue;
+            }
+            if (s.create && s.create_list_order == list_order::ordered) {
+                list l(list_order::ordered);
+                l.push_back(std::move(elem));
+                elem = value(std::move(l));
+                continue;
+            }
+            list l;
+            if (s.create && s.pad)
+                for (std::int64_t k = 0; k < s.index; ++k) l.push_back(value());
+            l.push_back(std::move(elem));
+            elem = value(std::move(l));
+        }
+        return elem;
+    }
+
+    /// The op on its target (nullopt when a create step made room for it).
+    result<value> apply_target(std::optional<value>& target) const {
+        if (is_map_op(m_op.code)) return apply_map_op(target, m_op, false);
+        list_run run;
+        run.max_record_size = m_limit;
+        run.top_level = false;
+        bool was_absent = !target;
+        result<value> r = apply_list_op(target, m_op, run);
+        // A created list the op did not write (NO_FAIL no-op, nothing to sort)
+        // is not kept: the server creates nothing then.
+        if (r && was_absent && !run.wrote) target.reset();
+        return r;
+    }
+
+    /// Read ops: walk without touching anything, apply to a copy (O(1)).
+    result<value> read(const value& top) const {
+        const value* cur = &top;
+        for (std::size_t i = 0; i < m_steps.size(); ++i) {
+            if (!cur->is_list() && !cur->is_map())
+                return fail(step_error(i, "steps into a " + std::string(type_name(cur->type())) + ", not a container"));
+            value probe = *cur; // O(1): containers are shared handles
+            result<ctx_hit> h = resolve(probe, i, false);
+            if (!h) return fail(h.error());
+            if (h->create) return fail(step_error(i, "element not found (a read creates nothing)"));
+            cur = cur->is_list() ? &cur->as_list()[h->pos] : &cur->as_map().value_at(h->pos);
+        }
+        std::optional<value> target = *cur;
+        return apply_target(target);
+    }
+
+    /// Modify and remove ops: step i in container c (a list or map this call
+    /// may change; on error it is left as it was).
+    result<value> modify(value& c, std::size_t i) {
+        if (!c.is_list() && !c.is_map())
+            return fail(step_error(i, "steps into a " + std::string(type_name(c.type())) + ", not a container"));
+        result<ctx_hit> h = resolve(c, i, true);
+        if (!h) return fail(h.error());
+        if (h->create) return create_at(c, i, *h);
+
+        value child = c.is_list() ? c.as_list().take(h->pos) : c.as_map().take_value_at(h->pos);
+        result<value> r = [&]() -> result<value> {
+            if (i + 1 < m_steps.size()) return modify(child, i + 1);
+            std::optional<value> target(std::move(child));
+            result<value> out = apply_target(target);
+            child = std::move(*target);
+            return out;
+        }();
+        put_back(c, h->pos, std::move(child), r.has_value());
+        return r;
+    }
+
+    /// Puts a child back where it was taken from; after a successful change
+    /// inside an ORDERED list, where its new value sorts.
+    static void put_back(value& c, std::size_t pos, value child, bool changed) {
+        if (c.is_map()) {
+            c.as_map().set_value_at(pos, std::move(child));
+            return;
+        }
+        list& l = c.as_list();
+        if (!changed || !l.is_ordered()) {
+            l.set(pos, std::move(child));
+            return;
+        }
+        l.erase(pos);
+        std::size_t at = l.count_less(child); // before child is moved from
+        l.insert(at, std::move(child));
+    }
+
+    /// A create step at level i found nothing: build what the remaining steps
+    /// and the op need, and insert it into c.
+    result<value> create_at(value& c, std::size_t i, const ctx_hit& h) {
+        std::size_t elements = 0;
+        if (auto e = check_chain(i + 1, elements)) return fail(std::move(*e));
+        if (m_class == op_class::remove) return value();
+        std::optional<value> leaf;
+        result<value> r = apply_target(leaf);
+        if (!r || !leaf) return r;
+        // Padding can ask for billions of nils: refuse before building any.
+        std::size_t existing = c.is_list() ? c.as_list().size() : c.as_map().size();
+        std::size_t total = add_sat(elements, h.pad == 0 ? 0 : add_sat(h.pad, add_sat(existing, 1)));
+        if (total > m_limit) return too_big(total);
+        value elem = build_chain(i + 1, std::move(*leaf));
+        if (c.is_map()) {
+            c.as_map().put(m_steps[i].val, std::move(elem));
+            return r;
+        }
+        list& l = c.as_list();
+        if (l.is_ordered()) {
+            std::size_t at = l.count_less(elem); // before elem is moved from
+            l.insert(at, std::move(elem));
+            return r;
+        }
+        for (std::size_t k = 0; k < h.pad; ++k) l.push_back(value());
+        l.push_back(std::move(elem));
+        return r;
+    }
+
+    const op& m_op;
+    std::vector<ctx_step> m_steps;
+    op_class m_class;
+    std::size_t m_limit;
+};
+
+/// Applies o (with a non-empty ctx) to bin (nullopt = absent). max_record_size
+/// is the namespace's limit, which context padding may not exceed.
+/// On error bin is unchanged. Complexity: O(log n) per level, plus the op.
+inline result<value> apply_in_context(std::optional<value>& bin, const op& o,
+                                      std::size_t max_record_size = default_max_record_size) {
+    return ctx_apply(o, max_record_size).run(bin);
 }
 
 } // namespace kvmodel::cdt::detail

@@ -22,11 +22,16 @@
 
 namespace kvmodel::cdt {
 
-/// Applies o to bin (nullopt = absent bin). Complexity: O(log n + k) for
-/// selectors on n elements returning k, O(log n) per context level.
-inline result<value> apply(std::optional<value>& bin, const op& o) {
-    if (!o.ctx.empty()) return detail::apply_in_context(bin, o);
-    return is_map_op(o.code) ? detail::apply_map_op(bin, o) : detail::apply_list_op(bin, o);
+/// Applies o to bin (nullopt = absent bin). max_record_size is the
+/// namespace's limit (default 1 MiB): list padding that could not fit in it is
+/// RECORD_TOO_BIG before anything is allocated; the store still checks the
+/// record's real size. Complexity: O(log n + k) for selectors on n elements
+/// returning k, O(log n) per context level.
+inline result<value> apply(std::optional<value>& bin, const op& o,
+                           std::size_t max_record_size = detail::default_max_record_size) {
+    if (!o.ctx.empty()) return detail::apply_in_context(bin, o, max_record_size);
+    return is_map_op(o.code) ? detail::apply_map_op(bin, o)
+                             : detail::apply_list_op(bin, o, max_record_size);
 }
 
 } // namespace kvmodel::cdt

@@ -121,6 +121,11 @@ inline std::optional<decoded_return> decode_return(std::int32_t wire, bool for_m
     }
 }
 
+/// A namespace's max-record-size when nothing says otherwise (Aerospike 8.x:
+/// 1 MiB). Ops that could grow a bin without bound (list padding) are refused
+/// with RECORD_TOO_BIG against it before anything is allocated.
+inline constexpr std::size_t default_max_record_size = 1048576;
+
 /// The error for a failed op, naming it: "map_get_by_index: index 200 out of range (size 3)".
 inline error op_error(status code, op_code c, const std::string& what) {
     return error{code, std::string(op_name(c)) + ": " + what};
