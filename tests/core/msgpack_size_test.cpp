@@ -40,7 +40,7 @@ using sizes = std::vector<std::size_t>;
 
 // A str whose first byte is Aerospike's particle type.
 std::string typed_str(char type, const char* data, std::size_t n) {
-    msgpack::sbuffer buf;
+    msgpack::sbuffer buf(32); // small: most encodings are a few bytes
     msgpack::packer<msgpack::sbuffer> p(buf);
     p.pack_str(static_cast<std::uint32_t>(n + 1));
     p.pack_str_body(&type, 1);
@@ -50,7 +50,7 @@ std::string typed_str(char type, const char* data, std::size_t n) {
 
 // An ext element with c content bytes of the given type.
 std::string ext(std::size_t c, std::int8_t type, char fill = 0) {
-    msgpack::sbuffer buf;
+    msgpack::sbuffer buf(32); // small: most encodings are a few bytes
     msgpack::packer<msgpack::sbuffer> p(buf);
     p.pack_ext(c, type);
     std::string body(c, fill);
@@ -59,7 +59,7 @@ std::string ext(std::size_t c, std::int8_t type, char fill = 0) {
 }
 
 std::string encode(const value& v) {
-    msgpack::sbuffer buf;
+    msgpack::sbuffer buf(32); // small: most encodings are a few bytes
     msgpack::packer<msgpack::sbuffer> p(buf);
     switch (v.type()) {
     case value_type::nil: p.pack_nil(); break;

@@ -393,6 +393,11 @@ TEST_CASE("rule book examples (AEROSPIKE-CDT.md §1, §13)", "[core][order]") {
         CHECK(cmp(map{}, map{{value{}, value{}}}) < 0);
         // Same count: the first differing key decides, whatever the values.
         CHECK(cmp(map{{1, 100}, {5, 0}}, map{{2, 0}, {3, 0}}) < 0);
+        // Entry by entry, each key then its value: the server walks both maps
+        // as one stream k0 v0 k1 v1 ... (msgpack_cmp_internal), so a value can
+        // decide before a later key does. (Reading the docs' "each key in
+        // order, then map values" as "all keys first" would say LESS here.)
+        CHECK(cmp(map{{1, 9}, {2, 0}}, map{{1, 0}, {3, 0}}) > 0);
         // Same keys: the values, in key order.
         CHECK(cmp(map{{1, 1}, {2, 9}}, map{{1, 2}, {2, 0}}) < 0);
         CHECK(cmp(map{{1, 1}, {2, 9}}, map{{1, 1}, {2, 10}}) < 0);
