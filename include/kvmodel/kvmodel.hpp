@@ -20,3 +20,7 @@
 #include <kvmodel/kv/record_size.hpp>
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
+#include <kvmodel/sim/clock.hpp>
+#include <kvmodel/sim/cluster.hpp>
+#include <kvmodel/sim/faults.hpp>
+#include <kvmodel/sim/stats.hpp>

@@ -117,7 +117,8 @@ TEST_CASE("digest hex round-trips and rejects malformed input", "[kv][digest]") 
     CHECK(*back == d);
     std::string upper = to_hex(d);
     for (char& c : upper)
-        if (c >= 'a' && c <= 'f') c = static_cast<char>(c - 'a' + 'A');
+        if (c >= 'a' && c <= 'f')
+            c = static_cast<char>(c - 'a' + 'A');
     CHECK(kv::digest_from_hex(upper) == d);
     CHECK_FALSE(kv::digest_from_hex(""));
     CHECK_FALSE(kv::digest_from_hex(std::string(39, '0')));
@@ -129,8 +130,10 @@ TEST_CASE("the EVP path and the RIPEMD160 path agree", "[kv][digest]") {
     std::mt19937_64 rng(Catch::rngSeed());
     for (int i = 0; i < 200; ++i) {
         std::vector<std::uint8_t> a(rng() % 70), b(rng() % 300);
-        for (auto& x : a) x = static_cast<std::uint8_t>(rng());
-        for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+        for (auto& x : a)
+            x = static_cast<std::uint8_t>(rng());
+        for (auto& x : b)
+            x = static_cast<std::uint8_t>(rng());
         const std::span<const std::uint8_t> parts[] = {a, b};
         kv::digest evp{};
         REQUIRE(kv::detail::ripemd160_evp(parts, evp));

@@ -68,8 +68,13 @@ TEST_CASE("key::make accepts int, string and bytes and rejects other types", "[k
     REQUIRE(b);
     CHECK(*b == kv::key("test", "set", kvmodel::bytes{1, 2}));
 
-    for (const value& bad : {value(), value(true), value(1.5), value(list{1, 2}),
-                             value(map{{1, 2}}), value(inf), value(wildcard)}) {
+    for (const value& bad : {value(),
+                             value(true),
+                             value(1.5),
+                             value(list{1, 2}),
+                             value(map{{1, 2}}),
+                             value(inf),
+                             value(wildcard)}) {
         auto r = kv::key::make("test", "set", bad);
         REQUIRE_FALSE(r);
         CHECK(r.error().code == status::parameter_error);
@@ -104,7 +109,7 @@ TEST_CASE("keys compare by namespace and digest", "[kv][key]") {
     CHECK(kv::to_string(d) == "test:set:82d7213b469812947c109a6d341e3b5b1dedec1f");
     CHECK(kv::to_string(kv::key("test", "set", "x")) == "test:set:\"x\"");
 
-    std::unordered_set<kv::key> set{kv::key("test", "set", 1), kv::key("test", "set", 1),
-                                    kv::key("test", "set", 2)};
+    std::unordered_set<kv::key> set{
+        kv::key("test", "set", 1), kv::key("test", "set", 1), kv::key("test", "set", 2)};
     CHECK(set.size() == 2);
 }

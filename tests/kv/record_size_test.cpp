@@ -16,8 +16,10 @@ namespace rs = kv::record_size;
 
 namespace {
 
-std::size_t flat_of(const std::vector<kv::bin>& bins, std::string_view set = "",
-                    const std::optional<value>& key = std::nullopt, bool ttl = false) {
+std::size_t flat_of(const std::vector<kv::bin>& bins,
+                    std::string_view set = "",
+                    const std::optional<value>& key = std::nullopt,
+                    bool ttl = false) {
     return rs::flat(set, key, ttl, bins);
 }
 
@@ -127,7 +129,8 @@ TEST_CASE("the limit is flat + 4 <= max-record-size", "[kv][record_size]") {
 
     // A list of 100-byte blobs holds 10,179 of them.
     list blobs;
-    for (int i = 0; i < 10179; ++i) blobs.push_back(kvmodel::bytes(100, 1));
+    for (int i = 0; i < 10179; ++i)
+        blobs.push_back(kvmodel::bytes(100, 1));
     std::vector<kv::bin> b1{{"blobs", blobs}};
     CHECK(rs::fits(flat_of(b1), kv::default_max_record_size));
     blobs.push_back(kvmodel::bytes(100, 1));

@@ -42,8 +42,11 @@ TEST_CASE("bin names are at most 15 bytes without NUL", "[kv][record]") {
 TEST_CASE("INF and WILDCARD cannot be stored", "[kv][record]") {
     CHECK(kv::check_bin_value(list{1, map{{"a", "b"}}}, "put", "x"));
     CHECK(kv::check_bin_value(kvmodel::bytes{}, "put", "x"));
-    for (const value& v : {value(inf), value(wildcard), value(list{1, list{wildcard}}),
-                           value(map{{1, inf}}), value(map{{inf, 1}})}) {
+    for (const value& v : {value(inf),
+                           value(wildcard),
+                           value(list{1, list{wildcard}}),
+                           value(map{{1, inf}}),
+                           value(map{{inf, 1}})}) {
         auto r = kv::check_bin_value(v, "put", "x");
         REQUIRE_FALSE(r);
         CHECK(r.error().code == status::parameter_error);

@@ -21,11 +21,6 @@
 // than the hash lookup that follows it in a store.
 #pragma once
 
-#include <openssl/evp.h>
-#include <openssl/opensslv.h>
-#include <openssl/provider.h>
-#include <openssl/ripemd.h>
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +31,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+
+#include <openssl/evp.h>
+#include <openssl/opensslv.h>
+#include <openssl/provider.h>
+#include <openssl/ripemd.h>
 
 namespace kvmodel::kv {
 
@@ -72,18 +72,23 @@ inline std::string to_hex(const digest& d) {
 
 /// Parses 40 hex digits (either case); nullopt on anything else.
 inline std::optional<digest> digest_from_hex(std::string_view s) noexcept {
-    if (s.size() != digest_size * 2) return std::nullopt;
+    if (s.size() != digest_size * 2)
+        return std::nullopt;
     auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
         return -1;
     };
     digest d{};
     for (std::size_t i = 0; i < digest_size; ++i) {
         int hi = nibble(s[2 * i]);
         int lo = nibble(s[2 * i + 1]);
-        if (hi < 0 || lo < 0) return std::nullopt;
+        if (hi < 0 || lo < 0)
+            return std::nullopt;
         d[i] = static_cast<std::uint8_t>(hi * 16 + lo);
     }
     return d;
@@ -113,7 +118,8 @@ inline digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts
     RIPEMD160_CTX ctx;
     RIPEMD160_Init(&ctx);
     for (auto p : parts)
-        if (!p.empty()) RIPEMD160_Update(&ctx, p.data(), p.size());
+        if (!p.empty())
+            RIPEMD160_Update(&ctx, p.data(), p.size());
     digest d{};
     RIPEMD160_Final(d.data(), &ctx);
 #    if defined(__GNUC__)
@@ -127,9 +133,11 @@ inline digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts
 /// provider when the default one lacks it); nullptr if OpenSSL has none.
 inline const EVP_MD* ripemd160_md() noexcept {
     static const EVP_MD* const md = []() noexcept -> const EVP_MD* {
-        if (EVP_MD* m = EVP_MD_fetch(nullptr, "RIPEMD160", nullptr)) return m;
+        if (EVP_MD* m = EVP_MD_fetch(nullptr, "RIPEMD160", nullptr))
+            return m;
         // OpenSSL 3.0.0-3.0.6 keep RIPEMD-160 in the legacy provider only.
-        if (OSSL_PROVIDER_load(nullptr, "legacy") == nullptr) return nullptr;
+        if (OSSL_PROVIDER_load(nullptr, "legacy") == nullptr)
+            return nullptr;
         return EVP_MD_fetch(nullptr, "RIPEMD160", nullptr);
     }();
     return md;
@@ -139,7 +147,8 @@ inline const EVP_MD* ripemd160_md() noexcept {
 inline bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
                           digest& out) noexcept {
     const EVP_MD* md = ripemd160_md();
-    if (md == nullptr) return false;
+    if (md == nullptr)
+        return false;
     struct ctx_holder {
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         ctx_holder() = default;
@@ -148,12 +157,16 @@ inline bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
         ~ctx_holder() { EVP_MD_CTX_free(ctx); }
     };
     thread_local ctx_holder holder;
-    if (holder.ctx == nullptr) return false;
-    if (EVP_DigestInit_ex(holder.ctx, md, nullptr) != 1) return false;
+    if (holder.ctx == nullptr)
+        return false;
+    if (EVP_DigestInit_ex(holder.ctx, md, nullptr) != 1)
+        return false;
     for (auto p : parts)
-        if (!p.empty() && EVP_DigestUpdate(holder.ctx, p.data(), p.size()) != 1) return false;
+        if (!p.empty() && EVP_DigestUpdate(holder.ctx, p.data(), p.size()) != 1)
+            return false;
     unsigned int len = 0;
-    if (EVP_DigestFinal_ex(holder.ctx, out.data(), &len) != 1 || len != digest_size) return false;
+    if (EVP_DigestFinal_ex(holder.ctx, out.data(), &len) != 1 || len != digest_size)
+        return false;
     return true;
 }
 
@@ -168,7 +181,8 @@ inline digest ripemd160(std::span<const std::span<const std::uint8_t>> parts) no
     return ripemd160_low(parts);
 #else
     digest d{};
-    if (!ripemd160_evp(parts, d)) ripemd160_unavailable();
+    if (!ripemd160_evp(parts, d))
+        ripemd160_unavailable();
     return d;
 #endif
 }
@@ -181,7 +195,8 @@ inline std::span<const std::uint8_t> as_bytes(std::string_view s) noexcept {
 
 /// The digest of a user key given as its type and its bytes (an integer's 8
 /// big-endian bytes). An empty set means no set. Complexity: O(|set| + |key|).
-inline digest compute_digest(std::string_view set, key_type type,
+inline digest compute_digest(std::string_view set,
+                             key_type type,
                              std::span<const std::uint8_t> key_bytes) noexcept {
     const std::uint8_t type_byte = static_cast<std::uint8_t>(type);
     const std::span<const std::uint8_t> parts[] = {
@@ -193,7 +208,8 @@ inline digest compute_digest(std::string_view set, key_type type,
 inline digest compute_digest(std::string_view set, std::int64_t key) noexcept {
     auto u = static_cast<std::uint64_t>(key);
     std::array<std::uint8_t, 8> be{};
-    for (std::size_t i = 0; i < 8; ++i) be[i] = static_cast<std::uint8_t>(u >> (56 - 8 * i));
+    for (std::size_t i = 0; i < 8; ++i)
+        be[i] = static_cast<std::uint8_t>(u >> (56 - 8 * i));
     return compute_digest(set, key_type::integer, be);
 }
 

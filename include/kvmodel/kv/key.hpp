@@ -40,8 +40,8 @@ public:
     /// An integer user key (any integral type; unsigned 64-bit values are
     /// taken as their two's-complement int64, as Aerospike stores them).
     template <std::integral I>
-        requires(!std::same_as<I, bool> && !std::same_as<I, char>)
-    key(std::string ns, std::string set, I user_key)
+    requires(!std::same_as<I, bool> && !std::same_as<I, char>)
+        key(std::string ns, std::string set, I user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
         , m_user_key(static_cast<std::int64_t>(user_key))
@@ -70,14 +70,17 @@ public:
     /// limits above. Complexity: one digest.
     static result<key> make(std::string ns, std::string set, value user_key) {
         result<void> names = check_names(ns, set);
-        if (!names) return names.error();
+        if (!names)
+            return names.error();
         switch (user_key.type()) {
-        case value_type::integer: return key(std::move(ns), std::move(set), user_key.as_int());
+        case value_type::integer:
+            return key(std::move(ns), std::move(set), user_key.as_int());
         case value_type::string:
             return key(std::move(ns), std::move(set), std::move(user_key.as_string()));
         case value_type::bytes:
             return key(std::move(ns), std::move(set), std::move(user_key.as_bytes()));
-        default: break;
+        default:
+            break;
         }
         return fail(status::parameter_error,
                     "key: a user key must be an integer, a string or bytes, got " +
@@ -94,7 +97,8 @@ public:
     /// PARAMETER_ERROR naming the limit when the namespace is empty or longer
     /// than 31 bytes or the set is longer than 63 bytes.
     static result<void> check_names(std::string_view ns, std::string_view set) {
-        if (ns.empty()) return fail(status::parameter_error, "key: the namespace name is empty");
+        if (ns.empty())
+            return fail(status::parameter_error, "key: the namespace name is empty");
         if (ns.size() > max_namespace_length)
             return fail(status::parameter_error,
                         "key: namespace name '" + std::string(ns) + "' is " +
@@ -127,7 +131,9 @@ public:
 
 private:
     key(std::string ns, std::string set, const kv::digest& d)
-        : m_ns(std::move(ns)), m_set(std::move(set)), m_digest(d) {}
+        : m_ns(std::move(ns))
+        , m_set(std::move(set))
+        , m_digest(d) {}
 
     std::string m_ns;
     std::string m_set;

@@ -103,8 +103,17 @@ struct bit_operation {
 };
 
 /// One operation of an operate() command.
-using operation = std::variant<read_op, read_all_op, read_header_op, write_op, add_op, append_op,
-                               prepend_op, touch_op, delete_op, cdt_operation, bit_operation>;
+using operation = std::variant<read_op,
+                               read_all_op,
+                               read_header_op,
+                               write_op,
+                               add_op,
+                               append_op,
+                               prepend_op,
+                               touch_op,
+                               delete_op,
+                               cdt_operation,
+                               bit_operation>;
 
 /// Which alternative an operation is (its variant index).
 enum class op_kind : std::uint8_t {
@@ -130,8 +139,10 @@ inline op_kind kind(const operation& o) noexcept {
 inline const std::string* bin_of(const operation& o) noexcept {
     return std::visit(
         [](const auto& x) -> const std::string* {
-            if constexpr (requires { x.bin; }) return &x.bin;
-            else return nullptr;
+            if constexpr (requires { x.bin; })
+                return &x.bin;
+            else
+                return nullptr;
         },
         o);
 }
@@ -143,10 +154,14 @@ inline bool is_read(const operation& o) noexcept {
     switch (kind(o)) {
     case op_kind::read:
     case op_kind::read_all:
-    case op_kind::read_header: return true;
-    case op_kind::cdt: return cdt::classify(std::get<cdt_operation>(o).op.code) == cdt::op_class::read;
-    case op_kind::bit: return cdt::is_bit_read(std::get<bit_operation>(o).op.code);
-    default: return false;
+    case op_kind::read_header:
+        return true;
+    case op_kind::cdt:
+        return cdt::classify(std::get<cdt_operation>(o).op.code) == cdt::op_class::read;
+    case op_kind::bit:
+        return cdt::is_bit_read(std::get<bit_operation>(o).op.code);
+    default:
+        return false;
     }
 }
 
@@ -154,17 +169,28 @@ inline bool is_read(const operation& o) noexcept {
 /// CDT / bit op's own name ("map_put", "bit_set").
 inline std::string_view op_name(const operation& o) noexcept {
     switch (kind(o)) {
-    case op_kind::read: return "read";
-    case op_kind::read_all: return "read_all";
-    case op_kind::read_header: return "read_header";
-    case op_kind::write: return "write";
-    case op_kind::add: return "add";
-    case op_kind::append: return "append";
-    case op_kind::prepend: return "prepend";
-    case op_kind::touch: return "touch";
-    case op_kind::delete_record: return "delete";
-    case op_kind::cdt: return cdt::op_name(std::get<cdt_operation>(o).op.code);
-    case op_kind::bit: return cdt::bit_op_name(std::get<bit_operation>(o).op.code);
+    case op_kind::read:
+        return "read";
+    case op_kind::read_all:
+        return "read_all";
+    case op_kind::read_header:
+        return "read_header";
+    case op_kind::write:
+        return "write";
+    case op_kind::add:
+        return "add";
+    case op_kind::append:
+        return "append";
+    case op_kind::prepend:
+        return "prepend";
+    case op_kind::touch:
+        return "touch";
+    case op_kind::delete_record:
+        return "delete";
+    case op_kind::cdt:
+        return cdt::op_name(std::get<cdt_operation>(o).op.code);
+    case op_kind::bit:
+        return cdt::bit_op_name(std::get<bit_operation>(o).op.code);
     }
     return "?";
 }

@@ -113,11 +113,16 @@ inline result<void> check_ttl(std::int64_t ttl, std::string_view what) {
 /// Aerospike's name of an exists action ("CREATE_ONLY").
 constexpr std::string_view exists_action_name(record_exists_action a) noexcept {
     switch (a) {
-    case record_exists_action::update: return "UPDATE";
-    case record_exists_action::update_only: return "UPDATE_ONLY";
-    case record_exists_action::replace: return "REPLACE";
-    case record_exists_action::replace_only: return "REPLACE_ONLY";
-    case record_exists_action::create_only: return "CREATE_ONLY";
+    case record_exists_action::update:
+        return "UPDATE";
+    case record_exists_action::update_only:
+        return "UPDATE_ONLY";
+    case record_exists_action::replace:
+        return "REPLACE";
+    case record_exists_action::replace_only:
+        return "REPLACE_ONLY";
+    case record_exists_action::create_only:
+        return "CREATE_ONLY";
     }
     return "?";
 }

@@ -61,12 +61,14 @@ struct record {
     /// The bin's value, or nullptr. Complexity: O(bins).
     const value* get(std::string_view name) const noexcept {
         for (const bin& b : bins)
-            if (b.name == name) return &b.val;
+            if (b.name == name)
+                return &b.val;
         return nullptr;
     }
     value* get(std::string_view name) noexcept {
         for (bin& b : bins)
-            if (b.name == name) return &b.val;
+            if (b.name == name)
+                return &b.val;
         return nullptr;
     }
     bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
@@ -109,7 +111,11 @@ inline result<void> check_bin_name(std::string_view name, std::string_view what)
                     std::string(what) + ": bin name '" + std::string(name) + "' is " +
                         std::to_string(name.size()) + " bytes, max " +
                         std::to_string(max_bin_name_length));
-    if (name.find('\0') != std::string_view::npos)
+    // A plain loop: names are a few bytes, a memchr call costs more.
+    bool nul = false;
+    for (char c : name)
+        nul = nul || c == '\0';
+    if (nul)
         return fail(status::bin_name_too_long,
                     std::string(what) + ": bin name contains a NUL byte");
     return {};
@@ -119,16 +125,20 @@ namespace detail {
 inline bool contains_inf_or_wildcard(const value& v) noexcept {
     switch (v.type()) {
     case value_type::inf:
-    case value_type::wildcard: return true;
+    case value_type::wildcard:
+        return true;
     case value_type::list:
         for (const value& e : v.as_list())
-            if (contains_inf_or_wildcard(e)) return true;
+            if (contains_inf_or_wildcard(e))
+                return true;
         return false;
     case value_type::map:
         for (const map_entry& e : v.as_map())
-            if (contains_inf_or_wildcard(e.key) || contains_inf_or_wildcard(e.val)) return true;
+            if (contains_inf_or_wildcard(e.key) || contains_inf_or_wildcard(e.val))
+                return true;
         return false;
-    default: return false;
+    default:
+        return false;
     }
 }
 } // namespace detail
@@ -136,8 +146,8 @@ inline bool contains_inf_or_wildcard(const value& v) noexcept {
 /// PARAMETER_ERROR when v cannot be stored in a bin: INF or WILDCARD at any
 /// depth. (nil is not stored either: writing it deletes the bin.)
 /// Complexity: O(1) for scalars, O(size) for lists and maps.
-inline result<void> check_bin_value(const value& v, std::string_view what,
-                                    std::string_view bin_name) {
+inline result<void>
+check_bin_value(const value& v, std::string_view what, std::string_view bin_name) {
     if (detail::contains_inf_or_wildcard(v))
         return fail(status::parameter_error,
                     std::string(what) + ": bin '" + std::string(bin_name) +

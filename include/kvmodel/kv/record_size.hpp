@@ -59,15 +59,21 @@ inline std::size_t value_size(const value& v) noexcept {
         auto u = static_cast<std::uint64_t>(v.as_int());
         return 2 + (u < (1ULL << 8) ? 1 : (u < (1ULL << 16) ? 2 : (u < (1ULL << 32) ? 4 : 8)));
     }
-    case value_type::boolean: return 2;
-    case value_type::floating: return 9;
-    case value_type::string: return 5 + v.as_string().size();
-    case value_type::bytes: return 5 + v.as_bytes().size();
+    case value_type::boolean:
+        return 2;
+    case value_type::floating:
+        return 9;
+    case value_type::string:
+        return 5 + v.as_string().size();
+    case value_type::bytes:
+        return 5 + v.as_bytes().size();
     case value_type::list:
-    case value_type::map: return 5 + packed_size(v);
+    case value_type::map:
+        return 5 + packed_size(v);
     case value_type::nil:
     case value_type::inf:
-    case value_type::wildcard: return 0;
+    case value_type::wildcard:
+        return 0;
     }
     return 0;
 }
@@ -78,30 +84,50 @@ inline std::size_t bin_size(std::string_view name, const value& v) noexcept {
 }
 
 /// Bytes of the stored user key entry ("send key"): 1 + (1 + K); 0 for no
-/// key or a value that cannot be a user key.
-inline std::size_t stored_key_size(const std::optional<value>& user_key) noexcept {
-    if (!user_key) return 0;
+/// key (nullptr) or a value that cannot be a user key.
+inline std::size_t stored_key_size(const value* user_key) noexcept {
+    if (user_key == nullptr)
+        return 0;
     switch (user_key->type()) {
-    case value_type::integer: return 1 + 1 + 8;
-    case value_type::string: return 1 + 1 + user_key->as_string().size();
-    case value_type::bytes: return 1 + 1 + user_key->as_bytes().size();
-    default: return 0;
+    case value_type::integer:
+        return 1 + 1 + 8;
+    case value_type::string:
+        return 1 + 1 + user_key->as_string().size();
+    case value_type::bytes:
+        return 1 + 1 + user_key->as_bytes().size();
+    default:
+        return 0;
     }
 }
 
+inline std::size_t stored_key_size(const std::optional<value>& user_key) noexcept {
+    return stored_key_size(user_key ? &*user_key : nullptr);
+}
+
 /// Everything in flat but the bins: header, bin count, set, stored key, void time.
-inline std::size_t fixed_size(std::string_view set, const std::optional<value>& stored_key,
-                              bool has_void_time, std::size_t n_bins) noexcept {
+inline std::size_t fixed_size(std::string_view set,
+                              const value* stored_key,
+                              bool has_void_time,
+                              std::size_t n_bins) noexcept {
     return header + (n_bins > 127 ? 2 : 1) + (set.empty() ? 0 : 1 + set.size()) +
            stored_key_size(stored_key) + (has_void_time ? void_time : 0);
+}
+inline std::size_t fixed_size(std::string_view set,
+                              const std::optional<value>& stored_key,
+                              bool has_void_time,
+                              std::size_t n_bins) noexcept {
+    return fixed_size(set, stored_key ? &*stored_key : nullptr, has_void_time, n_bins);
 }
 
 /// The unrounded size ("flat") of a record. Complexity: O(bins) plus the
 /// size of every list and map bin.
-inline std::size_t flat(std::string_view set, const std::optional<value>& stored_key,
-                        bool has_void_time, std::span<const bin> bins) noexcept {
+inline std::size_t flat(std::string_view set,
+                        const std::optional<value>& stored_key,
+                        bool has_void_time,
+                        std::span<const bin> bins) noexcept {
     std::size_t total = fixed_size(set, stored_key, has_void_time, bins.size());
-    for (const bin& b : bins) total += bin_size(b.name, b.val);
+    for (const bin& b : bins)
+        total += bin_size(b.name, b.val);
     return total;
 }
 
@@ -119,14 +145,15 @@ constexpr bool fits(std::size_t flat_size, std::size_t max_record_size) noexcept
 
 /// RECORD_TOO_BIG naming the operation, the size and the limit when a record
 /// of this flat size does not fit.
-inline result<void> check_record_size(std::size_t flat_size, std::size_t max_record_size,
-                                      std::string_view what) {
-    if (record_size::fits(flat_size, max_record_size)) return {};
+inline result<void>
+check_record_size(std::size_t flat_size, std::size_t max_record_size, std::string_view what) {
+    if (record_size::fits(flat_size, max_record_size))
+        return {};
     return fail(status::record_too_big,
                 std::string(what) + ": record would be " +
-                    std::to_string(flat_size + record_size::end_mark) +
-                    " bytes (flat " + std::to_string(flat_size) +
-                    " + 4), over max-record-size " + std::to_string(max_record_size));
+                    std::to_string(flat_size + record_size::end_mark) + " bytes (flat " +
+                    std::to_string(flat_size) + " + 4), over max-record-size " +
+                    std::to_string(max_record_size));
 }
 
 } // namespace kvmodel::kv

@@ -29,8 +29,10 @@ constexpr bool is_transient(status s) noexcept {
     case status::device_overload:
     case status::max_retries_exceeded:
     case status::no_more_connections:
-    case status::connection: return true;
-    default: return false;
+    case status::connection:
+        return true;
+    default:
+        return false;
     }
 }
 

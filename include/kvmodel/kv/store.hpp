@@ -3,17 +3,24 @@
 // The kv_store concept: what patterns need from a key-value store, with a
 // small required surface and the optional extras dispatched in one place.
 //
-// | expression                         | result                     | errors (status)                         | meaning |
-// |------------------------------------|----------------------------|-----------------------------------------|---------|
-// | s.get(k, rp)                       | result<record>             | record_not_found, timeout, partition_unavailable, parameter_error | all bins, generation, ttl |
-// | s.operate(k, ops, wp)              | result<record>             | every operate() status (operation.hpp), record_too_big, generation_error, record_exists, bin_name_too_long, bin_type_error, parameter_error, timeout (in_doubt) | ops applied atomically, one result per op in record.results |
-// | s.remove(k, wp)                    | result<void>               | record_not_found, generation_error, timeout (in_doubt) | deletes the record |
-// | optional: s.get(k, bins, rp)       | result<record>             | as get                                  | the named bins only |
-// | optional: s.exists(k, rp)          | result<bool>               | timeout, partition_unavailable          | whether the record exists |
-// | optional: s.put(k, bins, wp)       | result<void>               | as operate with writes                  | writes the bins |
-// | optional: s.touch(k, wp)           | result<void>               | record_not_found, ...                   | new TTL and generation |
-// | optional: s.batch_get(keys, rp)    | std::vector<result<record>>| per key                                 | one result per key, in key order |
-// | optional: s.batch_get(keys, bins, rp) | std::vector<result<record>> | per key                             | the named bins of each |
+// | expression                  | result                    | errors         | meaning          |
+// |-----------------------------|---------------------------|----------------|------------------|
+// | s.get(k, rp)                | result<record>            | not found (2), | all bins, gen,   |
+// |                             |                           | timeout, unav. | ttl              |
+// | s.operate(k, ops, wp)       | result<record>            | see operation  | ops atomically,  |
+// |                             |                           | .hpp, policy   | record.results   |
+// | s.remove(k, wp)             | result<void>              | not found,     | deletes the      |
+// |                             |                           | generation     | record           |
+// | opt: s.get(k, bins, rp)     | result<record>            | as get         | named bins only  |
+// | opt: s.exists(k, rp)        | result<bool>              | timeout, unav. | exists?          |
+// | opt: s.put(k, bins, wp)     | result<void>              | as operate     | writes bins      |
+// | opt: s.touch(k, wp)         | result<void>              | not found      | new ttl, gen     |
+// | opt: s.batch_get(keys, rp)  | std::vector<result<record>> | per key      | one per key, in  |
+// | opt: s.batch_get(keys, bins, rp) |                      |                | key order        |
+//
+// Errors carry Aerospike's status and a message naming the operation, the
+// bin and the limit; a write that failed after it may have been applied
+// (a timeout) has error::in_doubt set.
 //
 // Without an optional member, kv::get / exists / put / touch / batch_get fall
 // back to the required ones: selected bins and exists through operate() with
@@ -51,8 +58,11 @@ namespace kvmodel::kv {
 
 /// A key-value store: get, operate and remove (see the table above).
 template <class S>
-concept kv_store = requires(S& s, const key& k, std::span<const operation> ops,
-                            const read_policy& rp, const write_policy& wp) {
+concept kv_store = requires(S& s,
+                            const key& k,
+                            std::span<const operation> ops,
+                            const read_policy& rp,
+                            const write_policy& wp) {
     { s.get(k, rp) } -> std::same_as<result<record>>;
     { s.operate(k, ops, wp) } -> std::same_as<result<record>>;
     { s.remove(k, wp) } -> std::same_as<result<void>>;
@@ -60,8 +70,8 @@ concept kv_store = requires(S& s, const key& k, std::span<const operation> ops,
 
 namespace detail {
 template <class S>
-concept has_get_bins = requires(S& s, const key& k, std::span<const std::string> bins,
-                                const read_policy& rp) {
+concept has_get_bins =
+    requires(S& s, const key& k, std::span<const std::string> bins, const read_policy& rp) {
     { s.get(k, bins, rp) } -> std::same_as<result<record>>;
 };
 template <class S>
@@ -81,8 +91,10 @@ concept has_batch_get = requires(S& s, std::span<const key> keys, const read_pol
     { s.batch_get(keys, rp) } -> std::same_as<std::vector<result<record>>>;
 };
 template <class S>
-concept has_batch_get_bins = requires(S& s, std::span<const key> keys,
-                                      std::span<const std::string> bins, const read_policy& rp) {
+concept has_batch_get_bins = requires(S& s,
+                                      std::span<const key> keys,
+                                      std::span<const std::string> bins,
+                                      const read_policy& rp) {
     { s.batch_get(keys, bins, rp) } -> std::same_as<std::vector<result<record>>>;
 };
 } // namespace detail
@@ -96,16 +108,18 @@ result<record> get(S& s, const key& k, const read_policy& rp = {}) {
 /// The named bins of k (a missing bin is absent from record.bins). Uses
 /// S::get(k, bins, rp) when present, else operate() with one read per bin.
 template <kv_store S>
-result<record> get(S& s, const key& k, std::span<const std::string> bins,
-                   const read_policy& rp = {}) {
+result<record>
+get(S& s, const key& k, std::span<const std::string> bins, const read_policy& rp = {}) {
     if constexpr (detail::has_get_bins<S>) {
         return s.get(k, bins, rp);
     } else {
         std::vector<operation> ops;
         ops.reserve(bins.size());
-        for (const std::string& b : bins) ops.push_back(op::read(b));
+        for (const std::string& b : bins)
+            ops.push_back(op::read(b));
         result<record> r = s.operate(k, ops, as_write_policy(rp));
-        if (r) r->results.clear();
+        if (r)
+            r->results.clear();
         return r;
     }
 }
@@ -119,8 +133,10 @@ result<bool> exists(S& s, const key& k, const read_policy& rp = {}) {
     } else {
         const operation ops[] = {op::read_header()};
         result<record> r = s.operate(k, ops, as_write_policy(rp));
-        if (r) return true;
-        if (r.error().code == status::record_not_found) return false;
+        if (r)
+            return true;
+        if (r.error().code == status::record_not_found)
+            return false;
         return r.error();
     }
 }
@@ -134,9 +150,11 @@ result<void> put(S& s, const key& k, std::span<const bin> bins, const write_poli
     } else {
         std::vector<operation> ops;
         ops.reserve(bins.size());
-        for (const bin& b : bins) ops.push_back(op::write(b.name, b.val));
+        for (const bin& b : bins)
+            ops.push_back(op::write(b.name, b.val));
         result<record> r = s.operate(k, ops, wp);
-        if (!r) return std::move(r).error();
+        if (!r)
+            return std::move(r).error();
         return {};
     }
 }
@@ -149,7 +167,8 @@ result<void> touch(S& s, const key& k, const write_policy& wp = {}) {
     } else {
         const operation ops[] = {op::touch()};
         result<record> r = s.operate(k, ops, wp);
-        if (!r) return std::move(r).error();
+        if (!r)
+            return std::move(r).error();
         return {};
     }
 }
@@ -158,21 +177,22 @@ result<void> touch(S& s, const key& k, const write_policy& wp = {}) {
 /// record_not_found error in its slot). Uses S::batch_get when present, else
 /// one get per key.
 template <kv_store S>
-std::vector<result<record>> batch_get(S& s, std::span<const key> keys,
-                                      const read_policy& rp = {}) {
+std::vector<result<record>> batch_get(S& s, std::span<const key> keys, const read_policy& rp = {}) {
     if constexpr (detail::has_batch_get<S>) {
         return s.batch_get(keys, rp);
     } else {
         std::vector<result<record>> out;
         out.reserve(keys.size());
-        for (const key& k : keys) out.push_back(s.get(k, rp));
+        for (const key& k : keys)
+            out.push_back(s.get(k, rp));
         return out;
     }
 }
 
 /// The named bins of each key, in key order.
 template <kv_store S>
-std::vector<result<record>> batch_get(S& s, std::span<const key> keys,
+std::vector<result<record>> batch_get(S& s,
+                                      std::span<const key> keys,
                                       std::span<const std::string> bins,
                                       const read_policy& rp = {}) {
     if constexpr (detail::has_batch_get_bins<S>) {
@@ -180,7 +200,8 @@ std::vector<result<record>> batch_get(S& s, std::span<const key> keys,
     } else {
         std::vector<result<record>> out;
         out.reserve(keys.size());
-        for (const key& k : keys) out.push_back(kv::get(s, k, bins, rp));
+        for (const key& k : keys)
+            out.push_back(kv::get(s, k, bins, rp));
         return out;
     }
 }
@@ -212,11 +233,12 @@ struct filter {
     value begin;
     std::optional<value> end;
 
-    static filter equal(std::string bin, value v,
-                        index_collection c = index_collection::none) {
+    static filter equal(std::string bin, value v, index_collection c = index_collection::none) {
         return filter{std::move(bin), c, std::move(v), std::nullopt};
     }
-    static filter range(std::string bin, std::int64_t begin, std::int64_t end,
+    static filter range(std::string bin,
+                        std::int64_t begin,
+                        std::int64_t end,
                         index_collection c = index_collection::none) {
         return filter{std::move(bin), c, value(begin), value(end)};
     }
@@ -249,8 +271,11 @@ struct keyed_record {
 
 /// A kv_store that can also scan and query secondary indexes.
 template <class S>
-concept kv_queryable = kv_store<S> && requires(S& s, const index_spec& ix, const scan_request& sr,
-                                               const query_request& qr, const read_policy& rp,
+concept kv_queryable = kv_store<S> && requires(S& s,
+                                               const index_spec& ix,
+                                               const scan_request& sr,
+                                               const query_request& qr,
+                                               const read_policy& rp,
                                                const std::string& name) {
     { s.create_index(ix) } -> std::same_as<result<void>>;
     { s.drop_index(name, name) } -> std::same_as<result<void>>;

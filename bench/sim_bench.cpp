@@ -1,0 +1,170 @@
+// Benchmarks of sim::cluster against the bare cost of what it must do anyway:
+// compute the key's digest and look it up in a hash map.
+//
+//   BM_sim_get_kvmodel/n / BM_sim_get_bare/n   read a 200-byte record (flat +
+//                                          4 = 200: a 119-byte string, an int
+//                                          and a double, set "bench") out of n
+//   BM_sim_put_kvmodel/n / BM_sim_put_bare/n   overwrite one of the n
+//   BM_sim_put_kvmodel/n/.../threads:T     put throughput on distinct keys
+//                                          (compare items_per_second of 2 vs 1)
+//
+// Both sides build the key (RIPEMD-160) per operation and copy the record out
+// (get) or in (put). Targets: kvmodel <= 1.5x bare; 2 threads >= 1.6x one.
+// The results are checked: every get must find its record.
+#include <kvmodel/kv/digest.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/sim/cluster.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+using namespace kvmodel;
+
+namespace {
+
+const std::string ns_name = "test";
+const std::string set_name = "bench";
+
+std::vector<kv::bin> record_bins() {
+    return {{"name", std::string(119, 'n')}, {"count", 12345}, {"score", 98.5}};
+}
+
+[[noreturn]] void die(const char* what) {
+    std::fprintf(stderr, "sim_bench: %s\n", what);
+    std::abort();
+}
+
+// One populated cluster and one bare map per record count n, built on first
+// use (and before any benchmark thread starts, see populate()).
+sim::cluster& shared_cluster(std::int64_t n) {
+    static std::map<std::int64_t, std::unique_ptr<sim::cluster>> clusters;
+    auto& c = clusters[n];
+    if (!c) {
+        c = std::make_unique<sim::cluster>();
+        const std::vector<kv::bin> bins = record_bins();
+        // The record really is 200 bytes (flat + 4).
+        if (kv::record_size::flat(set_name, std::nullopt, false, bins) + 4 != 200)
+            die("the benchmark record is not 200 bytes");
+        for (std::int64_t i = 0; i < n; ++i)
+            if (!c->put(kv::key(ns_name, set_name, i), bins))
+                die("populate failed");
+    }
+    return *c;
+}
+
+using bare_record = std::vector<std::pair<std::string, value>>;
+using bare_map = std::unordered_map<kv::digest, bare_record, kv::digest_hash>;
+
+bare_map& shared_bare(std::int64_t n) {
+    static std::map<std::int64_t, std::unique_ptr<bare_map>> maps;
+    auto& m = maps[n];
+    if (!m) {
+        m = std::make_unique<bare_map>();
+        bare_record rec;
+        for (const kv::bin& b : record_bins())
+            rec.emplace_back(b.name, b.val);
+        for (std::int64_t i = 0; i < n; ++i)
+            (*m)[kv::compute_digest(set_name, i)] = rec;
+    }
+    return *m;
+}
+
+void BM_sim_get_kvmodel(benchmark::State& state) {
+    const std::int64_t n_keys = state.range(0);
+    sim::cluster& c = shared_cluster(n_keys);
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        kv::key k(ns_name, set_name, i);
+        result<kv::record> r = c.get(k);
+        if (!r || r->bins.size() != 3)
+            die("get missed");
+        benchmark::DoNotOptimize(r);
+        if (++i == n_keys)
+            i = 0;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_sim_get_kvmodel)->Arg(1000)->Arg(10000)->Arg(100000);
+
+void BM_sim_get_bare(benchmark::State& state) {
+    const std::int64_t n_keys = state.range(0);
+    bare_map& m = shared_bare(n_keys);
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        kv::digest d = kv::compute_digest(set_name, i);
+        auto it = m.find(d);
+        if (it == m.end())
+            die("bare get missed");
+        bare_record copy = it->second;
+        benchmark::DoNotOptimize(copy);
+        if (++i == n_keys)
+            i = 0;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_sim_get_bare)->Arg(1000)->Arg(10000)->Arg(100000);
+
+void BM_sim_put_kvmodel(benchmark::State& state) {
+    const std::int64_t n_keys = state.range(0);
+    sim::cluster& c = shared_cluster(n_keys);
+    const std::vector<kv::bin> bins = record_bins();
+    // Distinct keys per thread: thread t writes keys t, t + threads, ...
+    const auto step = static_cast<std::int64_t>(state.threads());
+    std::int64_t i = static_cast<std::int64_t>(state.thread_index());
+    for (auto _ : state) {
+        kv::key k(ns_name, set_name, i);
+        result<void> r = c.put(k, bins);
+        if (!r)
+            die("put failed");
+        i += step;
+        if (i >= n_keys)
+            i = static_cast<std::int64_t>(state.thread_index());
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_sim_put_kvmodel)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
+
+void BM_sim_put_bare(benchmark::State& state) {
+    const std::int64_t n_keys = state.range(0);
+    bare_map& m = shared_bare(n_keys);
+    bare_record rec;
+    for (const kv::bin& b : record_bins())
+        rec.emplace_back(b.name, b.val);
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        kv::digest d = kv::compute_digest(set_name, i);
+        m[d] = rec;
+        if (++i == n_keys)
+            i = 0;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_sim_put_bare)->Arg(1000)->Arg(10000)->Arg(100000)->UseRealTime();
+
+// Builds every data set before the benchmarks run, so no benchmark thread
+// races another to build one.
+const bool populated = [] {
+    for (std::int64_t n : {1000, 10000, 100000}) {
+        shared_cluster(n);
+        shared_bare(n);
+    }
+    return true;
+}();
+
+} // namespace

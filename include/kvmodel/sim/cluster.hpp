@@ -1,0 +1,1413 @@
+// kvmodel/sim/cluster.hpp
+//
+// sim::cluster: an in-memory Aerospike cluster modelling kv::kv_store (and
+// kv::kv_queryable) — the store tests, benchmarks and sizing run on.
+//
+// What it models:
+// * namespaces with max-record-size (default 1 MiB), default TTL (default 0 =
+//   never expire) and replication factor (default 2), on N nodes (default 3);
+// * 4096 partitions per namespace, each with a seeded, deterministic
+//   succession of nodes; its replicas (master first) are the first
+//   replication-factor live nodes, recomputed when a node goes down or comes
+//   back; requests fail over to a replica, and fail PARTITION_UNAVAILABLE
+//   when no live node holds the partition's current data (detail/state.hpp);
+// * the server's read and write paths, per record, atomically: a command's
+//   operations all apply or none do (detail/record_engine.hpp), with
+//   Aerospike's statuses, generation and TTL handling and the stored record
+//   size checked against max-record-size;
+// * an injectable clock (manual by default: TTL expiry is tested by moving
+//   it, never by sleeping) — an expired record reads as missing;
+// * the client's retry loop: timeouts and unavailable partitions are retried
+//   up to max_retries within total_timeout; a failed write is in_doubt as the
+//   Java client decides it (sent more than once, or once and timed out);
+// * cost accounting (sim/stats.hpp) and scripted, seeded faults
+//   (sim/faults.hpp); a simulated latency per round trip (base_latency plus
+//   injected latency) that is accounted, never slept.
+//
+// Threads: any number of client threads. Each command locks only its
+// partition's mutex (4096 per namespace); batch reads lock partitions one at
+// a time; topology changes lock every partition in turn under a topology
+// mutex; nothing takes a global lock on the hot path.
+//
+// Costs: a command is one digest lookup in its partition's hash map plus the
+// record work: get copies the bins (O(1) per list/map bin, strings copied);
+// a write copies the entry and clones each list/map bin it mutates
+// (detail/record_engine.hpp), O(size of the mutated bins). Batch reads cost
+// one command per key; scans and queries walk every record of the namespace
+// (queries need the index to exist but do not use it for lookup).
+//
+// Departures from Aerospike: failover and migration are instant; expired
+// records are removed lazily (on access, or by expire()); query results hold
+// each matching record once; durable delete in Community only refuses a
+// write command that deletes the record (ENTERPRISE_ONLY), as 8.x does.
+#pragma once
+
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/policy.hpp>
+#include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/store.hpp>
+#include <kvmodel/sim/clock.hpp>
+#include <kvmodel/sim/detail/pending_writes.hpp>
+#include <kvmodel/sim/detail/record_engine.hpp>
+#include <kvmodel/sim/detail/state.hpp>
+#include <kvmodel/sim/faults.hpp>
+#include <kvmodel/sim/stats.hpp>
+
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kvmodel::sim {
+
+/// One namespace's settings.
+struct namespace_config {
+    std::string name = "test";
+    /// 64 B .. 8 MiB; a write whose record would exceed it fails RECORD_TOO_BIG.
+    std::size_t max_record_size = kv::default_max_record_size;
+    /// Seconds; 0 = records never expire unless a write sets a TTL.
+    std::int64_t default_ttl = 0;
+    /// Copies of each partition (capped at the live node count).
+    std::uint32_t replication_factor = 2;
+    /// Aerospike's transaction-pending-limit: a write to a record whose wait
+    /// queue is deeper than this fails KEY_BUSY (0 = no limit). A write keeps
+    /// its record busy for its simulated latency (base_latency plus injected
+    /// latency), so with no latency configured nothing ever waits
+    /// (sim/detail/pending_writes.hpp).
+    std::uint32_t transaction_pending_limit = detail::default_transaction_pending_limit;
+};
+
+/// The cluster's settings.
+struct cluster_config {
+    std::uint32_t nodes = 3;
+    std::vector<namespace_config> namespaces{namespace_config{}};
+    /// Seeds the partition successions and the fault draws.
+    std::uint64_t seed = 1;
+    /// The time source; nullptr = a manual_clock at default_start_ms.
+    std::shared_ptr<sim::clock> time_source;
+    /// Simulated latency of every round trip (accounted, never slept).
+    std::chrono::microseconds base_latency{0};
+    /// Enterprise edition (durable deletes allowed).
+    bool enterprise = false;
+    /// Entries in the hot-key and hot-partition lists of stats().
+    std::size_t hot_list_size = 10;
+};
+
+/// What happened to one command (operate's optional report).
+struct op_report {
+    /// The operation whose failure failed the command, if one did.
+    std::optional<std::size_t> failed_op;
+    /// The node that served the last attempt (-1: none available).
+    int node = -1;
+    std::uint32_t attempts = 0;
+    /// Simulated time the command took.
+    std::chrono::microseconds latency{0};
+    /// A write was applied — also when the command reports a timeout.
+    bool applied = false;
+};
+
+class cluster {
+public:
+    /// A cluster as configured. Invalid settings (no nodes, no namespace, a
+    /// duplicate or invalid namespace name, max-record-size outside 64 B ..
+    /// 8 MiB, replication factor 0, a negative or over-long default TTL) are
+    /// a broken precondition: KVMODEL_ASSERT. validate() reports them as a
+    /// status first.
+    explicit cluster(cluster_config cfg = {})
+        : m_cfg(std::move(cfg))
+        , m_faults(m_cfg.seed) {
+        KVMODEL_ASSERT(validate(m_cfg).has_value());
+        m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
+        m_alive.assign(m_cfg.nodes, true);
+        for (const namespace_config& nc : m_cfg.namespaces)
+            build_namespace(nc);
+    }
+    cluster(const cluster&) = delete;
+    cluster& operator=(const cluster&) = delete;
+    cluster(cluster&&) = delete;
+    cluster& operator=(cluster&&) = delete;
+    ~cluster() = default;
+
+    /// PARAMETER_ERROR naming the first invalid setting.
+    static result<void> validate(const cluster_config& cfg) {
+        if (cfg.nodes == 0 || cfg.nodes > 128)
+            return fail(status::parameter_error,
+                        "cluster: nodes must be 1..128, got " + std::to_string(cfg.nodes));
+        if (cfg.namespaces.empty())
+            return fail(status::parameter_error, "cluster: no namespace");
+        for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
+            const namespace_config& n = cfg.namespaces[i];
+            if (n.name.empty() || n.name.size() > kv::max_namespace_length)
+                return fail(status::parameter_error,
+                            "cluster: namespace name '" + n.name + "' must be 1..31 bytes");
+            for (std::size_t j = 0; j < i; ++j)
+                if (cfg.namespaces[j].name == n.name)
+                    return fail(status::parameter_error,
+                                "cluster: namespace '" + n.name + "' configured twice");
+            if (n.max_record_size < kv::min_max_record_size ||
+                n.max_record_size > kv::max_max_record_size)
+                return fail(status::parameter_error,
+                            "cluster: namespace '" + n.name + "' max-record-size " +
+                                std::to_string(n.max_record_size) + " outside 64 .. 8388608");
+            if (n.replication_factor == 0)
+                return fail(status::parameter_error,
+                            "cluster: namespace '" + n.name + "' replication factor 0");
+            if (n.default_ttl < 0 || n.default_ttl > kv::max_ttl)
+                return fail(status::parameter_error,
+                            "cluster: namespace '" + n.name + "' default-ttl " +
+                                std::to_string(n.default_ttl) + " outside 0 .. 10 years");
+        }
+        return {};
+    }
+
+    const cluster_config& config() const noexcept { return m_cfg; }
+    sim::clock& time_source() const noexcept { return *m_clock; }
+    /// The manual clock, if that is the time source (else nullptr).
+    manual_clock* manual_time() const noexcept {
+        return dynamic_cast<manual_clock*>(m_clock.get());
+    }
+
+    // --- kv_store --------------------------------------------------------------
+
+    /// All bins of k. KEY_NOT_FOUND when missing or expired.
+    /// Complexity: O(bins) after the lookup.
+    result<kv::record> get(const kv::key& k, const kv::read_policy& rp = {}) {
+        op_report rep;
+        return run(k,
+                   false,
+                   rp,
+                   "get",
+                   rep,
+                   [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
+                       -> result<kv::record> {
+                       detail::entry* e = live(p, k, now_s);
+                       if (e == nullptr)
+                           return count_failure(
+                               p, fail(status::record_not_found, "get: record not found"));
+                       kv::record out;
+                       detail::copy_bins(*e, out);
+                       out.generation = e->generation;
+                       out.void_time = e->void_time;
+                       out.ttl = e->ttl(now_s);
+                       count_read(p, *e);
+                       return out;
+                   });
+    }
+
+    /// The named bins of k (absent bins are left out): the read path with
+    /// one read op per name, so a bad name is BIN_NAME_TOO_LONG.
+    result<kv::record>
+    get(const kv::key& k, std::span<const std::string> bins, const kv::read_policy& rp = {}) {
+        std::vector<kv::operation> ops;
+        ops.reserve(bins.size());
+        for (const std::string& b : bins)
+            ops.push_back(kv::op::read(b));
+        op_report rep;
+        result<kv::record> r = operate_impl(k, ops, kv::as_write_policy(rp), rep, "get");
+        if (r)
+            r->results.clear();
+        return r;
+    }
+
+    /// Whether k exists (and has not expired).
+    result<bool> exists(const kv::key& k, const kv::read_policy& rp = {}) {
+        op_report rep;
+        result<kv::record> r =
+            run(k,
+                false,
+                rp,
+                "exists",
+                rep,
+                [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
+                    -> result<kv::record> {
+                    detail::entry* e = live(p, k, now_s);
+                    kv::record out;
+                    if (e != nullptr) {
+                        out.generation = e->generation;
+                        out.void_time = e->void_time;
+                        out.ttl = e->ttl(now_s);
+                        ++e->reads;
+                        p.account([](counters& c) { ++c.reads; });
+                    }
+                    return out;
+                });
+        if (!r)
+            return std::move(r).error();
+        return r->generation != 0;
+    }
+
+    /// Applies ops to k's record atomically (see kv/operation.hpp); one
+    /// result per op in record.results.
+    result<kv::record>
+    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp = {}) {
+        op_report rep;
+        return operate_impl(k, ops, wp, rep, "operate");
+    }
+    /// operate, also telling which op failed, which node served and whether
+    /// a write was applied.
+    result<kv::record> operate(const kv::key& k,
+                               std::span<const kv::operation> ops,
+                               const kv::write_policy& wp,
+                               op_report& report) {
+        report = op_report{};
+        return operate_impl(k, ops, wp, report, "operate");
+    }
+    result<kv::record> operate(const kv::key& k,
+                               std::initializer_list<kv::operation> ops,
+                               const kv::write_policy& wp = {}) {
+        return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp);
+    }
+
+    /// Writes bins (nil deletes one): the command a put sends, write ops
+    /// only (so a nil bin with a replace action is PARAMETER_ERROR).
+    result<void>
+    put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp = {}) {
+        static constexpr std::string_view cmd = "put";
+        if (bins.empty())
+            return fail(status::parameter_error, "put: no bins");
+        const bool replace = wp.exists == kv::record_exists_action::replace ||
+                             wp.exists == kv::record_exists_action::replace_only;
+        for (const kv::bin& b : bins) {
+            if (result<void> c = kv::check_bin_name(b.name, cmd); !c)
+                return c;
+            if (b.val.is_nil() && replace)
+                return fail(status::parameter_error,
+                            "put: bin '" + b.name +
+                                "': a bin delete (nil) can't have record-level replace (" +
+                                std::string(kv::exists_action_name(wp.exists)) + ")");
+        }
+        op_report rep;
+        return run(k,
+                   true,
+                   wp,
+                   cmd,
+                   rep,
+                   [&](detail::namespace_state& ns,
+                       detail::partition& p,
+                       std::int64_t now_s,
+                       bool& applied) -> result<void> {
+                       return write_command(
+                           ns, p, k, false, wp, now_s, cmd, applied, nullptr, [&](detail::txn& t) {
+                               return apply_put(t, bins, wp, ns);
+                           });
+                   });
+    }
+    result<void>
+    put(const kv::key& k, std::initializer_list<kv::bin> bins, const kv::write_policy& wp = {}) {
+        return put(k, std::span<const kv::bin>(bins.begin(), bins.size()), wp);
+    }
+
+    /// Deletes k's record: KEY_NOT_FOUND when missing; the generation policy
+    /// applies.
+    result<void> remove(const kv::key& k, const kv::write_policy& wp = {}) {
+        op_report rep;
+        result<kv::record> r = run(
+            k,
+            true,
+            wp,
+            "remove",
+            rep,
+            [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool& applied)
+                -> result<kv::record> {
+                detail::entry* e = live(p, k, now_s);
+                if (e == nullptr)
+                    return count_failure(
+                        p, fail(status::record_not_found, "remove: record not found"));
+                if (!detail::same_name(e->set(), k.set()))
+                    return count_failure(p,
+                                         fail(status::parameter_error,
+                                              "remove: set name '" + k.set() +
+                                                  "' does not match the record's set '" + e->set() +
+                                                  "'"));
+                if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
+                    (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
+                    return count_failure(
+                        p,
+                        fail(status::generation_error,
+                             "remove: generation is " + std::to_string(e->generation) +
+                                 ", policy expects " +
+                                 (wp.gen == kv::generation_policy::gt ? "more than " : "") +
+                                 std::to_string(wp.generation)));
+                erase_record(p, k, *e);
+                p.written();
+                p.account([](counters& c) { ++c.deletes; });
+                applied = true;
+                return kv::record{};
+            });
+        if (!r)
+            return std::move(r).error();
+        return {};
+    }
+
+    /// Rewrites k with wp's TTL and a new generation: a command of one touch.
+    result<void> touch(const kv::key& k, const kv::write_policy& wp = {}) {
+        const kv::operation ops[] = {kv::op::touch()};
+        op_report rep;
+        result<kv::record> r = operate_impl(k, ops, wp, rep, "touch");
+        if (!r)
+            return std::move(r).error();
+        return {};
+    }
+
+    /// One result per key, in key order. Round trips: one per node the batch
+    /// touches per attempt.
+    std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
+                                              const kv::read_policy& rp = {}) {
+        return batch_impl(keys, nullptr, rp);
+    }
+    std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
+                                              std::span<const std::string> bins,
+                                              const kv::read_policy& rp = {}) {
+        return batch_impl(keys, &bins, rp);
+    }
+
+    // --- queries -------------------------------------------------------------
+
+    /// Creates a secondary index: INDEX_FOUND if one of that name exists,
+    /// INVALID_NAMESPACE, BIN_NAME_TOO_LONG.
+    result<void> create_index(const kv::index_spec& ix) {
+        detail::namespace_state* ns = find_ns(ix.ns);
+        if (ns == nullptr)
+            return unknown_namespace("create_index", ix.ns);
+        if (result<void> b = kv::check_bin_name(ix.bin, "create_index"); !b)
+            return b;
+        if (ix.name.empty())
+            return fail(status::parameter_error, "create_index: empty index name");
+        std::unique_lock lock(ns->index_mu);
+        for (const kv::index_spec& x : ns->indexes)
+            if (x.name == ix.name)
+                return fail(status::index_found, "create_index: index '" + ix.name + "' exists");
+        ns->indexes.push_back(ix);
+        return {};
+    }
+    /// Drops an index: INDEX_NOT_FOUND if there is none of that name.
+    result<void> drop_index(const std::string& ns_name, const std::string& name) {
+        detail::namespace_state* ns = find_ns(ns_name);
+        if (ns == nullptr)
+            return unknown_namespace("drop_index", ns_name);
+        std::unique_lock lock(ns->index_mu);
+        for (auto it = ns->indexes.begin(); it != ns->indexes.end(); ++it) {
+            if (it->name == name) {
+                ns->indexes.erase(it);
+                return {};
+            }
+        }
+        return fail(status::index_not_found, "drop_index: no index '" + name + "'");
+    }
+
+    /// Every live record of a set (empty set = the namespace), by partition
+    /// then digest. PARTITION_UNAVAILABLE when a partition has no live copy.
+    result<std::vector<kv::keyed_record>> scan(const kv::scan_request& req,
+                                               const kv::read_policy& rp = {}) {
+        (void)rp;
+        return walk(req.ns, req.set, req.bins, req.max_records, "scan", [](const detail::entry&) {
+            return true;
+        });
+    }
+
+    /// The live records of a set whose indexed bin matches the filter.
+    /// INDEX_NOT_FOUND without an index on the bin (of the filter's type and
+    /// collection, covering the set); PARAMETER_ERROR for a filter value the
+    /// index cannot hold or a range on a non-numeric index.
+    result<std::vector<kv::keyed_record>> query(const kv::query_request& req,
+                                                const kv::read_policy& rp = {}) {
+        (void)rp;
+        detail::namespace_state* ns = find_ns(req.ns);
+        if (ns == nullptr)
+            return unknown_namespace("query", req.ns);
+        const kv::filter& f = req.where;
+        std::optional<kv::index_type> type = index_type_of(f.begin);
+        if (!type)
+            return fail(status::parameter_error,
+                        "query: filter value must be an integer, string or bytes, got " +
+                            std::string(type_name(f.begin.type())));
+        if (f.end && (!f.begin.is_int() || !f.end->is_int()))
+            return fail(status::parameter_error, "query: a range filter needs integer bounds");
+        {
+            std::shared_lock lock(ns->index_mu);
+            bool found = false;
+            for (const kv::index_spec& x : ns->indexes)
+                if (x.bin == f.bin && x.collection == f.collection && x.type == *type &&
+                    (x.set.empty() || x.set == req.set))
+                    found = true;
+            if (!found)
+                return fail(status::index_not_found,
+                            "query: no " + std::string(index_type_name(*type)) + " index on bin '" +
+                                f.bin + "'" +
+                                (req.set.empty() ? "" : " covering set '" + req.set + "'"));
+        }
+        auto matches = [&f](const value& v) {
+            if (f.end)
+                return v.is_int() && v.as_int() >= f.begin.as_int() &&
+                       v.as_int() <= f.end->as_int();
+            return v.type() == f.begin.type() && v == f.begin;
+        };
+        return walk(
+            req.ns, req.set, req.bins, req.max_records, "query", [&](const detail::entry& e) {
+                const detail::stored_bin* b = e.find(f.bin);
+                if (b == nullptr)
+                    return false;
+                switch (f.collection) {
+                case kv::index_collection::none:
+                    return matches(b->val);
+                case kv::index_collection::list:
+                    if (!b->val.is_list())
+                        return false;
+                    for (const value& x : b->val.as_list())
+                        if (matches(x))
+                            return true;
+                    return false;
+                case kv::index_collection::map_keys:
+                case kv::index_collection::map_values:
+                    if (!b->val.is_map())
+                        return false;
+                    for (const map_entry& x : b->val.as_map())
+                        if (matches(f.collection == kv::index_collection::map_keys ? x.key : x.val))
+                            return true;
+                    return false;
+                }
+                return false;
+            });
+    }
+
+    // --- topology ------------------------------------------------------------
+
+    std::uint32_t node_count() const noexcept { return m_cfg.nodes; }
+    bool node_alive(int node) const {
+        std::lock_guard lock(m_topology_mu);
+        return node >= 0 && static_cast<std::uint32_t>(node) < m_cfg.nodes &&
+               m_alive[static_cast<std::size_t>(node)];
+    }
+    /// Takes a node down: its partitions fail over. PARAMETER_ERROR for a
+    /// node that does not exist; a node already down is left so.
+    result<void> node_down(int node) { return set_alive(node, false); }
+    /// Brings a node back: it takes its partitions back.
+    result<void> node_up(int node) { return set_alive(node, true); }
+
+    /// A partition's current replicas, master first (empty: unavailable or
+    /// no such namespace).
+    std::vector<int> replicas(std::string_view ns_name, std::uint32_t pid) const {
+        const detail::namespace_state* ns = find_ns(ns_name);
+        if (ns == nullptr || pid >= kv::partition_count)
+            return {};
+        detail::partition& p = ns->parts[pid];
+        std::lock_guard lock(p.mu);
+        return p.replicas;
+    }
+    /// Where k's record lives now, master first.
+    std::vector<int> replicas(const kv::key& k) const { return replicas(k.ns(), k.partition_id()); }
+
+    // --- faults --------------------------------------------------------------
+
+    /// Installs a fault (faults.hpp); its id. PARAMETER_ERROR for a node
+    /// fault on a node that does not exist or a probability outside [0, 1].
+    result<std::size_t> add_fault(fault f) {
+        if ((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
+            (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes))
+            return fail(status::parameter_error,
+                        "add_fault: node " + std::to_string(f.node) + " does not exist");
+        if (!(f.probability >= 0.0 && f.probability <= 1.0))
+            return fail(status::parameter_error, "add_fault: probability must be in [0, 1]");
+        return m_faults.add(std::move(f));
+    }
+    void clear_faults() { m_faults.clear(); }
+    std::uint64_t fault_fires(std::size_t id) const { return m_faults.fires(id); }
+
+    // --- accounting ----------------------------------------------------------
+
+    /// A snapshot of the accounting. O(records).
+    sim::stats stats() const {
+        sim::stats out;
+        out.fault_fires = m_faults.total_fires();
+        const std::int64_t now_s = m_clock->now_s();
+        std::vector<bool> alive;
+        {
+            std::lock_guard lock(m_topology_mu);
+            alive = m_alive;
+        }
+        for (const auto& ns : m_namespaces)
+            out.namespaces.push_back(snapshot(*ns, alive, now_s));
+        return out;
+    }
+    /// The snapshot as JSON (stats.hpp).
+    nlohmann::json stats_json(bool all_partitions = false) const {
+        return to_json(stats(), all_partitions);
+    }
+    /// Zeroes every counter (records stay).
+    void reset_stats() {
+        for (const auto& ns : m_namespaces) {
+            for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+                detail::partition& p = ns->parts[pid];
+                std::lock_guard lock(p.mu);
+                p.reset_counters();
+                for (auto& [d, e] : p.records)
+                    e.reads = e.writes = 0;
+            }
+            for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
+                ns->extras[n].round_trips.store(0, std::memory_order_relaxed);
+            }
+        }
+    }
+
+    // --- maintenance ---------------------------------------------------------
+
+    /// Removes expired records now (the server's nsup); how many.
+    std::size_t expire() {
+        const std::int64_t now_s = m_clock->now_s();
+        std::size_t n = 0;
+        for (const auto& ns : m_namespaces) {
+            for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+                detail::partition& p = ns->parts[pid];
+                std::lock_guard lock(p.mu);
+                for (auto it = p.records.begin(); it != p.records.end();) {
+                    if (it->second.expired(now_s)) {
+                        p.depart(it->first, it->second, pid);
+                        it = p.records.erase(it);
+                        ++n;
+                    } else {
+                        ++it;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    /// Live records in a namespace (0 for an unknown one). O(records).
+    std::uint64_t record_count(std::string_view ns_name) const {
+        const detail::namespace_state* ns = find_ns(ns_name);
+        if (ns == nullptr)
+            return 0;
+        const std::int64_t now_s = m_clock->now_s();
+        std::uint64_t n = 0;
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            detail::partition& p = ns->parts[pid];
+            std::lock_guard lock(p.mu);
+            for (const auto& [d, e] : p.records)
+                if (!e.expired(now_s))
+                    ++n;
+        }
+        return n;
+    }
+
+private:
+    // --- setup ---------------------------------------------------------------
+
+    void build_namespace(const namespace_config& nc) {
+        auto ns = std::make_unique<detail::namespace_state>();
+        ns->name = nc.name;
+        ns->lim.max_record_size = nc.max_record_size;
+        ns->lim.default_ttl = nc.default_ttl;
+        ns->lim.enterprise = m_cfg.enterprise;
+        ns->replication_factor = nc.replication_factor;
+        ns->transaction_pending_limit = nc.transaction_pending_limit;
+        ns->parts = std::make_unique<detail::partition[]>(kv::partition_count);
+        ns->extras = std::make_unique<detail::node_extra[]>(m_cfg.nodes);
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            detail::partition& p = ns->parts[pid];
+            p.past_by_node.assign(m_cfg.nodes, counters{});
+            p.copy_version.assign(m_cfg.nodes, 0);
+            p.succession = succession(pid);
+            // Every node starts with the (empty) partition's current version
+            // so that recompute can place it; replicas then keep it.
+            std::fill(p.copy_version.begin(), p.copy_version.end(), p.version);
+            p.recompute(m_alive, ns->replication_factor);
+        }
+        m_namespaces.push_back(std::move(ns));
+    }
+
+    // Whether a write arriving now may queue on its record (else KEY_BUSY):
+    // it keeps the record busy for its service time (the attempt's
+    // simulated latency). Under the partition's lock.
+    static bool admit_write(const detail::namespace_state& ns,
+                            detail::partition& p,
+                            const kv::key& k,
+                            time_ms now,
+                            std::chrono::microseconds service) {
+        if (ns.transaction_pending_limit == 0)
+            return true;
+        return p.pending.admit(
+            k.digest(), now * 1000, service.count(), ns.transaction_pending_limit);
+    }
+
+    // The nodes in this partition's preference order: highest seeded hash
+    // first (rendezvous hashing), so a node's departure moves only its own
+    // partitions' roles.
+    std::vector<int> succession(std::uint32_t pid) const {
+        std::vector<std::pair<std::uint64_t, int>> order;
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+            order.emplace_back(
+                detail::splitmix64(m_cfg.seed ^
+                                   detail::splitmix64((std::uint64_t{pid} << 16U) | n)),
+                static_cast<int>(n));
+        std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
+        std::vector<int> out;
+        out.reserve(order.size());
+        for (const auto& [h, n] : order)
+            out.push_back(n);
+        return out;
+    }
+
+    detail::namespace_state* find_ns(std::string_view name) const noexcept {
+        for (const auto& ns : m_namespaces)
+            if (detail::same_name(ns->name, name))
+                return ns.get();
+        return nullptr;
+    }
+
+    static error unknown_namespace(std::string_view cmd, std::string_view ns) {
+        return error{status::invalid_namespace,
+                     std::string(cmd) + ": namespace '" + std::string(ns) + "' is not configured"};
+    }
+
+    result<void> set_alive(int node, bool up) {
+        if (node < 0 || static_cast<std::uint32_t>(node) >= m_cfg.nodes)
+            return fail(status::parameter_error,
+                        std::string(up ? "node_up" : "node_down") + ": node " +
+                            std::to_string(node) + " does not exist");
+        std::lock_guard lock(m_topology_mu);
+        if (m_alive[static_cast<std::size_t>(node)] == up)
+            return {};
+        m_alive[static_cast<std::size_t>(node)] = up;
+        for (const auto& ns : m_namespaces) {
+            for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+                detail::partition& p = ns->parts[pid];
+                std::lock_guard plock(p.mu);
+                p.recompute(m_alive, ns->replication_factor);
+            }
+        }
+        return {};
+    }
+
+    // --- records -------------------------------------------------------------
+
+    // The live entry of k, or nullptr; an expired one is removed on the way.
+    static detail::entry* live(detail::partition& p, const kv::key& k, std::int64_t now_s) {
+        auto it = p.records.find(k.digest());
+        if (it == p.records.end())
+            return nullptr;
+        if (it->second.expired(now_s)) {
+            p.depart(it->first, it->second, k.partition_id());
+            p.records.erase(it);
+            return nullptr;
+        }
+        return &it->second;
+    }
+
+    static void erase_record(detail::partition& p, const kv::key& k, const detail::entry& e) {
+        p.depart(k.digest(), e, k.partition_id());
+        p.records.erase(k.digest());
+    }
+
+    static void count_error(detail::partition& p, status code) {
+        p.account([code](counters& c) {
+            ++c.errors;
+            if (code == status::record_not_found)
+                ++c.not_found;
+        });
+    }
+    template <class R>
+    static R count_failure(detail::partition& p, R r) {
+        count_error(p, r.code());
+        return r;
+    }
+    static failure count_failure(detail::partition& p, failure f) {
+        count_error(p, f.err.code);
+        return f;
+    }
+
+    static void count_read(detail::partition& p, detail::entry& e) {
+        const std::uint64_t size = e.stored_size();
+        ++e.reads;
+        p.account([size](counters& c) {
+            ++c.reads;
+            c.bytes_read += size;
+            c.largest_record = std::max(c.largest_record, size);
+        });
+    }
+
+    // --- commands ------------------------------------------------------------
+
+    result<kv::record> operate_impl(const kv::key& k,
+                                    std::span<const kv::operation> ops,
+                                    const kv::write_policy& wp,
+                                    op_report& rep,
+                                    std::string_view cmd) {
+        detail::failure_info pre;
+        if (result<void> c = detail::check_command(ops, wp, cmd, pre); !c) {
+            rep.failed_op = pre.op_index;
+            return c.error();
+        }
+        const bool read_only = detail::is_read_only(ops);
+        const bool has_touch = std::any_of(ops.begin(), ops.end(), [](const kv::operation& o) {
+            return kv::kind(o) == kv::op_kind::touch;
+        });
+        return run(k,
+                   !read_only,
+                   wp,
+                   cmd,
+                   rep,
+                   [&](detail::namespace_state& ns,
+                       detail::partition& p,
+                       std::int64_t now_s,
+                       bool& applied) -> result<kv::record> {
+                       detail::failure_info fi;
+                       if (read_only) {
+                           detail::entry* cur = live(p, k, now_s);
+                           result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi);
+                           if (r) {
+                               count_read(p, *cur);
+                               return r;
+                           }
+                           rep.failed_op = fi.op_index;
+                           count_error(p, r.code());
+                           return r;
+                       }
+                       kv::record out;
+                       result<void> r = write_command(
+                           ns, p, k, has_touch, wp, now_s, cmd, applied, &out, [&](detail::txn& t) {
+                               return detail::apply_ops(t, ops, cmd, out, fi);
+                           });
+                       if (!r) {
+                           rep.failed_op = fi.op_index;
+                           return r.error();
+                       }
+                       return out;
+                   });
+    }
+
+    // The write path plus what the cluster does around it: storing the new
+    // record or erasing it, the byte and hot-key accounting, the version.
+    template <class Apply>
+    result<void> write_command(detail::namespace_state& ns,
+                               detail::partition& p,
+                               const kv::key& k,
+                               bool has_touch,
+                               const kv::write_policy& wp,
+                               std::int64_t now_s,
+                               std::string_view cmd,
+                               bool& applied,
+                               kv::record* out,
+                               Apply&& apply) {
+        detail::entry* cur = live(p, k, now_s);
+        const std::string* new_set = &detail::no_set();
+        if (cur == nullptr) {
+            new_set = ns.sets.intern(k.set());
+            if (new_set == nullptr)
+                return count_failure(p,
+                                     fail(status::fail_forbidden,
+                                          std::string(cmd) + ": namespace '" + ns.name + "' has " +
+                                              std::to_string(detail::set_table::max_sets) +
+                                              " sets, no room for '" + k.set() + "'"));
+        }
+        detail::entry fresh;
+        detail::write_outcome oc;
+        result<void> r = detail::write_path(cur,
+                                            fresh,
+                                            new_set,
+                                            k,
+                                            has_touch,
+                                            wp,
+                                            ns.lim,
+                                            now_s,
+                                            cmd,
+                                            oc,
+                                            out,
+                                            std::forward<Apply>(apply));
+        if (!r)
+            return count_failure(p, std::move(r));
+        applied = true;
+        if (oc.deleted) {
+            p.depart(k.digest(), *cur, k.partition_id());
+            p.records.erase(k.digest());
+            p.account([](counters& c) { ++c.deletes; });
+        } else {
+            detail::entry* e = cur;
+            if (e == nullptr)
+                e = &p.records.emplace(k.digest(), std::move(fresh)).first->second;
+            const std::uint64_t size = e->stored_size();
+            ++e->writes;
+            p.account([size](counters& c) {
+                ++c.writes;
+                c.bytes_written += size;
+                c.largest_record = std::max(c.largest_record, size);
+            });
+        }
+        p.written();
+        return r;
+    }
+
+    // put's bins applied inside t. For a put of a few bins the outcome is
+    // predicted first — the final bin count and size, every value checked —
+    // so the bins can then be written without an undo log, reusing the
+    // stored strings' capacity: a put that would fail fails before touching
+    // a bin. Otherwise (many bins, or a delete that might be refused) the
+    // logged path runs and write_path's checks roll it back.
+    static result<void> apply_put(detail::txn& t,
+                                  std::span<const kv::bin> bins,
+                                  const kv::write_policy& wp,
+                                  const detail::namespace_state& ns) {
+        static constexpr std::string_view cmd = "put";
+        constexpr std::size_t predicted_max = 16;
+        boost::container::small_vector<std::size_t, predicted_max> sizes;
+        // Where each bin already is in the record (npos: not there, or
+        // written earlier in this put) — reused by the write pass.
+        boost::container::small_vector<std::size_t, predicted_max> at;
+        constexpr std::size_t npos = static_cast<std::size_t>(-1);
+        if (bins.size() <= predicted_max) {
+            detail::entry& e = t.target();
+            std::size_t n = e.bins.size();
+            std::size_t total = e.bins_size;
+            bool simple = true; // no nil, no repeated name
+            for (std::size_t i = 0; i < bins.size(); ++i) {
+                const kv::bin& b = bins[i];
+                if (b.val.is_nil())
+                    simple = false;
+                else if (result<void> c = kv::check_bin_value(b.val, cmd, b.name); !c)
+                    return c;
+                // The bin's size before this write: an earlier bin of the
+                // same put, else the record's.
+                std::optional<std::size_t> before;
+                bool earlier = false;
+                for (std::size_t j = i; j-- > 0;) {
+                    if (!detail::same_name(bins[j].name, b.name))
+                        continue;
+                    earlier = true;
+                    simple = false;
+                    if (!bins[j].val.is_nil())
+                        before = sizes[j];
+                    break;
+                }
+                std::size_t where = npos;
+                if (!earlier) {
+                    for (std::size_t x = 0; x < e.bins.size(); ++x) {
+                        if (detail::same_name(e.bins[x].name, b.name)) {
+                            where = x;
+                            before = e.bins[x].size;
+                            break;
+                        }
+                    }
+                }
+                at.push_back(where);
+                const std::size_t after =
+                    b.val.is_nil() ? 0 : kv::record_size::bin_size(b.name, b.val);
+                sizes.push_back(after);
+                if (before) {
+                    --n;
+                    total -= *before;
+                }
+                if (!b.val.is_nil()) {
+                    ++n;
+                    total += after;
+                }
+            }
+            const bool refused_delete = n == 0 && wp.durable_delete && !ns.lim.enterprise;
+            if (n != 0 && n <= kv::max_bins && !refused_delete) {
+                const std::size_t flat =
+                    kv::record_size::fixed_size(e.set(), e.stored_key.get(), e.void_time != 0, n) +
+                    total;
+                if (result<void> sz = kv::check_record_size(flat, ns.lim.max_record_size, cmd); !sz)
+                    return sz;
+                t.stop_bin_logging();
+                if (simple) {
+                    // Existing bins keep their place (new ones are appended
+                    // after them), so the positions found above stay valid.
+                    for (std::size_t i = 0; i < bins.size(); ++i) {
+                        if (at[i] == npos) {
+                            e.bins.push_back(
+                                detail::stored_bin{bins[i].name, bins[i].val, sizes[i]});
+                            continue;
+                        }
+                        detail::stored_bin& sb = e.bins[at[i]];
+                        sb.val = bins[i].val; // reuses a string's or blob's storage
+                        sb.size = sizes[i];
+                    }
+                    e.bins_size = total;
+                    return {};
+                }
+            }
+            for (std::size_t i = 0; i < bins.size(); ++i) {
+                if (bins[i].val.is_nil())
+                    t.erase(bins[i].name);
+                else
+                    t.assign(bins[i].name, bins[i].val, sizes[i]);
+            }
+            return {};
+        }
+        for (const kv::bin& b : bins) {
+            if (b.val.is_nil()) {
+                t.erase(b.name);
+                continue;
+            }
+            if (result<void> c = kv::check_bin_value(b.val, cmd, b.name); !c)
+                return c;
+            t.put(b.name, b.val);
+        }
+        return {};
+    }
+
+    // Applies the node faults due for this attempt.
+    void apply_topology_faults(const detail::attempt_info& a) {
+        for (const auto& [node, up] : m_faults.topology_changes(a))
+            (void)set_alive(node, up);
+    }
+
+    // The client's command loop around one single-record command: routing,
+    // faults, latency and timeouts, retries, in-doubt. Body runs under the
+    // partition lock and returns the server's answer; it sets `applied` when
+    // it committed a write.
+    template <class Body,
+              class R = std::invoke_result_t<Body&,
+                                             detail::namespace_state&,
+                                             detail::partition&,
+                                             std::int64_t,
+                                             bool&>>
+    R run(const kv::key& k,
+          bool is_write,
+          const kv::base_policy& pol,
+          std::string_view cmd,
+          op_report& rep,
+          Body&& body) {
+        using std::chrono::microseconds;
+        detail::namespace_state* ns = find_ns(k.ns());
+        if (ns == nullptr)
+            return unknown_namespace(cmd, k.ns());
+        if (result<void> c = k.check(); !c)
+            return error{c.error().code, std::string(cmd) + ": " + c.error().message};
+        const std::uint32_t pid = k.partition_id();
+        detail::partition& p = ns->parts[pid];
+        // The partition's two hot lines are likely cold (4096 of them): ask
+        // for them now and overlap the wait with the bookkeeping below.
+        __builtin_prefetch(&p, 1);
+        __builtin_prefetch(&p.epoch, 1);
+        const std::uint64_t command = m_faults.begin_command();
+        const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
+        const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);
+        std::uint32_t sent = 0;
+        microseconds elapsed{0};
+        for (std::uint32_t attempt = 0;; ++attempt) {
+            const time_ms now = m_clock->now_ms();
+            detail::attempt_info info{command, attempt, now, &ns->name, &k.digest(), is_write, -1};
+            if (command != 0)
+                apply_topology_faults(info);
+            R r{};
+            microseconds spent{0};
+            {
+                std::unique_lock lock(p.mu);
+                const int node = p.master();
+                rep.node = node;
+                rep.attempts = attempt + 1;
+                if (node < 0) {
+                    p.account([](counters& c) {
+                        ++c.ops;
+                        ++c.errors;
+                        ++c.unavailable;
+                    });
+                    r = fail(status::partition_unavailable,
+                             std::string(cmd) + ": partition " + std::to_string(pid) +
+                                 " of namespace '" + ns->name + "' has no live copy");
+                } else {
+                    info.node = node;
+                    const fault_effects fx =
+                        command != 0 ? m_faults.effects(info) : fault_effects{};
+                    ++sent;
+                    const microseconds latency = m_cfg.base_latency + fx.latency;
+                    const bool late = (socket_to.count() > 0 && latency > socket_to) ||
+                                      (total_to.count() > 0 && elapsed + latency > total_to);
+                    spent = socket_to.count() > 0 ? std::min(latency, socket_to) : latency;
+                    const auto us = static_cast<std::uint64_t>(spent.count());
+                    p.account([us](counters& c) {
+                        ++c.ops;
+                        ++c.round_trips;
+                        if (us != 0) {
+                            c.latency_us += us;
+                            c.max_latency_us = std::max(c.max_latency_us, us);
+                        }
+                    });
+                    bool applied = false;
+                    if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
+                        // Hot key: refused before it is applied (not retried, as the clients do).
+                        p.account([](counters& c) {
+                            ++c.errors;
+                            ++c.key_busy;
+                        });
+                        r = fail(status::key_busy,
+                                 std::string(cmd) + ": key busy (more than " +
+                                     std::to_string(ns->transaction_pending_limit) +
+                                     " writes waiting on the record; transaction-pending-limit)");
+                    } else if (!fx.timeout) {
+                        r = body(*ns, p, now / 1000, applied);
+                        if (applied)
+                            rep.applied = true;
+                    }
+                    if (fx.timeout || fx.in_doubt || late) {
+                        const bool was_ok = r.has_value();
+                        const bool doubt = is_write && applied;
+                        p.account([was_ok, doubt](counters& c) {
+                            ++c.timeouts;
+                            if (was_ok)
+                                ++c.errors;
+                            if (doubt)
+                                ++c.in_doubt;
+                        });
+                        r = fail(status::timeout,
+                                 std::string(cmd) + ": timeout (" +
+                                     (fx.timeout
+                                          ? "request lost"
+                                          : (late ? "latency " + std::to_string(latency.count()) +
+                                                        " us past the policy's timeout"
+                                                  : std::string("response lost"))) +
+                                     (doubt ? ", the write was applied)" : ")"));
+                    }
+                }
+            }
+            elapsed += spent;
+            rep.latency = elapsed;
+            if (r)
+                return r;
+            const status code = r.error().code;
+            const bool retryable = code == status::timeout || code == status::partition_unavailable;
+            if (retryable && attempt < pol.max_retries &&
+                (total_to.count() == 0 || elapsed < total_to)) {
+                elapsed += std::chrono::duration_cast<microseconds>(pol.sleep_between_retries);
+                continue;
+            }
+            error e = r.error();
+            // The Java client's rule: a write is in doubt once sent more than
+            // once, or sent once and not answered.
+            e.in_doubt = is_write && (sent > 1 || (sent == 1 && code == status::timeout));
+            return e;
+        }
+    }
+
+    std::vector<result<kv::record>> batch_impl(std::span<const kv::key> keys,
+                                               const std::span<const std::string>* bins,
+                                               const kv::read_policy& rp) {
+        std::vector<result<kv::record>> out;
+        out.reserve(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            out.emplace_back(fail(status::timeout, "batch_get: not attempted"));
+        std::vector<kv::operation> read_ops;
+        if (bins != nullptr)
+            for (const std::string& b : *bins)
+                read_ops.push_back(kv::op::read(b));
+        const std::uint64_t command = m_faults.begin_command();
+        std::vector<std::size_t> pending(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            pending[i] = i;
+        using std::chrono::microseconds;
+        const auto socket_to = std::chrono::duration_cast<microseconds>(rp.socket_timeout);
+        for (std::uint32_t attempt = 0; !pending.empty(); ++attempt) {
+            std::vector<std::size_t> retry;
+            std::vector<std::pair<detail::namespace_state*, int>> touched;
+            const time_ms now = m_clock->now_ms();
+            for (std::size_t i : pending) {
+                const kv::key& k = keys[i];
+                detail::namespace_state* ns = find_ns(k.ns());
+                if (ns == nullptr) {
+                    out[i] = unknown_namespace("batch_get", k.ns());
+                    continue;
+                }
+                if (result<void> c = k.check(); !c) {
+                    out[i] = error{c.error().code, "batch_get: " + c.error().message};
+                    continue;
+                }
+                detail::attempt_info info{command, attempt, now, &ns->name, &k.digest(), false, -1};
+                if (command != 0)
+                    apply_topology_faults(info);
+                detail::partition& p = ns->parts[k.partition_id()];
+                std::lock_guard lock(p.mu);
+                const int node = p.master();
+                if (node < 0) {
+                    p.account([](counters& c) {
+                        ++c.ops;
+                        ++c.errors;
+                        ++c.unavailable;
+                    });
+                    out[i] = fail(status::partition_unavailable,
+                                  "batch_get: partition " + std::to_string(k.partition_id()) +
+                                      " has no live copy");
+                    retry.push_back(i);
+                    continue;
+                }
+                if (std::find(touched.begin(), touched.end(), std::make_pair(ns, node)) ==
+                    touched.end())
+                    touched.emplace_back(ns, node);
+                info.node = node;
+                const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
+                const microseconds latency = m_cfg.base_latency + fx.latency;
+                p.account([](counters& c) { ++c.ops; });
+                if (fx.timeout || (socket_to.count() > 0 && latency > socket_to)) {
+                    p.account([](counters& c) {
+                        ++c.errors;
+                        ++c.timeouts;
+                    });
+                    out[i] = fail(status::timeout, "batch_get: timeout");
+                    retry.push_back(i);
+                    continue;
+                }
+                const std::int64_t now_s = now / 1000;
+                detail::entry* e = live(p, k, now_s);
+                if (e == nullptr) {
+                    out[i] = count_failure(
+                        p, fail(status::record_not_found, "batch_get: record not found"));
+                    continue;
+                }
+                if (bins != nullptr) {
+                    detail::failure_info fi;
+                    result<kv::record> r =
+                        detail::read_path(e, k, read_ops, now_s, "batch_get", fi);
+                    if (r) {
+                        r->results.clear();
+                        count_read(p, *e);
+                    } else {
+                        r = count_failure(p, std::move(r));
+                    }
+                    out[i] = std::move(r);
+                    continue;
+                }
+                kv::record rec;
+                detail::copy_bins(*e, rec);
+                rec.generation = e->generation;
+                rec.void_time = e->void_time;
+                rec.ttl = e->ttl(now_s);
+                count_read(p, *e);
+                out[i] = std::move(rec);
+            }
+            for (const auto& [ns, node] : touched)
+                ns->extras[static_cast<std::size_t>(node)].round_trips.fetch_add(
+                    1, std::memory_order_relaxed);
+            if (attempt >= rp.max_retries)
+                break;
+            pending = std::move(retry);
+        }
+        return out;
+    }
+
+    static std::optional<kv::index_type> index_type_of(const value& v) noexcept {
+        switch (v.type()) {
+        case value_type::integer:
+            return kv::index_type::numeric;
+        case value_type::string:
+            return kv::index_type::string;
+        case value_type::bytes:
+            return kv::index_type::blob;
+        default:
+            return std::nullopt;
+        }
+    }
+    static std::string_view index_type_name(kv::index_type t) noexcept {
+        switch (t) {
+        case kv::index_type::numeric:
+            return "numeric";
+        case kv::index_type::string:
+            return "string";
+        case kv::index_type::blob:
+            return "blob";
+        }
+        return "?";
+    }
+
+    // Walks every partition in order, keeping the live records of the set that
+    // pass `keep`; one round trip per serving node.
+    template <class Keep>
+    result<std::vector<kv::keyed_record>> walk(const std::string& ns_name,
+                                               const std::string& set,
+                                               const std::vector<std::string>& bins,
+                                               std::uint64_t max_records,
+                                               std::string_view cmd,
+                                               Keep&& keep) {
+        detail::namespace_state* ns = find_ns(ns_name);
+        if (ns == nullptr)
+            return unknown_namespace(cmd, ns_name);
+        for (const std::string& b : bins)
+            if (result<void> c = kv::check_bin_name(b, cmd); !c)
+                return c.error();
+        const std::int64_t now_s = m_clock->now_s();
+        std::vector<kv::keyed_record> out;
+        std::vector<bool> touched(m_cfg.nodes, false);
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            if (max_records != 0 && out.size() >= max_records)
+                break;
+            detail::partition& p = ns->parts[pid];
+            std::lock_guard lock(p.mu);
+            const int node = p.master();
+            if (node < 0)
+                return fail(status::partition_unavailable,
+                            std::string(cmd) + ": partition " + std::to_string(pid) +
+                                " has no live copy");
+            touched[static_cast<std::size_t>(node)] = true;
+            std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
+            for (auto& [d, e] : p.records)
+                if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e))
+                    hits.emplace_back(&d, &e);
+            std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+                return *a.first < *b.first;
+            });
+            for (const auto& [d, e] : hits) {
+                if (max_records != 0 && out.size() >= max_records)
+                    break;
+                kv::record rec;
+                if (bins.empty()) {
+                    detail::copy_bins(*e, rec);
+                } else {
+                    for (const std::string& b : bins)
+                        if (const detail::stored_bin* sb = e->find(b))
+                            rec.bins.push_back(kv::bin{b, sb->val});
+                }
+                rec.generation = e->generation;
+                rec.void_time = e->void_time;
+                rec.ttl = e->ttl(now_s);
+                count_read(p, *e);
+                p.account([](counters& c) { ++c.ops; });
+                std::optional<kv::key> k;
+                if (e->stored_key) {
+                    auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
+                    if (made)
+                        k = std::move(made).value();
+                }
+                if (!k)
+                    k = kv::key::from_digest(ns->name, e->set(), *d);
+                out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
+            }
+        }
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+            if (touched[n])
+                ns->extras[n].round_trips.fetch_add(1, std::memory_order_relaxed);
+        return out;
+    }
+
+    namespace_stats snapshot(const detail::namespace_state& ns,
+                             const std::vector<bool>& alive,
+                             std::int64_t now_s) const {
+        namespace_stats s;
+        s.name = ns.name;
+        s.nodes.resize(m_cfg.nodes);
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
+            s.nodes[n].node = static_cast<int>(n);
+            s.nodes[n].alive = alive[n];
+            s.nodes[n].ops.round_trips = ns.extras[n].round_trips.load(std::memory_order_relaxed);
+            // Batch and scan round trips belong to nodes only.
+            s.totals.round_trips += s.nodes[n].ops.round_trips;
+        }
+        s.partitions.resize(kv::partition_count);
+        std::unordered_map<kv::digest, key_heat, kv::digest_hash> heat;
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            detail::partition& p = ns.parts[pid];
+            std::lock_guard lock(p.mu);
+            partition_stats& ps = s.partitions[pid];
+            ps.id = pid;
+            ps.master = p.master();
+            ps.ops = p.total();
+            std::uint64_t live_records = 0;
+            std::uint64_t bytes = 0;
+            for (const auto& [d, e] : p.records) {
+                if (!e.expired(now_s)) {
+                    ++live_records;
+                    bytes += e.stored_size();
+                }
+                if (e.reads + e.writes == 0)
+                    continue;
+                key_heat& h = heat[d];
+                h.digest = d;
+                h.set = e.set();
+                if (e.stored_key)
+                    h.user_key = *e.stored_key;
+                h.partition = pid;
+                h.reads += e.reads;
+                h.writes += e.writes;
+                h.live = true;
+            }
+            for (const key_heat& dk : p.departed) {
+                auto [it, fresh] = heat.try_emplace(dk.digest, dk);
+                if (!fresh) {
+                    it->second.reads += dk.reads;
+                    it->second.writes += dk.writes;
+                }
+            }
+            ps.records = live_records;
+            ps.bytes = bytes;
+            s.totals += ps.ops;
+            s.records += live_records;
+            s.bytes += bytes;
+            for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+                s.nodes[n].ops += p.of_node(n);
+            for (std::size_t i = 0; i < p.replicas.size(); ++i) {
+                node_stats& nd = s.nodes[static_cast<std::size_t>(p.replicas[i])];
+                if (i == 0) {
+                    ++nd.master_partitions;
+                    nd.master_records += live_records;
+                    nd.master_bytes += bytes;
+                } else {
+                    ++nd.replica_partitions;
+                    nd.replica_records += live_records;
+                    nd.replica_bytes += bytes;
+                }
+            }
+        }
+        std::vector<key_heat> keys;
+        keys.reserve(heat.size());
+        for (auto& [d, h] : heat)
+            keys.push_back(std::move(h));
+        const std::size_t k = std::min(m_cfg.hot_list_size, keys.size());
+        auto hotter = [](const key_heat& a, const key_heat& b) {
+            const std::uint64_t x = a.reads + a.writes;
+            const std::uint64_t y = b.reads + b.writes;
+            return x != y ? x > y : a.digest < b.digest;
+        };
+        std::partial_sort(
+            keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k), keys.end(), hotter);
+        keys.resize(k);
+        s.hot_keys = std::move(keys);
+        std::vector<std::uint32_t> ids;
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid)
+            if (s.partitions[pid].ops.ops != 0)
+                ids.push_back(pid);
+        const std::size_t kp = std::min(m_cfg.hot_list_size, ids.size());
+        std::partial_sort(ids.begin(),
+                          ids.begin() + static_cast<std::ptrdiff_t>(kp),
+                          ids.end(),
+                          [&s](std::uint32_t a, std::uint32_t b) {
+                              const std::uint64_t x = s.partitions[a].ops.ops;
+                              const std::uint64_t y = s.partitions[b].ops.ops;
+                              return x != y ? x > y : a < b;
+                          });
+        ids.resize(kp);
+        s.hot_partitions = std::move(ids);
+        return s;
+    }
+
+    cluster_config m_cfg;
+    std::shared_ptr<sim::clock> m_clock;
+    detail::fault_injector m_faults;
+    mutable std::mutex m_topology_mu;
+    std::vector<bool> m_alive;
+    std::vector<std::unique_ptr<detail::namespace_state>> m_namespaces;
+};
+
+static_assert(kv::kv_store<cluster>);
+static_assert(kv::kv_queryable<cluster>);
+
+} // namespace kvmodel::sim

@@ -1,0 +1,809 @@
+// kvmodel/sim/detail/record_engine.hpp
+//
+// The record-level half of the simulator: a stored record (entry) and the
+// server's read and write paths over it (as/src/transaction/read.c and
+// write.c), without locking, routing or accounting — cluster.hpp adds those.
+//
+// Atomicity: the write path changes the stored entry in place under an undo
+// log (txn) and rolls it back if any operation, the bin count or the size
+// check fails, so a failed command leaves the record exactly as it was.
+// Unchanged bins are never copied; a replaced bin's old value is moved into
+// the log. A list or map bin mutated by a CDT op keeps its old handle in the
+// log, so the first mutation clones the container (values are copy-on-write):
+// O(its size) per mutating command, about what the server spends rewriting
+// the record; a blob mutated by a bit op is copied likewise.
+#pragma once
+
+#include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/policy.hpp>
+#include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/record_size.hpp>
+
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace kvmodel::sim::detail {
+
+/// Equality of short names (bins, sets, namespaces) without a call to
+/// memcmp, which dominates for names of a few bytes.
+inline bool same_name(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/// Most operations one command may carry (the server's MAX_N_OPS).
+inline constexpr std::size_t max_ops = 32 * 1024;
+
+/// A bin as stored, with its cached stored size (record_size::bin_size).
+struct stored_bin {
+    std::string name;
+    value val;
+    std::size_t size = 0;
+};
+
+/// The name of "no set", which every namespace's set table starts with.
+inline const std::string& no_set() {
+    static const std::string empty;
+    return empty;
+}
+
+/// A stored record. Kept small (the set name is interned per namespace, a
+/// stored key is boxed) so a hash-map node stays within two cache lines.
+struct entry {
+    std::vector<stored_bin> bins;
+    /// Sum of bins[i].size.
+    std::size_t bins_size = 0;
+    /// Unix seconds; 0 = never expires.
+    std::int64_t void_time = 0;
+    // Hot-key accounting (survives updates; see cluster).
+    std::uint64_t reads = 0;
+    std::uint64_t writes = 0;
+    /// The interned set name (no_set() for none); never null.
+    const std::string* set_ref = &no_set();
+    /// The user key, when stored (send_key).
+    std::unique_ptr<value> stored_key;
+    std::uint16_t generation = 0;
+
+    const std::string& set() const noexcept { return *set_ref; }
+    /// The record's flat size (record_size.hpp). O(1).
+    std::size_t flat() const noexcept {
+        return kv::record_size::fixed_size(set(), stored_key.get(), void_time != 0, bins.size()) +
+               bins_size;
+    }
+    /// The size the server reports, ceil16(flat + 4).
+    std::size_t stored_size() const noexcept { return kv::record_size::stored(flat()); }
+    /// Expired: the void time has passed (the server keeps a record through
+    /// its void-time second).
+    bool expired(std::int64_t now_s) const noexcept { return void_time != 0 && void_time < now_s; }
+
+    stored_bin* find(std::string_view name) noexcept {
+        for (stored_bin& b : bins)
+            if (same_name(b.name, name))
+                return &b;
+        return nullptr;
+    }
+    const stored_bin* find(std::string_view name) const noexcept {
+        for (const stored_bin& b : bins)
+            if (same_name(b.name, name))
+                return &b;
+        return nullptr;
+    }
+    /// Sets a bin (appends a new one) and refreshes its cached size.
+    void put(std::string_view name, value v) {
+        std::size_t size = kv::record_size::bin_size(name, v);
+        if (stored_bin* b = find(name)) {
+            bins_size = bins_size - b->size + size;
+            b->val = std::move(v);
+            b->size = size;
+            return;
+        }
+        bins.push_back(stored_bin{std::string(name), std::move(v), size});
+        bins_size += size;
+    }
+    void erase(std::string_view name) {
+        for (auto it = bins.begin(); it != bins.end(); ++it) {
+            if (it->name == name) {
+                bins_size -= it->size;
+                bins.erase(it);
+                return;
+            }
+        }
+    }
+    void clear_bins() noexcept {
+        bins.clear();
+        bins_size = 0;
+    }
+    /// Remaining TTL at now_s, as a record reports it.
+    std::int64_t ttl(std::int64_t now_s) const noexcept {
+        return void_time == 0 ? kv::ttl_never_expires
+                              : std::max<std::int64_t>(0, void_time - now_s);
+    }
+};
+
+/// A namespace's settings the paths need.
+struct limits {
+    std::size_t max_record_size = kv::default_max_record_size;
+    std::int64_t default_ttl = 0;
+    bool enterprise = false;
+};
+
+/// A failed command: the error and, if one operation caused it, its index.
+struct failure_info {
+    std::optional<std::size_t> op_index;
+};
+
+inline error op_failure(failure_info& fi,
+                        std::size_t i,
+                        const kv::operation& o,
+                        status code,
+                        const std::string& what,
+                        std::string_view cmd) {
+    fi.op_index = i;
+    std::string msg =
+        std::string(cmd) + " op #" + std::to_string(i) + " (" + std::string(kv::op_name(o));
+    if (const std::string* b = kv::bin_of(o))
+        msg += " on bin '" + *b + "'";
+    msg += "): " + what;
+    return error{code, std::move(msg)};
+}
+
+/// Whether a command is read-only (every op a read): it takes the read path.
+inline bool is_read_only(std::span<const kv::operation> ops) noexcept {
+    return std::all_of(
+        ops.begin(), ops.end(), [](const kv::operation& o) { return kv::is_read(o); });
+}
+
+/// Checks that need no record, in the server's order (write_master_policies):
+/// op count, then per op the replace-flag conflicts and the bin name, then
+/// read_all's restrictions. For a read-only command only the op count and
+/// read_all are checked here; bin names are checked on the record (read.c).
+inline result<void> check_command(std::span<const kv::operation> ops,
+                                  const kv::write_policy& wp,
+                                  std::string_view cmd,
+                                  failure_info& fi) {
+    if (ops.empty())
+        return fail(status::parameter_error, std::string(cmd) + ": no operations");
+    if (ops.size() > max_ops)
+        return fail(status::parameter_error,
+                    std::string(cmd) + ": " + std::to_string(ops.size()) + " operations, max " +
+                        std::to_string(max_ops));
+    const bool read_only = is_read_only(ops);
+    const bool replace = wp.exists == kv::record_exists_action::replace ||
+                         wp.exists == kv::record_exists_action::replace_only;
+    std::size_t read_alls = 0;
+    bool response_bins = false; // ops that answer with a bin, which read_all cannot join
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const kv::operation& o = ops[i];
+        const kv::op_kind k = kv::kind(o);
+        if (!read_only) {
+            if (k == kv::op_kind::touch) {
+                if (replace)
+                    return op_failure(fi,
+                                      i,
+                                      o,
+                                      status::parameter_error,
+                                      "touch can't have record-level replace (" +
+                                          std::string(kv::exists_action_name(wp.exists)) + ")",
+                                      cmd);
+                continue;
+            }
+            if (const std::string* b = kv::bin_of(o)) {
+                result<void> name = kv::check_bin_name(*b, cmd);
+                if (!name)
+                    return op_failure(
+                        fi, i, o, status::bin_name_too_long, name.error().message, cmd);
+            }
+            if (replace) {
+                bool conflict = false;
+                switch (k) {
+                case kv::op_kind::write:
+                    conflict = std::get<kv::write_op>(o).val.is_nil();
+                    break;
+                case kv::op_kind::add:
+                case kv::op_kind::append:
+                case kv::op_kind::prepend:
+                case kv::op_kind::delete_record:
+                    conflict = true;
+                    break;
+                case kv::op_kind::cdt:
+                case kv::op_kind::bit:
+                    conflict = !kv::is_read(o);
+                    break;
+                default:
+                    break;
+                }
+                if (conflict)
+                    return op_failure(
+                        fi,
+                        i,
+                        o,
+                        status::parameter_error,
+                        "a bin delete or modify op can't have record-level replace (" +
+                            std::string(kv::exists_action_name(wp.exists)) + ")",
+                        cmd);
+            }
+        }
+        switch (k) {
+        case kv::op_kind::read_all:
+            ++read_alls;
+            break;
+        case kv::op_kind::read:
+            response_bins = true;
+            break;
+        case kv::op_kind::cdt:
+            response_bins = true;
+            break;
+        case kv::op_kind::bit:
+            response_bins = response_bins || kv::is_read(o);
+            break;
+        default:
+            break;
+        }
+    }
+    if (read_alls > 1)
+        return fail(status::parameter_error, std::string(cmd) + ": more than one read_all op");
+    if (read_alls == 1 && response_bins)
+        return fail(status::parameter_error,
+                    std::string(cmd) +
+                        ": read_all can't mix with ops that return bins (read, CDT, bit read)");
+    return {};
+}
+
+/// Converts an entry's bins for a record.
+inline void copy_bins(const entry& e, kv::record& r) {
+    r.bins.reserve(r.bins.size() + e.bins.size());
+    for (const stored_bin& b : e.bins)
+        r.bins.push_back(kv::bin{b.name, b.val});
+}
+
+/// Applies one read-type op to a bin value without changing it; the result.
+inline result<value> read_one(const entry& e, const kv::operation& o, kv::record& out) {
+    switch (kv::kind(o)) {
+    case kv::op_kind::read: {
+        const std::string& name = std::get<kv::read_op>(o).bin;
+        const stored_bin* b = e.find(name);
+        if (b == nullptr)
+            return value{};
+        out.set(name, b->val);
+        return b->val;
+    }
+    case kv::op_kind::read_all:
+        copy_bins(e, out);
+        return value{};
+    case kv::op_kind::read_header:
+        return value{};
+    case kv::op_kind::cdt: {
+        const auto& c = std::get<kv::cdt_operation>(o);
+        const stored_bin* b = e.find(c.bin);
+        std::optional<value> bin;
+        if (b != nullptr)
+            bin = b->val; // O(1) for lists and maps
+        return cdt::apply(bin, c.op);
+    }
+    case kv::op_kind::bit: {
+        const auto& c = std::get<kv::bit_operation>(o);
+        const stored_bin* b = e.find(c.bin);
+        std::optional<value> bin;
+        if (b != nullptr)
+            bin = b->val;
+        return cdt::apply_bit_op(bin, c.op);
+    }
+    default:
+        break;
+    }
+    return fail(status::parameter_error, "not a read op");
+}
+
+/// The read path: e is the live record or nullptr. The record's metadata and
+/// one result per op.
+inline result<kv::record> read_path(const entry* e,
+                                    const kv::key& k,
+                                    std::span<const kv::operation> ops,
+                                    std::int64_t now_s,
+                                    std::string_view cmd,
+                                    failure_info& fi) {
+    if (e == nullptr)
+        return fail(status::record_not_found, std::string(cmd) + ": record not found");
+    if (!same_name(e->set(), k.set()))
+        return fail(status::parameter_error,
+                    std::string(cmd) + ": set name '" + k.set() +
+                        "' does not match the record's set '" + e->set() + "'");
+    kv::record out;
+    out.generation = e->generation;
+    out.void_time = e->void_time;
+    out.ttl = e->ttl(now_s);
+    out.results.reserve(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const kv::operation& o = ops[i];
+        if (const std::string* b = kv::bin_of(o)) {
+            result<void> name = kv::check_bin_name(*b, cmd);
+            if (!name)
+                return op_failure(fi, i, o, status::bin_name_too_long, name.error().message, cmd);
+        }
+        result<value> r = read_one(*e, o, out);
+        if (!r)
+            return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+        out.results.push_back(std::move(r).value());
+    }
+    return out;
+}
+
+/// What a successful write path did.
+struct write_outcome {
+    bool created = false;
+    /// The command deleted the record (the caller erases it).
+    bool deleted = false;
+};
+
+/// An entry being written, with the undo log that puts it back exactly as
+/// it was if the command fails: changed bins keep their old value (moved,
+/// so a string is not copied), removed bins keep their place. Unchanged bins
+/// are never copied. A list or map bin handed to the CDT engine keeps its
+/// old handle here, so the engine's first mutation clones the container —
+/// O(its size), the price of all-or-nothing.
+class txn {
+public:
+    /// Logging off: a fresh entry needs no undo (it is dropped on failure).
+    txn(entry& e, bool log)
+        : m_e(e)
+        , m_log(log)
+        , m_log_meta(log) {
+        if (log) {
+            m_generation = e.generation;
+            m_void_time = e.void_time;
+            if (e.stored_key)
+                m_stored_key = std::make_unique<value>(*e.stored_key);
+            m_bins_size = e.bins_size;
+        }
+    }
+
+    entry& target() noexcept { return m_e; }
+
+    /// Stops logging bin changes: the caller has established that nothing
+    /// can fail from here on (put's prediction). The metadata stays logged.
+    void stop_bin_logging() noexcept { m_log = false; }
+
+    /// Sets a bin to a copy of v whose stored size is known. Without bin
+    /// logging an existing bin's storage is reused (copy-assignment).
+    void assign(std::string_view name, const value& v, std::size_t size) {
+        if (m_log) {
+            put(name, v);
+            return;
+        }
+        if (stored_bin* b = m_e.find(name)) {
+            m_e.bins_size = m_e.bins_size - b->size + size;
+            b->val = v;
+            b->size = size;
+            return;
+        }
+        m_e.bins.push_back(stored_bin{std::string(name), v, size});
+        m_e.bins_size += size;
+    }
+
+    /// Sets a bin (appends a new one).
+    void put(std::string_view name, value v) {
+        std::size_t size = kv::record_size::bin_size(name, v);
+        for (std::size_t i = 0; i < m_e.bins.size(); ++i) {
+            stored_bin& b = m_e.bins[i];
+            if (!same_name(b.name, name))
+                continue;
+            if (m_log) {
+                change& c = log(change::kind::modified, i);
+                c.old = std::move(b.val);
+                c.old_size = b.size;
+            }
+            m_e.bins_size = m_e.bins_size - b.size + size;
+            b.val = std::move(v);
+            b.size = size;
+            return;
+        }
+        if (m_log)
+            log(change::kind::inserted, m_e.bins.size());
+        m_e.bins.push_back(stored_bin{std::string(name), std::move(v), size});
+        m_e.bins_size += size;
+    }
+    void erase(std::string_view name) {
+        for (std::size_t i = 0; i < m_e.bins.size(); ++i) {
+            if (!same_name(m_e.bins[i].name, name))
+                continue;
+            m_e.bins_size -= m_e.bins[i].size;
+            if (m_log)
+                log(change::kind::erased, i).bin = std::move(m_e.bins[i]);
+            m_e.bins.erase(m_e.bins.begin() + static_cast<std::ptrdiff_t>(i));
+            return;
+        }
+    }
+    void clear() {
+        if (m_e.bins.empty())
+            return;
+        if (m_log) {
+            log(change::kind::cleared, m_cleared.size());
+            m_cleared.push_back(std::move(m_e.bins));
+        }
+        m_e.bins.clear();
+        m_e.bins_size = 0;
+    }
+    /// The bin's current value for an in-place op (nullopt = absent); the
+    /// old value stays logged. Hand the result back with give_back().
+    std::optional<value> take(std::string_view name) {
+        stored_bin* b = m_e.find(name);
+        if (b == nullptr)
+            return std::nullopt;
+        return b->val; // a copy: O(1) for lists and maps, O(n) for strings and blobs
+    }
+    void give_back(std::string_view name, std::optional<value> v) {
+        if (v)
+            put(name, std::move(*v));
+        else
+            erase(name);
+    }
+
+    /// Puts the entry back as it was.
+    void rollback() {
+        if (!m_log_meta)
+            return;
+        for (auto it = m_changes.rbegin(); it != m_changes.rend(); ++it) {
+            const auto at = m_e.bins.begin() + static_cast<std::ptrdiff_t>(it->index);
+            switch (it->k) {
+            case change::kind::modified:
+                at->val = std::move(it->old);
+                at->size = it->old_size;
+                break;
+            case change::kind::inserted:
+                m_e.bins.erase(at);
+                break;
+            case change::kind::erased:
+                m_e.bins.insert(at, std::move(it->bin));
+                break;
+            case change::kind::cleared:
+                m_e.bins = std::move(m_cleared[it->index]);
+                break;
+            }
+        }
+        m_changes.clear();
+        m_e.bins_size = m_bins_size;
+        m_e.generation = m_generation;
+        m_e.void_time = m_void_time;
+        m_e.stored_key = std::move(m_stored_key);
+    }
+
+private:
+    struct change {
+        enum class kind : std::uint8_t { modified, inserted, erased, cleared };
+        kind k = kind::modified;
+        std::size_t index = 0;
+        value old;
+        std::size_t old_size = 0;
+        stored_bin bin;
+    };
+    change& log(change::kind k, std::size_t index) {
+        change& c = m_changes.emplace_back();
+        c.k = k;
+        c.index = index;
+        return c;
+    }
+
+    entry& m_e;
+    bool m_log;
+    bool m_log_meta;
+    // Inline room for the few changes of a typical command: no allocation.
+    boost::container::small_vector<change, 4> m_changes;
+    std::vector<std::vector<stored_bin>> m_cleared;
+    std::uint16_t m_generation = 0;
+    std::int64_t m_void_time = 0;
+    std::unique_ptr<value> m_stored_key;
+    std::size_t m_bins_size = 0;
+};
+
+namespace ops_impl {
+
+inline result<void> add_to(txn& t, const kv::add_op& a) {
+    const stored_bin* b = t.target().find(a.bin);
+    const value& d = a.delta;
+    if (b == nullptr) {
+        // As the server: a modify op on a missing bin creates it from the operand.
+        t.put(a.bin, d);
+        return {};
+    }
+    if (b->val.is_int() && d.is_int()) {
+        // Integer bins wrap on overflow, as the server's uint64 addition.
+        auto sum =
+            static_cast<std::uint64_t>(b->val.as_int()) + static_cast<std::uint64_t>(d.as_int());
+        t.put(a.bin, value(static_cast<std::int64_t>(sum)));
+        return {};
+    }
+    if (b->val.is_double() && d.is_double()) {
+        t.put(a.bin, value(b->val.as_double() + d.as_double()));
+        return {};
+    }
+    return fail(status::bin_type_error,
+                "can't add " + std::string(type_name(d.type())) + " to a " +
+                    std::string(type_name(b->val.type())) +
+                    " bin (int + int or double + double only)");
+}
+
+inline result<void> concat(txn& t, const std::string& bin, const value& v, bool at_end) {
+    const stored_bin* b = t.target().find(bin);
+    if (b == nullptr) {
+        t.put(bin, v);
+        return {};
+    }
+    if (b->val.is_string() && v.is_string()) {
+        std::string s =
+            at_end ? b->val.as_string() + v.as_string() : v.as_string() + b->val.as_string();
+        t.put(bin, value(std::move(s)));
+        return {};
+    }
+    if (b->val.is_bytes() && v.is_bytes()) {
+        kvmodel::bytes out;
+        const kvmodel::bytes& cur = b->val.as_bytes();
+        const kvmodel::bytes& add = v.as_bytes();
+        out.reserve(cur.size() + add.size());
+        const kvmodel::bytes& first = at_end ? cur : add;
+        const kvmodel::bytes& second = at_end ? add : cur;
+        out.insert(out.end(), first.begin(), first.end());
+        out.insert(out.end(), second.begin(), second.end());
+        t.put(bin, value(std::move(out)));
+        return {};
+    }
+    return fail(status::bin_type_error,
+                std::string("can't ") + (at_end ? "append " : "prepend ") +
+                    std::string(type_name(v.type())) + " to a " +
+                    std::string(type_name(b->val.type())) +
+                    " bin (string to string or bytes to bytes only)");
+}
+
+} // namespace ops_impl
+
+/// Applies operate()'s ops in order inside t, filling out's results and
+/// read bins.
+inline result<void> apply_ops(txn& t,
+                              std::span<const kv::operation> ops,
+                              std::string_view cmd,
+                              kv::record& out,
+                              failure_info& fi) {
+    out.results.reserve(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const kv::operation& o = ops[i];
+        value res;
+        switch (kv::kind(o)) {
+        case kv::op_kind::read:
+        case kv::op_kind::read_all:
+        case kv::op_kind::read_header: {
+            result<value> r = read_one(t.target(), o, out);
+            if (!r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            res = std::move(r).value();
+            break;
+        }
+        case kv::op_kind::write: {
+            const auto& x = std::get<kv::write_op>(o);
+            if (x.val.is_nil()) {
+                t.erase(x.bin);
+                break;
+            }
+            if (result<void> c = kv::check_bin_value(x.val, cmd, x.bin); !c)
+                return op_failure(fi, i, o, c.error().code, c.error().message, cmd);
+            t.put(x.bin, x.val);
+            break;
+        }
+        case kv::op_kind::add: {
+            const auto& x = std::get<kv::add_op>(o);
+            if (x.delta.is_nil())
+                return op_failure(fi, i, o, status::parameter_error, "the delta is nil", cmd);
+            if (result<void> c = kv::check_bin_value(x.delta, cmd, x.bin); !c)
+                return op_failure(fi, i, o, c.error().code, c.error().message, cmd);
+            if (result<void> r = ops_impl::add_to(t, x); !r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            break;
+        }
+        case kv::op_kind::append:
+        case kv::op_kind::prepend: {
+            const bool at_end = kv::kind(o) == kv::op_kind::append;
+            const std::string& bin =
+                at_end ? std::get<kv::append_op>(o).bin : std::get<kv::prepend_op>(o).bin;
+            const value& v =
+                at_end ? std::get<kv::append_op>(o).val : std::get<kv::prepend_op>(o).val;
+            if (v.is_nil())
+                return op_failure(fi, i, o, status::parameter_error, "the operand is nil", cmd);
+            if (result<void> c = kv::check_bin_value(v, cmd, bin); !c)
+                return op_failure(fi, i, o, c.error().code, c.error().message, cmd);
+            if (result<void> r = ops_impl::concat(t, bin, v, at_end); !r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            break;
+        }
+        case kv::op_kind::touch:
+            break; // the metadata advance is the touch
+        case kv::op_kind::delete_record:
+            t.clear();
+            break;
+        case kv::op_kind::cdt: {
+            const auto& x = std::get<kv::cdt_operation>(o);
+            if (cdt::classify(x.op.code) == cdt::op_class::read) {
+                result<value> r = read_one(t.target(), o, out);
+                if (!r)
+                    return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+                res = std::move(r).value();
+                break;
+            }
+            std::optional<value> bin = t.take(x.bin);
+            result<value> r = cdt::apply(bin, x.op);
+            if (!r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            t.give_back(x.bin, std::move(bin));
+            res = std::move(r).value();
+            break;
+        }
+        case kv::op_kind::bit: {
+            const auto& x = std::get<kv::bit_operation>(o);
+            if (cdt::is_bit_read(x.op.code)) {
+                result<value> r = read_one(t.target(), o, out);
+                if (!r)
+                    return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+                res = std::move(r).value();
+                break;
+            }
+            std::optional<value> bin = t.take(x.bin);
+            result<value> r = cdt::apply_bit_op(bin, x.op);
+            if (!r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            t.give_back(x.bin, std::move(bin));
+            res = std::move(r).value();
+            break;
+        }
+        }
+        out.results.push_back(std::move(res));
+    }
+    return {};
+}
+
+/// The write path (write_master). cur is the live record, or nullptr when
+/// missing or expired, in which case the command builds `fresh` in the set
+/// new_set (the key's set, interned). The ops are
+/// applied by apply(txn&) -> result<void>. On success: the record (cur, or
+/// fresh to be inserted) holds the new state, or outcome.deleted says to
+/// erase it, and out (if given) gets the record's new metadata. On failure:
+/// cur is exactly as it was.
+template <class Apply>
+result<void> write_path(entry* cur,
+                        entry& fresh,
+                        const std::string* new_set,
+                        const kv::key& k,
+                        bool has_touch,
+                        const kv::write_policy& wp,
+                        const limits& lim,
+                        std::int64_t now_s,
+                        std::string_view cmd,
+                        write_outcome& outcome,
+                        kv::record* out,
+                        Apply&& apply) {
+    const bool must_not_create = wp.exists == kv::record_exists_action::update_only ||
+                                 wp.exists == kv::record_exists_action::replace_only || has_touch;
+    const bool replace = wp.exists == kv::record_exists_action::replace ||
+                         wp.exists == kv::record_exists_action::replace_only;
+    if (cur == nullptr && must_not_create)
+        return fail(status::record_not_found,
+                    std::string(cmd) + ": record not found (" +
+                        (has_touch ? std::string("touch")
+                                   : std::string(kv::exists_action_name(wp.exists))) +
+                        " does not create)");
+    if (cur != nullptr && wp.exists == kv::record_exists_action::create_only)
+        return fail(status::record_exists, std::string(cmd) + ": record exists (CREATE_ONLY)");
+    const std::uint32_t gen = cur != nullptr ? cur->generation : 0;
+    if (wp.gen == kv::generation_policy::eq && wp.generation != gen)
+        return fail(status::generation_error,
+                    std::string(cmd) + ": generation is " + std::to_string(gen) +
+                        ", policy expects " + std::to_string(wp.generation) + " (EQ)");
+    if (wp.gen == kv::generation_policy::gt && wp.generation <= gen)
+        return fail(status::generation_error,
+                    std::string(cmd) + ": generation is " + std::to_string(gen) +
+                        ", policy expects more than " + std::to_string(wp.generation) + " (GT)");
+    if (cur != nullptr && !same_name(cur->set(), k.set()))
+        return fail(status::parameter_error,
+                    std::string(cmd) + ": set name '" + k.set() +
+                        "' does not match the record's set '" + cur->set() + "'");
+    if (cur != nullptr && wp.send_key && cur->stored_key && k.user_key() &&
+        !(*cur->stored_key == *k.user_key()))
+        return fail(status::key_mismatch,
+                    std::string(cmd) + ": the key sent does not match the stored key");
+    std::int64_t ttl = wp.ttl;
+    if (ttl == kv::ttl_dont_update && cur == nullptr)
+        ttl = kv::ttl_namespace_default;
+    if (result<void> t = kv::check_ttl(ttl, cmd); !t)
+        return t.error();
+
+    entry& e = cur != nullptr ? *cur : fresh;
+    if (cur == nullptr) {
+        e = entry{};
+        e.set_ref = new_set;
+        outcome.created = true;
+    }
+    txn t(e, cur != nullptr);
+    if (replace)
+        t.clear(); // the server does not even load the old bins
+    if (wp.send_key && k.user_key() && !e.stored_key)
+        e.stored_key = std::make_unique<value>(*k.user_key());
+    // Advance the metadata (as_record_advance_void_time; the generation
+    // wraps past 65535 to 1).
+    switch (ttl) {
+    case kv::ttl_namespace_default:
+        e.void_time = lim.default_ttl != 0 ? now_s + lim.default_ttl : 0;
+        break;
+    case kv::ttl_never_expire:
+        e.void_time = 0;
+        break;
+    case kv::ttl_dont_update:
+        break;
+    default:
+        e.void_time = now_s + ttl;
+        break;
+    }
+    e.generation = static_cast<std::uint16_t>(e.generation + 1);
+    if (e.generation == 0)
+        e.generation = 1;
+
+    if (result<void> r = apply(t); !r) {
+        t.rollback();
+        return r;
+    }
+    if (e.bins.empty()) {
+        // A command that leaves no bins deletes the record, and fails on a
+        // record that did not exist (write_master_apply).
+        if (cur == nullptr)
+            return fail(status::record_not_found,
+                        std::string(cmd) +
+                            ": record not found (the command leaves it without bins)");
+        if (wp.durable_delete && !lim.enterprise) {
+            t.rollback();
+            return fail(status::enterprise_only,
+                        std::string(cmd) + ": durable delete is an Enterprise feature");
+        }
+        outcome.deleted = true;
+        if (out != nullptr) {
+            // Deletes report no metadata.
+            out->generation = 0;
+            out->void_time = 0;
+            out->ttl = kv::ttl_never_expires;
+        }
+        return {};
+    }
+    if (e.bins.size() > kv::max_bins) {
+        t.rollback();
+        return fail(status::parameter_error,
+                    std::string(cmd) + ": " + std::to_string(e.bins.size()) + " bins, max " +
+                        std::to_string(kv::max_bins));
+    }
+    if (result<void> sz = kv::check_record_size(e.flat(), lim.max_record_size, cmd); !sz) {
+        t.rollback();
+        return sz;
+    }
+    if (out != nullptr) {
+        out->generation = e.generation;
+        out->void_time = e.void_time;
+        out->ttl = e.ttl(now_s);
+    }
+    return {};
+}
+
+} // namespace kvmodel::sim::detail

@@ -1,0 +1,270 @@
+// kvmodel/sim/detail/state.hpp
+//
+// The simulated cluster's shared state: per namespace 4096 partitions, each
+// with its own lock (the only lock on the hot path), its records, its
+// accounting, and its replica bookkeeping; and the namespace's set names.
+//
+// Replication model: each partition has a fixed succession list of nodes (a
+// seeded rendezvous hash, as Aerospike orders nodes per partition); its
+// replicas are the first replication_factor live nodes of that list, master
+// first. The data is held once, but every node's copy carries the version it
+// last received: a write bumps the partition's version and hands it to the
+// current replicas (lazily: a write only marks the partition dirty, and the
+// next topology change hands the new version to the replicas that served
+// the epoch). When the topology changes, a partition stays available
+// only if some live node has the current version; it is then copied at once
+// to its new replicas (instant migration). If no live node has it, the
+// partition is unavailable (PARTITION_UNAVAILABLE) until one that does comes
+// back — no acknowledged write is ever lost or served stale.
+#pragma once
+
+#include <kvmodel/kv/digest.hpp>
+#include <kvmodel/kv/store.hpp>
+#include <kvmodel/sim/detail/pending_writes.hpp>
+#include <kvmodel/sim/detail/record_engine.hpp>
+#include <kvmodel/sim/faults.hpp>
+#include <kvmodel/sim/stats.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::sim::detail {
+
+/// Deleted records remembered per partition for the hot-key list.
+inline constexpr std::size_t departed_keys_kept = 8;
+
+/// A 4-byte mutex (Drepper's futex mutex over C++20 atomic wait/notify):
+/// uncontended lock and unlock are one atomic operation each, and it leaves
+/// room in the partition's first cache line for the record map. Waiters
+/// spin briefly, then sleep.
+class partition_lock {
+public:
+    void lock() noexcept {
+        std::uint32_t c = 0;
+        if (m_state.compare_exchange_strong(
+                c, 1, std::memory_order_acquire, std::memory_order_relaxed))
+            return;
+        for (int i = 0; i < 100; ++i) {
+            c = 0;
+            if (m_state.load(std::memory_order_relaxed) == 0 &&
+                m_state.compare_exchange_weak(
+                    c, 1, std::memory_order_acquire, std::memory_order_relaxed))
+                return;
+        }
+        // 2 = locked with (possible) waiters: unlock must wake one.
+        c = m_state.exchange(2, std::memory_order_acquire);
+        while (c != 0) {
+            m_state.wait(2, std::memory_order_relaxed);
+            c = m_state.exchange(2, std::memory_order_acquire);
+        }
+    }
+    void unlock() noexcept {
+        if (m_state.exchange(0, std::memory_order_release) == 2)
+            m_state.notify_one();
+    }
+
+private:
+    std::atomic<std::uint32_t> m_state{0};
+};
+
+/// A namespace's set names, interned so records point at them. Lookups are
+/// lock-free (sets are few and never removed); adding takes a mutex.
+class set_table {
+public:
+    /// As the server: at most 4095 sets per namespace (AS_SET_MAX_COUNT).
+    static constexpr std::size_t max_sets = 4095;
+
+    set_table()
+        : m_slots(std::make_unique<std::atomic<const std::string*>[]>(max_sets + 1)) {
+        m_slots[0].store(&no_set(), std::memory_order_relaxed);
+        m_count.store(1, std::memory_order_release);
+    }
+
+    /// The interned name, adding it if new; nullptr when the table is full.
+    const std::string* intern(std::string_view name) {
+        if (const std::string* s = find(name))
+            return s;
+        std::lock_guard lock(m_mu);
+        if (const std::string* s = find(name))
+            return s;
+        const std::size_t n = m_count.load(std::memory_order_relaxed);
+        if (n > max_sets)
+            return nullptr;
+        m_storage.emplace_back(name);
+        m_slots[n].store(&m_storage.back(), std::memory_order_relaxed);
+        m_count.store(n + 1, std::memory_order_release);
+        return &m_storage.back();
+    }
+
+private:
+    const std::string* find(std::string_view name) const noexcept {
+        const std::size_t n = m_count.load(std::memory_order_acquire);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::string* s = m_slots[i].load(std::memory_order_relaxed);
+            if (same_name(*s, name))
+                return s;
+        }
+        return nullptr;
+    }
+
+    std::unique_ptr<std::atomic<const std::string*>[]> m_slots;
+    std::atomic<std::size_t> m_count{0};
+    std::mutex m_mu;
+    std::deque<std::string> m_storage; // stable addresses
+};
+
+struct alignas(64) partition {
+    // Hot: the first cache line holds what every command touches before its
+    // record — the map, the lock, the serving node — and the second the
+    // counters every command bumps (counters' first fields).
+    std::unordered_map<kv::digest, entry, kv::digest_hash> records;
+    partition_lock mu;
+    /// replicas.front(), or -1: the serving node.
+    std::int16_t master_node = -1;
+    /// A write was committed since the last topology change.
+    bool dirty = false;
+    /// Counters since the last topology change (the master was fixed).
+    alignas(64) counters epoch;
+
+    // Cold.
+    /// Counters of earlier epochs, in total and by the node that served them.
+    counters past;
+    std::vector<counters> past_by_node;
+    /// The hottest deleted records (bounded).
+    std::vector<key_heat> departed;
+    /// The data version: bumped at a topology change when writes happened
+    /// in the epoch that ends (the replicas of that epoch hold it).
+    std::uint64_t version = 1;
+    /// Per node: the version of its copy; 0 = no copy.
+    std::vector<std::uint64_t> copy_version;
+    /// Current replicas, master first; empty = unavailable.
+    std::vector<int> replicas;
+    /// All nodes in this partition's preference order (fixed).
+    std::vector<int> succession;
+    /// Writes queued per record (transaction-pending-limit).
+    pending_writes pending;
+
+    int master() const noexcept { return master_node; }
+
+    /// Applies f to the counters of the current epoch. Node counters are
+    /// derived: an epoch's counters belong to its master.
+    template <class F>
+    void account(F&& f) {
+        f(epoch);
+    }
+    /// All counters (past + current epoch).
+    counters total() const noexcept {
+        counters c = past;
+        c += epoch;
+        return c;
+    }
+    /// The counters served by node n.
+    counters of_node(std::size_t n) const noexcept {
+        counters c = past_by_node[n];
+        if (master_node >= 0 && static_cast<std::size_t>(master_node) == n)
+            c += epoch;
+        return c;
+    }
+    void reset_counters() {
+        epoch = counters{};
+        past = counters{};
+        for (counters& c : past_by_node)
+            c = counters{};
+        departed.clear();
+    }
+
+    /// Remembers a record that is going away, if it was accessed.
+    void depart(const kv::digest& d, const entry& e, std::uint32_t pid) {
+        if (e.reads + e.writes == 0)
+            return;
+        key_heat h;
+        h.digest = d;
+        h.set = e.set();
+        if (e.stored_key)
+            h.user_key = *e.stored_key;
+        h.partition = pid;
+        h.reads = e.reads;
+        h.writes = e.writes;
+        h.live = false;
+        departed.push_back(std::move(h));
+        if (departed.size() > departed_keys_kept) {
+            auto coldest = std::min_element(
+                departed.begin(), departed.end(), [](const key_heat& a, const key_heat& b) {
+                    return a.reads + a.writes < b.reads + b.writes;
+                });
+            departed.erase(coldest);
+        }
+    }
+
+    /// A write was committed: the current replicas hold the newest data.
+    void written() noexcept { dirty = true; }
+
+    /// Recomputes the replicas for the live nodes (under mu), closing the
+    /// accounting epoch.
+    void recompute(const std::vector<bool>& alive, std::uint32_t replication_factor) {
+        past += epoch;
+        if (master_node >= 0)
+            past_by_node[static_cast<std::size_t>(master_node)] += epoch;
+        epoch = counters{};
+        if (dirty) {
+            // The epoch's replicas received its writes; nobody else did.
+            ++version;
+            for (int n : replicas)
+                copy_version[static_cast<std::size_t>(n)] = version;
+            dirty = false;
+        }
+        bool current = false;
+        for (std::size_t n = 0; n < alive.size(); ++n)
+            if (alive[n] && copy_version[n] == version)
+                current = true;
+        replicas.clear();
+        if (current) {
+            for (int n : succession) {
+                if (replicas.size() >= replication_factor)
+                    break;
+                if (alive[static_cast<std::size_t>(n)])
+                    replicas.push_back(n);
+            }
+            for (std::size_t n = 0; n < alive.size(); ++n) {
+                if (!alive[n])
+                    continue; // a down node keeps whatever it had
+                bool is_replica =
+                    std::find(replicas.begin(), replicas.end(), static_cast<int>(n)) !=
+                    replicas.end();
+                copy_version[n] = is_replica ? version : 0;
+            }
+        }
+        master_node = static_cast<std::int16_t>(replicas.empty() ? -1 : replicas.front());
+    }
+};
+
+/// Per-node round trips that belong to no partition (batch reads and
+/// scans), as relaxed atomics.
+struct node_extra {
+    std::atomic<std::uint64_t> round_trips{0};
+};
+
+struct namespace_state {
+    std::string name;
+    limits lim;
+    std::uint32_t transaction_pending_limit = default_transaction_pending_limit;
+    std::uint32_t replication_factor = 2;
+    std::unique_ptr<partition[]> parts;
+    std::unique_ptr<node_extra[]> extras;
+    set_table sets;
+    mutable std::shared_mutex index_mu;
+    std::vector<kv::index_spec> indexes;
+};
+
+} // namespace kvmodel::sim::detail

@@ -1,0 +1,332 @@
+// kvmodel/sim/faults.hpp
+//
+// Scriptable, seeded faults for the simulated cluster:
+//
+//   node_down(n) / node_up(n)  the node leaves / rejoins; partitions fail over
+//                              to a replica (UNAVAILABLE when none holds the data)
+//   timeout()                  the request is lost: nothing applied, TIMEOUT
+//   in_doubt()                 a write is applied but its answer is lost:
+//                              TIMEOUT with in_doubt (reads are not affected)
+//   latency(d)                 the attempt takes d longer; past the policy's
+//                              socket or total timeout it times out, and a
+//                              write is then applied but in doubt
+//
+// Each fault fires when all its conditions hold for a command: more than
+// `after_ops` commands have been counted since it was added (after(N)), the
+// clock reads at least `at_ms` (at(T)), and a seeded draw passes
+// `probability` (with_probability(p)); it fires at most `max_fires` times
+// (times(n); forever() = no limit; one by default). Timeout, in-doubt and
+// latency faults can be narrowed to reads or writes, a namespace, one record
+// or the node serving the command.
+//
+// Determinism: a draw is a hash of (cluster seed, fault id, command number,
+// attempt), so a single-threaded run replays exactly; with several threads
+// the commands' numbering follows their interleaving. Commands are counted
+// only while a fault is installed, so an idle injector costs one relaxed
+// atomic load per command; with faults installed each command takes a shared
+// lock on the fault list and one atomic increment.
+//
+// Where this departs from Aerospike: failover and re-replication are
+// instant (no migration window), and a node that comes back takes its
+// partitions back at once.
+#pragma once
+
+#include <kvmodel/kv/digest.hpp>
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/sim/clock.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::sim {
+
+enum class fault_kind : std::uint8_t { node_down, node_up, timeout, in_doubt, latency };
+
+/// Which commands a timeout / in-doubt / latency fault hits.
+enum class op_scope : std::uint8_t { any, reads, writes };
+
+/// One scripted fault. Build with the factories and chain the conditions:
+/// `sim::fault::node_down(1).after(100)`,
+/// `sim::fault::timeout().with_probability(0.01).forever().only(sim::op_scope::reads)`.
+struct fault {
+    fault_kind kind = fault_kind::timeout;
+    /// Fires only after this many commands, counted from when it was added.
+    std::uint64_t after_ops = 0;
+    /// Fires only once the clock reads at least this.
+    std::optional<time_ms> at_ms;
+    /// Then fires with this probability per eligible command (per attempt).
+    double probability = 1.0;
+    /// Fires at most this many times; 0 = no limit.
+    std::uint64_t max_fires = 1;
+    op_scope scope = op_scope::any;
+    /// Only commands on this namespace (empty = any).
+    std::string ns;
+    /// Only commands on this record.
+    std::optional<kv::digest> digest;
+    /// node_down / node_up: the node. Other kinds: only commands served by
+    /// this node (-1 = any).
+    int node = -1;
+    /// latency: added to each attempt it hits.
+    std::chrono::microseconds added_latency{0};
+
+    static fault node_down(int n) { return make(fault_kind::node_down, n); }
+    static fault node_up(int n) { return make(fault_kind::node_up, n); }
+    static fault timeout() { return make(fault_kind::timeout, -1); }
+    static fault in_doubt() {
+        fault f = make(fault_kind::in_doubt, -1);
+        f.scope = op_scope::writes;
+        return f;
+    }
+    static fault latency(std::chrono::microseconds d) {
+        fault f = make(fault_kind::latency, -1);
+        f.added_latency = d;
+        return f;
+    }
+
+    fault after(std::uint64_t n) const {
+        fault f = *this;
+        f.after_ops = n;
+        return f;
+    }
+    fault at(time_ms t) const {
+        fault f = *this;
+        f.at_ms = t;
+        return f;
+    }
+    fault with_probability(double p) const {
+        fault f = *this;
+        f.probability = p;
+        return f;
+    }
+    fault times(std::uint64_t n) const {
+        fault f = *this;
+        f.max_fires = n;
+        return f;
+    }
+    fault forever() const { return times(0); }
+    fault only(op_scope s) const {
+        fault f = *this;
+        f.scope = s;
+        return f;
+    }
+    fault in_namespace(std::string name) const {
+        fault f = *this;
+        f.ns = std::move(name);
+        return f;
+    }
+    fault for_key(const kv::key& k) const {
+        fault f = *this;
+        f.digest = k.digest();
+        if (f.ns.empty())
+            f.ns = k.ns();
+        return f;
+    }
+    fault on_node(int n) const {
+        fault f = *this;
+        f.node = n;
+        return f;
+    }
+
+private:
+    static fault make(fault_kind k, int n) {
+        fault f;
+        f.kind = k;
+        f.node = n;
+        return f;
+    }
+};
+
+/// What the faults decided for one attempt.
+struct fault_effects {
+    /// The request is lost before the server: nothing is applied.
+    bool timeout = false;
+    /// The server applies a write but the answer is lost.
+    bool in_doubt = false;
+    /// Extra time the attempt takes.
+    std::chrono::microseconds latency{0};
+};
+
+namespace detail {
+
+inline std::uint64_t splitmix64(std::uint64_t x) noexcept {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27U)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31U);
+}
+
+/// The attempt a fault is evaluated for.
+struct attempt_info {
+    std::uint64_t command = 0; ///< command number (fault_injector::begin_command)
+    std::uint32_t attempt = 0;
+    time_ms now = 0;
+    const std::string* ns = nullptr;
+    const kv::digest* digest = nullptr;
+    bool is_write = false;
+    int node = -1; ///< serving node, -1 before routing
+};
+
+/// The installed faults of one cluster. Thread-safe.
+class fault_injector {
+public:
+    explicit fault_injector(std::uint64_t seed)
+        : m_seed(seed) {}
+
+    /// Installs a fault; returns its id.
+    std::size_t add(fault f) {
+        std::unique_lock lock(m_mu);
+        auto s = std::make_unique<state>();
+        s->f = std::move(f);
+        s->start = m_commands.load(std::memory_order_relaxed);
+        s->id = m_next_id++;
+        m_faults.push_back(std::move(s));
+        m_armed.store(true, std::memory_order_release);
+        return m_faults.back()->id;
+    }
+    /// Removes every fault (commands stop being counted).
+    void clear() {
+        std::unique_lock lock(m_mu);
+        m_faults.clear();
+        m_armed.store(false, std::memory_order_release);
+    }
+    /// How often the fault with this id fired (0 for an unknown id).
+    std::uint64_t fires(std::size_t id) const {
+        std::shared_lock lock(m_mu);
+        for (const auto& s : m_faults)
+            if (s->id == id)
+                return s->fires.load(std::memory_order_relaxed);
+        return 0;
+    }
+    /// Total fires of all installed faults.
+    std::uint64_t total_fires() const {
+        std::shared_lock lock(m_mu);
+        std::uint64_t n = 0;
+        for (const auto& s : m_faults)
+            n += s->fires.load(std::memory_order_relaxed);
+        return n;
+    }
+    bool armed() const noexcept { return m_armed.load(std::memory_order_relaxed); }
+
+    /// Numbers a command (1, 2, ...); 0 when no fault is installed.
+    std::uint64_t begin_command() noexcept {
+        if (!armed())
+            return 0;
+        return m_commands.fetch_add(1, std::memory_order_relaxed) + 1;
+    }
+
+    /// The node faults due for this attempt, as (node, up) pairs, in
+    /// installation order; each one counted as fired.
+    std::vector<std::pair<int, bool>> topology_changes(const attempt_info& a) {
+        std::vector<std::pair<int, bool>> out;
+        if (a.command == 0)
+            return out;
+        std::shared_lock lock(m_mu);
+        for (const auto& s : m_faults) {
+            const fault& f = s->f;
+            if (f.kind != fault_kind::node_down && f.kind != fault_kind::node_up)
+                continue;
+            if (!due(*s, a))
+                continue;
+            out.emplace_back(f.node, f.kind == fault_kind::node_up);
+        }
+        return out;
+    }
+
+    /// The timeout / in-doubt / latency faults due for this attempt.
+    fault_effects effects(const attempt_info& a) {
+        fault_effects e;
+        if (a.command == 0)
+            return e;
+        std::shared_lock lock(m_mu);
+        for (const auto& s : m_faults) {
+            const fault& f = s->f;
+            if (f.kind == fault_kind::node_down || f.kind == fault_kind::node_up)
+                continue;
+            if (f.scope == op_scope::reads && a.is_write)
+                continue;
+            if (f.scope == op_scope::writes && !a.is_write)
+                continue;
+            if (f.kind == fault_kind::in_doubt && !a.is_write)
+                continue;
+            if (f.node >= 0 && f.node != a.node)
+                continue;
+            if (f.digest && (a.digest == nullptr || *f.digest != *a.digest))
+                continue;
+            if (!due(*s, a))
+                continue;
+            switch (f.kind) {
+            case fault_kind::timeout:
+                e.timeout = true;
+                break;
+            case fault_kind::in_doubt:
+                e.in_doubt = true;
+                break;
+            case fault_kind::latency:
+                e.latency += f.added_latency;
+                break;
+            default:
+                break;
+            }
+        }
+        return e;
+    }
+
+private:
+    struct state {
+        fault f;
+        std::uint64_t start = 0;
+        std::size_t id = 0;
+        std::atomic<std::uint64_t> fires{0};
+    };
+
+    // Whether s fires for a (and counts the fire). Conditions first, the
+    // draw next, the fire budget last, so a fault's budget is spent only by
+    // commands it really hits.
+    bool due(state& s, const attempt_info& a) noexcept {
+        const fault& f = s.f;
+        if (!f.ns.empty() && (a.ns == nullptr || *a.ns != f.ns))
+            return false;
+        if (a.command <= s.start + f.after_ops)
+            return false;
+        if (f.at_ms && a.now < *f.at_ms)
+            return false;
+        if (f.probability < 1.0) {
+            if (f.probability <= 0.0)
+                return false;
+            std::uint64_t h = splitmix64(m_seed ^ splitmix64(s.id * 0x100000001b3ULL + a.command) ^
+                                         (std::uint64_t{a.attempt} << 48U));
+            double u = static_cast<double>(h >> 11U) * 0x1.0p-53;
+            if (u >= f.probability)
+                return false;
+        }
+        if (f.max_fires == 0) {
+            s.fires.fetch_add(1, std::memory_order_relaxed);
+            return true;
+        }
+        std::uint64_t n = s.fires.load(std::memory_order_relaxed);
+        while (n < f.max_fires) {
+            if (s.fires.compare_exchange_weak(n, n + 1, std::memory_order_relaxed))
+                return true;
+        }
+        return false;
+    }
+
+    std::uint64_t m_seed;
+    mutable std::shared_mutex m_mu;
+    std::vector<std::unique_ptr<state>> m_faults;
+    std::size_t m_next_id = 0;
+    std::atomic<bool> m_armed{false};
+    std::atomic<std::uint64_t> m_commands{0};
+};
+
+} // namespace detail
+} // namespace kvmodel::sim
