@@ -32,9 +32,13 @@
 // Timeouts, in-doubt writes and node failures are retried with the same id
 // (up to location.max_attempts); an append either returns its slot or an
 // error, and the element is then present exactly once or not at all.
-// Guarantee bound: `claims` keeps at least the last `claim_window` ids, so a
-// retry stays idempotent while fewer than claim_window appends to the same
-// stream intervened (compaction drops older ids and adds them to `base`).
+// Compaction keeps `claims` short: once it holds 2 x claim_window ids, a
+// prefix of them moves into `base` — but only ids whose element has landed
+// in its bucket (or that are older than claim_retention: a writer that died
+// between the two steps). A writer still retrying an uncertain claim has not
+// written its element, so its id stays until the retry finds it: the retry
+// is idempotent however many appends intervene and however long the writer
+// was descheduled, up to claim_retention (default 60 s).
 // A writer that dies between 1 and 2 leaves a claimed slot with no element;
 // readers skip such holes, and count() counts claimed slots.
 //
@@ -70,6 +74,7 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -114,8 +119,13 @@ struct bucketed_location {
     /// The namespace's max-record-size: byte budgets and elements are checked
     /// against it before anything is written.
     std::size_t max_record_size = kv::default_max_record_size;
-    /// Recent append ids kept for idempotent retries (see the header comment).
+    /// Claims compacted at a time (see the header comment).
     std::size_t claim_window = 64;
+    /// How long an unwritten claim is waited for before compaction gives it up.
+    std::chrono::milliseconds claim_retention{60000};
+    /// The clock append ids carry (Unix ms): the system clock, or a
+    /// simulation's (sim::cluster::time_source) so retention follows it.
+    std::function<std::int64_t()> clock{};
     /// Attempts per step on timeouts, unavailability and in-doubt writes.
     std::uint32_t max_attempts = 8;
     kv::write_policy write{};
@@ -271,7 +281,7 @@ public:
             return fail(status::parameter_error,
                         "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
         stream s = stream_of(owner, day);
-        std::int64_t id = next_append_id();
+        value id = next_append_id();
         auto c = claim(s, id);
         if (!c) return c.error();
         if (day != 0 && c->slot % day_index_stride == 0) {
@@ -560,7 +570,6 @@ private:
         std::uint64_t slot = 0;
         std::uint64_t bucket = 0;
         bool by_bytes = false;
-        std::uint32_t head_generation = 0;
         std::uint64_t claims_len = 0;
     };
 
@@ -571,15 +580,22 @@ private:
                           static_cast<std::int64_t>(first_bucket)}};
     }
 
-    // A 63-bit random id per append: unique across threads and processes
-    // with overwhelming probability (a collision within one claim window of
-    // one stream is ~window^2 / 2^64), and nothing to coordinate.
-    static std::int64_t next_append_id() {
+    std::int64_t now_ms() const {
+        if (m_where.clock) return m_where.clock();
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    }
+
+    // An append id: [Unix ms, 63 random bits] — unique across threads and
+    // processes with overwhelming probability, nothing to coordinate, and
+    // its time tells compaction how old an unwritten claim is.
+    value next_append_id() const {
         thread_local std::mt19937_64 rng{[] {
             std::random_device rd;
             return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
         }()};
-        return static_cast<std::int64_t>(rng() >> 1);
+        return value{list{now_ms(), static_cast<std::int64_t>(rng() >> 1)}};
     }
 
     stream stream_of(const std::string& owner, std::int64_t day) const {
@@ -705,7 +721,7 @@ private:
     }
 
     // Step 1 of an append: the idempotent slot claim (see the header comment).
-    result<claimed_slot> claim(const stream& s, std::int64_t id) const {
+    result<claimed_slot> claim(const stream& s, const value& id) const {
         cdt::list_policy unique;
         unique.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
         cdt::map_policy first_only =
@@ -734,7 +750,6 @@ private:
         claimed_slot c;
         c.claims_len = static_cast<std::uint64_t>(res[0].is_int() ? res[0].as_int() : 0);
         c.slot = *base + static_cast<std::uint64_t>(res[1].as_list()[0].as_int());
-        c.head_generation = r->generation;
         // Rebuild the part of the head the claim read.
         head_state h;
         value epochs_map = pairs_to_map(res[4]);
@@ -750,7 +765,7 @@ private:
         auto b = h.bucket_of(c.slot);
         if (!b) return error{status::parameter_error, "bucketed_list: no bucket for the claimed slot"};
         c.bucket = *b;
-        if (c.claims_len >= 2 * m_where.claim_window) compact(s, c.head_generation);
+        if (c.claims_len >= 2 * m_where.claim_window) compact(s);
         return c;
     }
 
@@ -762,15 +777,55 @@ private:
         return value{std::move(m)};
     }
 
-    // Drops the oldest claim_window ids into `base`, unless the head moved on
-    // (then a later append compacts).
-    void compact(const stream& s, std::uint32_t generation) const {
+    // Moves up to claim_window of the oldest ids into `base`: the longest
+    // prefix whose elements have landed (or whose ids are older than
+    // claim_retention). Best effort: a head that moved on meanwhile (a
+    // generation conflict) or a failed read leaves it to a later append.
+    void compact(const stream& s) const {
         auto n = static_cast<std::int64_t>(m_where.claim_window);
-        std::vector<kv::operation> ops{
-            kv::op::cdt("claims", cdt::list_ops::remove_range(0, n)),
-            kv::op::add("base", n),
-        };
-        (void)write_checked(s.head, ops, generation);
+        auto head = m_store->operate(
+            s.head, {kv::op::cdt("claims", cdt::list_ops::get_by_index_range(0, n, cdt::return_type::value)),
+                     kv::op::read("base")},
+            m_where.write);
+        if (!head || !head->results[0].is_list()) return;
+        auto base = as_count(head->results[1], "base");
+        if (!base) return;
+        const list& ids = head->results[0].as_list();
+        auto h = read_head(s);
+        if (!h || h->generation != head->generation) return;
+        // Which of the prefix's slots have their element: one read per bucket.
+        std::uint64_t first = *base;
+        std::uint64_t last = *base + ids.size();
+        std::vector<bool> landed(ids.size(), false);
+        for (std::uint64_t slot = first; slot < last;) {
+            auto b = h->bucket_of(slot);
+            if (!b) return;
+            std::uint64_t end = slot + 1;
+            while (end < last && h->bucket_of(end) == b) ++end;
+            auto got = m_store->operate(
+                s.bucket(*b, m_where),
+                {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(slot),
+                                                                     value(static_cast<std::int64_t>(end)),
+                                                                     cdt::return_type::key))},
+                m_where.write);
+            if (got && got->results[0].is_list())
+                for (const value& k : got->results[0].as_list())
+                    if (k.is_int() && static_cast<std::uint64_t>(k.as_int()) >= first &&
+                        static_cast<std::uint64_t>(k.as_int()) < last)
+                        landed[static_cast<std::size_t>(static_cast<std::uint64_t>(k.as_int()) - first)] = true;
+            slot = end;
+        }
+        const std::int64_t cutoff = now_ms() - m_where.claim_retention.count();
+        std::int64_t k = 0;
+        for (std::size_t i = 0; i < ids.size(); ++i, ++k) {
+            const value& id = ids[i];
+            bool stale = id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int() &&
+                         id.as_list()[0].as_int() < cutoff;
+            if (!landed[i] && !stale) break;
+        }
+        if (k == 0) return;
+        (void)write_checked(s.head, {kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)},
+                            h->generation);
     }
 
     // Step 2 of an append: the idempotent bucket write.
