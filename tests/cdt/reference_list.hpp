@@ -1013,8 +1013,9 @@ struct ctx_ref {
     cdt::op_class cls;
     std::size_t limit;
 
-    outcome target(std::optional<value>& t) const {
+    outcome target(std::optional<value>& t, bool bin_exists = true) const {
         bool absent = !t;
+        if (absent && o.code == op_code::list_sort && bin_exists) return ok(value());
         outcome r = apply_target(t, o, limit, false);
         if (r.ok && absent && !cdt::is_map_op(o.code) && !r.wrote) t.reset();
         return r;
@@ -1095,7 +1096,7 @@ inline outcome apply(std::optional<value>& bin, const op& o, std::size_t limit =
         if (!chain_ok(c.st, 0, elements)) return err(status::op_not_applicable);
         if (c.cls == cdt::op_class::remove) return ok(value());
         std::optional<value> leaf;
-        outcome r = c.target(leaf);
+        outcome r = c.target(leaf, false);
         if (!r.ok || !leaf) return r;
         if (elements > limit) return err(status::record_too_big);
         bin = build(c.st, 0, *leaf);

@@ -157,7 +157,7 @@ public:
             if (auto e = check_chain(0, pads)) return fail(std::move(*e));
             if (m_class == op_class::remove) return value();
             std::optional<value> leaf;
-            result<value> r = apply_target(leaf);
+            result<value> r = apply_target(leaf, false);
             if (!r || !leaf) return r;
             if (pads > m_limit) return too_big(pads);
             bin = build_chain(0, std::move(*leaf));
@@ -308,8 +308,11 @@ private:
     }
 
     /// The op on its target (nullopt when a create step made room for it).
-    result<value> apply_target(std::optional<value>& target) const {
+    result<value> apply_target(std::optional<value>& target, bool bin_exists = true) const {
         if (is_map_op(m_op.code)) return apply_map_op(target, m_op, false);
+        // sort refuses a dead bin (BIN_TYPE_ERROR); in a live one, the empty
+        // list a create step stands for has nothing to sort: a no-op.
+        if (!target && m_op.code == op_code::list_sort && bin_exists) return value();
         list_run run;
         run.max_record_size = m_limit;
         run.top_level = false;
