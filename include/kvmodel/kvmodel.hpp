@@ -4,7 +4,9 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/list_ops.hpp>
+#include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/core/assert.hpp>
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/msgpack_size.hpp>

@@ -46,12 +46,13 @@ value J(std::string_view text) {
 }
 
 /// A map bin from a JSON list of [key, value] pairs.
-std::optional<value> M(std::string_view pairs, map_order order = map_order::unordered,
-                       bool persist = false) {
+std::optional<value>
+M(std::string_view pairs, map_order order = map_order::unordered, bool persist = false) {
     map m(order);
     m.set_persist_index(persist);
     value parsed = J(pairs); // named: a range-for over J(...).as_list() would dangle
-    for (const value& p : parsed.as_list()) m.put(p.as_list()[0], p.as_list()[1]);
+    for (const value& p : parsed.as_list())
+        m.put(p.as_list()[0], p.as_list()[1]);
     return value(std::move(m));
 }
 
@@ -65,7 +66,8 @@ std::optional<value> A(map_order order = map_order::unordered, bool persist = fa
 value ok(std::optional<value>& bin, const cdt::op& o) {
     result<value> r = cdt::apply(bin, o);
     INFO(std::string(cdt::op_name(o.code)) << " on " << (bin ? to_string(*bin) : "<absent>"));
-    if (!r) INFO(r.error().message);
+    if (!r)
+        INFO(r.error().message);
     REQUIRE(r.has_value());
     return *r;
 }
@@ -85,7 +87,8 @@ status err(std::optional<value>& bin, const cdt::op& o) {
     CHECK(bin.has_value() == before.has_value());
     if (bin && before) {
         CHECK(*bin == *before);
-        if (bin->is_map()) CHECK(bin->as_map().order() == before->as_map().order());
+        if (bin->is_map())
+            CHECK(bin->as_map().order() == before->as_map().order());
     }
     CHECK_FALSE(r.error().message.empty());
     return r.code();
@@ -99,7 +102,8 @@ status err_of(const std::optional<value>& bin, const cdt::op& o) {
 /// Keys of the bin's map, in stored order.
 value keys_of(const std::optional<value>& bin) {
     list out;
-    for (const map_entry& e : bin->as_map()) out.push_back(e.key);
+    for (const map_entry& e : bin->as_map())
+        out.push_back(e.key);
     return out;
 }
 
@@ -128,7 +132,8 @@ TEST_CASE("map_ops builders fill the op fields the engine reads", "[cdt][map_eng
     CHECK(o.mpolicy.flags == (create_only | no_fail));
     CHECK_FALSE(o.mpolicy.mode.has_value());
 
-    o = mo::put_items({{"a", 1}}, mo::policy(map_order::unordered, cdt::map_write_mode::update_only));
+    o = mo::put_items({{"a", 1}},
+                      mo::policy(map_order::unordered, cdt::map_write_mode::update_only));
     CHECK(o.items.size() == 1);
     CHECK(o.mpolicy.mode == cdt::map_write_mode::update_only);
 
@@ -166,10 +171,11 @@ TEST_CASE("map orders: created with the policy's order, converted by set_policy"
         CHECK(keys_of(bin) == J(R"(["a","b","c"])"));
     }
     SECTION("index is key order for every map type (GO Switch Policy, C map_switch)") {
-        for (map_order order : {map_order::unordered, map_order::key_ordered,
-                                map_order::key_value_ordered}) {
+        for (map_order order :
+             {map_order::unordered, map_order::key_ordered, map_order::key_value_ordered}) {
             std::optional<value> bin;
-            for (int k : {4, 3, 2, 1}) ok(bin, mo::put(k, k * 10, mo::policy(order)));
+            for (int k : {4, 3, 2, 1})
+                ok(bin, mo::put(k, k * 10, mo::policy(order)));
             CHECK(get(bin, mo::get_by_index(2, rt::key)) == value(3));
             CHECK(get(bin, mo::get_by_index(2, rt::value)) == value(30));
         }
@@ -236,8 +242,7 @@ TEST_CASE("map ranks follow Aerospike's cross-type order, ties by key", "[cdt][m
               J(R"(["k8","k1","k2","k4","k5","k6","k7","k3"])"));
     }
     SECTION("mixed key types: index order 1, 3, \"a\", \"b\", bytes; value ties by key (§13)") {
-        std::optional<value> bin =
-            M(R"([[3,2],[1,5],["b",0],["a",1],[{"$bytes":"01"},1]])");
+        std::optional<value> bin = M(R"([[3,2],[1,5],["b",0],["a",1],[{"$bytes":"01"},1]])");
         CHECK(get(bin, mo::get_by_index_range(0, std::nullopt, rt::key)) ==
               J(R"([1,3,"a","b",{"$bytes":"01"}])"));
         CHECK(get(bin, mo::get_by_rank_range(0, std::nullopt, rt::key)) ==
@@ -252,7 +257,8 @@ TEST_CASE("map ranks follow Aerospike's cross-type order, ties by key", "[cdt][m
         CHECK(get(bin, mo::get_by_rank(2, rt::key)) == value("p2"));
     }
     SECTION("integers and doubles never compare equal (§13)") {
-        std::optional<value> bin = M(R"([["a",1],["b",{"$double":1.0}],["c",2],["d",{"$double":2.5}]])");
+        std::optional<value> bin =
+            M(R"([["a",1],["b",{"$double":1.0}],["c",2],["d",{"$double":2.5}]])");
         CHECK(get(bin, mo::get_by_value(1, rt::key)) == J(R"(["a"])"));
         CHECK(get(bin, mo::get_by_value(1.0, rt::key)) == J(R"(["b"])"));
         // [1, 2.0): every integer >= 1 sorts below every double.
@@ -297,8 +303,9 @@ TEST_CASE("map_put: result is the size; write flags and legacy modes", "[cdt][ma
               value(5));
         CHECK(*bin == *A());
         // PARTIAL changes nothing for a single put.
-        CHECK(ok(bin, mo::put("z", 0,
-                              mo::policy(map_order::unordered, update_only | no_fail | partial))) ==
+        CHECK(ok(bin,
+                 mo::put(
+                     "z", 0, mo::policy(map_order::unordered, update_only | no_fail | partial))) ==
               value(5));
         CHECK(*bin == *A());
     }
@@ -322,28 +329,32 @@ TEST_CASE("map_put: result is the size; write flags and legacy modes", "[cdt][ma
         std::optional<value> bin = A();
         CHECK(ok(bin, mo::put("a", 7, mo::policy(map_order::unordered, map_write_mode::update))) ==
               value(5));
-        CHECK(ok(bin, mo::put("a", 8, mo::policy(map_order::unordered,
-                                                 map_write_mode::update_only))) == value(5));
-        CHECK(err(bin, mo::put("z", 8, mo::policy(map_order::unordered,
-                                                  map_write_mode::update_only))) ==
+        CHECK(ok(bin,
+                 mo::put("a", 8, mo::policy(map_order::unordered, map_write_mode::update_only))) ==
+              value(5));
+        CHECK(err(bin,
+                  mo::put("z", 8, mo::policy(map_order::unordered, map_write_mode::update_only))) ==
               status::element_not_found);
-        CHECK(err(bin, mo::put("a", 8, mo::policy(map_order::unordered,
-                                                  map_write_mode::create_only))) ==
+        CHECK(err(bin,
+                  mo::put("a", 8, mo::policy(map_order::unordered, map_write_mode::create_only))) ==
               status::element_exists);
-        CHECK(ok(bin, mo::put("z", 8, mo::policy(map_order::unordered,
-                                                 map_write_mode::create_only))) == value(6));
+        CHECK(ok(bin,
+                 mo::put("z", 8, mo::policy(map_order::unordered, map_write_mode::create_only))) ==
+              value(6));
         // A mode replaces the flags: NO_FAIL is not sent with it.
         cdt::map_policy p = mo::policy(map_order::unordered, map_write_mode::create_only);
         p.flags = no_fail;
         CHECK(err(bin, mo::put("a", 1, p)) == status::element_exists);
         // REPLACE (UPDATE_ONLY) on an absent bin: nothing to update, nothing created.
         std::optional<value> none;
-        CHECK(err(none, mo::put("a", 1, mo::policy(map_order::key_ordered,
-                                                   map_write_mode::update_only))) ==
-              status::element_not_found);
+        CHECK(
+            err(none,
+                mo::put("a", 1, mo::policy(map_order::key_ordered, map_write_mode::update_only))) ==
+            status::element_not_found);
         CHECK_FALSE(none.has_value());
     }
-    SECTION("keys: integers, strings, bytes; anything else is PARAMETER_ERROR (server: map_is_key)") {
+    SECTION(
+        "keys: integers, strings, bytes; anything else is PARAMETER_ERROR (server: map_is_key)") {
         std::optional<value> bin = A();
         CHECK(ok(bin, mo::put(value(to_bytes("k")), 1)) == value(6));
         CHECK(ok(bin, mo::put(-7, 1)) == value(7));
@@ -417,31 +428,37 @@ TEST_CASE("map_put_items: every write flag combination", "[cdt][map_engine]") {
         std::optional<value> bin = A();
         CHECK(err(bin, with(create_only | update_only)) == status::element_exists); // "a" < "f"
         std::optional<value> b2 = A();
-        CHECK(err(b2, mo::put_items({{"0", 1}, {"a", 1}},
-                                    mo::policy(map_order::unordered, create_only | update_only))) ==
+        CHECK(err(b2,
+                  mo::put_items({{"0", 1}, {"a", 1}},
+                                mo::policy(map_order::unordered, create_only | update_only))) ==
               status::element_not_found); // "0" < "a"
-        CHECK(ok(b2, mo::put_items({{"0", 1}, {"a", 1}},
-                                   mo::policy(map_order::unordered,
-                                              create_only | update_only | no_fail | partial))) ==
+        CHECK(ok(b2,
+                 mo::put_items({{"0", 1}, {"a", 1}},
+                               mo::policy(map_order::unordered,
+                                          create_only | update_only | no_fail | partial))) ==
               value(5));
         CHECK(*b2 == *A());
     }
     SECTION("legacy modes") {
         using cdt::map_write_mode;
         std::optional<value> bin = A();
-        CHECK(err(bin, mo::put_items(items, mo::policy(map_order::unordered,
-                                                       map_write_mode::update_only))) ==
+        CHECK(err(bin,
+                  mo::put_items(items,
+                                mo::policy(map_order::unordered, map_write_mode::update_only))) ==
               status::element_not_found);
-        CHECK(err(bin, mo::put_items(items, mo::policy(map_order::unordered,
-                                                       map_write_mode::create_only))) ==
+        CHECK(err(bin,
+                  mo::put_items(items,
+                                mo::policy(map_order::unordered, map_write_mode::create_only))) ==
               status::element_exists);
-        CHECK(ok(bin, mo::put_items(items, mo::policy(map_order::unordered,
-                                                      map_write_mode::update))) == value(6));
+        CHECK(ok(bin,
+                 mo::put_items(items, mo::policy(map_order::unordered, map_write_mode::update))) ==
+              value(6));
         // REPLACE_ITEMS on an absent bin fails before looking at the items.
         std::optional<value> none;
-        CHECK(err(none, mo::put_items({}, mo::policy(map_order::unordered,
-                                                     map_write_mode::update_only))) ==
-              status::element_not_found);
+        CHECK(
+            err(none,
+                mo::put_items({}, mo::policy(map_order::unordered, map_write_mode::update_only))) ==
+            status::element_not_found);
     }
     SECTION("empty items: a no-op returning the size (an absent bin becomes an empty map)") {
         std::optional<value> bin = A();
@@ -519,8 +536,9 @@ TEST_CASE("map_increment / map_decrement", "[cdt][map_engine]") {
     }
     SECTION("creates the map with the policy's order; write flags do not apply") {
         std::optional<value> bin;
-        CHECK(ok(bin, mo::increment("n", 1, mo::policy(map_order::key_value_ordered, update_only))) ==
-              value(1));
+        CHECK(
+            ok(bin, mo::increment("n", 1, mo::policy(map_order::key_value_ordered, update_only))) ==
+            value(1));
         CHECK(bin->as_map().order() == map_order::key_value_ordered);
         std::optional<value> none;
         CHECK(err(none, mo::increment("n", "x")) == status::parameter_error);
@@ -651,25 +669,24 @@ TEST_CASE("map get/remove_by_index and _by_rank: single results", "[cdt][map_eng
 // ------------------------------------------------------------------ index / rank ranges
 
 TEST_CASE("map index ranges: clipping, negative index, unsigned count (§3)", "[cdt][map_engine]") {
-    std::optional<value> seven =
-        M(R"([["a",1],["b",2],["c",3],["d",4],["e",5],["f",6],["g",7]])");
+    std::optional<value> seven = M(R"([["a",1],["b",2],["c",3],["d",4],["e",5],["f",6],["g",7]])");
     auto keys = [&](std::int64_t i, std::optional<std::int64_t> c) {
         return get(seven, mo::get_by_index_range(i, c, rt::key));
     };
     CHECK(keys(100, 101) == J("[]"));
     CHECK(keys(6, 4) == J(R"(["g"])"));
     CHECK(keys(-7, 3) == J(R"(["a","b","c"])"));
-    CHECK(keys(-9, 3) == J(R"(["a"])"));           // 2 before the start: count shrinks by 2
+    CHECK(keys(-9, 3) == J(R"(["a"])")); // 2 before the start: count shrinks by 2
     CHECK(keys(-10, 3) == J("[]"));
     CHECK(keys(5, std::nullopt) == J(R"(["f","g"])"));
     CHECK(keys(0, -1) == get(seven, mo::get_by_index_range(0, std::nullopt, rt::key)));
-    CHECK(keys(-2, -5) == J(R"(["f","g"])"));       // a negative count is unsigned: huge
+    CHECK(keys(-2, -5) == J(R"(["f","g"])")); // a negative count is unsigned: huge
     CHECK(keys(0, 0) == J("[]"));
     // The server's default count is UINT32_MAX: an index 5e9 before the start
     // leaves nothing, with or without a huge count it is not "to the end".
     CHECK(keys(-5'000'000'000, std::nullopt) == J("[]"));
-    CHECK(keys(-5'000'000'000, i64_max) == get(seven, mo::get_by_index_range(0, std::nullopt,
-                                                                               rt::key)));
+    CHECK(keys(-5'000'000'000, i64_max) ==
+          get(seven, mo::get_by_index_range(0, std::nullopt, rt::key)));
     // INT64_MIN as a count is 2^63 unsigned, more than the overshoot.
     CHECK(keys(i64_min, i64_min) == get(seven, mo::get_by_index_range(0, std::nullopt, rt::key)));
     CHECK(keys(i64_min, 1) == J("[]"));
@@ -684,7 +701,9 @@ TEST_CASE("map index range: every return type, INVERTED, K vs unordered paths",
           "[cdt][map_engine]") {
     std::optional<value> bin = A();
     SECTION("plain: key order; RANK element by element; REVERSE_INDEX as one reversed run") {
-        auto r = [&](rt t) { return get(bin, mo::get_by_index_range(1, 3, t)); };
+        auto r = [&](rt t) {
+            return get(bin, mo::get_by_index_range(1, 3, t));
+        };
         CHECK(r(rt::none).is_nil());
         CHECK(r(rt::key) == J(R"(["b","c","d"])"));
         CHECK(r(rt::value) == J("[1,3,1]"));
@@ -737,7 +756,9 @@ TEST_CASE("map index range: every return type, INVERTED, K vs unordered paths",
 TEST_CASE("map rank range: rank order, INVERTED, keep-top-N", "[cdt][map_engine]") {
     std::optional<value> bin = A();
     SECTION("plain: results in rank order; RANK / REVERSE_RANK as runs") {
-        auto r = [&](rt t) { return get(bin, mo::get_by_rank_range(1, 3, t)); };
+        auto r = [&](rt t) {
+            return get(bin, mo::get_by_rank_range(1, 3, t));
+        };
         CHECK(r(rt::key) == J(R"(["d","c","e"])"));
         CHECK(r(rt::value) == J("[1,3,4]"));
         CHECK(r(rt::key_value) == J(R"([["d",1],["c",3],["e",4]])"));
@@ -751,7 +772,9 @@ TEST_CASE("map rank range: rank order, INVERTED, keep-top-N", "[cdt][map_engine]
         CHECK(get(bin, mo::get_by_rank_range(-2, std::nullopt, rt::key)) == J(R"(["e","a"])"));
     }
     SECTION("INVERTED middle window: key order; EXISTS is the server's count == 0") {
-        auto r = [&](rt t) { return get(bin, mo::get_by_rank_range(1, 3, t, true)); };
+        auto r = [&](rt t) {
+            return get(bin, mo::get_by_rank_range(1, 3, t, true));
+        };
         CHECK(r(rt::key) == J(R"(["a","b"])"));
         CHECK(r(rt::value) == J("[5,1]"));
         CHECK(r(rt::index) == J("[0,1]"));
@@ -803,7 +826,9 @@ TEST_CASE("map key range: return types, INVERTED, unordered vs key-ordered paths
           "[cdt][map_engine]") {
     SECTION("plain") {
         std::optional<value> bin = A();
-        auto r = [&](rt t) { return get(bin, mo::get_by_key_range("b", value("d"), t)); };
+        auto r = [&](rt t) {
+            return get(bin, mo::get_by_key_range("b", value("d"), t));
+        };
         CHECK(r(rt::key) == J(R"(["b","c"])"));
         CHECK(r(rt::index) == J("[1,2]"));
         CHECK(r(rt::reverse_index) == J("[2,3]"));
@@ -818,7 +843,9 @@ TEST_CASE("map key range: return types, INVERTED, unordered vs key-ordered paths
     SECTION("INVERTED: REVERSE_INDEX as two reversed runs; EXISTS differs by path") {
         for (map_order order : {map_order::unordered, map_order::key_ordered}) {
             std::optional<value> bin = A(order);
-            auto r = [&](rt t) { return get(bin, mo::get_by_key_range("b", value("d"), t, true)); };
+            auto r = [&](rt t) {
+                return get(bin, mo::get_by_key_range("b", value("d"), t, true));
+            };
             CHECK(r(rt::value) == J("[5,1,4]"));
             CHECK(r(rt::index) == J("[0,3,4]"));
             CHECK(r(rt::reverse_index) == J("[4,0,1]"));
@@ -828,10 +855,9 @@ TEST_CASE("map key range: return types, INVERTED, unordered vs key-ordered paths
         }
     }
     SECTION("a key range over the whole map: RANK in key order (unordered), ascending (ordered)") {
-        CHECK(get(A(), mo::get_by_key_range(value(), std::nullopt, rt::rank)) ==
-              J("[4,0,2,1,3]"));
-        CHECK(get(A(map_order::key_ordered), mo::get_by_key_range(value(), std::nullopt, rt::rank)) ==
-              J("[0,1,2,3,4]"));
+        CHECK(get(A(), mo::get_by_key_range(value(), std::nullopt, rt::rank)) == J("[4,0,2,1,3]"));
+        CHECK(get(A(map_order::key_ordered),
+                  mo::get_by_key_range(value(), std::nullopt, rt::rank)) == J("[0,1,2,3,4]"));
     }
     SECTION("an empty selection, INVERTED: everything") {
         CHECK(get(A(), mo::get_by_key_range("x", std::nullopt, rt::key, true)) ==
@@ -925,10 +951,12 @@ TEST_CASE("map WILDCARD values and probes (§1.5)", "[cdt][map_engine]") {
     CHECK(get(bin, mo::get_by_value(list{"Jim", wildcard}, rt::key)) == J(R"(["e1","e3"])"));
     CHECK(get(bin, mo::get_by_value(list{1, wildcard}, rt::key)) == J(R"(["e5"])"));
     CHECK(get(bin, mo::get_by_value(wildcard, rt::count)) == value(5));
-    CHECK(get(bin, mo::get_by_value_list({list{"Jim", wildcard}, list{"Joe", wildcard}}, rt::key)) ==
-          J(R"(["e1","e2","e3"])"));
-    CHECK(get(bin, mo::get_by_value_range(list{"Jim", wildcard}, value(list{"Jim", inf}),
-                                          rt::key)) == J(R"(["e1","e3"])"));
+    CHECK(
+        get(bin, mo::get_by_value_list({list{"Jim", wildcard}, list{"Joe", wildcard}}, rt::key)) ==
+        J(R"(["e1","e2","e3"])"));
+    CHECK(
+        get(bin, mo::get_by_value_range(list{"Jim", wildcard}, value(list{"Jim", inf}), rt::key)) ==
+        J(R"(["e1","e3"])"));
     CHECK(ok(bin, mo::remove_by_value(list{"Jim", wildcard}, rt::count)) == value(2));
     // A bare WILDCARD key probe matches the first key (the unordered path's
     // linear scan; the server's key-ordered binary search may land elsewhere).
@@ -992,8 +1020,7 @@ TEST_CASE("map key list: key order for elements, argument order for INDEX", "[cd
     }
     SECTION("INDEX: argument order; a repeated key once (unordered) or per item (ordered)") {
         CHECK(get(A(), mo::get_by_key_list(keys, rt::index)) == J("[4,0]"));
-        CHECK(get(A(map_order::key_ordered), mo::get_by_key_list(keys, rt::index)) ==
-              J("[4,0,0]"));
+        CHECK(get(A(map_order::key_ordered), mo::get_by_key_list(keys, rt::index)) == J("[4,0,0]"));
         CHECK(get(A(), mo::get_by_key_list({"d", "b"}, rt::reverse_index)) == J("[1,3]"));
         // INVERTED: REVERSE_INDEX as reversed runs (unordered) or one by one (ordered).
         CHECK(get(A(), mo::get_by_key_list(keys, rt::reverse_index, true)) == J("[1,2,3]"));
@@ -1060,8 +1087,9 @@ TEST_CASE("map empty key/value list + INVERTED: everything (§12 server crash ca
         CHECK(err_of(bin, sel(static_cast<rt>(14), true)) == status::op_not_applicable);
         // Removal empties the map, keeping it.
         std::optional<value> rm = A(map_order::key_ordered);
-        CHECK(ok(rm, by_key ? mo::remove_by_key_list({}, rt::count, true)
-                            : mo::remove_by_value_list({}, rt::count, true)) == value(5));
+        CHECK(ok(rm,
+                 by_key ? mo::remove_by_key_list({}, rt::count, true)
+                        : mo::remove_by_value_list({}, rt::count, true)) == value(5));
         CHECK(rm->as_map().empty());
         CHECK(rm->as_map().order() == map_order::key_ordered);
     }
@@ -1088,8 +1116,9 @@ TEST_CASE("map return types: invalid ones, unknown flag bits", "[cdt][map_engine
 
 // ------------------------------------------------------------------ persisted index
 
-TEST_CASE("a top-level KV-ordered map with a persisted index answers value selections in rank order",
-          "[cdt][map_engine]") {
+TEST_CASE(
+    "a top-level KV-ordered map with a persisted index answers value selections in rank order",
+    "[cdt][map_engine]") {
     std::optional<value> kvp = A(map_order::key_value_ordered, true);
     std::optional<value> kv = A(map_order::key_value_ordered, false);
     CHECK(get(kvp, mo::get_by_value_range(1, value(4), rt::value)) == J("[1,1,3]"));
@@ -1153,11 +1182,12 @@ TEST_CASE("apply_map_op on a nested map and on a map created through a context",
 // ------------------------------------------------------------------ failure atomicity
 
 TEST_CASE("a failing map op leaves the bin exactly as it was", "[cdt][map_engine]") {
-    for (map_order order : {map_order::unordered, map_order::key_ordered,
-                            map_order::key_value_ordered}) {
+    for (map_order order :
+         {map_order::unordered, map_order::key_ordered, map_order::key_value_ordered}) {
         std::optional<value> bin = A(order, order == map_order::key_value_ordered);
-        CHECK(err(bin, mo::put_items({{"z", 1}, {"a", 2}},
-                                     mo::policy(map_order::unordered, create_only))) ==
+        CHECK(err(bin,
+                  mo::put_items({{"z", 1}, {"a", 2}},
+                                mo::policy(map_order::unordered, create_only))) ==
               status::element_exists);
         CHECK(err(bin, mo::remove_by_index(9, rt::value)) == status::op_not_applicable);
         CHECK(err(bin, mo::remove_by_key_list({"a"}, rt::rank)) == status::op_not_applicable);

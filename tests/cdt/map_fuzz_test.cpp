@@ -15,8 +15,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "reference_map.hpp"
-
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -26,6 +24,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "reference_map.hpp"
 
 using namespace kvmodel;
 using cdt::op;
@@ -47,13 +47,15 @@ constexpr std::uint64_t default_ops = 1'000'000;
 
 std::uint64_t env_u64(const char* name, std::uint64_t fallback) {
     const char* s = std::getenv(name);
-    if (s == nullptr || *s == '\0') return fallback;
+    if (s == nullptr || *s == '\0')
+        return fallback;
     return std::strtoull(s, nullptr, 0);
 }
 
 class gen {
 public:
-    explicit gen(std::uint64_t seed) : m_rng(seed) {}
+    explicit gen(std::uint64_t seed)
+        : m_rng(seed) {}
 
     std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : m_rng() % n; }
     bool chance(unsigned percent) { return below(100) < percent; }
@@ -66,16 +68,23 @@ public:
     value key(bool exotic) {
         if (exotic && chance(15)) {
             switch (below(4)) {
-            case 0: return 1.5;
-            case 1: return below(2) == 0;
-            case 2: return value();
-            default: return list{between(0, 2), "x"};
+            case 0:
+                return 1.5;
+            case 1:
+                return below(2) == 0;
+            case 2:
+                return value();
+            default:
+                return list{between(0, 2), "x"};
             }
         }
         switch (below(3)) {
-        case 0: return between(-2, 6);
-        case 1: return std::string(1, static_cast<char>('a' + below(4)));
-        default: return bytes{static_cast<std::uint8_t>(below(3))};
+        case 0:
+            return between(-2, 6);
+        case 1:
+            return std::string(1, static_cast<char>('a' + below(4)));
+        default:
+            return bytes{static_cast<std::uint8_t>(below(3))};
         }
     }
 
@@ -85,34 +94,51 @@ public:
         case 0:
         case 1:
         case 2:
-        case 3: return between(0, 4);
-        case 4: return std::string(1, static_cast<char>('a' + below(3)));
-        case 5: return list{between(0, 2), std::string(1, static_cast<char>('x' + below(2)))};
-        case 6: return map{{between(0, 1), between(0, 1)}};
-        case 7: return 0.5 * static_cast<double>(between(0, 3));
-        case 8: return below(2) == 0;
-        default: return below(4) == 0 ? value() : value(between(0, 4));
+        case 3:
+            return between(0, 4);
+        case 4:
+            return std::string(1, static_cast<char>('a' + below(3)));
+        case 5:
+            return list{between(0, 2), std::string(1, static_cast<char>('x' + below(2)))};
+        case 6:
+            return map{{between(0, 1), between(0, 1)}};
+        case 7:
+            return 0.5 * static_cast<double>(between(0, 3));
+        case 8:
+            return below(2) == 0;
+        default:
+            return below(4) == 0 ? value() : value(between(0, 4));
         }
     }
 
     /// A probe for selectors: a key or value, or a pattern / bound.
     value probe(bool for_key) {
         switch (below(12)) {
-        case 0: return wildcard;
-        case 1: return inf;
-        case 2: return value();
-        case 3: return list{between(0, 2), wildcard};
-        case 4: return list{wildcard};
-        default: return for_key ? key(true) : val();
+        case 0:
+            return wildcard;
+        case 1:
+            return inf;
+        case 2:
+            return value();
+        case 3:
+            return list{between(0, 2), wildcard};
+        case 4:
+            return list{wildcard};
+        default:
+            return for_key ? key(true) : val();
         }
     }
 
     std::int64_t position() {
         switch (below(20)) {
-        case 0: return std::numeric_limits<std::int64_t>::min();
-        case 1: return std::numeric_limits<std::int64_t>::max();
-        case 2: return between(-40, 40);
-        default: return between(-9, 9);
+        case 0:
+            return std::numeric_limits<std::int64_t>::min();
+        case 1:
+            return std::numeric_limits<std::int64_t>::max();
+        case 2:
+            return between(-40, 40);
+        default:
+            return between(-9, 9);
         }
     }
 
@@ -120,21 +146,28 @@ public:
         switch (below(12)) {
         case 0:
         case 1:
-        case 2: return std::nullopt;
-        case 3: return -1;
-        case 4: return std::numeric_limits<std::int64_t>::max();
-        case 5: return std::numeric_limits<std::int64_t>::min();
-        default: return between(0, 8);
+        case 2:
+            return std::nullopt;
+        case 3:
+            return -1;
+        case 4:
+            return std::numeric_limits<std::int64_t>::max();
+        case 5:
+            return std::numeric_limits<std::int64_t>::min();
+        default:
+            return between(0, 8);
         }
     }
 
     map_order order() {
         switch (below(13)) {
-        case 0: return static_cast<map_order>(2); // V_ORDERED: refused / unordered
-        case 1: return static_cast<map_order>(7);
+        case 0:
+            return static_cast<map_order>(2); // V_ORDERED: refused / unordered
+        case 1:
+            return static_cast<map_order>(7);
         default: {
-            static constexpr map_order orders[] = {map_order::unordered, map_order::key_ordered,
-                                                   map_order::key_value_ordered};
+            static constexpr map_order orders[] = {
+                map_order::unordered, map_order::key_ordered, map_order::key_value_ordered};
             return orders[below(3)];
         }
         }
@@ -149,8 +182,10 @@ public:
         } else {
             rt = valid[below(std::size(valid))];
         }
-        if (chance(35)) rt |= cdt::return_inverted;
-        if (chance(2)) rt |= 0x20000; // an unknown flag bit the server ignores
+        if (chance(35))
+            rt |= cdt::return_inverted;
+        if (chance(2))
+            rt |= 0x20000; // an unknown flag bit the server ignores
         return rt;
     }
 
@@ -170,15 +205,18 @@ public:
         std::vector<value> out;
         std::uint64_t k = below(5);
         for (std::uint64_t i = 0; i < k; ++i) {
-            if (!out.empty() && chance(20)) out.push_back(out[below(out.size())]); // duplicate
-            else out.push_back(chance(80) ? (for_key ? key(true) : val()) : probe(for_key));
+            if (!out.empty() && chance(20))
+                out.push_back(out[below(out.size())]); // duplicate
+            else
+                out.push_back(chance(80) ? (for_key ? key(true) : val()) : probe(for_key));
         }
         return out;
     }
 
     op random_op() {
         op o;
-        o.code = static_cast<op_code>(below(static_cast<std::uint64_t>(op_code::map_remove_by_rank_range) + 1));
+        o.code = static_cast<op_code>(
+            below(static_cast<std::uint64_t>(op_code::map_remove_by_rank_range) + 1));
         o.return_type = return_type();
         switch (o.code) {
         case op_code::map_create:
@@ -196,7 +234,8 @@ public:
             for (std::uint64_t i = 0; i < k; ++i)
                 o.items.emplace_back(chance(97) ? key(true) : probe(true),
                                      chance(97) ? val() : probe(false));
-            if (!o.items.empty() && chance(10)) o.items.push_back(o.items.front());
+            if (!o.items.empty() && chance(10))
+                o.items.push_back(o.items.front());
             o.mpolicy = policy();
             break;
         }
@@ -204,29 +243,47 @@ public:
         case op_code::map_decrement:
             o.key = chance(90) ? key(false) : probe(true);
             switch (below(6)) {
-            case 0: o.val = value(); break;
-            case 1: o.val = 0.25 * static_cast<double>(between(-8, 8)); break;
-            case 2: o.val = "x"; break;
-            case 3: o.val = chance(50) ? value(std::numeric_limits<std::int64_t>::min()) : value(1e300); break;
-            default: o.val = between(-3, 3); break;
+            case 0:
+                o.val = value();
+                break;
+            case 1:
+                o.val = 0.25 * static_cast<double>(between(-8, 8));
+                break;
+            case 2:
+                o.val = "x";
+                break;
+            case 3:
+                o.val = chance(50) ? value(std::numeric_limits<std::int64_t>::min()) : value(1e300);
+                break;
+            default:
+                o.val = between(-3, 3);
+                break;
             }
             o.mpolicy = policy();
             break;
         case op_code::map_get_by_key:
-        case op_code::map_remove_by_key: o.key = chance(85) ? key(true) : probe(true); break;
+        case op_code::map_remove_by_key:
+            o.key = chance(85) ? key(true) : probe(true);
+            break;
         case op_code::map_get_by_key_list:
-        case op_code::map_remove_by_key_list: o.values = probes(true); break;
+        case op_code::map_remove_by_key_list:
+            o.values = probes(true);
+            break;
         case op_code::map_get_by_value_list:
-        case op_code::map_remove_by_value_list: o.values = probes(false); break;
+        case op_code::map_remove_by_value_list:
+            o.values = probes(false);
+            break;
         case op_code::map_get_by_key_range:
         case op_code::map_remove_by_key_range:
             o.begin = chance(70) ? key(true) : probe(true);
-            if (chance(75)) o.end = chance(70) ? key(true) : probe(true);
+            if (chance(75))
+                o.end = chance(70) ? key(true) : probe(true);
             break;
         case op_code::map_get_by_value_range:
         case op_code::map_remove_by_value_range:
             o.begin = chance(70) ? val() : probe(false);
-            if (chance(75)) o.end = chance(70) ? val() : probe(false);
+            if (chance(75))
+                o.end = chance(70) ? val() : probe(false);
             break;
         case op_code::map_get_by_key_rel_index_range:
         case op_code::map_remove_by_key_rel_index_range:
@@ -235,7 +292,9 @@ public:
             o.count = count();
             break;
         case op_code::map_get_by_value:
-        case op_code::map_remove_by_value: o.key = chance(75) ? val() : probe(false); break;
+        case op_code::map_remove_by_value:
+            o.key = chance(75) ? val() : probe(false);
+            break;
         case op_code::map_get_by_value_rel_rank_range:
         case op_code::map_remove_by_value_rel_rank_range:
             o.key = chance(80) ? val() : probe(false);
@@ -245,7 +304,9 @@ public:
         case op_code::map_get_by_index:
         case op_code::map_remove_by_index:
         case op_code::map_get_by_rank:
-        case op_code::map_remove_by_rank: o.index = position(); break;
+        case op_code::map_remove_by_rank:
+            o.index = position();
+            break;
         case op_code::map_get_by_index_range:
         case op_code::map_remove_by_index_range:
         case op_code::map_get_by_rank_range:
@@ -253,25 +314,29 @@ public:
             o.index = position();
             o.count = count();
             break;
-        default: break;
+        default:
+            break;
         }
         return o;
     }
 
     std::optional<value> random_bin() {
-        if (chance(8)) return std::nullopt;
-        if (chance(3)) return chance(50) ? value("not a map") : value(std::int64_t{7});
+        if (chance(8))
+            return std::nullopt;
+        if (chance(3))
+            return chance(50) ? value("not a map") : value(std::int64_t{7});
         map m(chance(85) ? order_valid() : map_order::unordered);
         m.set_persist_index(m.order() != map_order::unordered && chance(40));
         std::uint64_t n = below(9);
-        for (std::uint64_t i = 0; i < n; ++i) m.put(key(true), val());
+        for (std::uint64_t i = 0; i < n; ++i)
+            m.put(key(true), val());
         return value(std::move(m));
     }
 
 private:
     map_order order_valid() {
-        static constexpr map_order orders[] = {map_order::unordered, map_order::key_ordered,
-                                               map_order::key_value_ordered};
+        static constexpr map_order orders[] = {
+            map_order::unordered, map_order::key_ordered, map_order::key_value_ordered};
         return orders[below(3)];
     }
 
@@ -280,7 +345,8 @@ private:
 
 /// Exact equality plus the order flags exact equality ignores, at the top.
 bool same(const value& a, const value& b) {
-    if (!(a == b)) return false;
+    if (!(a == b))
+        return false;
     if (a.is_map())
         return a.as_map().order() == b.as_map().order() &&
                a.as_map().persist_index() == b.as_map().persist_index();
@@ -288,17 +354,23 @@ bool same(const value& a, const value& b) {
 }
 
 bool same_bin(const std::optional<value>& a, const std::optional<value>& b) {
-    if (a.has_value() != b.has_value()) return false;
+    if (a.has_value() != b.has_value())
+        return false;
     return !a || same(*a, *b);
 }
 
-std::string show(const std::optional<value>& v) { return v ? to_string(*v) : std::string("<absent>"); }
+std::string show(const std::optional<value>& v) {
+    return v ? to_string(*v) : std::string("<absent>");
+}
 
 std::string order_name(map_order o) {
     switch (o) {
-    case map_order::unordered: return "UNORDERED";
-    case map_order::key_ordered: return "K_ORDERED";
-    case map_order::key_value_ordered: return "KV_ORDERED";
+    case map_order::unordered:
+        return "UNORDERED";
+    case map_order::key_ordered:
+        return "K_ORDERED";
+    case map_order::key_value_ordered:
+        return "KV_ORDERED";
     }
     return std::to_string(static_cast<int>(o));
 }
@@ -311,12 +383,14 @@ nlohmann::json op_json(const op& o) {
     json args = json::object();
     auto pairs = [](const std::vector<std::pair<value, value>>& items) {
         json a = json::array();
-        for (const auto& [k, v] : items) a.push_back(json::array({to_json(k), to_json(v)}));
+        for (const auto& [k, v] : items)
+            a.push_back(json::array({to_json(k), to_json(v)}));
         return a;
     };
     auto vals = [](const std::vector<value>& vs) {
         json a = json::array();
-        for (const value& v : vs) a.push_back(to_json(v));
+        for (const value& v : vs)
+            a.push_back(to_json(v));
         return a;
     };
     switch (o.code) {
@@ -329,54 +403,74 @@ nlohmann::json op_json(const op& o) {
         args["key"] = to_json(o.key);
         args["value"] = to_json(o.val);
         break;
-    case op_code::map_put_items: args["items"] = pairs(o.items); break;
+    case op_code::map_put_items:
+        args["items"] = pairs(o.items);
+        break;
     case op_code::map_increment:
     case op_code::map_decrement:
         args["key"] = to_json(o.key);
         args["delta"] = to_json(o.val);
         break;
     case op_code::map_get_by_key:
-    case op_code::map_remove_by_key: args["key"] = to_json(o.key); break;
+    case op_code::map_remove_by_key:
+        args["key"] = to_json(o.key);
+        break;
     case op_code::map_get_by_value:
-    case op_code::map_remove_by_value: args["value"] = to_json(o.key); break;
+    case op_code::map_remove_by_value:
+        args["value"] = to_json(o.key);
+        break;
     case op_code::map_get_by_key_list:
-    case op_code::map_remove_by_key_list: args["keys"] = vals(o.values); break;
+    case op_code::map_remove_by_key_list:
+        args["keys"] = vals(o.values);
+        break;
     case op_code::map_get_by_value_list:
-    case op_code::map_remove_by_value_list: args["values"] = vals(o.values); break;
+    case op_code::map_remove_by_value_list:
+        args["values"] = vals(o.values);
+        break;
     case op_code::map_get_by_key_range:
     case op_code::map_remove_by_key_range:
     case op_code::map_get_by_value_range:
     case op_code::map_remove_by_value_range:
         args["begin"] = o.begin.is_nil() ? json{{"$nil", true}} : to_json(o.begin);
-        if (o.end) args["end"] = o.end->is_nil() ? json{{"$nil", true}} : to_json(*o.end);
+        if (o.end)
+            args["end"] = o.end->is_nil() ? json{{"$nil", true}} : to_json(*o.end);
         break;
     case op_code::map_get_by_key_rel_index_range:
     case op_code::map_remove_by_key_rel_index_range:
         args["key"] = to_json(o.key);
         args["index"] = o.index;
-        if (o.count) args["count"] = *o.count;
+        if (o.count)
+            args["count"] = *o.count;
         break;
     case op_code::map_get_by_value_rel_rank_range:
     case op_code::map_remove_by_value_rel_rank_range:
         args["value"] = to_json(o.key);
         args["rank"] = o.index;
-        if (o.count) args["count"] = *o.count;
+        if (o.count)
+            args["count"] = *o.count;
         break;
     case op_code::map_get_by_index:
-    case op_code::map_remove_by_index: args["index"] = o.index; break;
+    case op_code::map_remove_by_index:
+        args["index"] = o.index;
+        break;
     case op_code::map_get_by_rank:
-    case op_code::map_remove_by_rank: args["rank"] = o.index; break;
+    case op_code::map_remove_by_rank:
+        args["rank"] = o.index;
+        break;
     case op_code::map_get_by_index_range:
     case op_code::map_remove_by_index_range:
         args["index"] = o.index;
-        if (o.count) args["count"] = *o.count;
+        if (o.count)
+            args["count"] = *o.count;
         break;
     case op_code::map_get_by_rank_range:
     case op_code::map_remove_by_rank_range:
         args["rank"] = o.index;
-        if (o.count) args["count"] = *o.count;
+        if (o.count)
+            args["count"] = *o.count;
         break;
-    default: break;
+    default:
+        break;
     }
     j["args"] = args;
     if (o.code >= op_code::map_get_by_key) {
@@ -390,13 +484,18 @@ nlohmann::json op_json(const op& o) {
         if (o.mpolicy.mode) {
             flags.push_back("legacy mode " + std::to_string(static_cast<int>(*o.mpolicy.mode)));
         } else {
-            if (o.mpolicy.flags & cdt::map_write_flags::create_only) flags.push_back("CREATE_ONLY");
-            if (o.mpolicy.flags & cdt::map_write_flags::update_only) flags.push_back("UPDATE_ONLY");
-            if (o.mpolicy.flags & cdt::map_write_flags::no_fail) flags.push_back("NO_FAIL");
-            if (o.mpolicy.flags & cdt::map_write_flags::partial) flags.push_back("PARTIAL");
+            if (o.mpolicy.flags & cdt::map_write_flags::create_only)
+                flags.push_back("CREATE_ONLY");
+            if (o.mpolicy.flags & cdt::map_write_flags::update_only)
+                flags.push_back("UPDATE_ONLY");
+            if (o.mpolicy.flags & cdt::map_write_flags::no_fail)
+                flags.push_back("NO_FAIL");
+            if (o.mpolicy.flags & cdt::map_write_flags::partial)
+                flags.push_back("PARTIAL");
         }
         j["flags"] = flags;
-        if (o.mpolicy.persist_index) j["persist_index"] = true;
+        if (o.mpolicy.persist_index)
+            j["persist_index"] = true;
     }
     return j;
 }
@@ -412,7 +511,8 @@ nlohmann::json case_json(const std::optional<value>& bin, const op& o) {
         for (const map_entry& e : bin->as_map())
             init.push_back(json::array({to_json(e.key), to_json(e.val)}));
         c["initial"] = init;
-        if (bin->as_map().persist_index()) c["persist_index"] = true;
+        if (bin->as_map().persist_index())
+            c["persist_index"] = true;
     } else {
         c["initial"] = bin ? to_json(*bin) : json();
     }
@@ -436,13 +536,16 @@ run_result run_engine(const std::optional<value>& before, const op& o, bool top)
 run_result run_ref(const std::optional<value>& before, const op& o, bool top) {
     std::optional<value> bin = before;
     test::ref_outcome r = test::ref_apply(bin, o, top);
-    if (!r.ok) bin = before; // a failed op leaves the bin as it was
+    if (!r.ok)
+        bin = before; // a failed op leaves the bin as it was
     return {r.ok, r.code, r.v, bin};
 }
 
 /// Empty string when engine and reference agree (and a failing engine op left
 /// the bin untouched); else what differs. `engine_out` gets the engine's run.
-std::string divergence(const std::optional<value>& before, const op& o, bool top,
+std::string divergence(const std::optional<value>& before,
+                       const op& o,
+                       bool top,
                        run_result* engine_out = nullptr) {
     run_result e = run_engine(before, o, top);
     run_result r = run_ref(before, o, top);
@@ -454,14 +557,17 @@ std::string divergence(const std::optional<value>& before, const op& o, bool top
         s << "result: engine " << to_string(e.v) << ", reference " << to_string(r.v) << "\n";
     if (!same_bin(e.after, r.after))
         s << "bin after: engine " << show(e.after) << ", reference " << show(r.after) << "\n";
-    if (!e.ok && !same_bin(e.after, before)) s << "a failed op changed the bin\n";
-    if (engine_out != nullptr) *engine_out = std::move(e);
+    if (!e.ok && !same_bin(e.after, before))
+        s << "a failed op changed the bin\n";
+    if (engine_out != nullptr)
+        *engine_out = std::move(e);
     return s.str();
 }
 
 /// Removes entries from the bin while the divergence persists.
 std::optional<value> shrink(std::optional<value> bin, const op& o, bool top) {
-    if (!bin || !bin->is_map()) return bin;
+    if (!bin || !bin->is_map())
+        return bin;
     bool progress = true;
     while (progress) {
         progress = false;
@@ -482,8 +588,7 @@ std::optional<value> shrink(std::optional<value> bin, const op& o, bool top) {
 
 } // namespace
 
-TEST_CASE("map engine agrees with the naive reference on random op sequences",
-          "[cdt][map_fuzz]") {
+TEST_CASE("map engine agrees with the naive reference on random op sequences", "[cdt][map_fuzz]") {
     const std::uint64_t seed = env_u64("KVMODEL_SEED", 0x6b766d6170ULL);
     const std::uint64_t ops = env_u64("KVMODEL_FUZZ_OPS", default_ops);
     gen g(seed);
@@ -506,13 +611,69 @@ TEST_CASE("map engine agrees with the naive reference on random op sequences",
                       << (top ? "" : " (nested map)") << "\n"
                       << divergence(small, o, top) << "reproducer: " << case_json(small, o).dump()
                       << "\n";
-            if (++failures >= 5) break;
+            if (++failures >= 5)
+                break;
         }
-        if (!e.ok) ++errors;
+        if (!e.ok)
+            ++errors;
         bin = e.after;
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "map_fuzz: seed " << seed << ", " << ops << " ops (" << errors
               << " refused as errors), " << failures << " divergences, " << secs << " s\n";
     CHECK(failures == 0);
+}
+
+TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_fuzz]") {
+    // containers.hpp compares integers, strings and lists of them inline;
+    // everything else goes to cdt_compare. Both must give the same sign.
+    const std::uint64_t seed = env_u64("KVMODEL_SEED", 0x6b766d6170ULL) + 1;
+    gen g(seed);
+    auto element = [&]() -> value {
+        switch (g.below(9)) {
+        case 0:
+            return wildcard;
+        case 1:
+            return inf;
+        case 2:
+            return value();
+        case 3:
+            return 1.5;
+        case 4:
+            return list{g.between(0, 2)};
+        case 5:
+            return std::string(g.below(3), static_cast<char>('a' + g.below(2)));
+        default:
+            return g.between(-2, 2);
+        }
+    };
+    auto any = [&]() -> value {
+        if (g.chance(60)) {
+            list l;
+            std::uint64_t k = g.below(4);
+            for (std::uint64_t i = 0; i < k; ++i)
+                l.push_back(element());
+            return l;
+        }
+        return element();
+    };
+    auto sign = [](int c) {
+        return (c > 0) - (c < 0);
+    };
+    int compared = 0;
+    for (int i = 0; i < 100000; ++i) {
+        value a = any();
+        value b = any();
+        for (bool wild : {false, true}) {
+            int fast = sign(kvmodel::detail::map_compare(a, b, wild));
+            int slow = sign(kvmodel::detail::cdt_compare(a, b, wild));
+            if (fast != slow) {
+                INFO("seed " << seed << ": " << to_string(a) << " vs " << to_string(b)
+                             << (wild ? " (WILDCARD matches)" : ""));
+                REQUIRE(fast == slow);
+            }
+            ++compared;
+        }
+    }
+    CHECK(compared == 200000);
 }

@@ -48,10 +48,16 @@ struct ref_outcome {
     value v;
 };
 
-inline ref_outcome ref_ok(value v) { return {true, status::ok, std::move(v)}; }
-inline ref_outcome ref_err(status s) { return {false, s, value()}; }
+inline ref_outcome ref_ok(value v) {
+    return {true, status::ok, std::move(v)};
+}
+inline ref_outcome ref_err(status s) {
+    return {false, s, value()};
+}
 
-inline int ref_cmp(const value& a, const value& b) { return kvmodel::detail::cdt_compare(a, b, true); }
+inline int ref_cmp(const value& a, const value& b) {
+    return kvmodel::detail::cdt_compare(a, b, true);
+}
 inline int ref_cmp_exact(const value& a, const value& b) {
     return kvmodel::detail::cdt_compare(a, b, false);
 }
@@ -60,14 +66,16 @@ inline ref_map ref_from_value(const value& v) {
     ref_map m;
     m.order = v.as_map().order();
     m.persist = v.as_map().persist_index();
-    for (const map_entry& x : v.as_map()) m.e.push_back({x.key, x.val});
+    for (const map_entry& x : v.as_map())
+        m.e.push_back({x.key, x.val});
     return m;
 }
 
 inline value ref_to_value(const ref_map& m) {
     map out(m.order);
     out.set_persist_index(m.persist);
-    for (const ref_entry& x : m.e) out.put(x.key, x.val);
+    for (const ref_entry& x : m.e)
+        out.put(x.key, x.val);
     return out;
 }
 
@@ -90,7 +98,8 @@ inline void ref_put(ref_map& m, const value& k, const value& v) {
 /// Index of the first key equal to k (WILDCARD matches), or nullopt.
 inline std::optional<std::size_t> ref_find(const ref_map& m, const value& k) {
     for (std::size_t i = 0; i < m.e.size(); ++i)
-        if (ref_cmp(m.e[i].key, k) == 0) return i;
+        if (ref_cmp(m.e[i].key, k) == 0)
+            return i;
     return std::nullopt;
 }
 
@@ -104,31 +113,41 @@ inline bool ref_rank_less(const ref_entry& a, const ref_entry& b) {
 inline std::size_t ref_rank_of(const ref_map& m, std::size_t i) {
     std::size_t r = 0;
     for (const ref_entry& x : m.e)
-        if (ref_rank_less(x, m.e[i])) ++r;
+        if (ref_rank_less(x, m.e[i]))
+            ++r;
     return r;
 }
 
 /// Entry indexes in rank order.
 inline std::vector<std::size_t> ref_by_rank(const ref_map& m) {
     std::vector<std::size_t> out(m.e.size());
-    for (std::size_t i = 0; i < m.e.size(); ++i) out[ref_rank_of(m, i)] = i;
+    for (std::size_t i = 0; i < m.e.size(); ++i)
+        out[ref_rank_of(m, i)] = i;
     return out;
 }
 
 /// The wire count: left out = UINT32_MAX, negative = a huge unsigned number.
 inline std::uint64_t ref_count(const std::optional<std::int64_t>& c) {
-    if (!c) return std::numeric_limits<std::uint32_t>::max();
+    if (!c)
+        return std::numeric_limits<std::uint32_t>::max();
     return static_cast<std::uint64_t>(*c);
 }
 
 /// calc_index_count. Returns false when a single index is out of range.
-inline bool ref_calc_index_count(std::int64_t index, std::uint64_t count, std::size_t n,
-                                 std::size_t& out_index, std::size_t& out_count, bool multi) {
+inline bool ref_calc_index_count(std::int64_t index,
+                                 std::uint64_t count,
+                                 std::size_t n,
+                                 std::size_t& out_index,
+                                 std::size_t& out_count,
+                                 bool multi) {
     auto sn = static_cast<std::int64_t>(n);
     if (!multi) {
-        if (index >= sn) return false;
-        if (index < 0) index += sn;
-        if (index < 0) return false;
+        if (index >= sn)
+            return false;
+        if (index < 0)
+            index += sn;
+        if (index < 0)
+            return false;
         out_index = static_cast<std::size_t>(index);
         out_count = 1;
         return true;
@@ -138,11 +157,12 @@ inline bool ref_calc_index_count(std::int64_t index, std::uint64_t count, std::s
         out_count = 0;
         return true;
     }
-    if (index < 0) index += sn;
+    if (index < 0)
+        index += sn;
     if (index < 0) {
         std::uint64_t over = std::uint64_t{0} - static_cast<std::uint64_t>(index);
-        out_count = over < count ? static_cast<std::size_t>(std::min<std::uint64_t>(count - over, n))
-                                 : 0;
+        out_count =
+            over < count ? static_cast<std::size_t>(std::min<std::uint64_t>(count - over, n)) : 0;
         out_index = 0;
         return true;
     }
@@ -153,8 +173,11 @@ inline bool ref_calc_index_count(std::int64_t index, std::uint64_t count, std::s
 }
 
 /// calc_rel_index_count (an offset past INT64_MAX saturates: it is past any end).
-inline void ref_calc_rel(std::int64_t index, std::uint64_t count, std::size_t rel,
-                         std::int64_t& out_index, std::uint64_t& out_count) {
+inline void ref_calc_rel(std::int64_t index,
+                         std::uint64_t count,
+                         std::size_t rel,
+                         std::int64_t& out_index,
+                         std::uint64_t& out_count) {
     auto srel = static_cast<std::int64_t>(rel);
     if (index > std::numeric_limits<std::int64_t>::max() - srel) {
         out_index = std::numeric_limits<std::int64_t>::max();
@@ -174,11 +197,15 @@ inline void ref_calc_rel(std::int64_t index, std::uint64_t count, std::size_t re
 /// The reference engine for one op on one map.
 class ref_engine {
 public:
-    ref_engine(const ref_map& map_, cdt::op_code code_, cdt::return_type rt_, bool inv_,
-               bool top_level)
-        : m(map_), n(map_.size()), code(code_), rt(rt_), inv(inv_),
-          kpath(map_.order != map_order::unordered),
-          vidx(top_level && map_.order == map_order::key_value_ordered && map_.persist) {}
+    ref_engine(
+        const ref_map& map_, cdt::op_code code_, cdt::return_type rt_, bool inv_, bool top_level)
+        : m(map_)
+        , n(map_.size())
+        , code(code_)
+        , rt(rt_)
+        , inv(inv_)
+        , kpath(map_.order != map_order::unordered)
+        , vidx(top_level && map_.order == map_order::key_value_ordered && map_.persist) {}
 
     const ref_map& m;
     std::size_t n;
@@ -202,15 +229,20 @@ public:
 
     static value ints(const std::vector<std::int64_t>& xs) {
         list out;
-        for (std::int64_t x : xs) out.push_back(x);
+        for (std::int64_t x : xs)
+            out.push_back(x);
         return out;
     }
     /// cdt_container_builder_add_int_range
     void add_int_range(std::vector<std::int64_t>& out, std::size_t start, std::size_t count) const {
-        if (rev()) start = n - start - count;
-        for (std::size_t i = 0; i < count; ++i) out.push_back(static_cast<std::int64_t>(start + i));
+        if (rev())
+            start = n - start - count;
+        for (std::size_t i = 0; i < count; ++i)
+            out.push_back(static_cast<std::int64_t>(start + i));
     }
-    std::int64_t one(std::size_t i) const { return static_cast<std::int64_t>(rev() ? n - 1 - i : i); }
+    std::int64_t one(std::size_t i) const {
+        return static_cast<std::int64_t>(rev() ? n - 1 - i : i);
+    }
 
     void mark_all() { removed.assign(n, true); }
     void mark(const std::vector<bool>& mask) { removed = mask; }
@@ -218,18 +250,26 @@ public:
     /// result_data_set_not_found
     value not_found() const {
         switch (rt) {
-        case rtype::none: return value();
+        case rtype::none:
+            return value();
         case rtype::index:
         case rtype::reverse_index:
         case rtype::rank:
-        case rtype::reverse_rank: return multi ? value(list()) : value(std::int64_t{-1});
-        case rtype::count: return std::int64_t{0};
-        case rtype::exists: return false;
+        case rtype::reverse_rank:
+            return multi ? value(list()) : value(std::int64_t{-1});
+        case rtype::count:
+            return std::int64_t{0};
+        case rtype::exists:
+            return false;
         case rtype::key:
-        case rtype::value: return multi ? value(list()) : value();
-        case rtype::key_value: return list();
-        case rtype::unordered_map: return map(map_order::unordered);
-        case rtype::ordered_map: return map(map_order::key_ordered);
+        case rtype::value:
+            return multi ? value(list()) : value();
+        case rtype::key_value:
+            return list();
+        case rtype::unordered_map:
+            return map(map_order::unordered);
+        case rtype::ordered_map:
+            return map(map_order::key_ordered);
         }
         return value();
     }
@@ -241,47 +281,61 @@ public:
             return rt == rtype::key ? m.e[idxs.at(0)].key : m.e[idxs.at(0)].val;
         if (rt == rtype::unordered_map || rt == rtype::ordered_map) {
             map out(rt == rtype::ordered_map ? map_order::key_ordered : map_order::unordered);
-            for (std::size_t i : idxs) out.put(m.e[i].key, m.e[i].val);
+            for (std::size_t i : idxs)
+                out.put(m.e[i].key, m.e[i].val);
             return out;
         }
         list out;
         for (std::size_t i : idxs) {
-            if (rt == rtype::key) out.push_back(m.e[i].key);
-            else if (rt == rtype::value) out.push_back(m.e[i].val);
-            else out.push_back(list{m.e[i].key, m.e[i].val});
+            if (rt == rtype::key)
+                out.push_back(m.e[i].key);
+            else if (rt == rtype::value)
+                out.push_back(m.e[i].val);
+            else
+                out.push_back(list{m.e[i].key, m.e[i].val});
         }
         return out;
     }
     std::vector<std::size_t> mask_idxs(const std::vector<bool>& mask) const {
         std::vector<std::size_t> out;
         for (std::size_t i = 0; i < n; ++i)
-            if (mask[i]) out.push_back(i);
+            if (mask[i])
+                out.push_back(i);
         return out;
     }
     /// packed_map_build_rank_result_by_mask / _by_index_range: element by element.
     value ranks_of(const std::vector<std::size_t>& idxs) const {
-        if (!multi) return one(ref_rank_of(m, idxs.at(0)));
+        if (!multi)
+            return one(ref_rank_of(m, idxs.at(0)));
         std::vector<std::int64_t> out;
-        for (std::size_t i : idxs) out.push_back(one(ref_rank_of(m, i)));
+        for (std::size_t i : idxs)
+            out.push_back(one(ref_rank_of(m, i)));
         return ints(out);
     }
     value indexes_of(const std::vector<std::size_t>& idxs) const {
-        if (!multi) return one(idxs.at(0));
+        if (!multi)
+            return one(idxs.at(0));
         std::vector<std::int64_t> out;
-        for (std::size_t i : idxs) out.push_back(one(i));
+        for (std::size_t i : idxs)
+            out.push_back(one(i));
         return ints(out);
     }
 
     /// result_data_set_index_rank_count
     value index_rank_count(std::size_t start, std::size_t count, bool inverted) const {
         switch (rt) {
-        case rtype::none: return value();
-        case rtype::count: return static_cast<std::int64_t>(inverted ? n - count : count);
-        case rtype::exists: return inverted ? count == 0 : count != 0;
-        default: break;
+        case rtype::none:
+            return value();
+        case rtype::count:
+            return static_cast<std::int64_t>(inverted ? n - count : count);
+        case rtype::exists:
+            return inverted ? count == 0 : count != 0;
+        default:
+            break;
         }
         if (!multi) {
-            if (count == 0) return std::int64_t{-1};
+            if (count == 0)
+                return std::int64_t{-1};
             return one(start);
         }
         std::vector<std::int64_t> out;
@@ -298,21 +352,27 @@ public:
     ref_outcome get_remove_all() {
         mark_all();
         switch (rt) {
-        case rtype::none: return ref_ok(value());
+        case rtype::none:
+            return ref_ok(value());
         case rtype::index:
         case rtype::reverse_index:
         case rtype::rank:
         case rtype::reverse_rank: {
-            if (!multi) return ref_ok(std::int64_t{0});
+            if (!multi)
+                return ref_ok(std::int64_t{0});
             std::vector<std::int64_t> out;
-            for (std::size_t i = 0; i < n; ++i) out.push_back(static_cast<std::int64_t>(i));
+            for (std::size_t i = 0; i < n; ++i)
+                out.push_back(static_cast<std::int64_t>(i));
             return ref_ok(ints(out));
         }
-        case rtype::count: return ref_ok(static_cast<std::int64_t>(n));
-        case rtype::exists: return ref_ok(n != 0);
+        case rtype::count:
+            return ref_ok(static_cast<std::int64_t>(n));
+        case rtype::exists:
+            return ref_ok(n != 0);
         default: {
             std::vector<std::size_t> all;
-            for (std::size_t i = 0; i < n; ++i) all.push_back(i);
+            for (std::size_t i = 0; i < n; ++i)
+                all.push_back(i);
             return ref_ok(elements(all));
         }
         }
@@ -326,7 +386,8 @@ public:
             return ref_err(status::op_not_applicable);
         bool inverted = inv;
         if (inverted) {
-            if (!multi) return ref_err(status::op_not_applicable);
+            if (!multi)
+                return ref_err(status::op_not_applicable);
             inverted = false;
             if (c == 0) {
                 u = 0;
@@ -343,27 +404,37 @@ public:
                 inverted = true;
             }
         }
-        if (c == 0) return ref_ok(not_found());
-        if (c == n) return get_remove_all();
+        if (c == 0)
+            return ref_ok(not_found());
+        if (c == n)
+            return get_remove_all();
         std::vector<bool> mask(n, false);
-        for (std::size_t i = u; i < u + c; ++i) mask[i] = true;
-        if (inverted) mask.flip();
+        for (std::size_t i = u; i < u + c; ++i)
+            mask[i] = true;
+        if (inverted)
+            mask.flip();
         mark(mask);
-        if (is_elements()) return ref_ok(elements(mask_idxs(mask)));
-        if (is_rank()) return ref_ok(ranks_of(mask_idxs(mask)));
+        if (is_elements())
+            return ref_ok(elements(mask_idxs(mask)));
+        if (is_rank())
+            return ref_ok(ranks_of(mask_idxs(mask)));
         return ref_ok(index_rank_count(u, c, inverted));
     }
 
     /// packed_map_trim_ordered: keep [u, u + c).
     ref_outcome trim_ordered(std::size_t u, std::size_t c) {
         std::vector<bool> mask(n, true);
-        for (std::size_t i = u; i < u + c; ++i) mask[i] = false;
+        for (std::size_t i = u; i < u + c; ++i)
+            mask[i] = false;
         mark(mask);
         std::size_t rm = n - c;
         switch (rt) {
-        case rtype::none: return ref_ok(value());
-        case rtype::count: return ref_ok(static_cast<std::int64_t>(rm));
-        case rtype::exists: return ref_ok(rm != 0);
+        case rtype::none:
+            return ref_ok(value());
+        case rtype::count:
+            return ref_ok(static_cast<std::int64_t>(rm));
+        case rtype::exists:
+            return ref_ok(rm != 0);
         case rtype::index:
         case rtype::reverse_index: {
             std::vector<std::int64_t> out;
@@ -372,8 +443,10 @@ public:
             return ref_ok(ints(out));
         }
         case rtype::rank:
-        case rtype::reverse_rank: return ref_ok(ranks_of(mask_idxs(mask)));
-        default: return ref_ok(elements(mask_idxs(mask)));
+        case rtype::reverse_rank:
+            return ref_ok(ranks_of(mask_idxs(mask)));
+        default:
+            return ref_ok(elements(mask_idxs(mask)));
         }
     }
 
@@ -385,7 +458,8 @@ public:
             return ref_err(status::op_not_applicable);
         bool inverted = inv;
         if (inverted) {
-            if (!multi) return ref_err(status::op_not_applicable);
+            if (!multi)
+                return ref_err(status::op_not_applicable);
             inverted = false;
             if (c == 0) {
                 u = 0;
@@ -400,13 +474,16 @@ public:
                 inverted = true;
             }
         }
-        if (c == 0) return ref_ok(not_found());
+        if (c == 0)
+            return ref_ok(not_found());
         std::vector<std::size_t> by_rank = ref_by_rank(m);
         std::vector<std::size_t> selected(by_rank.begin() + static_cast<std::ptrdiff_t>(u),
                                           by_rank.begin() + static_cast<std::ptrdiff_t>(u + c));
         std::vector<bool> mask(n, false);
-        for (std::size_t i : selected) mask[i] = true;
-        if (inverted) mask.flip();
+        for (std::size_t i : selected)
+            mask[i] = true;
+        if (inverted)
+            mask.flip();
         mark(mask);
         bool by_mask = inverted || rt == rtype::ordered_map;
         switch (rt) {
@@ -414,11 +491,13 @@ public:
         case rtype::count:
         case rtype::exists:
         case rtype::rank:
-        case rtype::reverse_rank: return ref_ok(index_rank_count(u, c, inverted));
+        case rtype::reverse_rank:
+            return ref_ok(index_rank_count(u, c, inverted));
         case rtype::index:
         case rtype::reverse_index:
             return ref_ok(indexes_of(inverted ? mask_idxs(mask) : selected));
-        default: return ref_ok(elements(by_mask ? mask_idxs(mask) : selected));
+        default:
+            return ref_ok(elements(by_mask ? mask_idxs(mask) : selected));
         }
     }
 
@@ -436,35 +515,46 @@ public:
                 }
             } else {
                 std::size_t a = 0;
-                while (a < n && ref_cmp(m.e[a].key, start) < 0) ++a;
+                while (a < n && ref_cmp(m.e[a].key, start) < 0)
+                    ++a;
                 std::size_t b = n;
                 if (end) {
                     b = 0;
-                    while (b < n && ref_cmp(m.e[b].key, *end) < 0) ++b;
+                    while (b < n && ref_cmp(m.e[b].key, *end) < 0)
+                        ++b;
                 }
                 index = a;
                 count = b > a ? b - a : 0;
             }
-            if (count == 0 && !multi) return ref_ok(not_found());
+            if (count == 0 && !multi)
+                return ref_ok(not_found());
             return index_range(static_cast<std::int64_t>(index), count);
         }
-        if (inv && !multi) return ref_err(status::op_not_applicable);
+        if (inv && !multi)
+            return ref_err(status::op_not_applicable);
         if (single) {
             std::optional<std::size_t> f = ref_find(m, start);
-            if (!f) return ref_ok(not_found());
+            if (!f)
+                return ref_ok(not_found());
             std::vector<bool> mask(n, false);
             mask[*f] = true;
             mark(mask);
             // packed_map_build_result_by_key
             switch (rt) {
-            case rtype::none: return ref_ok(value());
+            case rtype::none:
+                return ref_ok(value());
             case rtype::index:
-            case rtype::reverse_index: return ref_ok(one(*f));
+            case rtype::reverse_index:
+                return ref_ok(one(*f));
             case rtype::rank:
-            case rtype::reverse_rank: return ref_ok(one(ref_rank_of(m, *f)));
-            case rtype::count: return ref_ok(std::int64_t{1});
-            case rtype::exists: return ref_ok(true);
-            default: return ref_ok(elements({*f}));
+            case rtype::reverse_rank:
+                return ref_ok(one(ref_rank_of(m, *f)));
+            case rtype::count:
+                return ref_ok(std::int64_t{1});
+            case rtype::exists:
+                return ref_ok(true);
+            default:
+                return ref_ok(elements({*f}));
             }
         }
         // packed_map_get_range_by_key_interval_unordered
@@ -479,16 +569,20 @@ public:
                 ++count;
             }
         }
-        if (inv) mask.flip();
+        if (inv)
+            mask.flip();
         mark(mask);
-        if (is_elements()) return ref_ok(elements(mask_idxs(mask)));
-        if (is_rank()) return ref_ok(ranks_of(mask_idxs(mask)));
+        if (is_elements())
+            return ref_ok(elements(mask_idxs(mask)));
+        if (is_rank())
+            return ref_ok(ranks_of(mask_idxs(mask)));
         return ref_ok(index_rank_count(index, count, inv));
     }
 
     /// packed_map_get_remove_by_value_interval
     ref_outcome value_interval(const value& start, const std::optional<value>& end, bool single) {
-        if (n == 0) return ref_ok(not_found());
+        if (n == 0)
+            return ref_ok(not_found());
         std::size_t rank = 0;
         std::size_t count = 0;
         std::vector<bool> mask(n, false);
@@ -506,24 +600,32 @@ public:
             // and element results come in rank order.
             std::vector<std::size_t> selected;
             for (std::size_t i : ref_by_rank(m))
-                if (mask[i]) selected.push_back(i);
-            if (inv) mask.flip();
+                if (mask[i])
+                    selected.push_back(i);
+            if (inv)
+                mask.flip();
             mark(mask);
             if (is_elements()) {
-                if (inv || rt == rtype::ordered_map) return ref_ok(elements(mask_idxs(mask)));
+                if (inv || rt == rtype::ordered_map)
+                    return ref_ok(elements(mask_idxs(mask)));
                 return ref_ok(elements(selected));
             }
-            if (is_index()) return ref_ok(indexes_of(inv ? mask_idxs(mask) : selected));
+            if (is_index())
+                return ref_ok(indexes_of(inv ? mask_idxs(mask) : selected));
             return ref_ok(index_rank_count(rank, count, inv));
         }
         if (count == 0) {
-            if (inv) return get_remove_all();
+            if (inv)
+                return get_remove_all();
             return ref_ok(not_found());
         }
-        if (inv) mask.flip();
+        if (inv)
+            mask.flip();
         mark(mask);
-        if (is_elements()) return ref_ok(elements(mask_idxs(mask)));
-        if (is_index()) return ref_ok(indexes_of(mask_idxs(mask)));
+        if (is_elements())
+            return ref_ok(elements(mask_idxs(mask)));
+        if (is_index())
+            return ref_ok(indexes_of(mask_idxs(mask)));
         return ref_ok(index_rank_count(rank, count, inv));
     }
 
@@ -537,7 +639,8 @@ public:
         std::vector<irc> out(items.size());
         for (std::size_t j = 0; j < items.size(); ++j)
             for (const ref_entry& x : m.e)
-                if (ref_cmp(keys ? x.key : x.val, items[j]) < 0) ++out[j].rank;
+                if (ref_cmp(keys ? x.key : x.val, items[j]) < 0)
+                    ++out[j].rank;
         for (const ref_entry& x : m.e) {
             for (std::size_t j = items.size(); j-- > 0;) {
                 if (ref_cmp(keys ? x.key : x.val, items[j]) == 0) {
@@ -558,7 +661,8 @@ public:
                 continue;
             }
             std::size_t j = i;
-            while (j < n && positions[j]) ++j;
+            while (j < n && positions[j])
+                ++j;
             add_int_range(out, i, j - i);
             i = j;
         }
@@ -567,36 +671,47 @@ public:
     /// packed_map_get_remove_all_by_key_list
     ref_outcome key_list(const std::vector<value>& keys) {
         if (keys.empty()) {
-            if (is_rank()) return ref_err(status::op_not_applicable);
-            if (!inv) return ref_ok(not_found());
+            if (is_rank())
+                return ref_err(status::op_not_applicable);
+            if (!inv)
+                return ref_ok(not_found());
             return get_remove_all();
         }
-        if (is_rank()) return ref_err(status::op_not_applicable);
+        if (is_rank())
+            return ref_err(status::op_not_applicable);
         std::vector<bool> mask(n, false);
         for (std::size_t i = 0; i < n; ++i)
             for (const value& k : keys)
-                if (ref_cmp(m.e[i].key, k) == 0) mask[i] = true;
-        if (inv) mask.flip();
+                if (ref_cmp(m.e[i].key, k) == 0)
+                    mask[i] = true;
+        if (inv)
+            mask.flip();
         mark(mask);
         std::size_t cnt = mask_idxs(mask).size();
         switch (rt) {
-        case rtype::none: return ref_ok(value());
-        case rtype::count: return ref_ok(static_cast<std::int64_t>(cnt));
-        case rtype::exists: return ref_ok(cnt != 0);
+        case rtype::none:
+            return ref_ok(value());
+        case rtype::count:
+            return ref_ok(static_cast<std::int64_t>(cnt));
+        case rtype::exists:
+            return ref_ok(cnt != 0);
         case rtype::index:
         case rtype::reverse_index: {
             std::vector<std::int64_t> out;
             if (kpath) {
                 if (inv) {
-                    for (std::size_t i : mask_idxs(mask)) out.push_back(one(i));
+                    for (std::size_t i : mask_idxs(mask))
+                        out.push_back(one(i));
                 } else {
                     // result_data_set_by_irc: item by item, each its own range.
                     for (const value& k : keys) {
                         std::size_t lo = 0;
                         std::size_t c = 0;
                         if (k.contains_wildcard()) {
-                            while (lo < n && ref_cmp(m.e[lo].key, k) < 0) ++lo;
-                            while (lo + c < n && ref_cmp(m.e[lo + c].key, k) == 0) ++c;
+                            while (lo < n && ref_cmp(m.e[lo].key, k) < 0)
+                                ++lo;
+                            while (lo + c < n && ref_cmp(m.e[lo + c].key, k) == 0)
+                                ++c;
                         } else if (std::optional<std::size_t> f = ref_find(m, k)) {
                             lo = *f;
                             c = 1;
@@ -608,35 +723,43 @@ public:
                 std::vector<irc> ic = credit(keys, true);
                 if (!inv) {
                     for (const irc& x : ic)
-                        for (std::size_t j = 0; j < x.count; ++j) out.push_back(one(x.rank + j));
+                        for (std::size_t j = 0; j < x.count; ++j)
+                            out.push_back(one(x.rank + j));
                 } else {
                     add_runs(out, mask);
                 }
             }
             return ref_ok(ints(out));
         }
-        default: return ref_ok(elements(mask_idxs(mask)));
+        default:
+            return ref_ok(elements(mask_idxs(mask)));
         }
     }
 
     /// packed_map_get_remove_all_by_value_list
     ref_outcome value_list(const std::vector<value>& values) {
         if (values.empty()) {
-            if (!inv) return ref_ok(not_found());
+            if (!inv)
+                return ref_ok(not_found());
             return get_remove_all();
         }
         std::vector<bool> mask(n, false);
         for (std::size_t i = 0; i < n; ++i)
             for (const value& v : values)
-                if (ref_cmp(m.e[i].val, v) == 0) mask[i] = true;
-        if (inv) mask.flip();
+                if (ref_cmp(m.e[i].val, v) == 0)
+                    mask[i] = true;
+        if (inv)
+            mask.flip();
         mark(mask);
         std::size_t cnt = mask_idxs(mask).size();
         std::vector<std::size_t> by_rank = ref_by_rank(m);
         switch (rt) {
-        case rtype::none: return ref_ok(value());
-        case rtype::count: return ref_ok(static_cast<std::int64_t>(cnt));
-        case rtype::exists: return ref_ok(cnt != 0);
+        case rtype::none:
+            return ref_ok(value());
+        case rtype::count:
+            return ref_ok(static_cast<std::int64_t>(cnt));
+        case rtype::exists:
+            return ref_ok(cnt != 0);
         case rtype::index:
         case rtype::reverse_index: {
             if (vidx && !inv) {
@@ -645,7 +768,8 @@ public:
                 std::vector<std::int64_t> out;
                 for (const value& v : values)
                     for (std::size_t i : by_rank)
-                        if (ref_cmp(m.e[i].val, v) == 0) out.push_back(one(i));
+                        if (ref_cmp(m.e[i].val, v) == 0)
+                            out.push_back(one(i));
                 return ref_ok(ints(out));
             }
             return ref_ok(indexes_of(mask_idxs(mask)));
@@ -654,13 +778,16 @@ public:
         case rtype::reverse_rank: {
             std::vector<std::int64_t> out;
             if (vidx) {
-                if (inv) return ref_ok(ranks_of(mask_idxs(mask)));
+                if (inv)
+                    return ref_ok(ranks_of(mask_idxs(mask)));
                 for (const value& v : values) {
                     std::size_t lo = 0;
                     std::size_t c = 0;
                     for (const ref_entry& x : m.e) {
-                        if (ref_cmp(x.val, v) < 0) ++lo;
-                        else if (ref_cmp(x.val, v) == 0) ++c;
+                        if (ref_cmp(x.val, v) < 0)
+                            ++lo;
+                        else if (ref_cmp(x.val, v) == 0)
+                            ++c;
                     }
                     add_int_range(out, lo, c);
                 }
@@ -668,30 +795,38 @@ public:
             }
             if (!inv) {
                 for (const irc& x : credit(values, false))
-                    for (std::size_t j = 0; j < x.count; ++j) out.push_back(one(x.rank + j));
+                    for (std::size_t j = 0; j < x.count; ++j)
+                        out.push_back(one(x.rank + j));
             } else {
                 std::vector<bool> ranks(n, false);
-                for (std::size_t r = 0; r < n; ++r) ranks[r] = mask[by_rank[r]];
+                for (std::size_t r = 0; r < n; ++r)
+                    ranks[r] = mask[by_rank[r]];
                 add_runs(out, ranks);
             }
             return ref_ok(ints(out));
         }
-        default: return ref_ok(elements(mask_idxs(mask)));
+        default:
+            return ref_ok(elements(mask_idxs(mask)));
         }
     }
 };
 
-inline bool ref_key_ok(const value& k) { return k.is_int() || k.is_string() || k.is_bytes(); }
+inline bool ref_key_ok(const value& k) {
+    return k.is_int() || k.is_string() || k.is_bytes();
+}
 
 inline bool ref_storable(const value& v) {
-    if (v.is_inf() || v.is_wildcard()) return false;
+    if (v.is_inf() || v.is_wildcard())
+        return false;
     if (v.is_list()) {
         for (const value& x : v.as_list())
-            if (!ref_storable(x)) return false;
+            if (!ref_storable(x))
+                return false;
     }
     if (v.is_map()) {
         for (const map_entry& x : v.as_map())
-            if (!ref_storable(x.key) || !ref_storable(x.val)) return false;
+            if (!ref_storable(x.key) || !ref_storable(x.val))
+                return false;
     }
     return true;
 }
@@ -711,15 +846,20 @@ inline ref_map ref_new_map(map_order o, bool persist, bool top_level) {
 /// The reference cdt::apply for map ops: (bin before, op) → (outcome, bin after).
 inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool top_level = true) {
     using cdt::op_code;
-    if (bin && !bin->is_map()) return ref_err(status::bin_type_error);
+    if (bin && !bin->is_map())
+        return ref_err(status::bin_type_error);
     std::optional<ref_map> m;
-    if (bin) m = ref_from_value(*bin);
-    auto store = [&](const ref_map& x) { bin = ref_to_value(x); };
+    if (bin)
+        m = ref_from_value(*bin);
+    auto store = [&](const ref_map& x) {
+        bin = ref_to_value(x);
+    };
 
     switch (o.code) {
     case op_code::map_create:
     case op_code::map_set_policy: {
-        if (!ref_order_ok(o.morder)) return ref_err(status::op_not_applicable);
+        if (!ref_order_ok(o.morder))
+            return ref_err(status::op_not_applicable);
         ref_map x = m ? *m : ref_map{};
         x.order = o.morder;
         x.persist = o.persist_index && top_level && o.morder != map_order::unordered;
@@ -738,7 +878,8 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
                 create = false;
                 replace = true;
             }
-            if (*o.mpolicy.mode == cdt::map_write_mode::create_only) overwrite = false;
+            if (*o.mpolicy.mode == cdt::map_write_mode::create_only)
+                overwrite = false;
         } else {
             overwrite = !(o.mpolicy.flags & cdt::map_write_flags::create_only);
             create = !(o.mpolicy.flags & cdt::map_write_flags::update_only);
@@ -747,25 +888,31 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         }
         ref_map x = m ? *m
                       : ref_new_map(replace ? map_order::unordered : o.mpolicy.order,
-                                    !replace && o.mpolicy.persist_index, top_level);
+                                    !replace && o.mpolicy.persist_index,
+                                    top_level);
         if (o.code == op_code::map_put) {
-            if (!ref_key_ok(o.key) || !ref_storable(o.val)) return ref_err(status::parameter_error);
+            if (!ref_key_ok(o.key) || !ref_storable(o.val))
+                return ref_err(status::parameter_error);
             bool found = ref_find(x, o.key).has_value();
             if (found && !overwrite) {
-                if (!no_fail) return ref_err(status::element_exists);
+                if (!no_fail)
+                    return ref_err(status::element_exists);
             } else if (!found && !create) {
-                if (!no_fail) return ref_err(status::element_not_found);
+                if (!no_fail)
+                    return ref_err(status::element_not_found);
             } else {
                 ref_put(x, o.key, o.val);
             }
             store(x);
             return ref_ok(static_cast<std::int64_t>(x.size()));
         }
-        if (replace && !m) return ref_err(status::element_not_found);
+        if (replace && !m)
+            return ref_err(status::element_not_found);
         // The items as a map: key order, the last value of a repeated key.
         ref_map items;
         for (const auto& [k, v] : o.items) {
-            if (!ref_storable(k) || !ref_storable(v)) return ref_err(status::parameter_error);
+            if (!ref_storable(k) || !ref_storable(v))
+                return ref_err(status::parameter_error);
             ref_put(items, k, v);
         }
         if (items.e.empty()) {
@@ -775,13 +922,15 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         if (x.e.empty()) {
             // map_add_items_ordered's empty-map branch
             if (!create) {
-                if (!no_fail) return ref_err(status::element_not_found);
+                if (!no_fail)
+                    return ref_err(status::element_not_found);
                 if (!partial) {
                     store(x);
                     return ref_ok(std::int64_t{0});
                 }
             }
-            for (const ref_entry& it : items.e) ref_put(x, it.key, it.val);
+            for (const ref_entry& it : items.e)
+                ref_put(x, it.key, it.val);
             store(x);
             return ref_ok(static_cast<std::int64_t>(x.size()));
         }
@@ -789,10 +938,13 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         for (const ref_entry& it : items.e) {
             bool found = false;
             for (const ref_entry& have : x.e)
-                if (ref_cmp_exact(have.key, it.key) == 0) found = true;
+                if (ref_cmp_exact(have.key, it.key) == 0)
+                    found = true;
             if ((found && !overwrite) || (!found && !create)) {
-                if (!no_fail) return ref_err(found ? status::element_exists : status::element_not_found);
-                if (partial) continue;
+                if (!no_fail)
+                    return ref_err(found ? status::element_exists : status::element_not_found);
+                if (partial)
+                    continue;
                 store(x);
                 return ref_ok(static_cast<std::int64_t>(x.size()));
             }
@@ -813,7 +965,8 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
             const value& cur = x.e[*f].val;
             if (cur.is_int()) {
                 std::int64_t d = 1;
-                if (o.val.is_int()) d = o.val.as_int();
+                if (o.val.is_int())
+                    d = o.val.as_int();
                 if (o.val.is_double()) {
                     double dd = dec ? -o.val.as_double() : o.val.as_double();
                     d = (std::isnan(dd) || dd >= 0x1p63 || dd < -0x1p63)
@@ -826,13 +979,16 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
                                                  static_cast<std::uint64_t>(d));
             } else if (cur.is_double()) {
                 double d = 1;
-                if (o.val.is_int()) d = static_cast<double>(o.val.as_int());
-                if (o.val.is_double()) d = o.val.as_double();
+                if (o.val.is_int())
+                    d = static_cast<double>(o.val.as_int());
+                if (o.val.is_double())
+                    d = o.val.as_double();
                 if (dec) {
                     if (o.val.is_int())
                         d = static_cast<double>(static_cast<std::int64_t>(
                             std::uint64_t{0} - static_cast<std::uint64_t>(o.val.as_int())));
-                    else d = -d;
+                    else
+                        d = -d;
                 }
                 next = cur.as_double() + d;
             } else {
@@ -842,9 +998,11 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
             next = dec ? -o.val.as_double() : o.val.as_double();
         } else {
             std::int64_t d = o.val.is_int() ? o.val.as_int() : 1;
-            next = dec ? static_cast<std::int64_t>(std::uint64_t{0} - static_cast<std::uint64_t>(d)) : d;
+            next = dec ? static_cast<std::int64_t>(std::uint64_t{0} - static_cast<std::uint64_t>(d))
+                       : d;
         }
-        if (!ref_key_ok(o.key)) return ref_err(status::parameter_error);
+        if (!ref_key_ok(o.key))
+            return ref_err(status::parameter_error);
         ref_put(x, o.key, next);
         store(x);
         return ref_ok(next);
@@ -856,22 +1014,25 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         }
         return ref_ok(value());
     case op_code::map_size:
-        if (!m) return ref_ok(value());
+        if (!m)
+            return ref_ok(value());
         return ref_ok(static_cast<std::int64_t>(m->size()));
-    default: break;
+    default:
+        break;
     }
 
-    if (!m) return ref_ok(value());
+    if (!m)
+        return ref_ok(value());
     std::int32_t base = o.return_type & 0xffff;
     bool inverted = (o.return_type & cdt::return_inverted) != 0;
     bool valid = base == 0 || base == 1 || base == 2 || base == 3 || base == 4 || base == 5 ||
                  base == 6 || base == 7 || base == 8 || base == 13 || base == 16 || base == 17;
-    bool list_op = o.code == op_code::map_get_by_key_list ||
-                   o.code == op_code::map_remove_by_key_list ||
-                   o.code == op_code::map_get_by_value_list ||
-                   o.code == op_code::map_remove_by_value_list;
+    bool list_op =
+        o.code == op_code::map_get_by_key_list || o.code == op_code::map_remove_by_key_list ||
+        o.code == op_code::map_get_by_value_list || o.code == op_code::map_remove_by_value_list;
     if (!valid) {
-        if (list_op && o.values.empty() && !inverted) return ref_ok(value());
+        if (list_op && o.values.empty() && !inverted)
+            return ref_ok(value());
         return ref_err(status::op_not_applicable);
     }
     ref_engine eng(*m, o.code, static_cast<cdt::return_type>(base), inverted, top_level);
@@ -883,13 +1044,18 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         out = eng.key_interval(o.key, o.key, true);
         break;
     case op_code::map_get_by_key_list:
-    case op_code::map_remove_by_key_list: out = eng.key_list(o.values); break;
+    case op_code::map_remove_by_key_list:
+        out = eng.key_list(o.values);
+        break;
     case op_code::map_get_by_key_range:
-    case op_code::map_remove_by_key_range: out = eng.key_interval(o.begin, o.end, false); break;
+    case op_code::map_remove_by_key_range:
+        out = eng.key_interval(o.begin, o.end, false);
+        break;
     case op_code::map_get_by_key_rel_index_range:
     case op_code::map_remove_by_key_rel_index_range: {
         std::size_t rel = 0;
-        while (rel < m->size() && ref_cmp(m->e[rel].key, o.key) < 0) ++rel;
+        while (rel < m->size() && ref_cmp(m->e[rel].key, o.key) < 0)
+            ++rel;
         std::int64_t idx = 0;
         std::uint64_t cnt = 0;
         ref_calc_rel(o.index, ref_count(o.count), rel, idx, cnt);
@@ -897,16 +1063,23 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         break;
     }
     case op_code::map_get_by_value:
-    case op_code::map_remove_by_value: out = eng.value_interval(o.key, o.key, true); break;
+    case op_code::map_remove_by_value:
+        out = eng.value_interval(o.key, o.key, true);
+        break;
     case op_code::map_get_by_value_list:
-    case op_code::map_remove_by_value_list: out = eng.value_list(o.values); break;
+    case op_code::map_remove_by_value_list:
+        out = eng.value_list(o.values);
+        break;
     case op_code::map_get_by_value_range:
-    case op_code::map_remove_by_value_range: out = eng.value_interval(o.begin, o.end, false); break;
+    case op_code::map_remove_by_value_range:
+        out = eng.value_interval(o.begin, o.end, false);
+        break;
     case op_code::map_get_by_value_rel_rank_range:
     case op_code::map_remove_by_value_rel_rank_range: {
         std::size_t rel = 0;
         for (const ref_entry& x : m->e)
-            if (ref_cmp(x.val, o.key) < 0) ++rel;
+            if (ref_cmp(x.val, o.key) < 0)
+                ++rel;
         std::int64_t idx = 0;
         std::uint64_t cnt = 0;
         ref_calc_rel(o.index, ref_count(o.count), rel, idx, cnt);
@@ -919,21 +1092,27 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         out = eng.index_range(o.index, 1);
         break;
     case op_code::map_get_by_index_range:
-    case op_code::map_remove_by_index_range: out = eng.index_range(o.index, ref_count(o.count)); break;
+    case op_code::map_remove_by_index_range:
+        out = eng.index_range(o.index, ref_count(o.count));
+        break;
     case op_code::map_get_by_rank:
     case op_code::map_remove_by_rank:
         eng.multi = false;
         out = eng.rank_range(o.index, 1);
         break;
     case op_code::map_get_by_rank_range:
-    case op_code::map_remove_by_rank_range: out = eng.rank_range(o.index, ref_count(o.count)); break;
-    default: return ref_err(status::parameter_error);
+    case op_code::map_remove_by_rank_range:
+        out = eng.rank_range(o.index, ref_count(o.count));
+        break;
+    default:
+        return ref_err(status::parameter_error);
     }
     if (out.ok && cdt::classify(o.code) == cdt::op_class::remove && !eng.removed.empty()) {
         ref_map x = *m;
         x.e.clear();
         for (std::size_t i = 0; i < m->size(); ++i)
-            if (!eng.removed[i]) x.e.push_back(m->e[i]);
+            if (!eng.removed[i])
+                x.e.push_back(m->e[i]);
         store(x);
     }
     return out;

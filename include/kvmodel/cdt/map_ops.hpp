@@ -27,8 +27,8 @@
 namespace kvmodel::cdt::map_ops {
 
 /// A map policy with an order and write flags (as_map_policy_set_flags).
-inline map_policy policy(map_order order, std::uint32_t flags = map_write_flags::none,
-                         bool persist_index = false) {
+inline map_policy
+policy(map_order order, std::uint32_t flags = map_write_flags::none, bool persist_index = false) {
     map_policy p;
     p.order = order;
     p.flags = flags;
@@ -98,7 +98,8 @@ inline op put(value key, value val, const map_policy& p = {}, std::vector<ctx_st
 }
 
 /// Writes every pair. Returns the map's size.
-inline op put_items(std::vector<std::pair<value, value>> items, const map_policy& p = {},
+inline op put_items(std::vector<std::pair<value, value>> items,
+                    const map_policy& p = {},
                     std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::map_put_items, std::move(ctx));
     o.items = std::move(items);
@@ -108,8 +109,8 @@ inline op put_items(std::vector<std::pair<value, value>> items, const map_policy
 
 /// Adds delta (int or double; nil = 1) to the number at key, creating it from
 /// 0. Returns the new value. The policy's flags do not apply, its order does.
-inline op increment(value key, value delta, const map_policy& p = {},
-                    std::vector<ctx_step> ctx = {}) {
+inline op
+increment(value key, value delta, const map_policy& p = {}, std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::map_increment, std::move(ctx));
     o.key = std::move(key);
     o.val = std::move(delta);
@@ -118,8 +119,8 @@ inline op increment(value key, value delta, const map_policy& p = {},
 }
 
 /// Subtracts delta from the number at key, creating it from 0. Returns the new value.
-inline op decrement(value key, value delta, const map_policy& p = {},
-                    std::vector<ctx_step> ctx = {}) {
+inline op
+decrement(value key, value delta, const map_policy& p = {}, std::vector<ctx_step> ctx = {}) {
     op o = increment(std::move(key), std::move(delta), p, std::move(ctx));
     o.code = op_code::map_decrement;
     return o;
@@ -142,20 +143,16 @@ inline op size(std::vector<ctx_step> ctx = {}) {
 // refuse INVERTED; the others return a list (or map).
 
 /// Reads: the entry at key.
-inline op get_by_key(value key,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+get_by_key(value key, return_type rt, bool inverted = false, std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_key, rt, inverted, std::move(ctx));
     o.key = std::move(key);
     return o;
 }
 
 /// Removes: the entry at key.
-inline op remove_by_key(value key,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+remove_by_key(value key, return_type rt, bool inverted = false, std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_key, rt, inverted, std::move(ctx));
     o.key = std::move(key);
     return o;
@@ -163,9 +160,9 @@ inline op remove_by_key(value key,
 
 /// Reads: the entries at any of the keys.
 inline op get_by_key_list(std::vector<value> keys,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                          return_type rt,
+                          bool inverted = false,
+                          std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_key_list, rt, inverted, std::move(ctx));
     o.values = std::move(keys);
     return o;
@@ -173,19 +170,20 @@ inline op get_by_key_list(std::vector<value> keys,
 
 /// Removes: the entries at any of the keys.
 inline op remove_by_key_list(std::vector<value> keys,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                             return_type rt,
+                             bool inverted = false,
+                             std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_key_list, rt, inverted, std::move(ctx));
     o.values = std::move(keys);
     return o;
 }
 
 /// Reads: keys in [begin, end): nil begin = lowest, end left out (or INF) = unbounded.
-inline op get_by_key_range(value begin, std::optional<value> end,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_key_range(value begin,
+                           std::optional<value> end,
+                           return_type rt,
+                           bool inverted = false,
+                           std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_key_range, rt, inverted, std::move(ctx));
     o.begin = std::move(begin);
     o.end = std::move(end);
@@ -193,10 +191,11 @@ inline op get_by_key_range(value begin, std::optional<value> end,
 }
 
 /// Removes: keys in [begin, end): nil begin = lowest, end left out (or INF) = unbounded.
-inline op remove_by_key_range(value begin, std::optional<value> end,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_key_range(value begin,
+                              std::optional<value> end,
+                              return_type rt,
+                              bool inverted = false,
+                              std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_key_range, rt, inverted, std::move(ctx));
     o.begin = std::move(begin);
     o.end = std::move(end);
@@ -205,10 +204,12 @@ inline op remove_by_key_range(value begin, std::optional<value> end,
 
 /// Reads: indexes [i + index, i + index + count), where i is the index key has or
 /// would have.
-inline op get_by_key_rel_index_range(value key, std::int64_t index, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_key_rel_index_range(value key,
+                                     std::int64_t index,
+                                     std::optional<std::int64_t> count,
+                                     return_type rt,
+                                     bool inverted = false,
+                                     std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_key_rel_index_range, rt, inverted, std::move(ctx));
     o.key = std::move(key);
     o.index = index;
@@ -218,11 +219,14 @@ inline op get_by_key_rel_index_range(value key, std::int64_t index, std::optiona
 
 /// Removes: indexes [i + index, i + index + count), where i is the index key has or
 /// would have.
-inline op remove_by_key_rel_index_range(value key, std::int64_t index, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
-    op o = detail::selector(op_code::map_remove_by_key_rel_index_range, rt, inverted, std::move(ctx));
+inline op remove_by_key_rel_index_range(value key,
+                                        std::int64_t index,
+                                        std::optional<std::int64_t> count,
+                                        return_type rt,
+                                        bool inverted = false,
+                                        std::vector<ctx_step> ctx = {}) {
+    op o =
+        detail::selector(op_code::map_remove_by_key_rel_index_range, rt, inverted, std::move(ctx));
     o.key = std::move(key);
     o.index = index;
     o.count = count;
@@ -230,20 +234,16 @@ inline op remove_by_key_rel_index_range(value key, std::int64_t index, std::opti
 }
 
 /// Reads: every entry whose value equals val (a WILDCARD in val matches anything).
-inline op get_by_value(value val,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+get_by_value(value val, return_type rt, bool inverted = false, std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_value, rt, inverted, std::move(ctx));
     o.key = std::move(val);
     return o;
 }
 
 /// Removes: every entry whose value equals val (a WILDCARD in val matches anything).
-inline op remove_by_value(value val,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+remove_by_value(value val, return_type rt, bool inverted = false, std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_value, rt, inverted, std::move(ctx));
     o.key = std::move(val);
     return o;
@@ -251,9 +251,9 @@ inline op remove_by_value(value val,
 
 /// Reads: every entry whose value equals one of values.
 inline op get_by_value_list(std::vector<value> values,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                            return_type rt,
+                            bool inverted = false,
+                            std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_value_list, rt, inverted, std::move(ctx));
     o.values = std::move(values);
     return o;
@@ -261,19 +261,20 @@ inline op get_by_value_list(std::vector<value> values,
 
 /// Removes: every entry whose value equals one of values.
 inline op remove_by_value_list(std::vector<value> values,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                               return_type rt,
+                               bool inverted = false,
+                               std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_value_list, rt, inverted, std::move(ctx));
     o.values = std::move(values);
     return o;
 }
 
 /// Reads: values in [begin, end): nil begin = lowest, end left out (or INF) = unbounded.
-inline op get_by_value_range(value begin, std::optional<value> end,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_value_range(value begin,
+                             std::optional<value> end,
+                             return_type rt,
+                             bool inverted = false,
+                             std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_value_range, rt, inverted, std::move(ctx));
     o.begin = std::move(begin);
     o.end = std::move(end);
@@ -281,10 +282,11 @@ inline op get_by_value_range(value begin, std::optional<value> end,
 }
 
 /// Removes: values in [begin, end): nil begin = lowest, end left out (or INF) = unbounded.
-inline op remove_by_value_range(value begin, std::optional<value> end,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_value_range(value begin,
+                                std::optional<value> end,
+                                return_type rt,
+                                bool inverted = false,
+                                std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_value_range, rt, inverted, std::move(ctx));
     o.begin = std::move(begin);
     o.end = std::move(end);
@@ -293,10 +295,12 @@ inline op remove_by_value_range(value begin, std::optional<value> end,
 
 /// Reads: ranks [r + rank, r + rank + count), where r is the rank val has or would
 /// have.
-inline op get_by_value_rel_rank_range(value val, std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_value_rel_rank_range(value val,
+                                      std::int64_t rank,
+                                      std::optional<std::int64_t> count,
+                                      return_type rt,
+                                      bool inverted = false,
+                                      std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_value_rel_rank_range, rt, inverted, std::move(ctx));
     o.key = std::move(val);
     o.index = rank;
@@ -306,11 +310,14 @@ inline op get_by_value_rel_rank_range(value val, std::int64_t rank, std::optiona
 
 /// Removes: ranks [r + rank, r + rank + count), where r is the rank val has or would
 /// have.
-inline op remove_by_value_rel_rank_range(value val, std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
-    op o = detail::selector(op_code::map_remove_by_value_rel_rank_range, rt, inverted, std::move(ctx));
+inline op remove_by_value_rel_rank_range(value val,
+                                         std::int64_t rank,
+                                         std::optional<std::int64_t> count,
+                                         return_type rt,
+                                         bool inverted = false,
+                                         std::vector<ctx_step> ctx = {}) {
+    op o =
+        detail::selector(op_code::map_remove_by_value_rel_rank_range, rt, inverted, std::move(ctx));
     o.key = std::move(val);
     o.index = rank;
     o.count = count;
@@ -319,9 +326,9 @@ inline op remove_by_value_rel_rank_range(value val, std::int64_t rank, std::opti
 
 /// Reads: the entry at index (key order; negative counts from the end).
 inline op get_by_index(std::int64_t index,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                       return_type rt,
+                       bool inverted = false,
+                       std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_index, rt, inverted, std::move(ctx));
     o.index = index;
     return o;
@@ -329,19 +336,20 @@ inline op get_by_index(std::int64_t index,
 
 /// Removes: the entry at index (key order; negative counts from the end).
 inline op remove_by_index(std::int64_t index,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                          return_type rt,
+                          bool inverted = false,
+                          std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_index, rt, inverted, std::move(ctx));
     o.index = index;
     return o;
 }
 
 /// Reads: indexes [index, index + count), clipped to the map.
-inline op get_by_index_range(std::int64_t index, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_index_range(std::int64_t index,
+                             std::optional<std::int64_t> count,
+                             return_type rt,
+                             bool inverted = false,
+                             std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_index_range, rt, inverted, std::move(ctx));
     o.index = index;
     o.count = count;
@@ -349,10 +357,11 @@ inline op get_by_index_range(std::int64_t index, std::optional<std::int64_t> cou
 }
 
 /// Removes: indexes [index, index + count), clipped to the map.
-inline op remove_by_index_range(std::int64_t index, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_index_range(std::int64_t index,
+                                std::optional<std::int64_t> count,
+                                return_type rt,
+                                bool inverted = false,
+                                std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_index_range, rt, inverted, std::move(ctx));
     o.index = index;
     o.count = count;
@@ -361,9 +370,9 @@ inline op remove_by_index_range(std::int64_t index, std::optional<std::int64_t> 
 
 /// Reads: the entry of value rank `rank` (ties by key; negative counts from the top).
 inline op get_by_rank(std::int64_t rank,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                      return_type rt,
+                      bool inverted = false,
+                      std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_rank, rt, inverted, std::move(ctx));
     o.index = rank;
     return o;
@@ -371,19 +380,20 @@ inline op get_by_rank(std::int64_t rank,
 
 /// Removes: the entry of value rank `rank` (ties by key; negative counts from the top).
 inline op remove_by_rank(std::int64_t rank,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                         return_type rt,
+                         bool inverted = false,
+                         std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_rank, rt, inverted, std::move(ctx));
     o.index = rank;
     return o;
 }
 
 /// Reads: ranks [rank, rank + count), clipped to the map.
-inline op get_by_rank_range(std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_rank_range(std::int64_t rank,
+                            std::optional<std::int64_t> count,
+                            return_type rt,
+                            bool inverted = false,
+                            std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_get_by_rank_range, rt, inverted, std::move(ctx));
     o.index = rank;
     o.count = count;
@@ -391,10 +401,11 @@ inline op get_by_rank_range(std::int64_t rank, std::optional<std::int64_t> count
 }
 
 /// Removes: ranks [rank, rank + count), clipped to the map.
-inline op remove_by_rank_range(std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_rank_range(std::int64_t rank,
+                               std::optional<std::int64_t> count,
+                               return_type rt,
+                               bool inverted = false,
+                               std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::map_remove_by_rank_range, rt, inverted, std::move(ctx));
     o.index = rank;
     o.count = count;

@@ -93,15 +93,17 @@ inline bool map_returns_elements(return_type t) noexcept {
 inline bool map_storable(const value& v) noexcept {
     switch (v.type()) {
     case value_type::inf:
-    case value_type::wildcard: return false;
+    case value_type::wildcard:
+        return false;
     case value_type::list:
-        return std::all_of(v.as_list().begin(), v.as_list().end(),
-                           [](const value& e) { return map_storable(e); });
+        return std::all_of(
+            v.as_list().begin(), v.as_list().end(), [](const value& e) { return map_storable(e); });
     case value_type::map:
         return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
             return map_storable(e.key) && map_storable(e.val);
         });
-    default: return true;
+    default:
+        return true;
     }
 }
 
@@ -125,25 +127,34 @@ inline map map_created(map_order order, bool persist, bool top_level) {
     return m;
 }
 
-inline value map_int(std::size_t i) { return value(static_cast<std::int64_t>(i)); }
+inline value map_int(std::size_t i) {
+    return value(static_cast<std::int64_t>(i));
+}
 
 /// `c` consecutive positions from `s`; reversed positions of a run stay
 /// ascending, as the server's cdt_container_builder_add_int_range emits them.
-inline void map_emit_run(std::vector<value>& out, std::size_t s, std::size_t c, std::size_t n,
-                         bool rev) {
-    if (rev) s = n - s - c;
-    for (std::size_t i = 0; i < c; ++i) out.push_back(map_int(s + i));
+inline void
+map_emit_run(std::vector<value>& out, std::size_t s, std::size_t c, std::size_t n, bool rev) {
+    if (rev)
+        s = n - s - c;
+    for (std::size_t i = 0; i < c; ++i)
+        out.push_back(map_int(s + i));
 }
 
 /// One position, reversed element by element.
-inline value map_pos(std::size_t i, std::size_t n, bool rev) { return map_int(rev ? n - 1 - i : i); }
+inline value map_pos(std::size_t i, std::size_t n, bool rev) {
+    return map_int(rev ? n - 1 - i : i);
+}
 
 /// Sorted, de-duplicated positions → their maximal runs, each emitted with map_emit_run.
-inline void map_emit_runs(std::vector<value>& out, const std::vector<std::size_t>& pos,
-                          std::size_t n, bool rev) {
+inline void map_emit_runs(std::vector<value>& out,
+                          const std::vector<std::size_t>& pos,
+                          std::size_t n,
+                          bool rev) {
     for (std::size_t i = 0; i < pos.size();) {
         std::size_t j = i + 1;
-        while (j < pos.size() && pos[j] == pos[j - 1] + 1) ++j;
+        while (j < pos.size() && pos[j] == pos[j - 1] + 1)
+            ++j;
         map_emit_run(out, pos[i], j - i, n, rev);
         i = j;
     }
@@ -155,13 +166,17 @@ inline std::vector<std::size_t> map_complement(const std::vector<std::size_t>& p
     out.reserve(n - pos.size());
     std::size_t j = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        if (j < pos.size() && pos[j] == i) ++j;
-        else out.push_back(i);
+        if (j < pos.size() && pos[j] == i)
+            ++j;
+        else
+            out.push_back(i);
     }
     return out;
 }
 
-inline value map_list_of(std::vector<value> items) { return value(list(std::move(items))); }
+inline value map_list_of(std::vector<value> items) {
+    return value(list(std::move(items)));
+}
 
 /// The not-found result (server: result_data_set_not_found).
 inline value map_not_found(return_type t, bool multi) {
@@ -169,15 +184,23 @@ inline value map_not_found(return_type t, bool multi) {
     case return_type::index:
     case return_type::reverse_index:
     case return_type::rank:
-    case return_type::reverse_rank: return multi ? value(list()) : value(std::int64_t{-1});
-    case return_type::count: return value(std::int64_t{0});
-    case return_type::exists: return value(false);
+    case return_type::reverse_rank:
+        return multi ? value(list()) : value(std::int64_t{-1});
+    case return_type::count:
+        return value(std::int64_t{0});
+    case return_type::exists:
+        return value(false);
     case return_type::key:
-    case return_type::value: return multi ? value(list()) : value();
-    case return_type::key_value: return value(list());
-    case return_type::unordered_map: return value(map(map_order::unordered));
-    case return_type::ordered_map: return value(map(map_order::key_ordered));
-    default: return value();
+    case return_type::value:
+        return multi ? value(list()) : value();
+    case return_type::key_value:
+        return value(list());
+    case return_type::unordered_map:
+        return value(map(map_order::unordered));
+    case return_type::ordered_map:
+        return value(map(map_order::key_ordered));
+    default:
+        return value();
     }
 }
 
@@ -188,22 +211,43 @@ inline value map_elements(return_type t, bool multi, const std::vector<const map
     case return_type::key:
     case return_type::value: {
         bool keys = t == return_type::key;
-        if (!multi) return keys ? es.front()->key : es.front()->val;
+        if (!multi)
+            return keys ? es.front()->key : es.front()->val;
         std::vector<value> out;
         out.reserve(es.size());
-        for (const map_entry* e : es) out.push_back(keys ? e->key : e->val);
+        for (const map_entry* e : es)
+            out.push_back(keys ? e->key : e->val);
         return map_list_of(std::move(out));
     }
     case return_type::key_value: {
         // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
         std::vector<value> out;
         out.reserve(es.size());
-        for (const map_entry* e : es) out.emplace_back(list{e->key, e->val});
+        for (const map_entry* e : es)
+            out.emplace_back(list{e->key, e->val});
         return map_list_of(std::move(out));
     }
     default: {
         map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
-        for (const map_entry* e : es) out.put(e->key, e->val);
+        for (const map_entry* e : es)
+            out.put(e->key, e->val);
+        return value(std::move(out));
+    }
+    }
+}
+
+/// The element result (KEY, VALUE, ...) of one entry, for a single-result op.
+inline value map_element(return_type t, const map_entry& e) {
+    switch (t) {
+    case return_type::key:
+        return e.key;
+    case return_type::value:
+        return e.val;
+    case return_type::key_value:
+        return value(list{list{e.key, e.val}});
+    default: {
+        map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
+        out.put(e.key, e.val);
         return value(std::move(out));
     }
     }
@@ -213,23 +257,36 @@ inline value map_elements(return_type t, bool multi, const std::vector<const map
 struct map_pick {
     std::size_t index = 0;
     const map_entry* entry = nullptr;
+    std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
-/// Entries at sorted unique ranks, in key order with their indexes. O(k log n).
-inline std::vector<map_pick> map_picks_by_ranks(const map& m, const std::vector<std::size_t>& ranks) {
+/// Entries at sorted unique ranks, in key order, with their indexes when
+/// `with_index` (O(k log n) without comparisons; else sorted by key, O(k log k)).
+inline std::vector<map_pick>
+map_picks_by_ranks(const map& m, const std::vector<std::size_t>& ranks, bool with_index = true) {
     std::vector<map_pick> out;
     out.reserve(ranks.size());
     map_access::rank_iterator it;
     std::size_t prev = 0;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         // Consecutive ranks walk the index instead of searching it again.
-        if (i > 0 && ranks[i] == prev + 1) ++it;
-        else it = map_access::rank_at(m, ranks[i]);
+        if (i > 0 && ranks[i] == prev + 1)
+            ++it;
+        else
+            it = map_access::rank_at(m, ranks[i]);
         prev = ranks[i];
-        out.push_back({map_access::index_of(m, it), &*it});
+        out.push_back({with_index ? map_access::index_of(m, it) : 0, &*it, ranks[i]});
     }
-    std::sort(out.begin(), out.end(),
-              [](const map_pick& a, const map_pick& b) { return a.index < b.index; });
+    if (with_index) {
+        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
+            return a.index < b.index;
+        });
+    } else {
+        kvmodel::detail::map_key_less less;
+        std::sort(out.begin(), out.end(), [&](const map_pick& a, const map_pick& b) {
+            return less(*a.entry, *b.entry);
+        });
+    }
     return out;
 }
 
@@ -241,8 +298,10 @@ inline std::vector<map_pick> map_picks_by_indexes(const map& m,
     map_access::key_iterator it;
     std::size_t prev = 0;
     for (std::size_t i = 0; i < indexes.size(); ++i) {
-        if (i > 0 && indexes[i] == prev + 1) ++it;
-        else it = map_access::key_at(m, indexes[i]);
+        if (i > 0 && indexes[i] == prev + 1)
+            ++it;
+        else
+            it = map_access::key_at(m, indexes[i]);
         prev = indexes[i];
         out.push_back({indexes[i], &*it});
     }
@@ -252,16 +311,18 @@ inline std::vector<map_pick> map_picks_by_indexes(const map& m,
 /// The entries whose rank lies inside [a, b) (or outside it), in key order.
 /// A large share of the map is cheaper to find by one walk in key order with
 /// two boundary comparisons each; a small one by its ranks, then sorted.
-inline std::vector<map_pick> map_rank_window_by_key(const map& m, std::size_t a, std::size_t b,
-                                                    bool outside) {
+inline std::vector<map_pick>
+map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside, bool with_index) {
     std::size_t n = m.size();
     std::size_t k = outside ? n - (b - a) : b - a;
     std::vector<map_pick> out;
-    if (k == 0) return out;
+    if (k == 0)
+        return out;
     if (a >= b) { // nothing inside: the whole map, outside
         out.reserve(n);
         std::size_t i = 0;
-        for (const map_entry& e : m) out.push_back({i++, &e});
+        for (const map_entry& e : m)
+            out.push_back({i++, &e});
         return out;
     }
     if (2 * k >= n) {
@@ -272,7 +333,8 @@ inline std::vector<map_pick> map_rank_window_by_key(const map& m, std::size_t a,
         std::size_t i = 0;
         for (const map_entry& e : m) {
             bool inside = (lo == nullptr || !less(e, *lo)) && (hi == nullptr || less(e, *hi));
-            if (inside != outside) out.push_back({i, &e});
+            if (inside != outside)
+                out.push_back({i, &e});
             ++i;
         }
         return out;
@@ -280,18 +342,22 @@ inline std::vector<map_pick> map_rank_window_by_key(const map& m, std::size_t a,
     std::vector<std::size_t> ranks;
     ranks.reserve(k);
     if (outside) {
-        for (std::size_t r = 0; r < a; ++r) ranks.push_back(r);
-        for (std::size_t r = b; r < n; ++r) ranks.push_back(r);
+        for (std::size_t r = 0; r < a; ++r)
+            ranks.push_back(r);
+        for (std::size_t r = b; r < n; ++r)
+            ranks.push_back(r);
     } else {
-        for (std::size_t r = a; r < b; ++r) ranks.push_back(r);
+        for (std::size_t r = a; r < b; ++r)
+            ranks.push_back(r);
     }
-    return map_picks_by_ranks(m, ranks);
+    return map_picks_by_ranks(m, ranks, with_index);
 }
 
 inline std::vector<const map_entry*> map_entries_of(const std::vector<map_pick>& picks) {
     std::vector<const map_entry*> out;
     out.reserve(picks.size());
-    for (const map_pick& p : picks) out.push_back(p.entry);
+    for (const map_pick& p : picks)
+        out.push_back(p.entry);
     return out;
 }
 
@@ -306,11 +372,13 @@ struct map_removal {
         rank_outside,  // every rank but [a, b)
         indexes,       // the sorted indexes in `set`
         ranks,         // the sorted ranks in `set`
+        entry,         // the one entry `entry`
     };
     kind what = kind::none;
     std::size_t a = 0;
     std::size_t b = 0;
     std::vector<std::size_t> set;
+    const map_entry* entry = nullptr;
 };
 
 /// Erases sorted positions run by run, from the back so positions stay valid.
@@ -319,7 +387,8 @@ void map_erase_runs(const std::vector<std::size_t>& pos, EraseRun erase_run) {
     std::size_t j = pos.size();
     while (j > 0) {
         std::size_t i = j - 1;
-        while (i > 0 && pos[i - 1] + 1 == pos[i]) --i;
+        while (i > 0 && pos[i - 1] + 1 == pos[i])
+            --i;
         erase_run(pos[i], pos[j - 1] + 1);
         j = i;
     }
@@ -329,14 +398,21 @@ inline void map_apply_removal(map& m, const map_removal& r) {
     using k = map_removal::kind;
     std::size_t n = m.size();
     switch (r.what) {
-    case k::none: return;
-    case k::all: m.clear(); return;
-    case k::index_range: m.erase_range(r.a, r.b); return;
+    case k::none:
+        return;
+    case k::all:
+        m.clear();
+        return;
+    case k::index_range:
+        m.erase_range(r.a, r.b);
+        return;
     case k::index_outside:
         m.erase_range(r.b, n);
         m.erase_range(0, r.a);
         return;
-    case k::rank_range: map_access::erase_ranks(m, r.a, r.b); return;
+    case k::rank_range:
+        map_access::erase_ranks(m, r.a, r.b);
+        return;
     case k::rank_outside:
         map_access::erase_ranks(m, r.b, n);
         map_access::erase_ranks(m, 0, r.a);
@@ -347,6 +423,11 @@ inline void map_apply_removal(map& m, const map_removal& r) {
     case k::ranks:
         map_erase_runs(r.set,
                        [&](std::size_t a, std::size_t b) { map_access::erase_ranks(m, a, b); });
+        return;
+    case k::entry:
+        // The index first: erasing may clone a shared map, and the entry
+        // belongs to the map as it was.
+        m.erase_at(map_access::index_of_entry(m, *r.entry));
         return;
     }
 }
@@ -372,22 +453,28 @@ public:
         // The unordered path refuses INVERTED up front; the key-ordered path
         // answers "not found" before it gets to the flag (particle_map.c
         // packed_map_get_remove_by_key_interval).
-        if (m_inv && !m_kpath) return inverted_single();
-        std::optional<std::size_t> i = m_map.find(k);
-        if (!i) return map_not_found(m_rt, false);
-        return index_window(*i, 1, false);
+        if (m_inv && !m_kpath)
+            return inverted_single();
+        const map_entry* e = map_access::find(m_map, k);
+        if (e == nullptr)
+            return map_not_found(m_rt, false);
+        if (m_inv)
+            return inverted_single();
+        return one_entry(*e, std::nullopt, std::nullopt);
     }
 
     result<value> by_key_range(const value& begin, const std::optional<value>& end) {
         std::size_t a = m_map.count_less_key(begin);
         std::size_t b = end ? m_map.count_less_key(*end) : m_n;
         std::size_t c = b > a ? b - a : 0;
-        if (m_kpath) return index_window(a, c, true);
+        if (m_kpath)
+            return index_window(a, c, true);
         // Unordered path: a mask over the selection, never reduced.
         return m_inv ? index_outside(a, c, false) : index_inside(a, c, true);
     }
 
-    result<value> by_key_rel_index_range(const value& k, std::int64_t rel,
+    result<value> by_key_rel_index_range(const value& k,
+                                         std::int64_t rel,
                                          const std::optional<std::int64_t>& count) {
         window w = relative_window(m_map.count_less_key(k), rel, count, m_n);
         return index_window(w.begin, w.size(), true);
@@ -395,8 +482,11 @@ public:
 
     result<value> by_index(std::int64_t index) {
         std::optional<std::size_t> p = single_position(index, m_n);
-        if (!p) return out_of_range("index", index);
-        return index_window(*p, 1, false);
+        if (!p)
+            return out_of_range("index", index);
+        if (m_inv)
+            return inverted_single();
+        return one_entry(*map_access::key_at(m_map, *p), p, std::nullopt);
     }
 
     result<value> by_index_range(std::int64_t index, const std::optional<std::int64_t>& count) {
@@ -406,8 +496,11 @@ public:
 
     result<value> by_rank(std::int64_t rank) {
         std::optional<std::size_t> p = single_position(rank, m_n);
-        if (!p) return out_of_range("rank", rank);
-        return rank_window(*p, 1, false);
+        if (!p)
+            return out_of_range("rank", rank);
+        if (m_inv)
+            return inverted_single();
+        return one_entry(*map_access::rank_at(m_map, *p), std::nullopt, p);
     }
 
     result<value> by_rank_range(std::int64_t rank, const std::optional<std::int64_t>& count) {
@@ -415,47 +508,55 @@ public:
         return rank_window(w.begin, w.size(), true);
     }
 
-    result<value> by_value_rel_rank_range(const value& v, std::int64_t rel,
+    result<value> by_value_rel_rank_range(const value& v,
+                                          std::int64_t rel,
                                           const std::optional<std::int64_t>& count) {
         window w = relative_window(m_map.count_less_value(v), rel, count, m_n);
         return rank_window(w.begin, w.size(), true);
     }
 
     /// get/remove_by_value (end == &begin: equal to the value) and value ranges.
-    result<value> by_value_interval(const value& begin, const std::optional<value>& end,
-                                    bool single_value) {
-        if (m_n == 0) return map_not_found(m_rt, true);
+    result<value>
+    by_value_interval(const value& begin, const std::optional<value>& end, bool single_value) {
+        if (m_n == 0)
+            return map_not_found(m_rt, true);
         std::size_t r = m_map.count_less_value(begin);
         std::size_t e = single_value ? m_map.count_less_equal_value(begin)
                                      : (end ? m_map.count_less_value(*end) : m_n);
         std::size_t c = e > r ? e - r : 0;
         if (c == 0) {
-            if (!m_inv) return map_not_found(m_rt, true);
+            if (!m_inv)
+                return map_not_found(m_rt, true);
             // Unindexed: "the complement of nothing" goes to get_remove_all.
-            if (!m_vidx) return all(true);
+            if (!m_vidx)
+                return all(true);
         }
         return value_mask(r, c);
     }
 
     result<value> by_key_list(const std::vector<value>& keys) {
         if (m_rt == return_type::rank || m_rt == return_type::reverse_rank)
-            return fail(op_error(status::op_not_applicable, m_code,
+            return fail(op_error(status::op_not_applicable,
+                                 m_code,
                                  "return type RANK is not supported for a key list"));
-        if (keys.empty()) return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
-        std::vector<item_hits> hits = m_kpath ? key_list_hits_ordered(keys)
-                                              : key_list_hits_unordered(keys);
+        if (keys.empty())
+            return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
+        std::vector<item_hits> hits =
+            m_kpath ? key_list_hits_ordered(keys) : key_list_hits_unordered(keys);
         return list_result(hits, /*by_rank=*/false);
     }
 
     result<value> by_value_list(const std::vector<value>& values) {
-        if (values.empty()) return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
+        if (values.empty())
+            return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
         std::vector<item_hits> hits;
         hits.reserve(values.size());
         for (const value& v : values) {
             std::size_t lo = m_map.count_less_value(v);
             hits.push_back({lo, m_map.count_less_equal_value(v) - lo, 0});
         }
-        if (!m_vidx) credit_last_item(hits);
+        if (!m_vidx)
+            credit_last_item(hits);
         return list_result(hits, /*by_rank=*/true);
     }
 
@@ -476,37 +577,72 @@ private:
     }
 
     bool rev_index() const noexcept { return m_rt == return_type::reverse_index; }
+    bool wants_index() const noexcept {
+        return m_rt == return_type::index || m_rt == return_type::reverse_index;
+    }
+
+    /// The result of a single-result selector that found entry e (its index
+    /// or rank when already known). Every server path gives the same answer
+    /// for one entry, the whole-map one included.
+    result<value> one_entry(const map_entry& e,
+                            std::optional<std::size_t> index,
+                            std::optional<std::size_t> rank) {
+        removal.what = map_removal::kind::entry;
+        removal.entry = &e;
+        switch (m_rt) {
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return value(std::int64_t{1});
+        case return_type::exists:
+            return value(true);
+        case return_type::index:
+        case return_type::reverse_index:
+            return map_pos(index ? *index : map_access::index_of_entry(m_map, e), m_n, rev_index());
+        case return_type::rank:
+        case return_type::reverse_rank:
+            return map_pos(rank ? *rank : map_access::rank_of_entry(m_map, e), m_n, rev_rank());
+        default:
+            return map_element(m_rt, e);
+        }
+    }
     bool rev_rank() const noexcept { return m_rt == return_type::reverse_rank; }
 
     result<value> inverted_single() const {
-        return fail(op_error(status::op_not_applicable, m_code,
-                             "INVERTED is not supported for a single-result op"));
+        return fail(op_error(
+            status::op_not_applicable, m_code, "INVERTED is not supported for a single-result op"));
     }
     result<value> out_of_range(const char* what, std::int64_t i) const {
-        return fail(op_error(status::op_not_applicable, m_code,
+        return fail(op_error(status::op_not_applicable,
+                             m_code,
                              std::string(what) + " " + std::to_string(i) + " out of range (size " +
                                  std::to_string(m_n) + ")"));
     }
 
     std::vector<const map_entry*> index_entries(std::size_t a, std::size_t b) const {
         std::vector<const map_entry*> out;
-        if (a >= b) return out;
+        if (a >= b)
+            return out;
         out.reserve(b - a);
         auto it = map_access::key_at(m_map, a);
-        for (std::size_t i = a; i < b; ++i, ++it) out.push_back(&*it);
+        for (std::size_t i = a; i < b; ++i, ++it)
+            out.push_back(&*it);
         return out;
     }
     std::vector<const map_entry*> rank_entries(std::size_t a, std::size_t b) const {
         std::vector<const map_entry*> out;
-        if (a >= b) return out;
+        if (a >= b)
+            return out;
         out.reserve(b - a);
         auto it = map_access::rank_at(m_map, a);
-        for (std::size_t r = a; r < b; ++r, ++it) out.push_back(&*it);
+        for (std::size_t r = a; r < b; ++r, ++it)
+            out.push_back(&*it);
         return out;
     }
     /// Ranks of indexes [a, b), element by element, in key order.
     void ranks_of_indexes(std::vector<value>& out, std::size_t a, std::size_t b) const {
-        if (a >= b) return;
+        if (a >= b)
+            return;
         auto it = map_access::key_at(m_map, a);
         for (std::size_t i = a; i < b; ++i, ++it)
             out.push_back(map_pos(map_access::rank_of(m_map, it), m_n, rev_rank()));
@@ -516,27 +652,33 @@ private:
     result<value> all(bool multi) {
         set_removal(map_removal::kind::all, 0, 0);
         switch (m_rt) {
-        case return_type::none: return value();
+        case return_type::none:
+            return value();
         case return_type::index:
         case return_type::reverse_index:
         case return_type::rank:
         case return_type::reverse_rank: {
-            if (!multi) return value(std::int64_t{0});
+            if (!multi)
+                return value(std::int64_t{0});
             std::vector<value> out;
             out.reserve(m_n);
             map_emit_run(out, 0, m_n, m_n, false);
             return map_list_of(std::move(out));
         }
-        case return_type::count: return map_int(m_n);
-        case return_type::exists: return value(m_n != 0);
-        default: return map_elements(m_rt, multi, index_entries(0, m_n));
+        case return_type::count:
+            return map_int(m_n);
+        case return_type::exists:
+            return value(m_n != 0);
+        default:
+            return map_elements(m_rt, multi, index_entries(0, m_n));
         }
     }
 
     /// A window of indexes [u, u + c) (server: get_remove_by_index_range).
     result<value> index_window(std::size_t u, std::size_t c, bool multi) {
         if (m_inv) {
-            if (!multi) return inverted_single();
+            if (!multi)
+                return inverted_single();
             // The server rewrites an inverted window into a plain one when the
             // complement is one piece, and trims otherwise.
             if (c == 0) {
@@ -552,8 +694,10 @@ private:
                 return index_outside(u, c, m_kpath);
             }
         }
-        if (c == 0) return map_not_found(m_rt, multi);
-        if (c == m_n) return all(multi);
+        if (c == 0)
+            return map_not_found(m_rt, multi);
+        if (c == m_n)
+            return all(multi);
         return index_inside(u, c, multi);
     }
 
@@ -561,12 +705,16 @@ private:
     result<value> index_inside(std::size_t u, std::size_t c, bool multi) {
         set_removal(map_removal::kind::index_range, u, u + c);
         switch (m_rt) {
-        case return_type::none: return value();
-        case return_type::count: return map_int(c);
-        case return_type::exists: return value(c != 0);
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(c);
+        case return_type::exists:
+            return value(c != 0);
         case return_type::index:
         case return_type::reverse_index: {
-            if (!multi) return map_pos(u, m_n, rev_index());
+            if (!multi)
+                return map_pos(u, m_n, rev_index());
             std::vector<value> out;
             out.reserve(c);
             map_emit_run(out, u, c, m_n, rev_index());
@@ -575,14 +723,15 @@ private:
         case return_type::rank:
         case return_type::reverse_rank: {
             if (!multi)
-                return map_pos(map_access::rank_of(m_map, map_access::key_at(m_map, u)), m_n,
-                               rev_rank());
+                return map_pos(
+                    map_access::rank_of(m_map, map_access::key_at(m_map, u)), m_n, rev_rank());
             std::vector<value> out;
             out.reserve(c);
             ranks_of_indexes(out, u, u + c);
             return map_list_of(std::move(out));
         }
-        default: return map_elements(m_rt, multi, index_entries(u, u + c));
+        default:
+            return map_elements(m_rt, multi, index_entries(u, u + c));
         }
     }
 
@@ -593,9 +742,12 @@ private:
         set_removal(map_removal::kind::index_outside, u, u + c);
         std::size_t rest = m_n - u - c;
         switch (m_rt) {
-        case return_type::none: return value();
-        case return_type::count: return map_int(m_n - c);
-        case return_type::exists: return value(exists_true ? m_n - c != 0 : c == 0);
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(m_n - c);
+        case return_type::exists:
+            return value(exists_true ? m_n - c != 0 : c == 0);
         case return_type::index:
         case return_type::reverse_index: {
             std::vector<value> out;
@@ -625,7 +777,8 @@ private:
     result<value> rank_window(std::size_t u, std::size_t c, bool multi) {
         bool inv = m_inv;
         if (inv) {
-            if (!multi) return inverted_single();
+            if (!multi)
+                return inverted_single();
             inv = false;
             if (c == 0) {
                 u = 0;
@@ -640,16 +793,22 @@ private:
                 inv = true;
             }
         }
-        if (c == 0) return map_not_found(m_rt, multi);
-        if (inv) return rank_outside(u, c);
+        if (c == 0)
+            return map_not_found(m_rt, multi);
+        if (inv)
+            return rank_outside(u, c);
         set_removal(map_removal::kind::rank_range, u, u + c);
         switch (m_rt) {
-        case return_type::none: return value();
-        case return_type::count: return map_int(c);
-        case return_type::exists: return value(true);
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(c);
+        case return_type::exists:
+            return value(true);
         case return_type::rank:
         case return_type::reverse_rank: {
-            if (!multi) return map_pos(u, m_n, rev_rank());
+            if (!multi)
+                return map_pos(u, m_n, rev_rank());
             std::vector<value> out;
             out.reserve(c);
             map_emit_run(out, u, c, m_n, rev_rank());
@@ -659,14 +818,16 @@ private:
         case return_type::reverse_index: {
             // In rank order, each index reversed on its own.
             auto it = map_access::rank_at(m_map, u);
-            if (!multi) return map_pos(map_access::index_of(m_map, it), m_n, rev_index());
+            if (!multi)
+                return map_pos(map_access::index_of(m_map, it), m_n, rev_index());
             std::vector<value> out;
             out.reserve(c);
             for (std::size_t r = 0; r < c; ++r, ++it)
                 out.push_back(map_pos(map_access::index_of(m_map, it), m_n, rev_index()));
             return map_list_of(std::move(out));
         }
-        default: return map_elements(m_rt, multi, rank_entries(u, u + c));
+        default:
+            return map_elements(m_rt, multi, rank_entries(u, u + c));
         }
     }
 
@@ -674,9 +835,12 @@ private:
     result<value> rank_outside(std::size_t u, std::size_t c) {
         set_removal(map_removal::kind::rank_outside, u, u + c);
         switch (m_rt) {
-        case return_type::none: return value();
-        case return_type::count: return map_int(m_n - c);
-        case return_type::exists: return value(false); // server: inverted EXISTS is count == 0
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(m_n - c);
+        case return_type::exists:
+            return value(false); // server: inverted EXISTS is count == 0
         case return_type::rank:
         case return_type::reverse_rank: {
             std::vector<value> out;
@@ -685,7 +849,8 @@ private:
             map_emit_run(out, u + c, m_n - u - c, m_n, rev_rank());
             return map_list_of(std::move(out));
         }
-        default: return picks_result(map_rank_window_by_key(m_map, u, u + c, true));
+        default:
+            return picks_result(map_rank_window_by_key(m_map, u, u + c, true, wants_index()));
         }
     }
 
@@ -694,7 +859,8 @@ private:
         if (m_rt == return_type::index || m_rt == return_type::reverse_index) {
             std::vector<value> out;
             out.reserve(picks.size());
-            for (const map_pick& p : picks) out.push_back(map_pos(p.index, m_n, rev_index()));
+            for (const map_pick& p : picks)
+                out.push_back(map_pos(p.index, m_n, rev_index()));
             return map_list_of(std::move(out));
         }
         return map_elements(m_rt, true, map_entries_of(picks));
@@ -703,12 +869,17 @@ private:
     /// A value interval selecting ranks [r, r + c), not yet inverted.
     result<value> value_mask(std::size_t r, std::size_t c) {
         std::size_t n = m_n;
-        if (m_inv) set_removal(map_removal::kind::rank_outside, r, r + c);
-        else set_removal(map_removal::kind::rank_range, r, r + c);
+        if (m_inv)
+            set_removal(map_removal::kind::rank_outside, r, r + c);
+        else
+            set_removal(map_removal::kind::rank_range, r, r + c);
         switch (m_rt) {
-        case return_type::none: return value();
-        case return_type::count: return map_int(m_inv ? n - c : c);
-        case return_type::exists: return value(m_inv ? c == 0 : c != 0);
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(m_inv ? n - c : c);
+        case return_type::exists:
+            return value(m_inv ? c == 0 : c != 0);
         case return_type::rank:
         case return_type::reverse_rank: {
             std::vector<value> out;
@@ -731,11 +902,11 @@ private:
                     out.push_back(map_pos(map_access::index_of(m_map, it), n, rev_index()));
                 return map_list_of(std::move(out));
             }
-            return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv));
+            return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         default:
             if (m_vidx && !m_inv && m_rt != return_type::ordered_map)
                 return map_elements(m_rt, true, rank_entries(r, r + c));
-            return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv));
+            return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         }
     }
 
@@ -782,14 +953,16 @@ private:
             // Spans of at most one position: equal spans are duplicate items.
             std::set<std::size_t> seen;
             for (std::size_t i = hits.size(); i-- > 0;) {
-                if (hits[i].span == 1 && seen.insert(hits[i].lo).second) hits[i].credited = 1;
+                if (hits[i].span == 1 && seen.insert(hits[i].lo).second)
+                    hits[i].credited = 1;
             }
             return;
         }
         std::set<std::size_t> claimed;
         for (std::size_t i = hits.size(); i-- > 0;) {
             for (std::size_t p = hits[i].lo; p < hits[i].lo + hits[i].span; ++p)
-                if (claimed.insert(p).second) ++hits[i].credited;
+                if (claimed.insert(p).second)
+                    ++hits[i].credited;
         }
     }
 
@@ -798,7 +971,8 @@ private:
     result<value> list_result(const std::vector<item_hits>& hits, bool by_rank) {
         std::vector<std::size_t> sel;
         for (const item_hits& h : hits)
-            for (std::size_t p = h.lo; p < h.lo + h.span; ++p) sel.push_back(p);
+            for (std::size_t p = h.lo; p < h.lo + h.span; ++p)
+                sel.push_back(p);
         std::sort(sel.begin(), sel.end());
         sel.erase(std::unique(sel.begin(), sel.end()), sel.end());
         std::vector<std::size_t> mask = m_inv ? map_complement(sel, m_n) : std::move(sel);
@@ -808,9 +982,12 @@ private:
 
         std::size_t n = m_n;
         switch (m_rt) {
-        case return_type::none: return value();
-        case return_type::count: return map_int(mask.size());
-        case return_type::exists: return value(!mask.empty());
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(mask.size());
+        case return_type::exists:
+            return value(!mask.empty());
         case return_type::index:
         case return_type::reverse_index: {
             std::vector<value> out;
@@ -819,7 +996,8 @@ private:
                 if (m_inv && !m_kpath) {
                     map_emit_runs(out, mask, n, rev_index());
                 } else if (m_inv) {
-                    for (std::size_t i : mask) out.push_back(map_pos(i, n, rev_index()));
+                    for (std::size_t i : mask)
+                        out.push_back(map_pos(i, n, rev_index()));
                 } else {
                     for (const item_hits& h : hits) {
                         if (m_kpath) {
@@ -835,14 +1013,15 @@ private:
             if (m_vidx && !m_inv) {
                 // Per item, argument order; within an item, rank order.
                 for (const item_hits& h : hits) {
-                    if (h.span == 0) continue;
+                    if (h.span == 0)
+                        continue;
                     auto it = map_access::rank_at(m_map, h.lo);
                     for (std::size_t j = 0; j < h.span; ++j, ++it)
                         out.push_back(map_pos(map_access::index_of(m_map, it), n, rev_index()));
                 }
                 return map_list_of(std::move(out));
             }
-            for (const map_pick& p : map_picks_by_ranks(m_map, mask))
+            for (const map_pick& p : map_picks_by_ranks(m_map, mask, wants_index()))
                 out.push_back(map_pos(p.index, n, rev_index()));
             return map_list_of(std::move(out));
         }
@@ -853,12 +1032,11 @@ private:
             out.reserve(mask.size());
             if (m_vidx) {
                 if (m_inv) {
-                    for (const map_pick& p : map_picks_by_ranks(m_map, mask))
-                        out.push_back(map_pos(map_access::rank_of(
-                                                  m_map, map_access::key_at(m_map, p.index)),
-                                              n, rev_rank()));
+                    for (const map_pick& p : map_picks_by_ranks(m_map, mask, false))
+                        out.push_back(map_pos(p.rank, n, rev_rank()));
                 } else {
-                    for (const item_hits& h : hits) map_emit_run(out, h.lo, h.span, n, rev_rank());
+                    for (const item_hits& h : hits)
+                        map_emit_run(out, h.lo, h.span, n, rev_rank());
                 }
             } else if (m_inv) {
                 map_emit_runs(out, mask, n, rev_rank());
@@ -870,8 +1048,8 @@ private:
             return map_list_of(std::move(out));
         }
         default: {
-            std::vector<map_pick> picks =
-                by_rank ? map_picks_by_ranks(m_map, mask) : map_picks_by_indexes(m_map, mask);
+            std::vector<map_pick> picks = by_rank ? map_picks_by_ranks(m_map, mask, wants_index())
+                                                  : map_picks_by_indexes(m_map, mask);
             return map_elements(m_rt, true, map_entries_of(picks));
         }
         }
@@ -901,12 +1079,15 @@ inline map_put_mode map_put_mode_of(const map_policy& p) {
     map_put_mode m;
     if (p.mode) {
         switch (*p.mode) {
-        case map_write_mode::update: break;
+        case map_write_mode::update:
+            break;
         case map_write_mode::update_only:
             m.allow_create = false;
             m.replace = true;
             break;
-        case map_write_mode::create_only: m.allow_overwrite = false; break;
+        case map_write_mode::create_only:
+            m.allow_overwrite = false;
+            break;
         }
         return m;
     }
@@ -918,39 +1099,46 @@ inline map_put_mode map_put_mode_of(const map_policy& p) {
 }
 
 inline error map_key_type_error(op_code code, const value& k) {
-    return op_error(status::parameter_error, code,
+    return op_error(status::parameter_error,
+                    code,
                     "key " + to_string(k) + " is a " + std::string(type_name(k.type())) +
                         "; map keys are integers, strings or bytes");
 }
 
 /// The map a modify op works on: the target's, or the one it creates.
-inline map& map_target_or_create(std::optional<value>& target, map_order order, bool persist,
-                                 bool top_level) {
-    if (!target) target.emplace(map_created(order, persist, top_level));
+inline map&
+map_target_or_create(std::optional<value>& target, map_order order, bool persist, bool top_level) {
+    if (!target)
+        target.emplace(map_created(order, persist, top_level));
     return target->as_map();
 }
 
 inline result<value> map_put(std::optional<value>& target, const op& o, bool top_level) {
     map_put_mode mode = map_put_mode_of(o.mpolicy);
-    if (!map_put_key_ok(o.key)) return fail(map_key_type_error(o.code, o.key));
+    if (!map_put_key_ok(o.key))
+        return fail(map_key_type_error(o.code, o.key));
     if (!map_storable(o.key) || !map_storable(o.val))
         return fail(op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
     const map empty;
     const map& m = target ? target->as_map() : empty;
-    bool found = m.find(o.key).has_value();
+    map_access::slot at = map_access::locate(m, o.key);
+    bool found = at.found;
     bool denied = found ? !mode.allow_overwrite : !mode.allow_create;
     if (denied && !mode.no_fail) {
         if (found)
-            return fail(op_error(status::element_exists, o.code,
+            return fail(op_error(status::element_exists,
+                                 o.code,
                                  "key " + to_string(o.key) + " exists (CREATE_ONLY)"));
-        return fail(op_error(status::element_not_found, o.code,
+        return fail(op_error(status::element_not_found,
+                             o.code,
                              "key " + to_string(o.key) + " not found (UPDATE_ONLY)"));
     }
     // REPLACE sends no map flags: whatever it would create is UNORDERED.
     map_order order = mode.replace ? map_order::unordered : o.mpolicy.order;
     bool persist = !mode.replace && o.mpolicy.persist_index;
     map& dst = map_target_or_create(target, order, persist, top_level);
-    if (!denied) dst.put(o.key, o.val);
+    if (!denied)
+        map_access::put_at(dst, at, o.key, o.val);
     return map_int(dst.size());
 }
 
@@ -966,7 +1154,8 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
     // The items as the server sees them: a map, in key order; a repeated key
     // keeps its last value, as a client map would.
     std::vector<std::size_t> order(o.items.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return kvmodel::detail::cdt_compare(o.items[a].first, o.items[b].first, false) < 0;
     });
@@ -991,14 +1180,16 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
     if (!no_op && m.empty()) {
         if (!mode.allow_create) {
             if (!mode.no_fail)
-                return fail(op_error(status::element_not_found, o.code,
+                return fail(op_error(status::element_not_found,
+                                     o.code,
                                      "key " + to_string(o.items[items.front()].first) +
                                          " not found (UPDATE_ONLY)"));
             // The server's empty-map shortcut: NO_FAIL alone is a no-op, but
             // with PARTIAL it writes every item, UPDATE_ONLY or not.
             no_op = !mode.partial;
         }
-        if (!no_op) accepted = items;
+        if (!no_op)
+            accepted = items;
     } else if (!no_op) {
         for (std::size_t i : items) {
             const value& k = o.items[i].first;
@@ -1010,9 +1201,11 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
             }
             if (!mode.no_fail) {
                 if (found)
-                    return fail(op_error(status::element_exists, o.code,
+                    return fail(op_error(status::element_exists,
+                                         o.code,
                                          "key " + to_string(k) + " exists (CREATE_ONLY)"));
-                return fail(op_error(status::element_not_found, o.code,
+                return fail(op_error(status::element_not_found,
+                                     o.code,
                                      "key " + to_string(k) + " not found (UPDATE_ONLY)"));
             }
             if (!mode.partial) {
@@ -1024,7 +1217,8 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
         }
     }
     map& dst = map_target_or_create(target, create_order, persist, top_level);
-    for (std::size_t i : accepted) dst.put(o.items[i].first, o.items[i].second);
+    for (std::size_t i : accepted)
+        dst.put(o.items[i].first, o.items[i].second);
     return map_int(dst.size());
 }
 
@@ -1053,37 +1247,43 @@ inline result<value> map_increment(std::optional<value>& target, const op& o, bo
         dd = o.val.as_double();
         delta_double = true;
     } else if (!o.val.is_nil()) {
-        return fail(op_error(status::parameter_error, o.code,
-                             "delta " + to_string(o.val) + " is not a number"));
+        return fail(op_error(
+            status::parameter_error, o.code, "delta " + to_string(o.val) + " is not a number"));
     }
     if (decrement) {
         di = static_cast<std::int64_t>(std::uint64_t{0} - static_cast<std::uint64_t>(di));
         dd = -dd;
     }
+    // Every failure here is PARAMETER_ERROR, so the key can be checked first
+    // (the server checks it last, in map_add).
+    if (!map_put_key_ok(o.key))
+        return fail(map_key_type_error(o.code, o.key));
     const map empty;
     const map& m = target ? target->as_map() : empty;
+    map_access::slot at = map_access::locate(m, o.key);
     value next;
-    if (const value* cur = m.get(o.key)) {
+    if (const value* cur = at.found ? &at.it->val : nullptr) {
         if (cur->is_int())
             next = map_wrap_add(cur->as_int(), delta_double ? map_double_to_int(dd) : di);
         else if (cur->is_double())
             next = cur->as_double() + (delta_double ? dd : static_cast<double>(di));
         else
-            return fail(op_error(status::parameter_error, o.code,
+            return fail(op_error(status::parameter_error,
+                                 o.code,
                                  "value at key " + to_string(o.key) + " is a " +
                                      std::string(type_name(cur->type())) + ", not a number"));
     } else {
         next = delta_double ? value(dd) : value(di);
     }
-    if (!map_put_key_ok(o.key)) return fail(map_key_type_error(o.code, o.key));
     map& dst = map_target_or_create(target, o.mpolicy.order, o.mpolicy.persist_index, top_level);
-    dst.put(o.key, next);
+    map_access::put_at(dst, at, o.key, next);
     return next;
 }
 
 inline result<value> map_set_order(std::optional<value>& target, const op& o, bool top_level) {
     if (!map_order_ok(o.morder))
-        return fail(op_error(status::op_not_applicable, o.code,
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
                              "invalid map order " + std::to_string(static_cast<int>(o.morder))));
     bool persist = o.persist_index && top_level && o.morder != map_order::unordered;
     if (!target) {
@@ -1105,42 +1305,52 @@ inline result<value> map_set_order(std::optional<value>& target, const op& o, bo
 /// a persisted index exists only on a bin's top-level map.
 /// On error target is unchanged.
 /// Complexity: see the header comment.
-inline result<value> apply_map_op(std::optional<value>& target, const op& o,
-                                  bool top_level = true) {
+inline result<value>
+apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
     if (target && !target->is_map())
-        return fail(op_error(status::bin_type_error, o.code,
-                             "bin holds a " + std::string(type_name(target->type())) +
-                                 ", not a map"));
+        return fail(
+            op_error(status::bin_type_error,
+                     o.code,
+                     "bin holds a " + std::string(type_name(target->type())) + ", not a map"));
     switch (o.code) {
     case op_code::map_create:
-    case op_code::map_set_policy: return map_set_order(target, o, top_level);
-    case op_code::map_put: return map_put(target, o, top_level);
-    case op_code::map_put_items: return map_put_items(target, o, top_level);
+    case op_code::map_set_policy:
+        return map_set_order(target, o, top_level);
+    case op_code::map_put:
+        return map_put(target, o, top_level);
+    case op_code::map_put_items:
+        return map_put_items(target, o, top_level);
     case op_code::map_increment:
-    case op_code::map_decrement: return map_increment(target, o, top_level);
+    case op_code::map_decrement:
+        return map_increment(target, o, top_level);
     case op_code::map_clear:
-        if (target) target->as_map().clear();
+        if (target)
+            target->as_map().clear();
         return value();
     case op_code::map_size:
-        if (!target) return value();
+        if (!target)
+            return value();
         return map_int(target->as_map().size());
-    default: break;
+    default:
+        break;
     }
     if (!is_map_op(o.code))
         return fail(op_error(status::parameter_error, o.code, "not a map operation"));
 
     // Selectors: nothing to read or remove in an absent map.
-    if (!target) return value();
+    if (!target)
+        return value();
     std::optional<decoded_return> rt = decode_map_return(o.return_type);
     if (!rt) {
         // An empty key/value list, not inverted, never looks at the return
         // type on the server: it answers nil whatever the type.
-        bool list_op = o.code == op_code::map_get_by_key_list ||
-                       o.code == op_code::map_remove_by_key_list ||
-                       o.code == op_code::map_get_by_value_list ||
-                       o.code == op_code::map_remove_by_value_list;
-        if (list_op && o.values.empty() && (o.return_type & return_inverted) == 0) return value();
-        return fail(op_error(status::op_not_applicable, o.code,
+        bool list_op =
+            o.code == op_code::map_get_by_key_list || o.code == op_code::map_remove_by_key_list ||
+            o.code == op_code::map_get_by_value_list || o.code == op_code::map_remove_by_value_list;
+        if (list_op && o.values.empty() && (o.return_type & return_inverted) == 0)
+            return value();
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
                              "invalid return type " + std::to_string(o.return_type)));
     }
 
@@ -1149,18 +1359,23 @@ inline result<value> apply_map_op(std::optional<value>& target, const op& o,
     result<value> out = [&]() -> result<value> {
         switch (o.code) {
         case op_code::map_get_by_key:
-        case op_code::map_remove_by_key: return sel.by_key(o.key);
+        case op_code::map_remove_by_key:
+            return sel.by_key(o.key);
         case op_code::map_get_by_key_list:
-        case op_code::map_remove_by_key_list: return sel.by_key_list(o.values);
+        case op_code::map_remove_by_key_list:
+            return sel.by_key_list(o.values);
         case op_code::map_get_by_key_range:
-        case op_code::map_remove_by_key_range: return sel.by_key_range(o.begin, o.end);
+        case op_code::map_remove_by_key_range:
+            return sel.by_key_range(o.begin, o.end);
         case op_code::map_get_by_key_rel_index_range:
         case op_code::map_remove_by_key_rel_index_range:
             return sel.by_key_rel_index_range(o.key, o.index, o.count);
         case op_code::map_get_by_value:
-        case op_code::map_remove_by_value: return sel.by_value_interval(o.key, std::nullopt, true);
+        case op_code::map_remove_by_value:
+            return sel.by_value_interval(o.key, std::nullopt, true);
         case op_code::map_get_by_value_list:
-        case op_code::map_remove_by_value_list: return sel.by_value_list(o.values);
+        case op_code::map_remove_by_value_list:
+            return sel.by_value_list(o.values);
         case op_code::map_get_by_value_range:
         case op_code::map_remove_by_value_range:
             return sel.by_value_interval(o.begin, o.end, false);
@@ -1168,17 +1383,23 @@ inline result<value> apply_map_op(std::optional<value>& target, const op& o,
         case op_code::map_remove_by_value_rel_rank_range:
             return sel.by_value_rel_rank_range(o.key, o.index, o.count);
         case op_code::map_get_by_index:
-        case op_code::map_remove_by_index: return sel.by_index(o.index);
+        case op_code::map_remove_by_index:
+            return sel.by_index(o.index);
         case op_code::map_get_by_index_range:
-        case op_code::map_remove_by_index_range: return sel.by_index_range(o.index, o.count);
+        case op_code::map_remove_by_index_range:
+            return sel.by_index_range(o.index, o.count);
         case op_code::map_get_by_rank:
-        case op_code::map_remove_by_rank: return sel.by_rank(o.index);
+        case op_code::map_remove_by_rank:
+            return sel.by_rank(o.index);
         case op_code::map_get_by_rank_range:
-        case op_code::map_remove_by_rank_range: return sel.by_rank_range(o.index, o.count);
-        default: return fail(op_error(status::parameter_error, o.code, "not a map selector"));
+        case op_code::map_remove_by_rank_range:
+            return sel.by_rank_range(o.index, o.count);
+        default:
+            return fail(op_error(status::parameter_error, o.code, "not a map selector"));
         }
     }();
-    if (out && remove) map_apply_removal(target->as_map(), sel.removal);
+    if (out && remove)
+        map_apply_removal(target->as_map(), sel.removal);
     return out;
 }
 

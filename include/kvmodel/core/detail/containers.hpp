@@ -224,8 +224,18 @@ struct list_impl {
     }
 };
 
-/// cdt_compare with the common map cases inline (two integers, two strings);
-/// everything else, WILDCARD included, goes to the general comparison.
+/// Lists of integers and strings (the usual map values: [type, attrs], [ts,
+/// payload]) compared element by element, with compare()'s rules: a WILDCARD
+/// ends the comparison as equal, types order by Aerospike's type order, then
+/// length. False when an element needs the general comparison.
+inline bool map_compare_flat_lists(const list& a,
+                                   const list& b,
+                                   bool wildcard_matches,
+                                   int& out) noexcept; // defined once list is complete
+
+/// cdt_compare with the common map cases inline (two integers, two strings,
+/// two lists of them); everything else, WILDCARD included, goes to the
+/// general comparison.
 inline int map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
     const value::storage& x = a.variant();
     const value::storage& y = b.variant();
@@ -238,6 +248,10 @@ inline int map_compare(const value& a, const value& b, bool wildcard_matches) no
             // Unsigned bytes, then length: std::string's char_traits order.
             int c = s->compare(*std::get_if<std::string>(&y));
             return (c > 0) - (c < 0);
+        }
+        if (const auto* l = std::get_if<list>(&x)) {
+            int c = 0;
+            if (map_compare_flat_lists(*l, *std::get_if<list>(&y), wildcard_matches, c)) return c;
         }
     }
     return cdt_compare(a, b, wildcard_matches);
@@ -533,6 +547,47 @@ inline std::vector<value> list::to_vector() const { return {begin(), end()}; }
 
 // ---------------------------------------------------------------- map
 
+namespace detail {
+
+inline bool map_compare_flat_lists(const list& a, const list& b, bool wildcard_matches,
+                                   int& out) noexcept {
+    std::size_t n = std::min(a.size(), b.size());
+    auto ia = a.begin();
+    auto ib = b.begin();
+    for (std::size_t i = 0; i < n; ++i, ++ia, ++ib) {
+        const value::storage& x = ia->variant();
+        const value::storage& y = ib->variant();
+        if (wildcard_matches &&
+            (std::holds_alternative<wildcard_t>(x) || std::holds_alternative<wildcard_t>(y))) {
+            out = 0;
+            return true;
+        }
+        if (x.index() != y.index()) {
+            out = x.index() < y.index() ? -1 : 1;
+            return true;
+        }
+        int c = 0;
+        if (const auto* p = std::get_if<std::int64_t>(&x)) {
+            std::int64_t q = *std::get_if<std::int64_t>(&y);
+            c = (*p > q) - (*p < q);
+        } else if (const auto* s = std::get_if<std::string>(&x)) {
+            int d = s->compare(*std::get_if<std::string>(&y));
+            c = (d > 0) - (d < 0);
+        } else {
+            return false;
+        }
+        if (c != 0) {
+            out = c;
+            return true;
+        }
+    }
+    out = (a.size() > b.size()) - (a.size() < b.size());
+    return true;
+}
+
+} // namespace detail
+
+
 class map::const_iterator {
 public:
     using base = detail::map_impl::container::nth_index<0>::type::const_iterator;
@@ -705,6 +760,52 @@ struct map_access {
     static std::size_t rank_of(const map& m, key_iterator it) {
         const map_impl& im = *m.m_impl;
         return im.by_value().rank(im.c.project<1>(it));
+    }
+    /// The entry whose key matches k (the first one, for a WILDCARD), or nullptr.
+    /// O(log n).
+    static const map_entry* find(const map& m, const value& k) {
+        if (!m.m_impl) return nullptr;
+        const auto& idx = m.m_impl->by_key();
+        auto it = idx.find(k);
+        return it == idx.end() ? nullptr : &*it;
+    }
+    /// Index of an entry of m. O(log n), no comparisons.
+    static std::size_t index_of_entry(const map& m, const map_entry& e) {
+        const auto& idx = m.m_impl->by_key();
+        return idx.rank(idx.iterator_to(e));
+    }
+    /// Rank of an entry of m. O(log n), no comparisons.
+    static std::size_t rank_of_entry(const map& m, const map_entry& e) {
+        const auto& idx = m.m_impl->by_value();
+        return idx.rank(idx.iterator_to(e));
+    }
+    /// Where key k is or would go (k must hold no WILDCARD). O(log n).
+    struct slot {
+        key_iterator it;
+        bool found = false;
+        const map_impl* owner = nullptr;
+    };
+    static slot locate(const map& m, const value& k) {
+        if (!m.m_impl) return {};
+        const auto& idx = m.m_impl->by_key();
+        auto it = idx.lower_bound(k);
+        bool found = it != idx.end() && map_compare(it->key, k, false) == 0;
+        return {it, found, m.m_impl.get()};
+    }
+    /// Writes k -> v at a slot located on m, or looks it up again when m had
+    /// to be cloned first (copy-on-write) or the slot came from elsewhere.
+    /// O(1) amortised plus the value index's O(log n).
+    static void put_at(map& m, slot s, value k, value v) {
+        if (!(m.m_impl && m.m_impl.get() == s.owner && m.m_impl.use_count() == 1)) {
+            m.mut();
+            s = locate(m, k);
+        }
+        auto& idx = m.m_impl->by_key();
+        if (s.found) {
+            idx.modify(s.it, [&](map_entry& e) { e.val = std::move(v); });
+        } else {
+            idx.insert(s.it, map_entry{std::move(k), std::move(v)});
+        }
     }
     /// Erases ranks [first, last). O((last - first) log n).
     static void erase_ranks(map& m, std::size_t first, std::size_t last) {
