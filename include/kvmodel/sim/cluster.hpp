@@ -204,6 +204,8 @@ public:
                        if (e == nullptr)
                            return count_failure(
                                p, fail(status::record_not_found, "get: record not found"));
+                       if (!detail::same_name(e->set(), k.set()))
+                           return count_failure(p, detail::set_mismatch("get", k, *e));
                        kv::record out;
                        detail::copy_bins(*e, out);
                        out.generation = e->generation;
@@ -242,6 +244,8 @@ public:
                     -> result<kv::record> {
                     detail::entry* e = live(p, k, now_s);
                     kv::record out;
+                    if (e != nullptr && !detail::same_name(e->set(), k.set()))
+                        return count_failure(p, detail::set_mismatch("exists", k, *e));
                     if (e != nullptr) {
                         out.generation = e->generation;
                         out.void_time = e->void_time;
@@ -276,6 +280,12 @@ public:
                                std::initializer_list<kv::operation> ops,
                                const kv::write_policy& wp = {}) {
         return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp);
+    }
+    result<kv::record> operate(const kv::key& k,
+                               std::initializer_list<kv::operation> ops,
+                               const kv::write_policy& wp,
+                               op_report& report) {
+        return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp, report);
     }
 
     /// Writes bins (nil deletes one): the command a put sends, write ops
@@ -733,6 +743,10 @@ private:
         count_error(p, r.code());
         return r;
     }
+    static error count_failure(detail::partition& p, error e) {
+        count_error(p, e.code);
+        return e;
+    }
     static failure count_failure(detail::partition& p, failure f) {
         count_error(p, f.err.code);
         return f;
@@ -1186,6 +1200,10 @@ private:
                         r = count_failure(p, std::move(r));
                     }
                     out[i] = std::move(r);
+                    continue;
+                }
+                if (!detail::same_name(e->set(), k.set())) {
+                    out[i] = count_failure(p, detail::set_mismatch("batch_get", k, *e));
                     continue;
                 }
                 kv::record rec;

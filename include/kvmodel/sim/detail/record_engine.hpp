@@ -270,6 +270,14 @@ inline result<void> check_command(std::span<const kv::operation> ops,
     return {};
 }
 
+/// PARAMETER_ERROR for a key whose set is not the record's (only a
+/// digest-only key can have one; the server checks on every command).
+inline error set_mismatch(std::string_view cmd, const kv::key& k, const entry& e) {
+    return error{status::parameter_error,
+                 std::string(cmd) + ": set name '" + k.set() +
+                     "' does not match the record's set '" + e.set() + "'"};
+}
+
 /// Converts an entry's bins for a record.
 inline void copy_bins(const entry& e, kv::record& r) {
     r.bins.reserve(r.bins.size() + e.bins.size());
@@ -518,6 +526,16 @@ private:
 
 namespace ops_impl {
 
+inline std::string a_type(const value& v) {
+    const std::string_view t = type_name(v.type());
+    const bool vowel =
+        !t.empty() && (t[0] == 'a' || t[0] == 'e' || t[0] == 'i' || t[0] == 'o' || t[0] == 'u');
+    return (vowel ? "an " : "a ") + std::string(t);
+}
+inline std::string type_clash(const value& bin, const value& operand) {
+    return "the bin holds " + a_type(bin) + ", the operand is " + a_type(operand);
+}
+
 inline result<void> add_to(txn& t, const kv::add_op& a) {
     const stored_bin* b = t.target().find(a.bin);
     const value& d = a.delta;
@@ -538,9 +556,7 @@ inline result<void> add_to(txn& t, const kv::add_op& a) {
         return {};
     }
     return fail(status::bin_type_error,
-                "can't add " + std::string(type_name(d.type())) + " to a " +
-                    std::string(type_name(b->val.type())) +
-                    " bin (int + int or double + double only)");
+                type_clash(b->val, d) + " (add: int + int or double + double)");
 }
 
 inline result<void> concat(txn& t, const std::string& bin, const value& v, bool at_end) {
@@ -568,10 +584,8 @@ inline result<void> concat(txn& t, const std::string& bin, const value& v, bool 
         return {};
     }
     return fail(status::bin_type_error,
-                std::string("can't ") + (at_end ? "append " : "prepend ") +
-                    std::string(type_name(v.type())) + " to a " +
-                    std::string(type_name(b->val.type())) +
-                    " bin (string to string or bytes to bytes only)");
+                type_clash(b->val, v) + (at_end ? " (append" : " (prepend") +
+                    ": string to string or bytes to bytes)");
 }
 
 } // namespace ops_impl
