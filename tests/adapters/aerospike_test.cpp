@@ -19,6 +19,7 @@
 #    include <kvmodel/sim/cluster.hpp>
 
 #    include <cstdlib>
+#    include <cstring>
 #    include <optional>
 #    include <string>
 #    include <unistd.h>
@@ -113,6 +114,22 @@ TEST_CASE("put, get, exists, touch and remove round-trip", "[adapters][aerospike
     auto gone = s->remove(k);
     REQUIRE_FALSE(gone);
     CHECK(gone.error().code == status::record_not_found);
+}
+
+TEST_CASE("kv::key's digest is the C client's", "[adapters][aerospike]") {
+    // No server needed, but the client is: as_key_digest is the reference.
+    std::vector<kv::key> keys{kv::key("test", "s", 42), kv::key("test", "", -1), kv::key("test", "set", "user-1"),
+                              kv::key("test", "set", std::string()), kv::key("ns", "s", bytes{0, 1, 2, 255}),
+                              kv::key("test", "s", std::int64_t{1} << 62)};
+    for (const kv::key& k : keys) {
+        as_key ak;
+        REQUIRE(ka::detail::init_key(ak, k, "test"));
+        as_digest* d = as_key_digest(&ak);
+        REQUIRE(d != nullptr);
+        INFO(kv::to_string(k));
+        CHECK(std::memcmp(d->value, k.digest().data(), 20) == 0);
+        as_key_destroy(&ak);
+    }
 }
 
 TEST_CASE("values round-trip exactly, order flags included", "[adapters][aerospike]") {
@@ -339,6 +356,13 @@ TEST_CASE("conformance: the same command on sim and on the server", "[adapters][
          {kv::op::cdt("m", mo::put(value("b"), value(1), kvo)), kv::op::cdt("m", mo::put(value("a"), value(2), kvo)),
           kv::op::cdt("m", mo::get_by_index_range(0, std::nullopt, cdt::return_type::ordered_map)),
           kv::op::cdt("m", mo::get_by_rank(-1, cdt::return_type::key))}},
+        {"header only", {{"a", value(1)}}, {kv::op::read_header()}},
+        {"header of missing record", {}, {kv::op::read_header()}},
+        {"header among writes", {{"a", value(1)}}, {kv::op::write("a", value(2)), kv::op::read_header()}},
+        {"delete only", {{"a", value(1)}}, {kv::op::delete_record()}},
+        {"write nil deletes bin", {{"a", value(1)}, {"b", value(2)}}, {kv::op::write("a", value()), kv::op::read("a")}},
+        {"write nil on missing record", {}, {kv::op::write("a", value())}},
+        {"read missing bin", {{"a", value(1)}}, {kv::op::read("zz"), kv::op::read("a")}},
         {"bits", {{"b", value(bytes{0x0f, 0x00, 0xff})}},
          {kv::op::bit("b", cdt::bit_ops::bit_get(4, 8)), kv::op::bit("b", cdt::bit_ops::bit_not(0, 8)),
           kv::op::bit("b", cdt::bit_ops::bit_get_int(0, 16, true)), kv::op::read("b")}},
@@ -366,6 +390,8 @@ TEST_CASE("conformance: the same command on sim and on the server", "[adapters][
                 CHECK(on_server->results[i] == on_sim->results[i]);
             }
             CHECK(on_server->bins == on_sim->bins);
+            CHECK(on_server->generation == on_sim->generation);
+            CHECK(on_server->ttl == on_sim->ttl);
         }
         auto after_server = s->get(k);
         auto after_sim = sim_store.get(k);

@@ -104,6 +104,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -1139,6 +1140,12 @@ public:
             return fail(status::client, "operate: the server answered " + std::to_string(n) + " bins for " +
                                             std::to_string(ops.size()) + " operations");
         return out;
+    }
+
+    /// operate() with a braced list of operations, as sim::cluster takes them.
+    result<kv::record> operate(const kv::key& k, std::initializer_list<kv::operation> ops,
+                               const kv::write_policy& wp = {}) {
+        return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp);
     }
 
     /// Deletes the record (record_not_found when missing). One round trip.
