@@ -7,7 +7,7 @@
 using namespace kvmodel;
 
 int main(int argc, char** argv) {
-    return examples::example_main(argc, argv, "timestamped map", [](sim::cluster& c, std::ostream& out, examples::checker& check) {
+    return examples::example_main(argc, argv, "timestamped map", [](auto& c, std::ostream& out, examples::checker& check) {
         auto r = examples::run_conversation(c, out);
         if (!r) {
             std::cerr << "error: " << r.error().message << "\n";

@@ -6,7 +6,7 @@
 using namespace kvmodel;
 
 int main(int argc, char** argv) {
-    return examples::example_main(argc, argv, "capped collection", [](sim::cluster& c, std::ostream& out, examples::checker& check) {
+    return examples::example_main(argc, argv, "capped collection", [](auto& c, std::ostream& out, examples::checker& check) {
         auto r = examples::run_pacman(c, out);
         if (!r) {
             std::cerr << "error: " << r.error().message << "\n";

@@ -6,7 +6,7 @@
 using namespace kvmodel;
 
 int main(int argc, char** argv) {
-    return examples::example_main(argc, argv, "ordered list leaderboard", [](sim::cluster& c, std::ostream& out, examples::checker& check) {
+    return examples::example_main(argc, argv, "ordered list leaderboard", [](auto& c, std::ostream& out, examples::checker& check) {
         auto r = examples::run_world_records(c, out);
         if (!r) {
             std::cerr << "error: " << r.error().message << "\n";

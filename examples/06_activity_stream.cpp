@@ -6,7 +6,7 @@
 using namespace kvmodel;
 
 int main(int argc, char** argv) {
-    return examples::example_main(argc, argv, "activity streams", [](sim::cluster& c, std::ostream& out, examples::checker& check) {
+    return examples::example_main(argc, argv, "activity streams", [](auto& c, std::ostream& out, examples::checker& check) {
         auto r = examples::run_activity(c, out);
         if (!r) {
             std::cerr << "error: " << r.error().message << "\n";
