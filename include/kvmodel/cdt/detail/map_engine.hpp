@@ -576,8 +576,8 @@ private:
         removal.b = b;
     }
 
-    bool rev_index() const noexcept { return m_rt == return_type::reverse_index; }
-    bool wants_index() const noexcept {
+    [[nodiscard]] bool rev_index() const noexcept { return m_rt == return_type::reverse_index; }
+    [[nodiscard]] bool wants_index() const noexcept {
         return m_rt == return_type::index || m_rt == return_type::reverse_index;
     }
 
@@ -606,7 +606,7 @@ private:
             return map_element(m_rt, e);
         }
     }
-    bool rev_rank() const noexcept { return m_rt == return_type::reverse_rank; }
+    [[nodiscard]] bool rev_rank() const noexcept { return m_rt == return_type::reverse_rank; }
 
     result<value> inverted_single() const {
         return fail(op_error(
@@ -619,7 +619,7 @@ private:
                                  std::to_string(m_n) + ")"));
     }
 
-    std::vector<const map_entry*> index_entries(std::size_t a, std::size_t b) const {
+    [[nodiscard]] std::vector<const map_entry*> index_entries(std::size_t a, std::size_t b) const {
         std::vector<const map_entry*> out;
         if (a >= b)
             return out;
@@ -629,7 +629,7 @@ private:
             out.push_back(&*it);
         return out;
     }
-    std::vector<const map_entry*> rank_entries(std::size_t a, std::size_t b) const {
+    [[nodiscard]] std::vector<const map_entry*> rank_entries(std::size_t a, std::size_t b) const {
         std::vector<const map_entry*> out;
         if (a >= b)
             return out;
@@ -855,7 +855,7 @@ private:
     }
 
     /// INDEX (each reversed on its own) or element results of picks in key order.
-    value picks_result(const std::vector<map_pick>& picks) const {
+    [[nodiscard]] value picks_result(const std::vector<map_pick>& picks) const {
         if (m_rt == return_type::index || m_rt == return_type::reverse_index) {
             std::vector<value> out;
             out.reserve(picks.size());
@@ -912,7 +912,8 @@ private:
 
     /// Key list on a key-ordered map: each item looked up on its own (a
     /// WILDCARD item matches a run of keys); every hit is credited to its item.
-    std::vector<item_hits> key_list_hits_ordered(const std::vector<value>& keys) const {
+    [[nodiscard]] std::vector<item_hits>
+    key_list_hits_ordered(const std::vector<value>& keys) const {
         std::vector<item_hits> hits;
         hits.reserve(keys.size());
         for (const value& k : keys) {
@@ -932,7 +933,8 @@ private:
         return hits;
     }
 
-    std::vector<item_hits> key_list_hits_unordered(const std::vector<value>& keys) const {
+    [[nodiscard]] std::vector<item_hits>
+    key_list_hits_unordered(const std::vector<value>& keys) const {
         std::vector<item_hits> hits;
         hits.reserve(keys.size());
         for (const value& k : keys) {
@@ -1210,7 +1212,6 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
             }
             if (!mode.partial) {
                 // One denied item drops the whole put_items.
-                no_op = true;
                 accepted.clear();
                 break;
             }
