@@ -29,7 +29,7 @@ seconds.
 workload:
   --element-bytes N          element payload bytes (default 200)
   --element-bytes-max N      elements uniform in [element-bytes, N]
-  --owners N                 owners (default 60)
+  --owners N                 owners (default 40)
   --appends-per-day X        appends per typical owner per day (default 40)
   --heavy-fraction F         share of heavy owners (default 0.05)
   --heavy-multiplier X       heavy owners append X times more (default 50)

@@ -42,7 +42,7 @@ namespace kvmodel::tools::sizing {
 struct workload {
     std::size_t element_bytes = 200;     ///< smallest (or fixed) element payload
     std::size_t element_bytes_max = 0;   ///< > element_bytes: uniform in [min, max]
-    std::size_t owners = 60;
+    std::size_t owners = 40;
     double appends_per_owner_per_day = 40;
     double heavy_fraction = 0.05;        ///< share of owners that are heavy
     double heavy_multiplier = 50;        ///< heavy owners append this many times more
