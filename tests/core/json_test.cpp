@@ -189,6 +189,52 @@ TEST_CASE("malformed input: a parameter_error naming the path and the problem", 
     CHECK(message_of(value_from_json(json::binary({1, 2}))).rfind("$: unsupported JSON value", 0) == 0);
 }
 
+TEST_CASE("nesting deeper than json_max_depth is refused, not a stack overflow", "[core][json]") {
+    const std::size_t limit = detail::json_max_depth;
+    auto nested = [](std::size_t levels) {
+        return std::string(levels, '[') + "1" + std::string(levels, ']');
+    };
+    auto ok = value_from_json_text(nested(limit));
+    REQUIRE(ok.has_value());
+    value v = ok.value();
+    std::size_t depth = 0;
+    for (const value* p = &v; p->is_list(); p = &p->as_list()[0]) ++depth;
+    CHECK(depth == limit);
+    auto deep = value_from_json_text(nested(limit + 1));
+    REQUIRE_FALSE(deep.has_value());
+    CHECK(deep.code() == status::parameter_error);
+    std::string path = "$";
+    for (std::size_t i = 0; i < limit; ++i) path += "[0]";
+    CHECK(deep.error().message == path + ": nested deeper than " + std::to_string(limit) + " levels");
+    // Far deeper input (nlohmann parses it iteratively) gets the same answer.
+    auto very = value_from_json_text(nested(100000));
+    REQUIRE_FALSE(very.has_value());
+    CHECK(very.error().message.find("nested deeper than") != std::string::npos);
+    // $map levels count too.
+    std::string maps;
+    for (std::size_t i = 0; i <= limit; ++i) maps += R"({"$map": [[1, )";
+    maps += "2";
+    for (std::size_t i = 0; i <= limit; ++i) maps += "]]}";
+    CHECK(value_from_json_text(maps).code() == status::parameter_error);
+}
+
+TEST_CASE("a long array costs no path string per element", "[core][json]") {
+    json a = json::array();
+    for (int i = 0; i < 200000; ++i) a.push_back(i);
+    a.push_back(json::object({{"$bytes", "xyz"}}));
+    auto r = value_from_json(a);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "$[200000].$bytes: hex string has an odd number of digits");
+    a.erase(a.size() - 1);
+    auto good = value_from_json(a);
+    REQUIRE(good.has_value());
+    CHECK(good.value().as_list().size() == 200000);
+    CHECK(good.value().as_list()[199999] == value{199999});
+    // The two-argument detail form the tools use keeps working.
+    CHECK(detail::from_json_at(json::parse("[1, {\"$x\": 1}]"), "case.initial").error().message ==
+          "case.initial[1]: unknown tag '$x'");
+}
+
 TEST_CASE("parse_json: malformed text and integers beyond 64 bits are errors, not doubles",
           "[core][json]") {
     // nlohmann alone would read these integer literals as doubles.

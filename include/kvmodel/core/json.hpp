@@ -90,8 +90,17 @@ inline result<bytes> parse_hex(const std::string& s, const std::string& where) {
     return out;
 }
 
-inline result<value> from_json_at(const nlohmann::json& j, const std::string& where) {
+/// Deepest list/map nesting value_from_json reads: deeper input is refused
+/// rather than risking the stack (a tool's guard, not an Aerospike limit).
+inline constexpr std::size_t json_max_depth = 1000;
+
+// `where` is the path so far; each level appends its step and cuts it off
+// again, so a long array costs no string per element.
+inline result<value> from_json_at(const nlohmann::json& j, std::string& where, std::size_t depth) {
     using nlohmann::json;
+    if ((j.is_array() || j.is_object()) && depth >= json_max_depth)
+        return fail(status::parameter_error, where + ": nested deeper than " +
+                                                 std::to_string(json_max_depth) + " levels");
     switch (j.type()) {
     case json::value_t::null: return value{};
     case json::value_t::boolean: return value{j.get<bool>()};
@@ -107,10 +116,13 @@ inline result<value> from_json_at(const nlohmann::json& j, const std::string& wh
     case json::value_t::string: return value{j.get<std::string>()};
     case json::value_t::array: {
         list l;
+        const std::size_t len = where.size();
         std::size_t i = 0;
         for (const json& e : j) {
-            auto r = from_json_at(e, where + "[" + std::to_string(i++) + "]");
+            where.append("[").append(std::to_string(i++)).append("]");
+            auto r = from_json_at(e, where, depth + 1);
             if (!r) return r;
+            where.resize(len);
             l.push_back(std::move(r).value());
         }
         return value{std::move(l)};
@@ -146,15 +158,21 @@ inline result<value> from_json_at(const nlohmann::json& j, const std::string& wh
             if (!arg.is_array())
                 return fail(status::parameter_error, where + ": $map needs an array of [key, value] pairs");
             map m;
+            const std::size_t len = where.size();
             std::size_t i = 0;
             for (const json& pair : arg) {
-                std::string at = where + ".$map[" + std::to_string(i++) + "]";
+                where.append(".$map[").append(std::to_string(i++)).append("]");
                 if (!pair.is_array() || pair.size() != 2)
-                    return fail(status::parameter_error, at + ": expected a [key, value] pair, got " + pair.dump());
-                auto k = from_json_at(pair[0], at + "[0]");
+                    return fail(status::parameter_error, where + ": expected a [key, value] pair, got " + pair.dump());
+                const std::size_t at = where.size();
+                where += "[0]";
+                auto k = from_json_at(pair[0], where, depth + 1);
                 if (!k) return k;
-                auto v = from_json_at(pair[1], at + "[1]");
+                where.resize(at);
+                where += "[1]";
+                auto v = from_json_at(pair[1], where, depth + 1);
                 if (!v) return v;
+                where.resize(len);
                 m.put(std::move(k).value(), std::move(v).value());
             }
             return value{std::move(m)};
@@ -173,12 +191,21 @@ inline result<value> from_json_at(const nlohmann::json& j, const std::string& wh
     return fail(status::parameter_error, where + ": unsupported JSON value " + j.dump());
 }
 
+/// value_from_json with the path of j given (kept for callers of the
+/// two-argument form).
+inline result<value> from_json_at(const nlohmann::json& j, const std::string& where) {
+    std::string path = where;
+    return from_json_at(j, path, 0);
+}
+
 } // namespace detail
 
-/// Parses a value from the cdt-json notation; errors name the JSON path.
-/// Complexity: O(size of j).
+/// Parses a value from the cdt-json notation; errors name the JSON path
+/// (`where` names the root). Lists and maps nested deeper than
+/// detail::json_max_depth levels are refused. Complexity: O(size of j).
 inline result<value> value_from_json(const nlohmann::json& j, const std::string& where = "$") {
-    return detail::from_json_at(j, where);
+    std::string path = where;
+    return detail::from_json_at(j, path, 0);
 }
 
 namespace detail {
