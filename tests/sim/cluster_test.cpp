@@ -493,7 +493,8 @@ TEST_CASE("a failed operate leaves the record exactly as it was", "[sim][cluster
     // The size accounting did not drift: one more write charges the same size.
     db.reset_stats();
     REQUIRE(db.operate(K(1), {kv::op::write("a", 1)}));
-    const auto* ns = db.stats().find("test");
+    const sim::stats snap = db.stats();
+    const auto* ns = snap.find("test");
     CHECK(ns->totals.bytes_written == ns->totals.largest_record);
 }
 
@@ -618,7 +619,8 @@ TEST_CASE("send_key stores the user key: it weighs in the record, scans return i
         keys.insert(kr.k.user_key() ? kr.k.user_key()->as_string() : kv::to_hex(kr.k.digest()));
     CHECK(keys.count("user-1") == 1);
     CHECK(keys.count(kv::to_hex(kv::key("test", "s", "user-2").digest())) == 1);
-    const auto* ns = db.stats().find("test");
+    const sim::stats snap = db.stats();
+    const auto* ns = snap.find("test");
     // 35 + 1 + set (1 + 1) + bin (1 + 1 + 3) = 43; with the key 1 + 1 + 6 more.
     CHECK(ns->totals.largest_record == kv::record_size::stored(43 + 8));
 }

@@ -181,7 +181,8 @@ TEST_CASE("timeout fault: the request is lost, nothing applied", "[sim][faults]"
     auto r = db.get(K(1), once());
     CHECK(r.code() == status::timeout);
     CHECK_FALSE(r.error().in_doubt);
-    const auto* ns = db.stats().find("test");
+    const sim::stats snap = db.stats();
+    const auto* ns = snap.find("test");
     CHECK(ns->totals.timeouts == 2);
     CHECK(ns->totals.in_doubt == 0);
 }
@@ -202,7 +203,8 @@ TEST_CASE("in-doubt fault: applied, reported as a timeout, visible afterwards", 
     REQUIRE(g);
     CHECK(g->value_of("n") == value(11));
     CHECK(g->generation == 2);
-    const auto* ns = db.stats().find("test");
+    const sim::stats snap = db.stats();
+    const auto* ns = snap.find("test");
     CHECK(ns->totals.in_doubt == 1);
     CHECK(ns->totals.writes == 2);
 }
@@ -267,7 +269,8 @@ TEST_CASE("latency: accounted, and past the policy's timeout a timeout", "[sim][
     CHECK(w.error().in_doubt);
     db.clear_faults();
     CHECK(db.get(K(1))->value_of("v") == value(2));
-    const auto* ns = db.stats().find("test");
+    const sim::stats snap = db.stats();
+    const auto* ns = snap.find("test");
     CHECK(ns->totals.max_latency_us == 2000); // capped at the socket timeout
     CHECK(ns->totals.latency_us > 4000);
 }
@@ -347,7 +350,8 @@ TEST_CASE("probability faults are seeded: same seed, same outcomes", "[sim][faul
     REQUIRE(db.put(K(1), {{"v", 1}}));
     REQUIRE(db.add_fault(sim::fault::timeout().with_probability(0.3).forever()));
     int failed = 0;
-    for (int i = 0; i < 2000; ++i) failed += db.get(K(1)).has_value() ? 0 : 1;
+    for (int i = 0; i < 2000; ++i)
+        failed += db.get(K(1)).has_value() ? 0 : 1;
     CHECK(failed > 2000 * 0.027 / 3);
     CHECK(failed < 2000 * 0.027 * 3);
 }
