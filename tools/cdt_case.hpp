@@ -456,24 +456,28 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
         o.mpolicy.persist_index = o.persist_index;
         break;
     }
+    // Map writes carry a MapPolicy: order (policy_order), flags, persist_index.
     case op_code::map_put: {
-        auto a = reader({"key", "value"});
+        auto a = reader({"key", "value", "persist_index"});
         o.key = a.val("key");
         o.val = a.val("value");
+        o.mpolicy.persist_index = a.boolean("persist_index", false);
         extras.map_policy = true;
         break;
     }
     case op_code::map_put_items: {
-        auto a = reader({"items"});
+        auto a = reader({"items", "persist_index"});
         o.items = a.pairs("items");
+        o.mpolicy.persist_index = a.boolean("persist_index", false);
         extras.map_policy = true;
         break;
     }
     case op_code::map_increment:
     case op_code::map_decrement: {
-        auto a = reader({"key", "delta"});
+        auto a = reader({"key", "delta", "persist_index"});
         o.key = a.val("key");
         o.val = a.val("delta");
+        o.mpolicy.persist_index = a.boolean("persist_index", false);
         extras.map_policy = true;
         break;
     }
@@ -849,6 +853,10 @@ inline value initial_value(const json& j, bin_kind kind, map_order morder, list_
         }
         return value{std::move(m)};
     }
+    if (kind == bin_kind::map && j.is_object() && !j.empty() && j.begin().key().rfind('$', 0) != 0)
+        reject(where + ": a map bin's initial is a list of [key, value] pairs (a JSON object "
+                       "would lose the keys' types), got " +
+               brief(j));
     value v = to_value(j, where);
     // Any other notation means the bin holds that value, whatever bin_type says;
     // a container of the bin's own kind takes the case's order.

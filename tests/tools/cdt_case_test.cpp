@@ -217,6 +217,9 @@ TEST_CASE("arguments land in the op's fields", "[tools][cdt_case]") {
         CHECK(*o.val.as_map().get("x") == value(1.5));
         CHECK(o.mpolicy.flags == (cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail));
         CHECK(o.mpolicy.order == map_order::key_value_ordered);
+        CHECK_FALSE(o.mpolicy.persist_index);
+        s = ok_case(map_case(R"({"op": "map_put_items", "args": {"items": [], "persist_index": true}})"));
+        CHECK(only_cdt_op(s).mpolicy.persist_index);
     }
     SECTION("ranges: absent end is unbounded, null begin is nil, $nil end is nil") {
         auto s = ok_case(map_case(R"({"op": "map_get_by_value_range", "args": {"begin": null}})"));
@@ -423,6 +426,8 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
         {R"({"bin_type": "map", "initial": [[1, 2], [1, 3]], "ops": [{"op": "read"}]})", "initial[1]: duplicate key 1"},
         {R"({"bin_type": "map", "initial": [[1, 2, 3]], "ops": [{"op": "read"}]})",
          "initial[0]: a map bin's initial is a list of [key, value] pairs, got [1,2,3]"},
+        {R"({"bin_type": "map", "initial": {"a": 1}, "ops": [{"op": "read"}]})",
+         "initial: a map bin's initial is a list of [key, value] pairs (a JSON object would lose the keys' types), got {\"a\":1}"},
         {R"({"bin_type": "map", "initial": {"$bytes": "abc"}, "ops": [{"op": "read"}]})",
          "initial.$bytes: hex string has an odd number of digits"},
         {R"({"bin_type": "map", "initial": [], "ops": []})", "ops: empty"},
@@ -434,7 +439,7 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1}}]})",
          "ops[0] (map_put): missing argument 'value'"},
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1, "value": 2, "count": 3}}]})",
-         "ops[0] (map_put): unknown argument 'count' (this op takes key, value, flags)"},
+         "ops[0] (map_put): unknown argument 'count' (this op takes key, value, persist_index, flags)"},
         {R"({"bin_type": "map", "ops": [{"op": "map_size", "args": {"key": 1}}]})",
          "ops[0] (map_size): unknown argument 'key'"},
         {R"({"bin_type": "list", "ops": [{"op": "list_get", "args": {"index": "3"}}]})",
@@ -507,4 +512,128 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
         INFO(message);
         CHECK(message.find(b.message) != std::string::npos);
     }
+}
+
+namespace {
+
+void check_same_step(const cdt::ctx_step& a, const cdt::ctx_step& b) {
+    CHECK(a.type == b.type);
+    CHECK(a.index == b.index);
+    CHECK(a.val == b.val);
+    CHECK(a.create == b.create);
+    CHECK(a.create_list_order == b.create_list_order);
+    CHECK(a.pad == b.pad);
+    CHECK(a.create_map_order == b.create_map_order);
+}
+
+/// Every field of two ops, so a JSON op is exactly what the builders make.
+void check_same_op(const cdt::op& a, const cdt::op& b) {
+    INFO(cdt::op_name(a.code) << " vs " << cdt::op_name(b.code));
+    CHECK(a.code == b.code);
+    REQUIRE(a.ctx.size() == b.ctx.size());
+    for (std::size_t i = 0; i < a.ctx.size(); ++i) check_same_step(a.ctx[i], b.ctx[i]);
+    CHECK(a.key == b.key);
+    CHECK(a.val == b.val);
+    CHECK(a.begin == b.begin);
+    CHECK(a.end == b.end);
+    CHECK(a.values == b.values);
+    CHECK(a.items == b.items);
+    CHECK(a.index == b.index);
+    CHECK(a.count == b.count);
+    CHECK(a.return_type == b.return_type);
+    CHECK(a.mpolicy.order == b.mpolicy.order);
+    CHECK(a.mpolicy.flags == b.mpolicy.flags);
+    CHECK(a.mpolicy.mode == b.mpolicy.mode);
+    CHECK(a.mpolicy.persist_index == b.mpolicy.persist_index);
+    CHECK(a.lpolicy.order == b.lpolicy.order);
+    CHECK(a.lpolicy.flags == b.lpolicy.flags);
+    CHECK(a.sort_flags == b.sort_flags);
+    CHECK(a.order == b.order);
+    CHECK(a.morder == b.morder);
+    CHECK(a.pad == b.pad);
+    CHECK(a.persist_index == b.persist_index);
+}
+
+cdt::op parsed(const std::string& op_json, bool map) {
+    return only_cdt_op(ok_case(map ? map_case(op_json) : list_case(op_json)));
+}
+
+} // namespace
+
+TEST_CASE("a JSON op is exactly what the cdt builders build", "[tools][cdt_case]") {
+    namespace mo = cdt::map_ops;
+    namespace lo = cdt::list_ops;
+    using rt = cdt::return_type;
+    cdt::map_policy mp;
+    mp.order = map_order::key_ordered;
+    mp.flags = cdt::map_write_flags::update_only | cdt::map_write_flags::no_fail;
+    check_same_op(parsed(R"({"op": "map_put", "args": {"key": "k", "value": [1]}, "flags": ["UPDATE_ONLY", "NO_FAIL"], "policy_order": "K_ORDERED"})", true),
+                  mo::put("k", list{1}, mp));
+    check_same_op(parsed(R"({"op": "map_put_items", "args": {"items": [[1, 2]]}})", true), mo::put_items({{1, 2}}));
+    check_same_op(parsed(R"({"op": "map_increment", "args": {"key": 1, "delta": 2}})", true), mo::increment(1, 2));
+    check_same_op(parsed(R"({"op": "map_decrement", "args": {"key": 1, "delta": 2}})", true), mo::decrement(1, 2));
+    check_same_op(parsed(R"({"op": "map_create", "args": {"order": "KV_ORDERED", "persist_index": true}})", true),
+                  mo::create(map_order::key_value_ordered, true));
+    check_same_op(parsed(R"({"op": "map_set_policy", "args": {"order": "K_ORDERED"}})", true),
+                  mo::set_policy(map_order::key_ordered));
+    check_same_op(parsed(R"({"op": "map_clear"})", true), mo::clear());
+    check_same_op(parsed(R"({"op": "map_size", "ctx": [{"type": "map_key", "key": "x"}]})", true),
+                  mo::size({cdt::ctx_step::map_key("x")}));
+    check_same_op(parsed(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "KEY"})", true),
+                  mo::get_by_key(1, rt::key));
+    check_same_op(parsed(R"({"op": "map_remove_by_key_list", "args": {"keys": [1, "a"]}, "return_type": "COUNT", "inverted": true})", true),
+                  mo::remove_by_key_list({1, "a"}, rt::count, true));
+    check_same_op(parsed(R"({"op": "map_get_by_key_range", "args": {"begin": 1}, "return_type": "KEY_VALUE"})", true),
+                  mo::get_by_key_range(1, std::nullopt, rt::key_value));
+    check_same_op(parsed(R"({"op": "map_remove_by_value_range", "args": {"end": 5}})", true),
+                  mo::remove_by_value_range(value(), value(5), rt::none));
+    check_same_op(parsed(R"({"op": "map_get_by_key_rel_index_range", "args": {"key": 3, "index": -2, "count": 2}, "return_type": "KEY"})", true),
+                  mo::get_by_key_rel_index_range(3, -2, 2, rt::key));
+    check_same_op(parsed(R"({"op": "map_get_by_value_rel_rank_range", "args": {"value": 11, "rank": -1}})", true),
+                  mo::get_by_value_rel_rank_range(11, -1, std::nullopt, rt::value));
+    check_same_op(parsed(R"({"op": "map_remove_by_value", "args": {"value": [1, {"$wildcard": true}]}, "return_type": "KEY"})", true),
+                  mo::remove_by_value(list{1, wildcard}, rt::key));
+    check_same_op(parsed(R"({"op": "map_get_by_value_list", "args": {"values": [1]}, "return_type": "RANK"})", true),
+                  mo::get_by_value_list({1}, rt::rank));
+    check_same_op(parsed(R"({"op": "map_get_by_index_range", "args": {"index": 1, "count": 2}, "return_type": "INDEX"})", true),
+                  mo::get_by_index_range(1, 2, rt::index));
+    check_same_op(parsed(R"({"op": "map_remove_by_rank", "args": {"rank": -1}, "return_type": "VALUE"})", true),
+                  mo::remove_by_rank(-1, rt::value));
+    check_same_op(parsed(R"({"op": "map_get_by_rank_range", "args": {"rank": 0, "count": 3}, "return_type": "REVERSE_RANK"})", true),
+                  mo::get_by_rank_range(0, 3, rt::reverse_rank));
+
+    cdt::list_policy lp;
+    lp.order = list_order::ordered;
+    lp.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
+    check_same_op(parsed(R"({"op": "list_append", "args": {"value": 1}, "flags": ["ADD_UNIQUE", "NO_FAIL"], "policy_order": "ORDERED"})", false),
+                  lo::append(1, lp));
+    check_same_op(parsed(R"({"op": "list_append_items", "args": {"values": [1, 2]}})", false), lo::append_items({1, 2}));
+    check_same_op(parsed(R"({"op": "list_insert", "args": {"index": -1, "value": "x"}})", false), lo::insert(-1, "x"));
+    check_same_op(parsed(R"({"op": "list_insert_items", "args": {"index": 2, "values": [1]}})", false), lo::insert_items(2, {1}));
+    check_same_op(parsed(R"({"op": "list_set", "args": {"index": 2, "value": 1}})", false), lo::set(2, 1));
+    check_same_op(parsed(R"({"op": "list_increment", "args": {"index": 2, "delta": 5}})", false), lo::increment(2, 5));
+    check_same_op(parsed(R"({"op": "list_increment", "args": {"index": 2}})", false), lo::increment(2));
+    check_same_op(parsed(R"({"op": "list_trim", "args": {"index": 1, "count": 2}})", false), lo::trim(1, 2));
+    check_same_op(parsed(R"({"op": "list_pop", "args": {"index": 1}})", false), lo::pop(1));
+    check_same_op(parsed(R"({"op": "list_pop_range", "args": {"index": 1}})", false), lo::pop_range(1));
+    check_same_op(parsed(R"({"op": "list_remove", "args": {"index": 1}})", false), lo::remove(1));
+    check_same_op(parsed(R"({"op": "list_remove_range", "args": {"index": 1, "count": 3}})", false), lo::remove_range(1, 3));
+    check_same_op(parsed(R"({"op": "list_get", "args": {"index": 0}})", false), lo::get(0));
+    check_same_op(parsed(R"({"op": "list_get_range", "args": {"index": 0, "count": -1}})", false), lo::get_range(0, -1));
+    check_same_op(parsed(R"({"op": "list_size"})", false), lo::size());
+    check_same_op(parsed(R"({"op": "list_clear"})", false), lo::clear());
+    check_same_op(parsed(R"({"op": "list_sort", "flags": ["DROP_DUPLICATES"]})", false),
+                  lo::sort(cdt::list_sort_flags::drop_duplicates));
+    check_same_op(parsed(R"({"op": "list_set_order", "args": {"order": "ORDERED"}})", false),
+                  lo::set_order(list_order::ordered));
+    check_same_op(parsed(R"({"op": "list_create", "args": {"order": "ORDERED", "pad": true}, "ctx": [{"type": "list_index", "index": 0}]})", false),
+                  lo::create(list_order::ordered, true, false, {cdt::ctx_step::list_index(0)}));
+    check_same_op(parsed(R"({"op": "list_get_by_value_rel_rank_range", "args": {"value": 5, "rank": -1, "count": 2}, "return_type": "VALUE"})", false),
+                  lo::get_by_value_rel_rank_range(5, -1, 2, rt::value));
+    check_same_op(parsed(R"({"op": "list_remove_by_value_list", "args": {"values": [4, 2]}, "return_type": "INDEX", "inverted": true})", false),
+                  lo::remove_by_value_list({4, 2}, rt::index, true));
+    check_same_op(parsed(R"({"op": "list_get_by_value_range", "args": {"begin": 1, "end": {"$inf": true}}})", false),
+                  lo::get_by_value_range(1, value(inf), rt::value));
+    check_same_op(parsed(R"({"op": "list_get_by_rank", "args": {"rank": 0}, "return_type": "INDEX"})", false),
+                  lo::get_by_rank(0, rt::index));
 }
