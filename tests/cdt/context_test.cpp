@@ -32,26 +32,34 @@ struct StringMaker<kvmodel::value> {
 
 namespace {
 
-value L(std::vector<value> v) { return value(list(std::move(v))); }
-value OL(std::vector<value> v) { return value(list(std::move(v), list_order::ordered)); }
+value L(std::vector<value> v) {
+    return value(list(std::move(v)));
+}
+value OL(std::vector<value> v) {
+    return value(list(std::move(v), list_order::ordered));
+}
 value M(std::vector<std::pair<value, value>> e, map_order o = map_order::unordered) {
     return value(map(std::move(e), o));
 }
 
 /// Exact equality including list/map order and persisted-index flags.
 bool same(const value& a, const value& b) {
-    if (!(a == b)) return false;
+    if (!(a == b))
+        return false;
     if (a.is_list()) {
         if (a.as_list().order() != b.as_list().order() ||
             a.as_list().persist_index() != b.as_list().persist_index())
             return false;
         for (std::size_t i = 0; i < a.as_list().size(); ++i)
-            if (!same(a.as_list()[i], b.as_list()[i])) return false;
+            if (!same(a.as_list()[i], b.as_list()[i]))
+                return false;
     }
     if (a.is_map()) {
-        if (a.as_map().order() != b.as_map().order()) return false;
+        if (a.as_map().order() != b.as_map().order())
+            return false;
         for (std::size_t i = 0; i < a.as_map().size(); ++i)
-            if (!same(a.as_map().value_at(i), b.as_map().value_at(i))) return false;
+            if (!same(a.as_map().value_at(i), b.as_map().value_at(i)))
+                return false;
     }
     return true;
 }
@@ -77,7 +85,9 @@ status fails(std::optional<value>& bin, const op& o, std::size_t limit = 1048576
 using steps = std::vector<ctx_step>;
 
 /// [ {"a": [1, [5, 4]], "b": 2}, [3, 2, 1], "s" ]
-value doc() { return L({M({{"a", L({1, L({5, 4})})}, {"b", 2}}), L({3, 2, 1}), "s"}); }
+value doc() {
+    return L({M({{"a", L({1, L({5, 4})})}, {"b", 2}}), L({3, 2, 1}), "s"});
+}
 
 } // namespace
 
@@ -94,7 +104,8 @@ TEST_CASE("every step type reaches its element", "[cdt][context]") {
     CHECK(ok(b, lo::get(0, {ctx_step::list_index(0), ctx_step::map_index(0)})) == value(1));
     // Map rank: 2 < [1, [5, 4]].
     CHECK(ok(b, lo::size({ctx_step::list_index(0), ctx_step::map_rank(-1)})) == value(2));
-    CHECK(ok(b, lo::size({ctx_step::list_index(0), ctx_step::map_value(L({1, wildcard}))})) == value(2));
+    CHECK(ok(b, lo::size({ctx_step::list_index(0), ctx_step::map_value(L({1, wildcard}))})) ==
+          value(2));
     CHECK(ok(b, mo::get_by_key("b", rt::value, false, {ctx_step::list_index(0)})) == value(2));
     // Three levels down: the inner [5, 4].
     steps inner = {ctx_step::list_index(0), ctx_step::map_key("a"), ctx_step::list_index(1)};
@@ -102,7 +113,8 @@ TEST_CASE("every step type reaches its element", "[cdt][context]") {
     CHECK(ok(b, lo::append(6, {}, inner)) == value(3));
     CHECK(same(*b, L({M({{"a", L({1, L({5, 4, 6})})}, {"b", 2}}), L({3, 2, 1}), "s"})));
     // A write through a value step.
-    CHECK(ok(b, lo::remove_by_value(2, rt::index, false, {ctx_step::list_value(L({3, 2, 1}))})) == L({1}));
+    CHECK(ok(b, lo::remove_by_value(2, rt::index, false, {ctx_step::list_value(L({3, 2, 1}))})) ==
+          L({1}));
     CHECK(same(*b, L({M({{"a", L({1, L({5, 4, 6})})}, {"b", 2}}), L({3, 1}), "s"})));
 }
 
@@ -128,15 +140,21 @@ TEST_CASE("missing steps, wrong kinds, wrong targets (§10-§11)", "[cdt][contex
     CHECK(fails(b, lo::size({ctx_step::list_index(-4)})) == status::op_not_applicable);
     CHECK(fails(b, lo::size({ctx_step::list_rank(3)})) == status::op_not_applicable);
     CHECK(fails(b, lo::size({ctx_step::list_value(L({9}))})) == status::op_not_applicable);
-    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_key("zz")})) == status::op_not_applicable);
-    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_index(2)})) == status::op_not_applicable);
-    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_rank(-3)})) == status::op_not_applicable);
-    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_value(99)})) == status::op_not_applicable);
+    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_key("zz")})) ==
+          status::op_not_applicable);
+    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_index(2)})) ==
+          status::op_not_applicable);
+    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_rank(-3)})) ==
+          status::op_not_applicable);
+    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::map_value(99)})) ==
+          status::op_not_applicable);
     // A map step on a list, a list step on a map.
     CHECK(fails(b, lo::size({ctx_step::map_key("a")})) == status::op_not_applicable);
-    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::list_index(0)})) == status::op_not_applicable);
+    CHECK(fails(b, lo::size({ctx_step::list_index(0), ctx_step::list_index(0)})) ==
+          status::op_not_applicable);
     // Stepping into a scalar; an op landing on the wrong type.
-    CHECK(fails(b, lo::size({ctx_step::list_index(2), ctx_step::list_index(0)})) == status::op_not_applicable);
+    CHECK(fails(b, lo::size({ctx_step::list_index(2), ctx_step::list_index(0)})) ==
+          status::op_not_applicable);
     CHECK(fails(b, lo::size({ctx_step::list_index(2)})) == status::bin_type_error);
     CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index(2)})) == status::bin_type_error);
     CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index(0)})) == status::bin_type_error);
@@ -148,8 +166,10 @@ TEST_CASE("missing steps, wrong kinds, wrong targets (§10-§11)", "[cdt][contex
     // A bin that is not a container at all (server: cdt_context_dig).
     std::optional<value> s = value(5);
     CHECK(fails(s, lo::size({ctx_step::list_index(0)})) == status::parameter_error);
-    CHECK(fails(s, lo::append(1, {}, {ctx_step::list_index_create(0, list_order::unordered, false)})) ==
-          status::parameter_error);
+    CHECK(
+        fails(s,
+              lo::append(1, {}, {ctx_step::list_index_create(0, list_order::unordered, false)})) ==
+        status::parameter_error);
     // A missing bin: reads answer nil; writes need a create step.
     std::optional<value> none;
     CHECK(ok(none, lo::size({ctx_step::list_index(0)})).is_nil());
@@ -161,25 +181,35 @@ TEST_CASE("missing steps, wrong kinds, wrong targets (§10-§11)", "[cdt][contex
 
 TEST_CASE("create steps (§10)", "[cdt][context]") {
     std::optional<value> m = M({{"a", 1}});
-    CHECK(ok(m, lo::append(5, {}, {ctx_step::map_key_create("new", map_order::key_ordered)})) == value(1));
+    CHECK(ok(m, lo::append(5, {}, {ctx_step::map_key_create("new", map_order::key_ordered)})) ==
+          value(1));
     CHECK(same(*m, M({{"a", 1}, {"new", L({5})}})));
     // An existing element: create flags ignored.
-    CHECK(ok(m, lo::append(6, {}, {ctx_step::map_key_create("new", map_order::key_value_ordered)})) == value(2));
+    CHECK(
+        ok(m, lo::append(6, {}, {ctx_step::map_key_create("new", map_order::key_value_ordered)})) ==
+        value(2));
 
     std::optional<value> l = L({1, 2});
     steps at_end = {ctx_step::list_index_create(2, list_order::unordered, false)};
     CHECK(ok(l, lo::append("x", {}, at_end)) == value(1)); // index == size appends
     CHECK(same(*l, L({1, 2, L({"x"})})));
-    CHECK(fails(l, lo::append("x", {}, {ctx_step::list_index_create(5, list_order::unordered, false)})) ==
+    CHECK(fails(l,
+                lo::append(
+                    "x", {}, {ctx_step::list_index_create(5, list_order::unordered, false)})) ==
           status::op_not_applicable);
-    CHECK(fails(l, lo::append("x", {}, {ctx_step::list_index_create(5, list_order::ordered, true)})) ==
+    CHECK(fails(l,
+                lo::append("x", {}, {ctx_step::list_index_create(5, list_order::ordered, true)})) ==
           status::op_not_applicable); // an ORDERED create flag never pads
-    CHECK(ok(l, lo::append("y", {}, {ctx_step::list_index_create(5, list_order::unordered, true)})) == value(1));
+    CHECK(
+        ok(l, lo::append("y", {}, {ctx_step::list_index_create(5, list_order::unordered, true)})) ==
+        value(1));
     CHECK(same(*l, L({1, 2, L({"x"}), value(), value(), L({"y"})})));
 
     // In an ORDERED list the index is ignored and the new element sorted in.
     std::optional<value> o = OL({1, L({9}), "z"});
-    CHECK(ok(o, lo::append(0, {}, {ctx_step::list_index_create(99, list_order::unordered, false)})) == value(1));
+    CHECK(
+        ok(o, lo::append(0, {}, {ctx_step::list_index_create(99, list_order::unordered, false)})) ==
+        value(1));
     CHECK(same(*o, OL({1, "z", L({0}), L({9})})));
 
     // A missing bin: every container is created with its step's flags; the
@@ -195,16 +225,29 @@ TEST_CASE("create steps (§10)", "[cdt][context]") {
     // Below a created element only list_index (-1/0 unless padding) and
     // map_key can follow.
     std::optional<value> x = M({});
-    CHECK(fails(x, lo::append(1, {}, {ctx_step::map_key_create("a", map_order::unordered), ctx_step::list_index(1)})) ==
-          status::op_not_applicable);
-    CHECK(fails(x, lo::append(1, {}, {ctx_step::map_key_create("a", map_order::unordered), ctx_step::list_rank(0)})) ==
-          status::op_not_applicable);
-    CHECK(fails(x, lo::append(1, {}, {ctx_step::map_key_create("a", map_order::unordered), ctx_step::list_index(-2)})) ==
-          status::op_not_applicable);
+    CHECK(fails(x,
+                lo::append(1,
+                           {},
+                           {ctx_step::map_key_create("a", map_order::unordered),
+                            ctx_step::list_index(1)})) == status::op_not_applicable);
+    CHECK(fails(x,
+                lo::append(1,
+                           {},
+                           {ctx_step::map_key_create("a", map_order::unordered),
+                            ctx_step::list_rank(0)})) == status::op_not_applicable);
+    CHECK(fails(x,
+                lo::append(1,
+                           {},
+                           {ctx_step::map_key_create("a", map_order::unordered),
+                            ctx_step::list_index(-2)})) == status::op_not_applicable);
     CHECK(fails(x, lo::append(1, {}, {ctx_step::map_key_create(wildcard, map_order::unordered)})) ==
           status::op_not_applicable);
-    CHECK(ok(x, lo::append(1, {}, {ctx_step::map_key_create("a", map_order::unordered), ctx_step::list_index(0),
-                                    ctx_step::map_key("m")})) == value(1));
+    CHECK(ok(x,
+             lo::append(1,
+                        {},
+                        {ctx_step::map_key_create("a", map_order::unordered),
+                         ctx_step::list_index(0),
+                         ctx_step::map_key("m")})) == value(1));
     CHECK(same(*x, M({{"a", L({M({{"m", L({1})}})})}})));
     // A missing bin's first step must create, and be list_index or map_key.
     std::optional<value> none2;
@@ -232,16 +275,22 @@ TEST_CASE("reads and removes through a create step create nothing", "[cdt][conte
     // past its end (server: cdt_context_ctx_type_create_sz).
     CHECK(fails(none, lo::clear(c)) == status::op_not_applicable);
     // ... but the chain is still checked.
-    CHECK(fails(none, lo::clear({ctx_step::list_index_create(0, list_order::unordered, false), ctx_step::list_rank(0)})) ==
-          status::op_not_applicable);
+    CHECK(fails(none,
+                lo::clear({ctx_step::list_index_create(0, list_order::unordered, false),
+                           ctx_step::list_rank(0)})) == status::op_not_applicable);
     // A write that ends as a no-op without writing creates nothing either.
     namespace wf = kvmodel::cdt::list_write_flags;
-    CHECK(ok(b, lo::insert(3, 9, lo::policy(list_order::unordered, wf::insert_bounded | wf::no_fail), c)) == value(0));
+    CHECK(ok(b,
+             lo::insert(
+                 3, 9, lo::policy(list_order::unordered, wf::insert_bounded | wf::no_fail), c)) ==
+          value(0));
     CHECK(ok(b, lo::sort(0, c)).is_nil()); // nothing to sort in a live bin
     std::optional<value> dead;
     CHECK(fails(dead, lo::sort(0, c0)) == status::bin_type_error); // a dead bin: as at the top
-    CHECK(ok(b, lo::append_items({4, 4}, lo::policy(list_order::unordered, wf::add_unique | wf::no_fail), c)) ==
-          value(0));
+    CHECK(ok(b,
+             lo::append_items({4, 4},
+                              lo::policy(list_order::unordered, wf::add_unique | wf::no_fail),
+                              c)) == value(0));
     CHECK(same(*b, L({1})));
     // A write that writes nothing new still creates the (empty) container.
     CHECK(ok(b, lo::append_items({}, {}, c)) == value(0));
@@ -257,7 +306,8 @@ TEST_CASE("list_create and map_create with a context", "[cdt][context]") {
     CHECK(same(*m, M({{"u", OL({1, 3})}, {"x", OL({})}})));
     // pad lets it land past the end of an unordered list.
     std::optional<value> l = L({1});
-    CHECK(ok(l, lo::create(list_order::unordered, true, false, {ctx_step::list_index(3)})).is_nil());
+    CHECK(
+        ok(l, lo::create(list_order::unordered, true, false, {ctx_step::list_index(3)})).is_nil());
     CHECK(same(*l, L({1, value(), value(), L({})})));
     CHECK(fails(l, lo::create(list_order::unordered, false, false, {ctx_step::list_index(9)})) ==
           status::op_not_applicable);
@@ -267,26 +317,44 @@ TEST_CASE("list_create and map_create with a context", "[cdt][context]") {
     CHECK(ok(p, mo::create(map_order::key_ordered, false, {ctx_step::list_index(2)})).is_nil());
     CHECK(same(*p, L({1, value(), M({}, map_order::key_ordered)})));
     std::optional<value> q = M({});
-    CHECK(ok(q, mo::create(map_order::key_value_ordered, false, {ctx_step::map_key("z")})).is_nil());
+    CHECK(
+        ok(q, mo::create(map_order::key_value_ordered, false, {ctx_step::map_key("z")})).is_nil());
     CHECK(same(*q, M({{"z", M({}, map_order::key_value_ordered)}})));
     // Into a value of another type: BIN_TYPE_ERROR.
     std::optional<value> r = M({{"n", 5}});
-    CHECK(fails(r, lo::create(list_order::ordered, false, false, {ctx_step::map_key("n")})) == status::bin_type_error);
+    CHECK(fails(r, lo::create(list_order::ordered, false, false, {ctx_step::map_key("n")})) ==
+          status::bin_type_error);
 }
 
 TEST_CASE("maps in lists in maps in lists, 4 levels deep", "[cdt][context]") {
-    std::optional<value> b = L({M({{"users", L({M({{"name", "ann"}, {"scores", L({3, 1, 2})}})})}})});
-    steps scores = {ctx_step::list_index(0), ctx_step::map_key("users"), ctx_step::list_index(0),
+    std::optional<value> b =
+        L({M({{"users", L({M({{"name", "ann"}, {"scores", L({3, 1, 2})}})})}})});
+    steps scores = {ctx_step::list_index(0),
+                    ctx_step::map_key("users"),
+                    ctx_step::list_index(0),
                     ctx_step::map_key("scores")};
     CHECK(ok(b, lo::get_by_rank_range(-2, 2, rt::value, false, scores)) == L({2, 3})); // heap order
     CHECK(ok(b, lo::append(9, {}, scores)) == value(4));
-    CHECK(ok(b, lo::remove_by_rank_range(0, 2, rt::count, true, scores)) == value(2)); // keep 2 lowest
-    CHECK(ok(b, mo::put("age", 30, {}, {ctx_step::list_index(0), ctx_step::map_key("users"), ctx_step::list_index(0)})) ==
+    CHECK(ok(b, lo::remove_by_rank_range(0, 2, rt::count, true, scores)) ==
+          value(2)); // keep 2 lowest
+    CHECK(ok(b,
+             mo::put(
+                 "age",
+                 30,
+                 {},
+                 {ctx_step::list_index(0), ctx_step::map_key("users"), ctx_step::list_index(0)})) ==
           value(3));
-    CHECK(ok(b, mo::get_by_key("age", rt::value, false, {ctx_step::list_index(0), ctx_step::map_key("users"),
-                                                       ctx_step::list_value(M({{"age", 30}, {"name", "ann"}, {"scores", L({1, 2})}}))})) ==
+    CHECK(ok(b,
+             mo::get_by_key("age",
+                            rt::value,
+                            false,
+                            {ctx_step::list_index(0),
+                             ctx_step::map_key("users"),
+                             ctx_step::list_value(
+                                 M({{"age", 30}, {"name", "ann"}, {"scores", L({1, 2})}}))})) ==
           value(30));
-    CHECK(same(*b, L({M({{"users", L({M({{"age", 30}, {"name", "ann"}, {"scores", L({1, 2})}})})}})})));
+    CHECK(same(*b,
+               L({M({{"users", L({M({{"age", 30}, {"name", "ann"}, {"scores", L({1, 2})}})})}})})));
     // Lists in maps in lists in maps, created from nothing.
     std::optional<value> c;
     steps deep = {ctx_step::map_key_create("a", map_order::key_ordered),
@@ -295,17 +363,25 @@ TEST_CASE("maps in lists in maps in lists, 4 levels deep", "[cdt][context]") {
                   ctx_step::list_index_create(1, list_order::unordered, true)};
     CHECK(ok(c, lo::append_items({2, 1}, {}, deep)) == value(2));
     CHECK(same(*c, M({{"a", L({M({{"b", L({value(), L({2, 1})})}})})}}, map_order::key_ordered)));
-    CHECK(ok(c, lo::sort(0, {ctx_step::map_key("a"), ctx_step::list_index(0), ctx_step::map_key("b"), ctx_step::list_index(-1)})).is_nil());
+    CHECK(ok(c,
+             lo::sort(0,
+                      {ctx_step::map_key("a"),
+                       ctx_step::list_index(0),
+                       ctx_step::map_key("b"),
+                       ctx_step::list_index(-1)}))
+              .is_nil());
     CHECK(same(*c, M({{"a", L({M({{"b", L({value(), L({1, 2})})}})})}}, map_order::key_ordered)));
 }
 
-TEST_CASE("a container changed inside an ORDERED list is re-sorted into place (§9)", "[cdt][context]") {
+TEST_CASE("a container changed inside an ORDERED list is re-sorted into place (§9)",
+          "[cdt][context]") {
     std::optional<value> b = OL({L({1, 9}), L({2}), L({3})});
     CHECK(ok(b, lo::set(0, 5, {}, {ctx_step::list_index(0)})).is_nil());
     CHECK(same(*b, OL({L({2}), L({3}), L({5, 9})})));
     // Two ORDERED levels: both re-sort.
     std::optional<value> two = OL({OL({L({1}), L({4})}), OL({L({2})})});
-    CHECK(ok(two, lo::append(0, {}, {ctx_step::list_index(0), ctx_step::list_index(0)})) == value(2));
+    CHECK(ok(two, lo::append(0, {}, {ctx_step::list_index(0), ctx_step::list_index(0)})) ==
+          value(2));
     // [1] -> [1, 0]: still below [4], so the inner order stays; outer too.
     CHECK(same(*two, OL({OL({L({1, 0}), L({4})}), OL({L({2})})})));
     CHECK(ok(two, lo::set(0, 7, {}, {ctx_step::list_index(0), ctx_step::list_index(0)})).is_nil());
@@ -318,19 +394,25 @@ TEST_CASE("a container changed inside an ORDERED list is re-sorted into place (�
     CHECK(same(*m, OL({M({{"b", 1}, {"c", 1}}), M({{"a", 1}, {"y", 0}, {"z", 0}})})));
     // A failed op below leaves the ORDERED parent exactly as it was.
     namespace wf = kvmodel::cdt::list_write_flags;
-    CHECK(fails(b, lo::append(9, lo::policy(list_order::unordered, wf::add_unique), {ctx_step::list_index(2)})) ==
-          status::element_exists);
+    CHECK(fails(b,
+                lo::append(9,
+                           lo::policy(list_order::unordered, wf::add_unique),
+                           {ctx_step::list_index(2)})) == status::element_exists);
 }
 
 TEST_CASE("map and list ops meet through contexts", "[cdt][context]") {
     std::optional<value> b = L({M({}), L({})});
     CHECK(ok(b, mo::put_items({{"x", 1}, {"y", 2}}, {}, {ctx_step::list_index(0)})) == value(2));
     CHECK(ok(b, mo::increment("x", 5, {}, {ctx_step::list_index(0)})) == value(6));
-    CHECK(ok(b, mo::put("k", 1, mo::policy(map_order::key_value_ordered), {ctx_step::list_index(1),
-                                                                          ctx_step::list_index_create(0, list_order::unordered, false)})) ==
-          value(1));
+    CHECK(ok(b,
+             mo::put("k",
+                     1,
+                     mo::policy(map_order::key_value_ordered),
+                     {ctx_step::list_index(1),
+                      ctx_step::list_index_create(0, list_order::unordered, false)})) == value(1));
     CHECK(same(*b, L({M({{"x", 6}, {"y", 2}}), L({M({{"k", 1}}, map_order::key_value_ordered)})})));
-    CHECK(ok(b, mo::get_by_rank_range(0, 1, rt::key, false, {ctx_step::list_index(0)})) == L({"y"}));
+    CHECK(ok(b, mo::get_by_rank_range(0, 1, rt::key, false, {ctx_step::list_index(0)})) ==
+          L({"y"}));
 }
 
 // ---- AEROSPIKE-CDT.md §12: the five create-context crashes of 8.1.2, each
@@ -338,44 +420,70 @@ TEST_CASE("map and list ops meet through contexts", "[cdt][context]") {
 
 TEST_CASE("crash (a): a create index before the start of a list", "[cdt][context][crash]") {
     std::optional<value> b = L({1, 2, 3});
-    CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index_create(-5, list_order::unordered, true)})) ==
-          status::op_not_applicable);
-    CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index_create(-5, list_order::unordered, false)})) ==
-          status::op_not_applicable);
-    CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index_create(std::numeric_limits<std::int64_t>::min(),
-                                                                   list_order::unordered, true)})) ==
-          status::op_not_applicable);
+    CHECK(
+        fails(b,
+              lo::append(1, {}, {ctx_step::list_index_create(-5, list_order::unordered, true)})) ==
+        status::op_not_applicable);
+    CHECK(
+        fails(b,
+              lo::append(1, {}, {ctx_step::list_index_create(-5, list_order::unordered, false)})) ==
+        status::op_not_applicable);
+    CHECK(fails(b,
+                lo::append(1,
+                           {},
+                           {ctx_step::list_index_create(std::numeric_limits<std::int64_t>::min(),
+                                                        list_order::unordered,
+                                                        true)})) == status::op_not_applicable);
     std::optional<value> e = L({});
-    CHECK(fails(e, lo::append(1, {}, {ctx_step::list_index_create(-2, list_order::unordered, true)})) ==
-          status::op_not_applicable);
+    CHECK(
+        fails(e,
+              lo::append(1, {}, {ctx_step::list_index_create(-2, list_order::unordered, true)})) ==
+        status::op_not_applicable);
     // An ORDERED list ignores the index (no crash there on the server either).
     std::optional<value> o = OL({1, 2});
-    CHECK(ok(o, lo::append(1, {}, {ctx_step::list_index_create(-9, list_order::unordered, true)})) == value(1));
+    CHECK(
+        ok(o, lo::append(1, {}, {ctx_step::list_index_create(-9, list_order::unordered, true)})) ==
+        value(1));
     CHECK(same(*o, OL({1, 2, L({1})})));
 }
 
 TEST_CASE("crash (b): index -1 with pad where the list is created", "[cdt][context][crash]") {
     std::optional<value> none;
-    CHECK(ok(none, lo::append(1, {}, {ctx_step::list_index_create(-1, list_order::unordered, true)})) == value(1));
+    CHECK(ok(none,
+             lo::append(1, {}, {ctx_step::list_index_create(-1, list_order::unordered, true)})) ==
+          value(1));
     CHECK(same(*none, L({L({1})})));
     std::optional<value> m = M({});
-    CHECK(ok(m, lo::append(1, {}, {ctx_step::map_key_create("a", map_order::unordered),
-                                   ctx_step::list_index_create(-1, list_order::unordered, true)})) == value(1));
+    CHECK(ok(m,
+             lo::append(1,
+                        {},
+                        {ctx_step::map_key_create("a", map_order::unordered),
+                         ctx_step::list_index_create(-1, list_order::unordered, true)})) ==
+          value(1));
     CHECK(same(*m, M({{"a", L({L({1})})}})));
     // -1 on an existing empty list appends too.
     std::optional<value> e = L({});
-    CHECK(ok(e, lo::append(1, {}, {ctx_step::list_index_create(-1, list_order::unordered, true)})) == value(1));
+    CHECK(
+        ok(e, lo::append(1, {}, {ctx_step::list_index_create(-1, list_order::unordered, true)})) ==
+        value(1));
     CHECK(same(*e, L({L({1})})));
 }
 
-TEST_CASE("crash (c): a persisted-index unordered list grows through a create step", "[cdt][context][crash]") {
+TEST_CASE("crash (c): a persisted-index unordered list grows through a create step",
+          "[cdt][context][crash]") {
     std::vector<value> items;
-    for (int i = 0; i < 15; ++i) items.push_back(i);
+    for (int i = 0; i < 15; ++i)
+        items.push_back(i);
     list l(items);
     l.set_persist_index(true);
     std::optional<value> b = value(l);
-    CHECK(ok(b, lo::append("x", {}, {ctx_step::list_index_create(15, list_order::unordered, false)})) == value(1));
-    CHECK(ok(b, lo::append("y", {}, {ctx_step::list_index_create(20, list_order::unordered, true)})) == value(1));
+    CHECK(
+        ok(b,
+           lo::append("x", {}, {ctx_step::list_index_create(15, list_order::unordered, false)})) ==
+        value(1));
+    CHECK(ok(b,
+             lo::append("y", {}, {ctx_step::list_index_create(20, list_order::unordered, true)})) ==
+          value(1));
     REQUIRE(b->as_list().size() == 21);
     CHECK(b->as_list().persist_index());
     CHECK(b->as_list()[15] == L({"x"}));
@@ -383,7 +491,8 @@ TEST_CASE("crash (c): a persisted-index unordered list grows through a create st
     CHECK(b->as_list()[20] == L({"y"}));
 }
 
-TEST_CASE("crash (d): DROP_DUPLICATES on an ordered persisted-index list", "[cdt][context][crash]") {
+TEST_CASE("crash (d): DROP_DUPLICATES on an ordered persisted-index list",
+          "[cdt][context][crash]") {
     list inner(std::vector<value>{3, 1, 3, 2, 1}, list_order::ordered);
     inner.set_persist_index(true); // as a client could send it; kept as given
     list top(std::vector<value>{3, 1, 3, 2, 1}, list_order::ordered);
@@ -394,33 +503,51 @@ TEST_CASE("crash (d): DROP_DUPLICATES on an ordered persisted-index list", "[cdt
     want.set_persist_index(true);
     CHECK(same(*b, value(want)));
     std::optional<value> n = M({{"l", value(inner)}});
-    CHECK(ok(n, lo::sort(cdt::list_sort_flags::drop_duplicates, {ctx_step::map_key("l")})).is_nil());
+    CHECK(
+        ok(n, lo::sort(cdt::list_sort_flags::drop_duplicates, {ctx_step::map_key("l")})).is_nil());
     CHECK(same(*n, M({{"l", value(want)}})));
 }
 
-TEST_CASE("crash (e): a pad index near 2^31 is RECORD_TOO_BIG, before any allocation", "[cdt][context][crash]") {
+TEST_CASE("crash (e): a pad index near 2^31 is RECORD_TOO_BIG, before any allocation",
+          "[cdt][context][crash]") {
     auto t0 = std::chrono::steady_clock::now();
     std::optional<value> none;
-    CHECK(fails(none, lo::append(1, {}, {ctx_step::list_index_create(2147483000, list_order::unordered, true)})) ==
-          status::record_too_big);
+    CHECK(
+        fails(none,
+              lo::append(
+                  1, {}, {ctx_step::list_index_create(2147483000, list_order::unordered, true)})) ==
+        status::record_too_big);
     CHECK_FALSE(none.has_value());
     std::optional<value> b = L({1});
-    CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index_create(2147483000, list_order::unordered, true)})) ==
-          status::record_too_big);
+    CHECK(
+        fails(b,
+              lo::append(
+                  1, {}, {ctx_step::list_index_create(2147483000, list_order::unordered, true)})) ==
+        status::record_too_big);
     // Padding in a list the context creates, two levels down.
-    CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index_create(1, list_order::unordered, false),
-                                      ctx_step::list_index_create(std::int64_t{1} << 62, list_order::unordered, true)})) ==
+    CHECK(fails(b,
+                lo::append(1,
+                           {},
+                           {ctx_step::list_index_create(1, list_order::unordered, false),
+                            ctx_step::list_index_create(
+                                std::int64_t{1} << 62, list_order::unordered, true)})) ==
           status::record_too_big);
-    CHECK(fails(b, lo::create(list_order::unordered, true, false, {ctx_step::list_index(2147483000)})) ==
-          status::record_too_big);
+    CHECK(
+        fails(b,
+              lo::create(list_order::unordered, true, false, {ctx_step::list_index(2147483000)})) ==
+        status::record_too_big);
     // The limit is the store's: 1000 bytes cannot hold 2000 nils; 500 fit.
-    CHECK(fails(b, lo::append(1, {}, {ctx_step::list_index_create(2000, list_order::unordered, true)}), 1000) ==
-          status::record_too_big);
-    CHECK(ok(b, lo::append(1, {}, {ctx_step::list_index_create(500, list_order::unordered, true)}), 1000) == value(1));
+    CHECK(fails(b,
+                lo::append(1, {}, {ctx_step::list_index_create(2000, list_order::unordered, true)}),
+                1000) == status::record_too_big);
+    CHECK(ok(b,
+             lo::append(1, {}, {ctx_step::list_index_create(500, list_order::unordered, true)}),
+             1000) == value(1));
     CHECK(b->as_list().size() == 501);
     // No gigabytes were touched: the refusals above took no time.
     auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK(secs < 2.0);
     // Removes through such a step do nothing at all (no size to refuse).
-    CHECK(ok(b, lo::clear({ctx_step::list_index_create(2147483000, list_order::unordered, true)})).is_nil());
+    CHECK(ok(b, lo::clear({ctx_step::list_index_create(2147483000, list_order::unordered, true)}))
+              .is_nil());
 }

@@ -30,18 +30,24 @@ struct StringMaker<kvmodel::value> {
 
 namespace {
 
-value L(std::vector<value> v) { return value(list(std::move(v))); }
-value OL(std::vector<value> v) { return value(list(std::move(v), list_order::ordered)); }
+value L(std::vector<value> v) {
+    return value(list(std::move(v)));
+}
+value OL(std::vector<value> v) {
+    return value(list(std::move(v), list_order::ordered));
+}
 
 /// Order and persisted-index flags too, at every depth.
 bool same(const value& a, const value& b) {
-    if (!(a == b)) return false;
+    if (!(a == b))
+        return false;
     if (a.is_list()) {
         if (a.as_list().order() != b.as_list().order() ||
             a.as_list().persist_index() != b.as_list().persist_index())
             return false;
         for (std::size_t i = 0; i < a.as_list().size(); ++i)
-            if (!same(a.as_list()[i], b.as_list()[i])) return false;
+            if (!same(a.as_list()[i], b.as_list()[i]))
+                return false;
     }
     return true;
 }
@@ -117,7 +123,10 @@ TEST_CASE("absent bin: reads answer nil, removes do nothing, writes create", "[c
     CHECK(ok(e, lo::append_items({})) == value(0));
     CHECK(same(*e, L({})));
     std::optional<value> nb;
-    CHECK(ok(nb, lo::insert(2, 1, lo::policy(list_order::unordered, wf::insert_bounded | wf::no_fail))) == value(0));
+    CHECK(
+        ok(nb,
+           lo::insert(2, 1, lo::policy(list_order::unordered, wf::insert_bounded | wf::no_fail))) ==
+        value(0));
     CHECK(same(*nb, L({})));
     CHECK(fails(nb, lo::insert(-1, 1)) == status::op_not_applicable); // before the start of []
 }
@@ -147,7 +156,8 @@ TEST_CASE("index and count arithmetic (§3)", "[cdt][list_engine]") {
     CHECK(run_on(seven, lo::get_range(-(std::int64_t{1} << 40))) == L({}));
     // A negative count is a huge unsigned one; at the extremes the overshoot
     // (2^63 - 5) leaves 5 of 2^63.
-    CHECK(run_on(OL({0, 1, 2, 3, 4, 5, 6}), lo::get_by_value_rel_rank_range(0, i64min + 5, i64min, rt::value)) ==
+    CHECK(run_on(OL({0, 1, 2, 3, 4, 5, 6}),
+                 lo::get_by_value_rel_rank_range(0, i64min + 5, i64min, rt::value)) ==
           L({0, 1, 2, 3, 4}));
 
     std::optional<value> b = seven;
@@ -203,7 +213,8 @@ TEST_CASE("value intervals are [begin, end) and type-sensitive (§4, §13)", "[c
     CHECK(run_on(ordered_nums, lo::get_by_value_range(1, value(2.0), rt::value)) == L({1, 2, 1.0}));
 }
 
-TEST_CASE("WILDCARD matches the rest of a list; nil and INF bound list ranges", "[cdt][list_engine]") {
+TEST_CASE("WILDCARD matches the rest of a list; nil and INF bound list ranges",
+          "[cdt][list_engine]") {
     value people = L({L({"Jim", 95}), L({"Joe", 80}), L({"Jim", 50}), "x"});
     CHECK(run_on(people, lo::get_by_value(L({"Jim", wildcard}), rt::value)) ==
           L({L({"Jim", 95}), L({"Jim", 50})}));
@@ -213,7 +224,8 @@ TEST_CASE("WILDCARD matches the rest of a list; nil and INF bound list ranges", 
     CHECK(run_on(pairs, lo::get_by_value_range(L({1, value()}), value(L({1, inf})), rt::value)) ==
           L({L({1, "b"}), L({1, "c", "d"})}));
     // A WILDCARD only matches an element that is there: [1] is below [1, *].
-    CHECK(run_on(pairs, lo::get_by_value(L({1, wildcard}), rt::value)) == L({L({1, "b"}), L({1, "c", "d"})}));
+    CHECK(run_on(pairs, lo::get_by_value(L({1, wildcard}), rt::value)) ==
+          L({L({1, "b"}), L({1, "c", "d"})}));
 }
 
 TEST_CASE("relative rank ranges (§5)", "[cdt][list_engine]") {
@@ -229,15 +241,17 @@ TEST_CASE("relative rank ranges (§5)", "[cdt][list_engine]") {
     CHECK(rel(o, 3, -3, 2) == L({}));
     CHECK(rel(o, 3, -3, 3) == L({0}));
     CHECK(rel(o, 100, 0, std::nullopt) == L({}));
-    CHECK(run_on(o, lo::get_by_value_rel_rank_range(100, 0, std::nullopt, rt::count, true)) == value(6));
+    CHECK(run_on(o, lo::get_by_value_rel_rank_range(100, 0, std::nullopt, rt::count, true)) ==
+          value(6));
 
     // UNORDERED: the same windows; VALUE in heap order (top-down when the
     // window sits nearer the low end), INDEX in list order.
     value u = L({11, 0, 15, 5, 9, 4});
     CHECK(rel(u, 5, 0, std::nullopt) == L({5, 9, 11, 15})); // window [2, 6): bottom-up
-    CHECK(rel(u, 3, 0, 2) == L({5, 4}));                     // window [1, 3): top-down
+    CHECK(rel(u, 3, 0, 2) == L({5, 4}));                    // window [1, 3): top-down
     CHECK(run_on(u, lo::get_by_value_rel_rank_range(3, 0, 2, rt::index)) == L({3, 5}));
-    CHECK(run_on(u, lo::remove_by_value_rel_rank_range(9, 0, std::nullopt, rt::count, true)) == value(3));
+    CHECK(run_on(u, lo::remove_by_value_rel_rank_range(9, 0, std::nullopt, rt::count, true)) ==
+          value(3));
 }
 
 TEST_CASE("unordered rank selections as probed on 8.1.2 (§13)", "[cdt][list_engine]") {
@@ -331,7 +345,8 @@ TEST_CASE("result order rules (§6)", "[cdt][list_engine]") {
     CHECK(run_on(six, lo::get_by_index_range(2, 2, rt::index, true)) == L({0, 1, 4, 5}));
     CHECK(run_on(six, lo::get_by_index_range(2, 2, rt::value, true)) == L({10, 11, 14, 15}));
     CHECK(run_on(six, lo::get_by_value_range(11, value(13), rt::reverse_index)) == L({4, 3}));
-    CHECK(run_on(six, lo::get_by_value_range(11, value(13), rt::reverse_rank, true)) == L({5, 0, 1, 2}));
+    CHECK(run_on(six, lo::get_by_value_range(11, value(13), rt::reverse_rank, true)) ==
+          L({5, 0, 1, 2}));
 }
 
 TEST_CASE("value lists: repeats, WILDCARD items, inverted ranks", "[cdt][list_engine]") {
@@ -380,28 +395,34 @@ TEST_CASE("INVERTED (§7)", "[cdt][list_engine]") {
 }
 
 TEST_CASE("ADD_UNIQUE, NO_FAIL and PARTIAL (§8)", "[cdt][list_engine]") {
-    auto pol = [](std::uint32_t f) { return lo::policy(list_order::unordered, f); };
+    auto pol = [](std::uint32_t f) {
+        return lo::policy(list_order::unordered, f);
+    };
     std::optional<value> b = L({1, 2, 3});
     CHECK(fails(b, lo::append(2, pol(wf::add_unique))) == status::element_exists);
     CHECK(ok(b, lo::append(2, pol(wf::add_unique | wf::no_fail))) == value(3));
     CHECK(ok(b, lo::append(4, pol(wf::add_unique))) == value(4));
     // One denied item drops the whole write unless PARTIAL (with NO_FAIL).
     CHECK(fails(b, lo::append_items({5, 1}, pol(wf::add_unique))) == status::element_exists);
-    CHECK(fails(b, lo::append_items({5, 1}, pol(wf::add_unique | wf::partial))) == status::element_exists);
+    CHECK(fails(b, lo::append_items({5, 1}, pol(wf::add_unique | wf::partial))) ==
+          status::element_exists);
     CHECK(ok(b, lo::append_items({5, 1}, pol(wf::add_unique | wf::no_fail))) == value(4));
-    CHECK(ok(b, lo::append_items({5, 1}, pol(wf::add_unique | wf::no_fail | wf::partial))) == value(5));
+    CHECK(ok(b, lo::append_items({5, 1}, pol(wf::add_unique | wf::no_fail | wf::partial))) ==
+          value(5));
     CHECK(same(*b, L({1, 2, 3, 4, 5})));
     // Items repeating among themselves: OP_NOT_APPLICABLE (server), dropped
     // under NO_FAIL, de-duplicated under NO_FAIL | PARTIAL.
     std::optional<value> e = L({});
     CHECK(fails(e, lo::append_items({7, 7}, pol(wf::add_unique))) == status::op_not_applicable);
     CHECK(ok(e, lo::append_items({7, 7}, pol(wf::add_unique | wf::no_fail))) == value(0));
-    CHECK(ok(e, lo::append_items({0, 4, 5, 9, 9, 11, 15, 0}, pol(wf::add_unique | wf::no_fail | wf::partial))) ==
-          value(6));
+    CHECK(ok(e,
+             lo::append_items({0, 4, 5, 9, 9, 11, 15, 0},
+                              pol(wf::add_unique | wf::no_fail | wf::partial))) == value(6));
     CHECK(same(*e, L({0, 4, 5, 9, 11, 15})));
     std::optional<value> oe = OL({});
-    CHECK(ok(oe, lo::append_items({0, 4, 5, 9, 9, 11, 15, 0}, pol(wf::add_unique | wf::no_fail | wf::partial))) ==
-          value(6));
+    CHECK(ok(oe,
+             lo::append_items({0, 4, 5, 9, 9, 11, 15, 0},
+                              pol(wf::add_unique | wf::no_fail | wf::partial))) == value(6));
     CHECK(same(*oe, OL({0, 4, 5, 9, 11, 15})));
     CHECK(fails(oe, lo::append_items({3, 3}, pol(wf::add_unique))) == status::op_not_applicable);
     CHECK(fails(oe, lo::append(9, pol(wf::add_unique))) == status::element_exists);
@@ -412,7 +433,8 @@ TEST_CASE("ADD_UNIQUE, NO_FAIL and PARTIAL (§8)", "[cdt][list_engine]") {
     CHECK(fails(s, lo::insert(0, 3, pol(wf::add_unique))) == status::element_exists);
     CHECK(ok(s, lo::insert(0, 3, pol(wf::add_unique | wf::no_fail))) == value(3));
     CHECK(fails(s, lo::insert_items(1, {9, 2}, pol(wf::add_unique))) == status::element_exists);
-    CHECK(ok(s, lo::insert_items(1, {9, 2}, pol(wf::add_unique | wf::no_fail | wf::partial))) == value(4));
+    CHECK(ok(s, lo::insert_items(1, {9, 2}, pol(wf::add_unique | wf::no_fail | wf::partial))) ==
+          value(4));
     CHECK(same(*s, L({1, 9, 2, 3})));
     CHECK(fails(s, lo::set(0, 3, pol(wf::add_unique))) == status::element_exists);
     CHECK(ok(s, lo::set(0, 3, pol(wf::add_unique | wf::no_fail))).is_nil());
@@ -433,7 +455,9 @@ TEST_CASE("ADD_UNIQUE, NO_FAIL and PARTIAL (§8)", "[cdt][list_engine]") {
 }
 
 TEST_CASE("INSERT_BOUNDED and nil padding (§8)", "[cdt][list_engine]") {
-    auto pol = [](std::uint32_t f) { return lo::policy(list_order::unordered, f); };
+    auto pol = [](std::uint32_t f) {
+        return lo::policy(list_order::unordered, f);
+    };
     std::optional<value> b = L({1, 2});
     CHECK(fails(b, lo::insert(5, "x", pol(wf::insert_bounded))) == status::op_not_applicable);
     CHECK(ok(b, lo::insert(5, "x", pol(wf::insert_bounded | wf::no_fail))) == value(2));
@@ -461,12 +485,13 @@ TEST_CASE("INSERT_BOUNDED and nil padding (§8)", "[cdt][list_engine]") {
     CHECK(same(*i, L({1, value(), 5})));
 }
 
-TEST_CASE("padding beyond the record size limit is refused before allocating (§12 e)", "[cdt][list_engine]") {
+TEST_CASE("padding beyond the record size limit is refused before allocating (§12 e)",
+          "[cdt][list_engine]") {
     std::optional<value> b = L({1});
     CHECK(fails(b, lo::insert(2147483000, "x")) == status::record_too_big);
     CHECK(fails(b, lo::set(2147483000, "x")) == status::record_too_big);
     CHECK(fails(b, lo::increment(2147483000, 1)) == status::record_too_big);
-    CHECK(fails(b, lo::insert(i64max, "x")) == status::op_not_applicable);  // past INT32_MAX
+    CHECK(fails(b, lo::insert(i64max, "x")) == status::op_not_applicable); // past INT32_MAX
     CHECK(fails(b, lo::insert_items(2147483646, {1, 2})) == status::parameter_error); // overflows
     // The limit is the store's: 100 bytes cannot hold 150 elements.
     CHECK(fails(b, lo::insert(150, "x"), 100) == status::record_too_big);
@@ -476,11 +501,12 @@ TEST_CASE("padding beyond the record size limit is refused before allocating (§
     CHECK_FALSE(absent.has_value());
 }
 
-TEST_CASE("increment: numbers only, default 1, int/double mixing, wrap-around", "[cdt][list_engine]") {
+TEST_CASE("increment: numbers only, default 1, int/double mixing, wrap-around",
+          "[cdt][list_engine]") {
     std::optional<value> b = L({5, 2.5, "s", value(), i64max});
     CHECK(ok(b, lo::increment(0)) == value(6));
-    CHECK(ok(b, lo::increment(0, 1.7)) == value(7)); // int + (int64)double
-    CHECK(ok(b, lo::increment(1, 2)) == value(4.5)); // double + double(int)
+    CHECK(ok(b, lo::increment(0, 1.7)) == value(7));     // int + (int64)double
+    CHECK(ok(b, lo::increment(1, 2)) == value(4.5));     // double + double(int)
     CHECK(ok(b, lo::increment(-1, 1)) == value(i64min)); // wraps
     CHECK(fails(b, lo::increment(2, 1)) == status::parameter_error);
     CHECK(fails(b, lo::increment(3, 1)) == status::parameter_error);
@@ -613,7 +639,8 @@ TEST_CASE("long (indexed) lists answer like short ones", "[cdt][list_engine]") {
     // 200 elements: rank selections build the value index and must give the
     // results a brute-force count gives.
     std::vector<value> items;
-    for (int i = 0; i < 200; ++i) items.push_back(value((i * 37) % 101));
+    for (int i = 0; i < 200; ++i)
+        items.push_back(value((i * 37) % 101));
     value u = L(items);
     std::optional<value> b = u;
     value top = ok(b, lo::get_by_rank_range(-3, 3, rt::value));
@@ -623,8 +650,10 @@ TEST_CASE("long (indexed) lists answer like short ones", "[cdt][list_engine]") {
     CHECK(ok(b, lo::get_by_rank_range(0, 4, rt::value)) == L({1, 1, 0, 0}));
     std::size_t below_50 = 0;
     for (const value& v : items)
-        if (v.as_int() < 50) ++below_50;
-    CHECK(ok(b, lo::get_by_value_range(value(), value(50), rt::count)) == value(static_cast<std::int64_t>(below_50)));
+        if (v.as_int() < 50)
+            ++below_50;
+    CHECK(ok(b, lo::get_by_value_range(value(), value(50), rt::count)) ==
+          value(static_cast<std::int64_t>(below_50)));
     CHECK(ok(b, lo::insert(100, -1)) == value(201));
     CHECK(ok(b, lo::get_by_rank(0, rt::index)) == value(100));
     CHECK(ok(b, lo::remove_by_value(-1, rt::index)) == L({100}));
@@ -636,10 +665,13 @@ TEST_CASE("long (indexed) lists answer like short ones", "[cdt][list_engine]") {
     std::int64_t less = 0;
     std::int64_t equal = 1;
     for (const value& v : items) {
-        if (v.as_int() < 50) ++less;
-        if (v.as_int() == 50) ++equal;
+        if (v.as_int() < 50)
+            ++less;
+        if (v.as_int() == 50)
+            ++equal;
     }
     std::vector<value> where;
-    for (std::int64_t k = 0; k < equal; ++k) where.push_back(less + k);
+    for (std::int64_t k = 0; k < equal; ++k)
+        where.push_back(less + k);
     CHECK(ok(o, lo::get_by_value(50, rt::index)) == L(where));
 }

@@ -18,8 +18,6 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
-#include "reference_map.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -27,6 +25,8 @@
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "reference_map.hpp"
 
 namespace kvmodel::test::lref {
 
@@ -49,37 +49,57 @@ struct outcome {
     value v;
     bool wrote = false;
 };
-inline outcome ok(value v) { return {true, status::ok, std::move(v), false}; }
-inline outcome err(status s) { return {false, s, value(), false}; }
+inline outcome ok(value v) {
+    return {true, status::ok, std::move(v), false};
+}
+inline outcome err(status s) {
+    return {false, s, value(), false};
+}
 
-inline int cmpw(const value& a, const value& b) { return kvmodel::detail::cdt_compare(a, b, true); }
-inline int cmpx(const value& a, const value& b) { return kvmodel::detail::cdt_compare(a, b, false); }
+inline int cmpw(const value& a, const value& b) {
+    return kvmodel::detail::cdt_compare(a, b, true);
+}
+inline int cmpx(const value& a, const value& b) {
+    return kvmodel::detail::cdt_compare(a, b, false);
+}
 
 inline std::size_t count_less(const rlist& l, const value& p) {
     std::size_t c = 0;
     for (const value& e : l.v)
-        if (cmpw(e, p) < 0) ++c;
+        if (cmpw(e, p) < 0)
+            ++c;
     return c;
 }
 inline std::size_t count_equal(const rlist& l, const value& p) {
     std::size_t c = 0;
     for (const value& e : l.v)
-        if (cmpw(e, p) == 0) ++c;
+        if (cmpw(e, p) == 0)
+            ++c;
     return c;
 }
 /// Positions in rank order (ties by position).
 inline std::vector<std::size_t> rank_order(const rlist& l) {
     std::vector<std::size_t> o(l.v.size());
-    for (std::size_t i = 0; i < o.size(); ++i) o[i] = i;
-    std::stable_sort(o.begin(), o.end(), [&](std::size_t a, std::size_t b) { return cmpx(l.v[a], l.v[b]) < 0; });
+    for (std::size_t i = 0; i < o.size(); ++i)
+        o[i] = i;
+    std::stable_sort(
+        o.begin(), o.end(), [&](std::size_t a, std::size_t b) { return cmpx(l.v[a], l.v[b]) < 0; });
     return o;
 }
 
-inline value vint(std::int64_t i) { return value(i); }
-inline value vsz(std::size_t i) { return value(static_cast<std::int64_t>(i)); }
-inline value vlist(std::vector<value> x) { return value(list(std::move(x))); }
+inline value vint(std::int64_t i) {
+    return value(i);
+}
+inline value vsz(std::size_t i) {
+    return value(static_cast<std::int64_t>(i));
+}
+inline value vlist(std::vector<value> x) {
+    return value(list(std::move(x)));
+}
 
-inline bool storable(const value& v) { return test::ref_storable(v); }
+inline bool storable(const value& v) {
+    return test::ref_storable(v);
+}
 
 // ------------------------------------------------------------- arithmetic
 
@@ -91,23 +111,31 @@ struct span {
     std::size_t b = 0;
     std::size_t c = 0;
 };
-inline bool calc_index_count(std::int64_t index, std::uint64_t count, std::size_t n, bool multi, span& out) {
+inline bool
+calc_index_count(std::int64_t index, std::uint64_t count, std::size_t n, bool multi, span& out) {
     auto sn = static_cast<std::int64_t>(n);
     if (!multi) {
-        if (index >= sn) return false;
-        if (index < 0) index += sn;
-        if (index < 0) return false;
-        out = {static_cast<std::size_t>(index), std::min<std::uint64_t>(count, n - static_cast<std::size_t>(index))};
+        if (index >= sn)
+            return false;
+        if (index < 0)
+            index += sn;
+        if (index < 0)
+            return false;
+        out = {static_cast<std::size_t>(index),
+               std::min<std::uint64_t>(count, n - static_cast<std::size_t>(index))};
         return true;
     }
     if (index >= sn) {
         out = {n, 0};
         return true;
     }
-    if (index < 0) index += sn;
+    if (index < 0)
+        index += sn;
     if (index < 0) {
         std::uint64_t over = std::uint64_t{0} - static_cast<std::uint64_t>(index);
-        out = {0, over < count ? static_cast<std::size_t>(std::min<std::uint64_t>(count - over, n)) : 0};
+        out = {0,
+               over < count ? static_cast<std::size_t>(std::min<std::uint64_t>(count - over, n))
+                            : 0};
         return true;
     }
     auto b = static_cast<std::size_t>(index);
@@ -115,10 +143,14 @@ inline bool calc_index_count(std::int64_t index, std::uint64_t count, std::size_
     return true;
 }
 /// Server's calc_rel_index_count.
-inline void calc_rel(std::int64_t index, std::uint64_t count, std::size_t rel, std::int64_t& out_i,
+inline void calc_rel(std::int64_t index,
+                     std::uint64_t count,
+                     std::size_t rel,
+                     std::int64_t& out_i,
                      std::uint64_t& out_c) {
     // Saturate instead of overflowing: a start past INT64_MAX selects nothing.
-    if (index > 0 && static_cast<std::int64_t>(rel) > std::numeric_limits<std::int64_t>::max() - index) {
+    if (index > 0 &&
+        static_cast<std::int64_t>(rel) > std::numeric_limits<std::int64_t>::max() - index) {
         out_i = std::numeric_limits<std::int64_t>::max();
         out_c = count;
         return;
@@ -135,12 +167,15 @@ inline void calc_rel(std::int64_t index, std::uint64_t count, std::size_t rel, s
 
 // ------------------------------------------------------------- results
 
-inline bool rev(return_type t) { return t == return_type::reverse_index || t == return_type::reverse_rank; }
+inline bool rev(return_type t) {
+    return t == return_type::reverse_index || t == return_type::reverse_rank;
+}
 
 /// add_int_range: c ints from s; reversed runs come out ascending.
 inline void run(std::vector<value>& out, std::size_t s, std::size_t c, std::size_t n, bool r) {
     std::size_t first = r ? n - s - c : s;
-    for (std::size_t i = 0; i < c; ++i) out.push_back(vsz(first + i));
+    for (std::size_t i = 0; i < c; ++i)
+        out.push_back(vsz(first + i));
 }
 
 inline value not_found(return_type t, bool multi) {
@@ -148,24 +183,33 @@ inline value not_found(return_type t, bool multi) {
     case return_type::index:
     case return_type::reverse_index:
     case return_type::rank:
-    case return_type::reverse_rank: return multi ? vlist({}) : vint(-1);
-    case return_type::count: return vint(0);
-    case return_type::exists: return value(false);
-    case return_type::value: return multi ? vlist({}) : value();
-    default: return value();
+    case return_type::reverse_rank:
+        return multi ? vlist({}) : vint(-1);
+    case return_type::count:
+        return vint(0);
+    case return_type::exists:
+        return value(false);
+    case return_type::value:
+        return multi ? vlist({}) : value();
+    default:
+        return value();
     }
 }
 
-inline value index_rank_count(return_type t, bool multi, bool inv, std::size_t s, std::size_t c, std::size_t n) {
+inline value
+index_rank_count(return_type t, bool multi, bool inv, std::size_t s, std::size_t c, std::size_t n) {
     switch (t) {
-    case return_type::count: return vsz(inv ? n - c : c);
-    case return_type::exists: return value(inv ? c == 0 : c != 0);
+    case return_type::count:
+        return vsz(inv ? n - c : c);
+    case return_type::exists:
+        return value(inv ? c == 0 : c != 0);
     case return_type::index:
     case return_type::reverse_index:
     case return_type::rank:
     case return_type::reverse_rank: {
         if (!multi) {
-            if (c == 0) return vint(-1);
+            if (c == 0)
+                return vint(-1);
             return vsz(rev(t) ? n - s - 1 : s);
         }
         std::vector<value> out;
@@ -177,20 +221,25 @@ inline value index_rank_count(return_type t, bool multi, bool inv, std::size_t s
         }
         return vlist(std::move(out));
     }
-    default: return value();
+    default:
+        return value();
     }
 }
 
 /// Per position, in the order given: INDEX/REVERSE_INDEX (element by
 /// element), or VALUE.
-inline value by_positions(const rlist& l, return_type t, bool multi, const std::vector<std::size_t>& pos) {
+inline value
+by_positions(const rlist& l, return_type t, bool multi, const std::vector<std::size_t>& pos) {
     std::size_t n = l.v.size();
     std::vector<value> out;
     for (std::size_t p : pos) {
-        if (t == return_type::value) out.push_back(l.v[p]);
-        else out.push_back(vsz(rev(t) ? n - 1 - p : p));
+        if (t == return_type::value)
+            out.push_back(l.v[p]);
+        else
+            out.push_back(vsz(rev(t) ? n - 1 - p : p));
     }
-    if (!multi) return out.front();
+    if (!multi)
+        return out.front();
     return vlist(std::move(out));
 }
 
@@ -198,16 +247,19 @@ inline value by_positions(const rlist& l, return_type t, bool multi, const std::
 inline value unordered_rank(const rlist& l, std::size_t p, return_type t) {
     std::size_t r = 0;
     for (const value& e : l.v)
-        if (cmpx(e, l.v[p]) < 0) ++r;
+        if (cmpx(e, l.v[p]) < 0)
+            ++r;
     return vsz(rev(t) ? l.v.size() - r - 1 : r);
 }
 
 inline void erase_set(rlist& l, const std::vector<bool>& gone) {
     std::vector<value> keep;
     for (std::size_t i = 0; i < l.v.size(); ++i)
-        if (!gone[i]) keep.push_back(l.v[i]);
+        if (!gone[i])
+            keep.push_back(l.v[i]);
     l.v = std::move(keep);
-    if (l.v.empty()) l.persist = false;
+    if (l.v.empty())
+        l.persist = false;
 }
 
 // ------------------------------------------------------------- selectors
@@ -223,33 +275,46 @@ struct sel {
     outcome index_range(std::int64_t index, std::uint64_t count, bool multi) {
         std::size_t n = l.v.size();
         span w;
-        if (!calc_index_count(index, count, n, multi, w)) return err(status::op_not_applicable);
+        if (!calc_index_count(index, count, n, multi, w))
+            return err(status::op_not_applicable);
         return index_window(w, multi);
     }
     outcome index_window(span w, bool multi) {
         std::size_t n = l.v.size();
         if (inv) {
-            if (!multi) return err(status::op_not_applicable);
-            if (w.c == 0) w = {0, n};
-            else if (w.b == 0) w = {w.c, n - w.c};
-            else if (w.b + w.c >= n) w = {0, w.b};
-            else return trim(w);
+            if (!multi)
+                return err(status::op_not_applicable);
+            if (w.c == 0)
+                w = {0, n};
+            else if (w.b == 0)
+                w = {w.c, n - w.c};
+            else if (w.b + w.c >= n)
+                w = {0, w.b};
+            else
+                return trim(w);
         }
-        if (w.c == 0) return ok(not_found(t, multi));
+        if (w.c == 0)
+            return ok(not_found(t, multi));
         value out;
         switch (t) {
-        case return_type::none: break;
+        case return_type::none:
+            break;
         case return_type::count:
         case return_type::exists:
         case return_type::index:
-        case return_type::reverse_index: out = index_rank_count(t, multi, false, w.b, w.c, n); break;
+        case return_type::reverse_index:
+            out = index_rank_count(t, multi, false, w.b, w.c, n);
+            break;
         case return_type::rank:
         case return_type::reverse_rank:
-            if (w.c == n) out = index_rank_count(t, multi, false, 0, w.c, n);
-            else if (l.ordered) out = index_rank_count(t, multi, false, w.b, w.c, n);
+            if (w.c == n)
+                out = index_rank_count(t, multi, false, 0, w.c, n);
+            else if (l.ordered)
+                out = index_rank_count(t, multi, false, w.b, w.c, n);
             else {
                 std::vector<value> v;
-                for (std::size_t p = w.b; p < w.b + w.c; ++p) v.push_back(unordered_rank(l, p, t));
+                for (std::size_t p = w.b; p < w.b + w.c; ++p)
+                    v.push_back(unordered_rank(l, p, t));
                 out = multi ? vlist(std::move(v)) : v.front();
             }
             break;
@@ -259,11 +324,13 @@ struct sel {
             out = multi ? vlist(std::move(v)) : v.front();
             break;
         }
-        default: break;
+        default:
+            break;
         }
         if (remove) {
             std::vector<bool> gone(n, false);
-            for (std::size_t p = w.b; p < w.b + w.c; ++p) gone[p] = true;
+            for (std::size_t p = w.b; p < w.b + w.c; ++p)
+                gone[p] = true;
             erase_set(l, gone);
             wrote = true;
         }
@@ -273,14 +340,21 @@ struct sel {
         std::size_t n = l.v.size();
         std::vector<std::size_t> head;
         std::vector<std::size_t> tail;
-        for (std::size_t p = 0; p < w.b; ++p) head.push_back(p);
-        for (std::size_t p = w.b + w.c; p < n; ++p) tail.push_back(p);
+        for (std::size_t p = 0; p < w.b; ++p)
+            head.push_back(p);
+        for (std::size_t p = w.b + w.c; p < n; ++p)
+            tail.push_back(p);
         std::size_t rm = head.size() + tail.size();
         value out;
         switch (t) {
-        case return_type::none: break;
-        case return_type::count: out = vsz(rm); break;
-        case return_type::exists: out = value(rm != 0); break;
+        case return_type::none:
+            break;
+        case return_type::count:
+            out = vsz(rm);
+            break;
+        case return_type::exists:
+            out = value(rm != 0);
+            break;
         case return_type::index:
         case return_type::reverse_index: {
             std::vector<value> v;
@@ -296,24 +370,30 @@ struct sel {
                 run(v, 0, head.size(), n, rev(t));
                 run(v, w.b + w.c, tail.size(), n, rev(t));
             } else {
-                for (std::size_t p : head) v.push_back(unordered_rank(l, p, t));
-                for (std::size_t p : tail) v.push_back(unordered_rank(l, p, t));
+                for (std::size_t p : head)
+                    v.push_back(unordered_rank(l, p, t));
+                for (std::size_t p : tail)
+                    v.push_back(unordered_rank(l, p, t));
             }
             out = vlist(std::move(v));
             break;
         }
         case return_type::value: {
             std::vector<value> v;
-            for (std::size_t p : head) v.push_back(l.v[p]);
-            for (std::size_t p : tail) v.push_back(l.v[p]);
+            for (std::size_t p : head)
+                v.push_back(l.v[p]);
+            for (std::size_t p : tail)
+                v.push_back(l.v[p]);
             out = vlist(std::move(v));
             break;
         }
-        default: break;
+        default:
+            break;
         }
         if (remove) {
             std::vector<bool> gone(n, true);
-            for (std::size_t p = w.b; p < w.b + w.c; ++p) gone[p] = false;
+            for (std::size_t p = w.b; p < w.b + w.c; ++p)
+                gone[p] = false;
             erase_set(l, gone);
             wrote = true;
         }
@@ -322,33 +402,44 @@ struct sel {
 
     /// packed_list_get_remove_by_rank_range on an UNORDERED list.
     outcome rank_range(std::int64_t rank, std::uint64_t count, bool multi) {
-        if (inv && !multi) return err(status::op_not_applicable);
+        if (inv && !multi)
+            return err(status::op_not_applicable);
         std::size_t n = l.v.size();
         span w;
-        if (l.ordered) return index_range(rank, count, multi);
-        if (!calc_index_count(rank, count, n, multi, w)) return err(status::op_not_applicable);
+        if (l.ordered)
+            return index_range(rank, count, multi);
+        if (!calc_index_count(rank, count, n, multi, w))
+            return err(status::op_not_applicable);
         return rank_window(w, multi);
     }
     outcome rank_window(span w, bool multi) {
         std::size_t n = l.v.size();
         std::size_t rm = inv ? n - w.c : w.c;
-        if (rm == 0) return ok(not_found(t, multi));
+        if (rm == 0)
+            return ok(not_found(t, multi));
         std::vector<std::size_t> order = rank_order(l);
         std::vector<bool> picked(n, false);
-        for (std::size_t r = w.b; r < w.b + w.c; ++r) picked[order[r]] = true;
-        if (inv) picked.flip();
+        for (std::size_t r = w.b; r < w.b + w.c; ++r)
+            picked[order[r]] = true;
+        if (inv)
+            picked.flip();
         std::vector<std::size_t> pos;
         for (std::size_t p = 0; p < n; ++p)
-            if (picked[p]) pos.push_back(p);
+            if (picked[p])
+                pos.push_back(p);
         value out;
         switch (t) {
         case return_type::none:
         case return_type::count:
         case return_type::exists:
         case return_type::rank:
-        case return_type::reverse_rank: out = index_rank_count(t, multi, inv, w.b, w.c, n); break;
+        case return_type::reverse_rank:
+            out = index_rank_count(t, multi, inv, w.b, w.c, n);
+            break;
         case return_type::index:
-        case return_type::reverse_index: out = by_positions(l, t, multi, pos); break;
+        case return_type::reverse_index:
+            out = by_positions(l, t, multi, pos);
+            break;
         case return_type::value:
             if (inv) {
                 out = by_positions(l, t, multi, pos);
@@ -360,7 +451,8 @@ struct sel {
                 out = multi ? vlist(std::move(v)) : v.front();
             }
             break;
-        default: break;
+        default:
+            break;
         }
         if (remove) {
             erase_set(l, picked);
@@ -375,8 +467,10 @@ struct sel {
         std::size_t rank = count_less(l, start);
         if (l.ordered) {
             std::size_t count = 0;
-            if (single) count = count_equal(l, start);
-            else if (!end) count = n - rank;
+            if (single)
+                count = count_equal(l, start);
+            else if (!end)
+                count = n - rank;
             else if (cmpw(start, *end) < 0) {
                 std::size_t e = count_less(l, *end);
                 count = e > rank ? e - rank : 0;
@@ -386,29 +480,37 @@ struct sel {
         std::vector<bool> hit(n, false);
         std::size_t matched = 0;
         for (std::size_t p = 0; p < n; ++p) {
-            if (cmpw(l.v[p], start) < 0) continue;
+            if (cmpw(l.v[p], start) < 0)
+                continue;
             bool in = single ? cmpw(l.v[p], start) == 0 : (!end || cmpw(l.v[p], *end) < 0);
             if (in) {
                 hit[p] = true;
                 ++matched;
             }
         }
-        if (inv) hit.flip();
+        if (inv)
+            hit.flip();
         std::size_t rm = inv ? n - matched : matched;
         std::vector<std::size_t> pos;
         for (std::size_t p = 0; p < n; ++p)
-            if (hit[p]) pos.push_back(p);
+            if (hit[p])
+                pos.push_back(p);
         value out;
         switch (t) {
         case return_type::none:
         case return_type::count:
         case return_type::exists:
         case return_type::rank:
-        case return_type::reverse_rank: out = index_rank_count(t, true, inv, rank, matched, n); break;
+        case return_type::reverse_rank:
+            out = index_rank_count(t, true, inv, rank, matched, n);
+            break;
         case return_type::index:
         case return_type::reverse_index:
-        case return_type::value: out = by_positions(l, t, true, pos); break;
-        default: break;
+        case return_type::value:
+            out = by_positions(l, t, true, pos);
+            break;
+        default:
+            break;
         }
         if (remove && rm != 0) {
             erase_set(l, hit);
@@ -422,7 +524,8 @@ struct sel {
         std::int64_t i = 0;
         std::uint64_t c = 0;
         calc_rel(rank, wire(count), rel, i, c);
-        if (l.ordered) return index_range(i, c, true);
+        if (l.ordered)
+            return index_range(i, c, true);
         return rank_range(i, c, true);
     }
 
@@ -430,15 +533,18 @@ struct sel {
     outcome value_list(const std::vector<value>& items) {
         std::size_t n = l.v.size();
         if (items.empty()) {
-            if (!inv) return ok(not_found(t, true));
+            if (!inv)
+                return ok(not_found(t, true));
             inv = false;
             return index_range(0, n, true);
         }
         std::vector<bool> hit(n, false);
         for (std::size_t p = 0; p < n; ++p)
             for (const value& it : items)
-                if (cmpw(l.v[p], it) == 0) hit[p] = true;
-        if (inv) hit.flip();
+                if (cmpw(l.v[p], it) == 0)
+                    hit[p] = true;
+        if (inv)
+            hit.flip();
         std::size_t rm = 0;
         std::vector<std::size_t> pos;
         for (std::size_t p = 0; p < n; ++p)
@@ -448,18 +554,27 @@ struct sel {
             }
         value out;
         switch (t) {
-        case return_type::none: break;
-        case return_type::count: out = vsz(rm); break;
-        case return_type::exists: out = value(rm != 0); break;
+        case return_type::none:
+            break;
+        case return_type::count:
+            out = vsz(rm);
+            break;
+        case return_type::exists:
+            out = value(rm != 0);
+            break;
         case return_type::index:
         case return_type::reverse_index:
-            if (inv || !l.ordered) out = by_positions(l, t, true, pos);
-            else out = ordered_item_runs(items);
+            if (inv || !l.ordered)
+                out = by_positions(l, t, true, pos);
+            else
+                out = ordered_item_runs(items);
             break;
         case return_type::rank:
         case return_type::reverse_rank:
-            if (l.ordered) out = inv ? by_positions(l, t, true, pos) : ordered_item_runs(items);
-            else out = inv ? unordered_complement_ranks(items) : unordered_item_ranks(items);
+            if (l.ordered)
+                out = inv ? by_positions(l, t, true, pos) : ordered_item_runs(items);
+            else
+                out = inv ? unordered_complement_ranks(items) : unordered_item_ranks(items);
             break;
         case return_type::value:
             if (inv || !l.ordered) {
@@ -468,11 +583,13 @@ struct sel {
                 std::vector<value> v;
                 for (const value& it : items)
                     for (const value& e : l.v)
-                        if (cmpw(e, it) == 0) v.push_back(e);
+                        if (cmpw(e, it) == 0)
+                            v.push_back(e);
                 out = vlist(std::move(v));
             }
             break;
-        default: break;
+        default:
+            break;
         }
         if (remove && rm != 0) {
             erase_set(l, hit);
@@ -482,7 +599,8 @@ struct sel {
     }
     value ordered_item_runs(const std::vector<value>& items) const {
         std::vector<value> out;
-        for (const value& it : items) run(out, count_less(l, it), count_equal(l, it), l.v.size(), rev(t));
+        for (const value& it : items)
+            run(out, count_less(l, it), count_equal(l, it), l.v.size(), rev(t));
         return vlist(std::move(out));
     }
     /// Each element credited to the last item (argument order) it matches;
@@ -494,11 +612,14 @@ struct sel {
         for (std::size_t i = 0; i < items.size(); ++i) {
             for (std::size_t r = 0; r < n; ++r) {
                 const value& e = l.v[order[r]];
-                if (cmpw(e, items[i]) != 0) continue;
+                if (cmpw(e, items[i]) != 0)
+                    continue;
                 bool later = false;
                 for (std::size_t j = i + 1; j < items.size(); ++j)
-                    if (cmpw(e, items[j]) == 0) later = true;
-                if (!later) out.push_back(vsz(rev(t) ? n - 1 - r : r));
+                    if (cmpw(e, items[j]) == 0)
+                        later = true;
+                if (!later)
+                    out.push_back(vsz(rev(t) ? n - 1 - r : r));
             }
         }
         return vlist(std::move(out));
@@ -510,7 +631,8 @@ struct sel {
         std::vector<bool> matched(n, false);
         for (std::size_t r = 0; r < n; ++r)
             for (const value& it : items)
-                if (cmpw(l.v[order[r]], it) == 0) matched[r] = true;
+                if (cmpw(l.v[order[r]], it) == 0)
+                    matched[r] = true;
         std::vector<value> out;
         std::size_t r = 0;
         while (r < n) {
@@ -519,7 +641,8 @@ struct sel {
                 continue;
             }
             std::size_t s = r;
-            while (r < n && !matched[r]) ++r;
+            while (r < n && !matched[r])
+                ++r;
             run(out, s, r - s, n, rev(t));
         }
         return vlist(std::move(out));
@@ -539,26 +662,36 @@ struct writer {
     bool partial() const { return no_fail() && flag(cdt::list_write_flags::partial); }
     bool unique() const { return flag(cdt::list_write_flags::add_unique); }
     outcome exists(value noop) const {
-        if (no_fail()) return ok(std::move(noop));
+        if (no_fail())
+            return ok(std::move(noop));
         return err(status::element_exists);
     }
     bool in_list(const value& v) const { return count_equal(l, v) != 0; }
 
     /// packed_list_insert (UNORDERED).
-    outcome insert(std::int64_t index, const std::vector<value>& vals, bool items, bool set_result,
+    outcome insert(std::int64_t index,
+                   const std::vector<value>& vals,
+                   bool items,
+                   bool set_result,
                    value own = value()) {
         std::size_t n = l.v.size();
-        auto res = [&](std::size_t s) { return set_result ? vsz(s) : own; };
+        auto res = [&](std::size_t s) {
+            return set_result ? vsz(s) : own;
+        };
         if (items && vals.empty()) {
             wrote = true;
             return ok(res(n));
         }
-        if (index > std::numeric_limits<std::int32_t>::max()) return err(status::op_not_applicable);
-        if (index < 0) index += static_cast<std::int64_t>(n);
-        if (index < 0) return err(status::op_not_applicable);
+        if (index > std::numeric_limits<std::int32_t>::max())
+            return err(status::op_not_applicable);
+        if (index < 0)
+            index += static_cast<std::int64_t>(n);
+        if (index < 0)
+            return err(status::op_not_applicable);
         auto u = static_cast<std::size_t>(index);
         if (flag(cdt::list_write_flags::insert_bounded) && u > n) {
-            if (no_fail()) return ok(res(n));
+            if (no_fail())
+                return ok(res(n));
             return err(status::op_not_applicable);
         }
         std::vector<value> add;
@@ -567,27 +700,36 @@ struct writer {
         } else {
             for (std::size_t i = 0; i < vals.size(); ++i) {
                 if (in_list(vals[i])) {
-                    if (items && partial()) continue;
+                    if (items && partial())
+                        continue;
                     return exists(res(n));
                 }
                 bool rep = false;
                 for (std::size_t j = 0; j < i; ++j)
-                    if (cmpx(vals[j], vals[i]) == 0) rep = true;
+                    if (cmpx(vals[j], vals[i]) == 0)
+                        rep = true;
                 if (rep) {
-                    if (!no_fail()) return err(status::op_not_applicable);
-                    if (!partial()) return ok(res(n));
+                    if (!no_fail())
+                        return err(status::op_not_applicable);
+                    if (!partial())
+                        return ok(res(n));
                     continue;
                 }
                 add.push_back(vals[i]);
             }
-            if (add.empty()) return ok(res(n));
+            if (add.empty())
+                return ok(res(n));
         }
         if (u >= n) {
-            if (u + add.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+            if (u + add.size() >=
+                static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
                 return err(status::parameter_error);
-            if (u + add.size() > limit) return err(status::record_too_big);
-            while (l.v.size() < u) l.v.push_back(value());
-            for (const value& v : add) l.v.push_back(v);
+            if (u + add.size() > limit)
+                return err(status::record_too_big);
+            while (l.v.size() < u)
+                l.v.push_back(value());
+            for (const value& v : add)
+                l.v.push_back(v);
         } else {
             l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(u), add.begin(), add.end());
         }
@@ -598,59 +740,74 @@ struct writer {
     /// Sorted insertion point after equal values.
     std::size_t upper(const value& v) const {
         std::size_t p = 0;
-        while (p < l.v.size() && cmpx(l.v[p], v) <= 0) ++p;
+        while (p < l.v.size() && cmpx(l.v[p], v) <= 0)
+            ++p;
         return p;
     }
 
     outcome append(const std::vector<value>& vals, bool items) {
         for (const value& v : vals)
-            if (!storable(v)) return err(status::parameter_error);
-        if (!l.ordered) return insert(static_cast<std::int64_t>(l.v.size()), vals, items, true);
+            if (!storable(v))
+                return err(status::parameter_error);
+        if (!l.ordered)
+            return insert(static_cast<std::int64_t>(l.v.size()), vals, items, true);
         std::size_t n = l.v.size();
         if (items && vals.empty()) {
             wrote = true;
             return ok(vsz(n));
         }
         std::vector<value> sorted = vals;
-        std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) { return cmpx(a, b) < 0; });
+        std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
+            return cmpx(a, b) < 0;
+        });
         if (unique() && items) {
             std::vector<value> dedup;
             for (const value& v : sorted)
-                if (dedup.empty() || cmpx(dedup.back(), v) != 0) dedup.push_back(v);
+                if (dedup.empty() || cmpx(dedup.back(), v) != 0)
+                    dedup.push_back(v);
             if (dedup.size() != sorted.size()) {
-                if (!no_fail()) return err(status::op_not_applicable);
-                if (!partial()) return ok(vsz(n));
+                if (!no_fail())
+                    return err(status::op_not_applicable);
+                if (!partial())
+                    return ok(vsz(n));
                 sorted = dedup;
             }
         }
         std::vector<value> add;
         for (const value& v : sorted) {
             if (unique() && in_list(v)) {
-                if (items && partial()) continue;
+                if (items && partial())
+                    continue;
                 return exists(vsz(n));
             }
             add.push_back(v);
         }
-        for (const value& v : add) l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(upper(v)), v);
+        for (const value& v : add)
+            l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(upper(v)), v);
         wrote = true;
         return ok(vsz(l.v.size()));
     }
 
     outcome set(std::int64_t index, const value& v, value own = value()) {
         std::size_t n = l.v.size();
-        if (index >= static_cast<std::int64_t>(n)) return insert(index, {v}, false, false, std::move(own));
-        if (index < 0) index += static_cast<std::int64_t>(n);
-        if (index < 0) return err(status::op_not_applicable);
+        if (index >= static_cast<std::int64_t>(n))
+            return insert(index, {v}, false, false, std::move(own));
+        if (index < 0)
+            index += static_cast<std::int64_t>(n);
+        if (index < 0)
+            return err(status::op_not_applicable);
         auto u = static_cast<std::size_t>(index);
         if (unique()) {
             std::size_t first = n;
             std::size_t count = 0;
             for (std::size_t p = 0; p < n; ++p)
                 if (cmpx(l.v[p], v) == 0) {
-                    if (first == n) first = p;
+                    if (first == n)
+                        first = p;
                     ++count;
                 }
-            if (count != 0 && (first != u || count > 1)) return exists(own);
+            if (count != 0 && (first != u || count > 1))
+                return exists(own);
         }
         l.v[u] = v;
         wrote = true;
@@ -660,27 +817,34 @@ struct writer {
     outcome increment() {
         std::size_t n = l.v.size();
         std::int64_t index = o.index;
-        if (index > std::numeric_limits<std::int32_t>::max()) return err(status::op_not_applicable);
-        if (index < 0) index += static_cast<std::int64_t>(n);
-        if (index < 0) return err(status::op_not_applicable);
+        if (index > std::numeric_limits<std::int32_t>::max())
+            return err(status::op_not_applicable);
+        if (index < 0)
+            index += static_cast<std::int64_t>(n);
+        if (index < 0)
+            return err(status::op_not_applicable);
         auto u = static_cast<std::size_t>(index);
         const value& d = o.val;
-        if (!d.is_nil() && !d.is_int() && !d.is_double()) return err(status::parameter_error);
+        if (!d.is_nil() && !d.is_int() && !d.is_double())
+            return err(status::parameter_error);
         value next;
         if (u < n) {
             const value& e = l.v[u];
             if (e.is_int()) {
                 std::int64_t di = 1;
-                if (d.is_int()) di = d.as_int();
+                if (d.is_int())
+                    di = d.as_int();
                 if (d.is_double()) {
                     double x = d.as_double();
                     di = (std::isnan(x) || x >= 9223372036854775808.0 || x < -9223372036854775808.0)
                              ? std::numeric_limits<std::int64_t>::min()
                              : static_cast<std::int64_t>(x);
                 }
-                next = static_cast<std::int64_t>(static_cast<std::uint64_t>(e.as_int()) + static_cast<std::uint64_t>(di));
+                next = static_cast<std::int64_t>(static_cast<std::uint64_t>(e.as_int()) +
+                                                 static_cast<std::uint64_t>(di));
             } else if (e.is_double()) {
-                double dd = d.is_double() ? d.as_double() : static_cast<double>(d.is_int() ? d.as_int() : 1);
+                double dd = d.is_double() ? d.as_double()
+                                          : static_cast<double>(d.is_int() ? d.as_int() : 1);
                 next = e.as_double() + dd;
             } else {
                 return err(status::parameter_error);
@@ -688,15 +852,19 @@ struct writer {
         } else {
             next = d.is_nil() ? vint(1) : d;
         }
-        if (!l.ordered) return set(static_cast<std::int64_t>(u), next, next);
-        if (u > n) return err(status::op_not_applicable);
+        if (!l.ordered)
+            return set(static_cast<std::int64_t>(u), next, next);
+        if (u > n)
+            return err(status::op_not_applicable);
         std::size_t less = count_less(l, next);
         std::size_t eq = count_equal(l, next);
         if (unique() && eq != 0) {
-            if (less == u) return ok(next);
+            if (less == u)
+                return ok(next);
             return exists(next);
         }
-        if (u < n) l.v.erase(l.v.begin() + static_cast<std::ptrdiff_t>(u));
+        if (u < n)
+            l.v.erase(l.v.begin() + static_cast<std::ptrdiff_t>(u));
         l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(count_less(l, next)), next);
         wrote = true;
         return ok(next);
@@ -711,13 +879,17 @@ inline outcome apply_list(rlist& l, const op& o, std::size_t limit, bool top_lev
         return r;
     };
     switch (o.code) {
-    case op_code::list_size: return ok(vsz(l.v.size()));
+    case op_code::list_size:
+        return ok(vsz(l.v.size()));
     case op_code::list_create:
     case op_code::list_set_order: {
-        if (o.order != list_order::ordered && o.order != list_order::unordered) return err(status::op_not_applicable);
+        if (o.order != list_order::ordered && o.order != list_order::unordered)
+            return err(status::op_not_applicable);
         bool ord = o.order == list_order::ordered;
         if (ord && !l.ordered)
-            std::stable_sort(l.v.begin(), l.v.end(), [](const value& a, const value& b) { return cmpx(a, b) < 0; });
+            std::stable_sort(l.v.begin(), l.v.end(), [](const value& a, const value& b) {
+                return cmpx(a, b) < 0;
+            });
         l.ordered = ord;
         l.persist = o.persist_index && top_level;
         outcome r = ok(value());
@@ -725,13 +897,17 @@ inline outcome apply_list(rlist& l, const op& o, std::size_t limit, bool top_lev
         return r;
     }
     case op_code::list_sort: {
-        if (l.v.size() <= 1) return ok(value());
-        std::stable_sort(l.v.begin(), l.v.end(), [](const value& a, const value& b) { return cmpx(a, b) < 0; });
-        if ((o.sort_flags & 1U) != 0 && !l.ordered) std::reverse(l.v.begin(), l.v.end());
+        if (l.v.size() <= 1)
+            return ok(value());
+        std::stable_sort(
+            l.v.begin(), l.v.end(), [](const value& a, const value& b) { return cmpx(a, b) < 0; });
+        if ((o.sort_flags & 1U) != 0 && !l.ordered)
+            std::reverse(l.v.begin(), l.v.end());
         if ((o.sort_flags & cdt::list_sort_flags::drop_duplicates) != 0) {
             std::vector<value> d;
             for (const value& v : l.v)
-                if (d.empty() || cmpx(d.back(), v) != 0) d.push_back(v);
+                if (d.empty() || cmpx(d.back(), v) != 0)
+                    d.push_back(v);
             l.v = d;
         }
         outcome r = ok(value());
@@ -745,23 +921,31 @@ inline outcome apply_list(rlist& l, const op& o, std::size_t limit, bool top_lev
         r.wrote = true;
         return r;
     }
-    case op_code::list_append: return done(w.append({o.key}, false));
-    case op_code::list_append_items: return done(w.append(o.values, true));
+    case op_code::list_append:
+        return done(w.append({o.key}, false));
+    case op_code::list_append_items:
+        return done(w.append(o.values, true));
     case op_code::list_insert:
     case op_code::list_insert_items: {
         bool items = o.code == op_code::list_insert_items;
         std::vector<value> vals = items ? o.values : std::vector<value>{o.key};
         for (const value& v : vals)
-            if (!storable(v)) return err(status::parameter_error);
-        if (l.ordered) return err(status::op_not_applicable);
+            if (!storable(v))
+                return err(status::parameter_error);
+        if (l.ordered)
+            return err(status::op_not_applicable);
         return done(w.insert(o.index, vals, items, true));
     }
     case op_code::list_set:
-        if (!storable(o.key)) return err(status::parameter_error);
-        if (l.ordered) return err(status::op_not_applicable);
+        if (!storable(o.key))
+            return err(status::parameter_error);
+        if (l.ordered)
+            return err(status::op_not_applicable);
         return done(w.set(o.index, o.key));
-    case op_code::list_increment: return done(w.increment());
-    default: break;
+    case op_code::list_increment:
+        return done(w.increment());
+    default:
+        break;
     }
 
     return_type t = return_type::none;
@@ -770,16 +954,21 @@ inline outcome apply_list(rlist& l, const op& o, std::size_t limit, bool top_lev
     case op_code::list_get:
     case op_code::list_get_range:
     case op_code::list_pop:
-    case op_code::list_pop_range: t = return_type::value; break;
+    case op_code::list_pop_range:
+        t = return_type::value;
+        break;
     case op_code::list_remove:
-    case op_code::list_remove_range: t = return_type::count; break;
+    case op_code::list_remove_range:
+        t = return_type::count;
+        break;
     case op_code::list_trim:
         t = return_type::count;
         inv = true;
         break;
     default: {
         std::int32_t base = o.return_type & 0xffff;
-        if (base != 0 && base != 1 && base != 2 && base != 3 && base != 4 && base != 5 && base != 7 && base != 13)
+        if (base != 0 && base != 1 && base != 2 && base != 3 && base != 4 && base != 5 &&
+            base != 7 && base != 13)
             return err(status::op_not_applicable);
         t = static_cast<return_type>(base);
         inv = (o.return_type & cdt::return_inverted) != 0;
@@ -793,26 +982,43 @@ inline outcome apply_list(rlist& l, const op& o, std::size_t limit, bool top_lev
     case op_code::list_pop:
     case op_code::list_remove:
     case op_code::list_get_by_index:
-    case op_code::list_remove_by_index: r = s.index_range(o.index, 1, false); break;
+    case op_code::list_remove_by_index:
+        r = s.index_range(o.index, 1, false);
+        break;
     case op_code::list_get_range:
     case op_code::list_pop_range:
     case op_code::list_remove_range:
     case op_code::list_trim:
     case op_code::list_get_by_index_range:
-    case op_code::list_remove_by_index_range: r = s.index_range(o.index, wire(o.count), true); break;
+    case op_code::list_remove_by_index_range:
+        r = s.index_range(o.index, wire(o.count), true);
+        break;
     case op_code::list_get_by_rank:
-    case op_code::list_remove_by_rank: r = s.rank_range(o.index, 1, false); break;
+    case op_code::list_remove_by_rank:
+        r = s.rank_range(o.index, 1, false);
+        break;
     case op_code::list_get_by_rank_range:
-    case op_code::list_remove_by_rank_range: r = s.rank_range(o.index, wire(o.count), true); break;
+    case op_code::list_remove_by_rank_range:
+        r = s.rank_range(o.index, wire(o.count), true);
+        break;
     case op_code::list_get_by_value:
-    case op_code::list_remove_by_value: r = s.value_interval(o.key, std::nullopt, true); break;
+    case op_code::list_remove_by_value:
+        r = s.value_interval(o.key, std::nullopt, true);
+        break;
     case op_code::list_get_by_value_list:
-    case op_code::list_remove_by_value_list: r = s.value_list(o.values); break;
+    case op_code::list_remove_by_value_list:
+        r = s.value_list(o.values);
+        break;
     case op_code::list_get_by_value_range:
-    case op_code::list_remove_by_value_range: r = s.value_interval(o.begin, o.end, false); break;
+    case op_code::list_remove_by_value_range:
+        r = s.value_interval(o.begin, o.end, false);
+        break;
     case op_code::list_get_by_value_rel_rank_range:
-    case op_code::list_remove_by_value_rel_rank_range: r = s.rel_rank(o.key, o.index, o.count); break;
-    default: return err(status::parameter_error);
+    case op_code::list_remove_by_value_rel_rank_range:
+        r = s.rel_rank(o.key, o.index, o.count);
+        break;
+    default:
+        return err(status::parameter_error);
     }
     r.wrote = r.ok && s.wrote;
     return r;
@@ -832,7 +1038,8 @@ inline value to_value(const rlist& l) {
 }
 
 /// The reference for a list op on a bin or a nested target (no context).
-inline outcome apply_target(std::optional<value>& t, const op& o, std::size_t limit, bool top_level) {
+inline outcome
+apply_target(std::optional<value>& t, const op& o, std::size_t limit, bool top_level) {
     if (cdt::is_map_op(o.code)) {
         test::ref_outcome m = test::ref_apply(t, o, top_level);
         outcome r = m.ok ? ok(m.v) : err(m.code);
@@ -841,21 +1048,27 @@ inline outcome apply_target(std::optional<value>& t, const op& o, std::size_t li
     }
     if (!t) {
         cdt::op_class cls = cdt::classify(o.code);
-        if (cls != cdt::op_class::modify) return ok(value());
-        if (o.code == op_code::list_sort) return err(status::bin_type_error);
+        if (cls != cdt::op_class::modify)
+            return ok(value());
+        if (o.code == op_code::list_sort)
+            return err(status::bin_type_error);
         rlist l;
-        bool creates_ordered = (o.code == op_code::list_append || o.code == op_code::list_append_items ||
-                                o.code == op_code::list_increment) &&
-                               o.lpolicy.order == list_order::ordered;
+        bool creates_ordered =
+            (o.code == op_code::list_append || o.code == op_code::list_append_items ||
+             o.code == op_code::list_increment) &&
+            o.lpolicy.order == list_order::ordered;
         l.ordered = creates_ordered;
         outcome r = apply_list(l, o, limit, top_level);
-        if (r.ok) t = to_value(l);
+        if (r.ok)
+            t = to_value(l);
         return r;
     }
-    if (!t->is_list()) return err(status::bin_type_error);
+    if (!t->is_list())
+        return err(status::bin_type_error);
     rlist l = from_value(*t);
     outcome r = apply_list(l, o, limit, top_level);
-    if (r.ok) t = to_value(l);
+    if (r.ok)
+        t = to_value(l);
     return r;
 }
 
@@ -864,10 +1077,12 @@ inline outcome apply_target(std::optional<value>& t, const op& o, std::size_t li
 /// Steps with list_create / map_create's flag ORed into the last one.
 inline std::vector<cdt::ctx_step> effective_steps(const op& o) {
     std::vector<cdt::ctx_step> s = o.ctx;
-    if (s.empty() || (o.code != op_code::list_create && o.code != op_code::map_create)) return s;
+    if (s.empty() || (o.code != op_code::list_create && o.code != op_code::map_create))
+        return s;
     cdt::ctx_step& last = s.back();
-    bool is_map_step = last.type == cdt::ctx_step::kind::map_key || last.type == cdt::ctx_step::kind::map_index ||
-                       last.type == cdt::ctx_step::kind::map_rank || last.type == cdt::ctx_step::kind::map_value;
+    bool is_map_step =
+        last.type == cdt::ctx_step::kind::map_key || last.type == cdt::ctx_step::kind::map_index ||
+        last.type == cdt::ctx_step::kind::map_rank || last.type == cdt::ctx_step::kind::map_value;
     unsigned bits = 0;
     if (last.create) {
         if (is_map_step)
@@ -880,11 +1095,13 @@ inline std::vector<cdt::ctx_step> effective_steps(const op& o) {
     if (o.code == op_code::list_create)
         bits |= o.order == list_order::ordered ? 0xc0 : (o.pad ? 0x80 : 0x40);
     else
-        bits |= o.morder == map_order::key_value_ordered ? 0xc0 : (o.morder == map_order::key_ordered ? 0x80 : 0x40);
+        bits |= o.morder == map_order::key_value_ordered
+                    ? 0xc0
+                    : (o.morder == map_order::key_ordered ? 0x80 : 0x40);
     last.create = true;
     last.create_list_order = bits == 0xc0 ? list_order::ordered : list_order::unordered;
     last.pad = bits == 0x80;
-    last.create_map_order = bits == 0xc0 ? map_order::key_value_ordered
+    last.create_map_order = bits == 0xc0   ? map_order::key_value_ordered
                             : bits == 0x80 ? map_order::key_ordered
                                            : map_order::unordered;
     return s;
@@ -900,9 +1117,11 @@ struct hit {
 /// Where step s lands in container c; nullopt-like failure via ok = false.
 inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
     using k = cdt::ctx_step::kind;
-    bool map_step = s.type == k::map_key || s.type == k::map_index || s.type == k::map_rank || s.type == k::map_value;
+    bool map_step = s.type == k::map_key || s.type == k::map_index || s.type == k::map_rank ||
+                    s.type == k::map_value;
     if (c.is_list()) {
-        if (map_step) return false;
+        if (map_step)
+            return false;
         std::vector<value> v = c.as_list().to_vector();
         bool ordered = c.as_list().is_ordered();
         auto n = static_cast<std::int64_t>(v.size());
@@ -912,7 +1131,8 @@ inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
                 h = {true, false, static_cast<std::size_t>(i), 0};
                 return true;
             }
-            if (!s.create) return false;
+            if (!s.create)
+                return false;
             if ((n == 0 && s.index == -1) || s.index == n || ordered) {
                 h = {false, true, v.size(), 0};
                 return true;
@@ -925,7 +1145,8 @@ inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
         }
         if (s.type == k::list_rank) {
             std::int64_t r = s.index < 0 ? s.index + n : s.index;
-            if (r < 0 || r >= n) return false;
+            if (r < 0 || r >= n)
+                return false;
             rlist tmp{v, false, false};
             h = {true, false, rank_order(tmp)[static_cast<std::size_t>(r)], 0};
             return true;
@@ -937,18 +1158,24 @@ inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
             }
         return false;
     }
-    if (!map_step) return false;
+    if (!map_step)
+        return false;
     std::vector<std::pair<value, value>> e;
-    for (const map_entry& x : c.as_map()) e.emplace_back(x.key, x.val);
+    for (const map_entry& x : c.as_map())
+        e.emplace_back(x.key, x.val);
     auto n = static_cast<std::int64_t>(e.size());
     if (s.type == k::map_index || s.type == k::map_rank) {
         std::int64_t i = s.index < 0 ? s.index + n : s.index;
-        if (i < 0 || i >= n) return false;
+        if (i < 0 || i >= n)
+            return false;
         auto u = static_cast<std::size_t>(i);
         if (s.type == k::map_rank) {
             std::vector<std::size_t> o(e.size());
-            for (std::size_t j = 0; j < o.size(); ++j) o[j] = j;
-            std::stable_sort(o.begin(), o.end(), [&](std::size_t a, std::size_t b) { return cmpx(e[a].second, e[b].second) < 0; });
+            for (std::size_t j = 0; j < o.size(); ++j)
+                o[j] = j;
+            std::stable_sort(o.begin(), o.end(), [&](std::size_t a, std::size_t b) {
+                return cmpx(e[a].second, e[b].second) < 0;
+            });
             u = o[u];
         }
         h = {true, false, u, 0};
@@ -969,20 +1196,27 @@ inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
 }
 
 /// Checks steps [from, end) as containers to create; counts their elements.
-inline bool chain_ok(const std::vector<cdt::ctx_step>& st, std::size_t from, std::size_t& elements) {
+inline bool
+chain_ok(const std::vector<cdt::ctx_step>& st, std::size_t from, std::size_t& elements) {
     using k = cdt::ctx_step::kind;
     for (std::size_t i = from; i < st.size(); ++i) {
         const cdt::ctx_step& s = st[i];
         if (s.type == k::map_key) {
-            if (!storable(s.val)) return false;
+            if (!storable(s.val))
+                return false;
             ++elements;
             continue;
         }
-        if (s.type != k::list_index || s.index < -1) return false;
-        if (s.create && s.create_list_order == list_order::ordered) ++elements;
-        else if (s.create && s.pad) elements += static_cast<std::size_t>(std::max<std::int64_t>(s.index, 0)) + 1;
-        else if (s.index > 0) return false;
-        else ++elements;
+        if (s.type != k::list_index || s.index < -1)
+            return false;
+        if (s.create && s.create_list_order == list_order::ordered)
+            ++elements;
+        else if (s.create && s.pad)
+            elements += static_cast<std::size_t>(std::max<std::int64_t>(s.index, 0)) + 1;
+        else if (s.index > 0)
+            return false;
+        else
+            ++elements;
     }
     return true;
 }
@@ -999,7 +1233,8 @@ inline value build(const std::vector<cdt::ctx_step>& st, std::size_t from, value
         } else {
             std::vector<value> v;
             if (s.create && s.pad)
-                for (std::int64_t j = 0; j < s.index; ++j) v.emplace_back();
+                for (std::int64_t j = 0; j < s.index; ++j)
+                    v.emplace_back();
             v.push_back(leaf);
             leaf = value(list(std::move(v)));
         }
@@ -1015,28 +1250,37 @@ struct ctx_ref {
 
     outcome target(std::optional<value>& t, bool bin_exists = true) const {
         bool absent = !t;
-        if (absent && o.code == op_code::list_sort && bin_exists) return ok(value());
+        if (absent && o.code == op_code::list_sort && bin_exists)
+            return ok(value());
         outcome r = apply_target(t, o, limit, false);
-        if (r.ok && absent && !cdt::is_map_op(o.code) && !r.wrote) t.reset();
+        if (r.ok && absent && !cdt::is_map_op(o.code) && !r.wrote)
+            t.reset();
         return r;
     }
 
     /// Step i inside container c (a copy the caller writes back on success).
     outcome step(value& c, std::size_t i) const {
-        if (!c.is_list() && !c.is_map()) return err(status::op_not_applicable);
+        if (!c.is_list() && !c.is_map())
+            return err(status::op_not_applicable);
         hit h;
-        if (!resolve(c, st[i], h)) return err(status::op_not_applicable);
+        if (!resolve(c, st[i], h))
+            return err(status::op_not_applicable);
         if (h.create) {
             std::size_t elements = 0;
-            if (!chain_ok(st, i + 1, elements)) return err(status::op_not_applicable);
-            if (cls == cdt::op_class::read) return err(status::op_not_applicable);
-            if (cls == cdt::op_class::remove) return ok(value());
+            if (!chain_ok(st, i + 1, elements))
+                return err(status::op_not_applicable);
+            if (cls == cdt::op_class::read)
+                return err(status::op_not_applicable);
+            if (cls == cdt::op_class::remove)
+                return ok(value());
             std::optional<value> leaf;
             outcome r = target(leaf);
-            if (!r.ok || !leaf) return r;
+            if (!r.ok || !leaf)
+                return r;
             std::size_t existing = c.is_list() ? c.as_list().size() : c.as_map().size();
             std::size_t total = elements + (h.pad == 0 ? 0 : h.pad + existing + 1);
-            if (total > limit) return err(status::record_too_big);
+            if (total > limit)
+                return err(status::record_too_big);
             value elem = build(st, i + 1, *leaf);
             if (c.is_map()) {
                 map m = c.as_map();
@@ -1045,9 +1289,11 @@ struct ctx_ref {
             } else {
                 rlist l = from_value(c);
                 if (l.ordered) {
-                    l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(count_less(l, elem)), elem);
+                    l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(count_less(l, elem)),
+                               elem);
                 } else {
-                    for (std::size_t j = 0; j < h.pad; ++j) l.v.emplace_back();
+                    for (std::size_t j = 0; j < h.pad; ++j)
+                        l.v.emplace_back();
                     l.v.push_back(elem);
                 }
                 c = to_value(l);
@@ -1061,9 +1307,11 @@ struct ctx_ref {
         } else {
             std::optional<value> t = child;
             r = target(t);
-            if (r.ok) child = *t;
+            if (r.ok)
+                child = *t;
         }
-        if (!r.ok || cls == cdt::op_class::read) return r;
+        if (!r.ok || cls == cdt::op_class::read)
+            return r;
         if (c.is_map()) {
             map m = c.as_map();
             m.set_value_at(h.pos, child);
@@ -1084,28 +1332,36 @@ struct ctx_ref {
 
 /// The reference cdt::apply: (bin before, op) → (outcome, bin after).
 inline outcome apply(std::optional<value>& bin, const op& o, std::size_t limit = 1048576) {
-    if (o.ctx.empty()) return apply_target(bin, o, limit, true);
+    if (o.ctx.empty())
+        return apply_target(bin, o, limit, true);
     ctx_ref c{o, effective_steps(o), cdt::classify(o.code), limit};
     if (!bin) {
-        if (c.cls == cdt::op_class::read) return ok(value());
+        if (c.cls == cdt::op_class::read)
+            return ok(value());
         const cdt::ctx_step& first = c.st.front();
-        if (!first.create ||
-            (first.type != cdt::ctx_step::kind::list_index && first.type != cdt::ctx_step::kind::map_key))
+        if (!first.create || (first.type != cdt::ctx_step::kind::list_index &&
+                              first.type != cdt::ctx_step::kind::map_key))
             return err(status::op_not_applicable);
         std::size_t elements = 0;
-        if (!chain_ok(c.st, 0, elements)) return err(status::op_not_applicable);
-        if (c.cls == cdt::op_class::remove) return ok(value());
+        if (!chain_ok(c.st, 0, elements))
+            return err(status::op_not_applicable);
+        if (c.cls == cdt::op_class::remove)
+            return ok(value());
         std::optional<value> leaf;
         outcome r = c.target(leaf, false);
-        if (!r.ok || !leaf) return r;
-        if (elements > limit) return err(status::record_too_big);
+        if (!r.ok || !leaf)
+            return r;
+        if (elements > limit)
+            return err(status::record_too_big);
         bin = build(c.st, 0, *leaf);
         return r;
     }
-    if (!bin->is_list() && !bin->is_map()) return err(status::parameter_error);
+    if (!bin->is_list() && !bin->is_map())
+        return err(status::parameter_error);
     value work = *bin;
     outcome r = c.step(work, 0);
-    if (r.ok && c.cls != cdt::op_class::read) bin = work;
+    if (r.ok && c.cls != cdt::op_class::read)
+        bin = work;
     return r;
 }
 

@@ -24,7 +24,8 @@ std::uint64_t seed_from_env() {
 /// Positions in rank order: stable sort by value, ties by position.
 std::vector<std::size_t> oracle_ranks(const std::vector<value>& v) {
     std::vector<std::size_t> order(v.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return detail::cdt_compare(v[a], v[b], false) < 0;
     });
@@ -33,9 +34,11 @@ std::vector<std::size_t> oracle_ranks(const std::vector<value>& v) {
 
 void check_same(const list& l, const std::vector<value>& ref) {
     REQUIRE(l.size() == ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) REQUIRE(l[i] == ref[i]);
+    for (std::size_t i = 0; i < ref.size(); ++i)
+        REQUIRE(l[i] == ref[i]);
     std::size_t i = 0;
-    for (const value& v : l) REQUIRE(v == ref[i++]);
+    for (const value& v : l)
+        REQUIRE(v == ref[i++]);
     REQUIRE(i == ref.size());
     REQUIRE(static_cast<std::size_t>(l.end() - l.begin()) == ref.size());
 }
@@ -48,15 +51,18 @@ void check_ranks(const list& l, const std::vector<value>& ref) {
     }
     REQUIRE(l.indexes_by_rank(0, ref.size()) == order);
     std::vector<value> by_rank = l.values_by_rank(0, ref.size());
-    for (std::size_t r = 0; r < order.size(); ++r) REQUIRE(by_rank[r] == ref[order[r]]);
+    for (std::size_t r = 0; r < order.size(); ++r)
+        REQUIRE(by_rank[r] == ref[order[r]]);
     for (std::int64_t probe = -1; probe <= 8; ++probe) {
         value p(probe);
         std::size_t less = 0;
         std::size_t le = 0;
         for (const value& e : ref) {
             int c = detail::cdt_compare(e, p, true);
-            if (c < 0) ++less;
-            if (c <= 0) ++le;
+            if (c < 0)
+                ++less;
+            if (c <= 0)
+                ++le;
         }
         REQUIRE(l.count_less(p) == less);
         REQUIRE(l.count_less_equal(p) == le);
@@ -71,7 +77,8 @@ void random_run(std::mt19937_64& rng, bool indexed, std::size_t start, int steps
         l.push_back(v);
         ref.push_back(v);
     }
-    if (indexed) l.build_index();
+    if (indexed)
+        l.build_index();
     for (int step = 0; step < steps; ++step) {
         switch (rng() % 9) {
         case 0:
@@ -124,7 +131,8 @@ void random_run(std::mt19937_64& rng, bool indexed, std::size_t start, int steps
         case 7: {
             std::vector<std::size_t> pos;
             for (std::size_t i = 0; i < ref.size(); ++i)
-                if (rng() % 5 == 0) pos.push_back(i);
+                if (rng() % 5 == 0)
+                    pos.push_back(i);
             l.erase_positions(pos);
             for (auto it = pos.rbegin(); it != pos.rend(); ++it)
                 ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(*it));
@@ -141,7 +149,8 @@ void random_run(std::mt19937_64& rng, bool indexed, std::size_t start, int steps
             break;
         }
         }
-        if (step % 16 == 0) check_same(l, ref);
+        if (step % 16 == 0)
+            check_same(l, ref);
     }
     check_same(l, ref);
     check_ranks(l, ref);
@@ -162,8 +171,9 @@ TEST_CASE("list matches a vector oracle, flat and indexed", "[core][list]") {
 
 TEST_CASE("list indexes itself only when asked or on a long middle insert", "[core][list]") {
     list l;
-    for (int i = 0; i < 1000; ++i) l.push_back(value(i));
-    CHECK_FALSE(l.has_index()); // appends stay a vector
+    for (int i = 0; i < 1000; ++i)
+        l.push_back(value(i));
+    CHECK_FALSE(l.has_index());             // appends stay a vector
     CHECK(l.count_less(value(500)) == 500); // a scan answers meanwhile
     l.insert(500, value(-1));
     CHECK(l.has_index());
@@ -171,7 +181,8 @@ TEST_CASE("list indexes itself only when asked or on a long middle insert", "[co
     CHECK(l.index_at_rank(0) == 500);
 
     list s;
-    for (int i = 0; i < 10; ++i) s.insert(0, value(i));
+    for (int i = 0; i < 10; ++i)
+        s.insert(0, value(i));
     s.build_index(); // short lists stay flat
     CHECK_FALSE(s.has_index());
     CHECK(s.index_at_rank(0) == 9);
@@ -196,8 +207,10 @@ TEST_CASE("list relabels locally under adversarial inserts", "[core][list]") {
     CHECK(second[1] == value(n - 1));
     // Positions and ranks still agree after all the relabelling.
     std::vector<value> v = front.to_vector();
-    for (std::size_t i = 0; i < v.size(); ++i) REQUIRE(v[i] == value(static_cast<std::int64_t>(n - 1) - static_cast<std::int64_t>(i)));
-    for (std::size_t r = 0; r < 100; ++r) CHECK(front.index_at_rank(r) == static_cast<std::size_t>(n - 1) - r);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        REQUIRE(v[i] == value(static_cast<std::int64_t>(n - 1) - static_cast<std::int64_t>(i)));
+    for (std::size_t r = 0; r < 100; ++r)
+        CHECK(front.index_at_rank(r) == static_cast<std::size_t>(n - 1) - r);
 }
 
 TEST_CASE("list sort is stable and drops duplicates on request", "[core][list]") {
@@ -207,7 +220,8 @@ TEST_CASE("list sort is stable and drops duplicates on request", "[core][list]")
     l.sort(true);
     CHECK(value(l) == value(list{1, 2, 3, "a"}));
     list big;
-    for (int i = 0; i < 300; ++i) big.push_back(value(i % 10));
+    for (int i = 0; i < 300; ++i)
+        big.push_back(value(i % 10));
     big.build_index();
     big.sort(true);
     CHECK(big.size() == 10);
@@ -227,9 +241,39 @@ TEST_CASE("ordered construction sorts; empty lists iterate to nothing", "[core][
     list e;
     CHECK(e.begin() == e.end());
     int n = 0;
-    for ([[maybe_unused]] const value& v : e) ++n;
+    for ([[maybe_unused]] const value& v : e)
+        ++n;
     CHECK(n == 0);
     list cleared{1, 2};
     cleared.clear();
     CHECK(cleared.begin() == cleared.end());
+}
+
+TEST_CASE("insert_sorted keeps a sorted list sorted; value_at_rank", "[core][list]") {
+    std::uint64_t seed = seed_from_env();
+    INFO("seed " << seed << " (KVMODEL_SEED to replay)");
+    std::mt19937_64 rng(seed);
+    for (int round = 0; round < 20; ++round) {
+        list l(list_order::ordered);
+        std::vector<value> ref;
+        for (int i = 0; i < 300; ++i) {
+            value v(static_cast<std::int64_t>(rng() % 40));
+            std::size_t pos = l.insert_sorted(v);
+            auto at =
+                std::upper_bound(ref.begin(), ref.end(), v, [](const value& a, const value& b) {
+                    return detail::cdt_compare(a, b, false) < 0;
+                });
+            REQUIRE(pos == static_cast<std::size_t>(at - ref.begin()));
+            ref.insert(at, v);
+            if (i % 50 == 0)
+                check_same(l, ref);
+        }
+        check_same(l, ref);
+        CHECK(l.has_index());
+        for (std::size_t r = 0; r < ref.size(); ++r)
+            REQUIRE(l.value_at_rank(r) == ref[r]);
+    }
+    list small{3, 1, 2};
+    CHECK(small.value_at_rank(0) == value(1));
+    CHECK(small.value_at_rank(2) == value(3));
 }

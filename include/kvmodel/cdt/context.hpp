@@ -43,8 +43,14 @@
 //      before anything is allocated.
 //
 // Costs: O(log n) per level on a level of n elements (a list_value / map_value
-// step with a WILDCARD pattern O(log n + k) over its k matches); the nested
-// container is moved out of its parent, modified and moved back, never copied.
+// step with a WILDCARD pattern O(log n + k) over its k matches); a write moves
+// the nested container out of its parent, modifies it and moves it back, never
+// copying it. A read walks without writing and hands the op a copy-on-write
+// handle of its target: a long nested list that has no rank index yet (one
+// only ever appended to) is then indexed on that handle, O(n log n), and the
+// index dropped with it; a write that ranks builds it in place instead.
+// A step into an ORDERED list that lands on a container costs O(log n) more
+// on the way back, to re-sort the changed container into place.
 // On error the bin is unchanged.
 #pragma once
 
@@ -70,16 +76,21 @@ namespace kvmodel::cdt::detail {
 /// (AS_CDT_CTX_CREATE_*): 0x40, 0x80 (list: pad; map: K_ORDERED), 0xc0
 /// (list: ORDERED; map: KV_ORDERED); 0 when the step does not create.
 inline unsigned ctx_create_bits(const ctx_step& s) noexcept {
-    if (!s.create) return 0;
+    if (!s.create)
+        return 0;
     if (s.type == ctx_step::kind::map_key || s.type == ctx_step::kind::map_index ||
         s.type == ctx_step::kind::map_rank || s.type == ctx_step::kind::map_value) {
         switch (s.create_map_order) {
-        case map_order::key_ordered: return 0x80;
-        case map_order::key_value_ordered: return 0xc0;
-        default: return 0x40;
+        case map_order::key_ordered:
+            return 0x80;
+        case map_order::key_value_ordered:
+            return 0xc0;
+        default:
+            return 0x40;
         }
     }
-    if (s.create_list_order == list_order::ordered) return 0xc0;
+    if (s.create_list_order == list_order::ordered)
+        return 0xc0;
     return s.pad ? 0x80 : 0x40;
 }
 
@@ -96,14 +107,20 @@ inline void ctx_set_create_bits(ctx_step& s, unsigned bits) noexcept {
 inline std::string ctx_step_text(const ctx_step& s) {
     switch (s.type) {
     case ctx_step::kind::list_index:
-        return std::string(s.create ? "list_index_create(" : "list_index(") + std::to_string(s.index) + ")";
-    case ctx_step::kind::list_rank: return "list_rank(" + std::to_string(s.index) + ")";
-    case ctx_step::kind::list_value: return "list_value(" + to_string(s.val) + ")";
-    case ctx_step::kind::map_index: return "map_index(" + std::to_string(s.index) + ")";
-    case ctx_step::kind::map_rank: return "map_rank(" + std::to_string(s.index) + ")";
+        return std::string(s.create ? "list_index_create(" : "list_index(") +
+               std::to_string(s.index) + ")";
+    case ctx_step::kind::list_rank:
+        return "list_rank(" + std::to_string(s.index) + ")";
+    case ctx_step::kind::list_value:
+        return "list_value(" + to_string(s.val) + ")";
+    case ctx_step::kind::map_index:
+        return "map_index(" + std::to_string(s.index) + ")";
+    case ctx_step::kind::map_rank:
+        return "map_rank(" + std::to_string(s.index) + ")";
     case ctx_step::kind::map_key:
         return std::string(s.create ? "map_key_create(" : "map_key(") + to_string(s.val) + ")";
-    case ctx_step::kind::map_value: return "map_value(" + to_string(s.val) + ")";
+    case ctx_step::kind::map_value:
+        return "map_value(" + to_string(s.val) + ")";
     }
     return "?";
 }
@@ -116,16 +133,19 @@ inline bool ctx_is_map_step(const ctx_step& s) noexcept {
 /// Where a step lands in a container: an existing element, or where a create
 /// step puts a new one.
 struct ctx_hit {
-    std::size_t pos = 0;     // element index (list position / map key order)
-    bool create = false;     // missing: create it
-    std::size_t pad = 0;     // list create: nils before the new element
+    std::size_t pos = 0; // element index (list position / map key order)
+    bool create = false; // missing: create it
+    std::size_t pad = 0; // list create: nils before the new element
 };
 
 /// Resolves and applies one op through its context.
 class ctx_apply {
 public:
     ctx_apply(const op& o, std::size_t max_record_size)
-        : m_op(o), m_steps(o.ctx), m_class(classify(o.code)), m_limit(max_record_size) {
+        : m_op(o)
+        , m_steps(o.ctx)
+        , m_class(classify(o.code))
+        , m_limit(max_record_size) {
         // list_create / map_create: the clients OR the order's create flag into
         // the last step and send set-order.
         if (!m_steps.empty() && (o.code == op_code::list_create || o.code == op_code::map_create)) {
@@ -143,43 +163,55 @@ public:
 
     result<value> run(std::optional<value>& bin) {
         if (m_steps.empty()) {
-            if (is_map_op(m_op.code)) return apply_map_op(bin, m_op);
+            if (is_map_op(m_op.code))
+                return apply_map_op(bin, m_op);
             return apply_list_op(bin, m_op, m_limit);
         }
         if (!bin) {
             // Reads of a missing bin never reach the CDT code.
-            if (m_class == op_class::read) return value();
+            if (m_class == op_class::read)
+                return value();
             const ctx_step& first = m_steps.front();
             if (!first.create ||
                 (first.type != ctx_step::kind::list_index && first.type != ctx_step::kind::map_key))
                 return fail(step_error(0, "the bin does not exist and the step does not create"));
             std::size_t pads = 0;
-            if (auto e = check_chain(0, pads)) return fail(std::move(*e));
-            if (m_class == op_class::remove) return value();
+            if (auto e = check_chain(0, pads))
+                return fail(std::move(*e));
+            if (m_class == op_class::remove)
+                return value();
             std::optional<value> leaf;
             result<value> r = apply_target(leaf, false);
-            if (!r || !leaf) return r;
-            if (pads > m_limit) return too_big(pads);
+            if (!r || !leaf)
+                return r;
+            if (pads > m_limit)
+                return too_big(pads);
             bin = build_chain(0, std::move(*leaf));
             return r;
         }
         if (!bin->is_list() && !bin->is_map())
-            return fail(op_error(status::parameter_error, m_op.code,
-                                 "ctx on a bin that holds a " + std::string(type_name(bin->type())) +
-                                     ", not a list or map"));
-        if (m_class == op_class::read) return read(*bin);
+            return fail(op_error(status::parameter_error,
+                                 m_op.code,
+                                 "ctx on a bin that holds a " +
+                                     std::string(type_name(bin->type())) + ", not a list or map"));
+        if (m_class == op_class::read)
+            return read(*bin);
         return modify(*bin, 0);
     }
 
 private:
     error step_error(std::size_t i, const std::string& what) const {
-        return op_error(status::op_not_applicable, m_op.code,
-                        "ctx step " + std::to_string(i + 1) + " " + ctx_step_text(m_steps[i]) + ": " + what);
+        return op_error(status::op_not_applicable,
+                        m_op.code,
+                        "ctx step " + std::to_string(i + 1) + " " + ctx_step_text(m_steps[i]) +
+                            ": " + what);
     }
     error too_big(std::size_t elements) const {
-        return op_error(status::record_too_big, m_op.code,
+        return op_error(status::record_too_big,
+                        m_op.code,
                         "ctx padding makes " + std::to_string(elements) +
-                            " elements, more bytes than max-record-size " + std::to_string(m_limit));
+                            " elements, more bytes than max-record-size " +
+                            std::to_string(m_limit));
     }
 
     /// Where step i lands in container c (a list or map). `may_build` lets a
@@ -188,64 +220,87 @@ private:
         const ctx_step& s = m_steps[i];
         if (c.is_list()) {
             list& l = c.as_list();
-            if (ctx_is_map_step(s)) return fail(step_error(i, "a map step on a list"));
+            if (ctx_is_map_step(s))
+                return fail(step_error(i, "a map step on a list"));
             std::size_t n = l.size();
             bool by_index = s.type == ctx_step::kind::list_index ||
                             (s.type == ctx_step::kind::list_rank && l.is_ordered());
             if (by_index) {
-                if (auto p = single_position(s.index, n)) return ctx_hit{*p, false, 0};
-                if (!s.create) return fail(step_error(i, "index out of range (size " + std::to_string(n) + ")"));
+                if (auto p = single_position(s.index, n))
+                    return ctx_hit{*p, false, 0};
+                if (!s.create)
+                    return fail(
+                        step_error(i, "index out of range (size " + std::to_string(n) + ")"));
                 auto sn = static_cast<std::int64_t>(n);
-                if ((n == 0 && s.index == -1) || s.index == sn) return ctx_hit{n, true, 0};
+                if ((n == 0 && s.index == -1) || s.index == sn)
+                    return ctx_hit{n, true, 0};
                 // Past the end (or, crash case (a), before the start): an
                 // ORDERED list sorts the new element in; else only padding.
-                if (l.is_ordered()) return ctx_hit{n, true, 0};
+                if (l.is_ordered())
+                    return ctx_hit{n, true, 0};
                 if (s.index > sn && s.pad && s.create_list_order != list_order::ordered)
                     return ctx_hit{n, true, static_cast<std::size_t>(s.index - sn)};
-                return fail(step_error(i, s.index < 0 ? "index before the start of the list (size " + std::to_string(n) + ")"
-                                                      : "index past the end without pad (size " + std::to_string(n) + ")"));
+                return fail(step_error(
+                    i,
+                    s.index < 0
+                        ? "index before the start of the list (size " + std::to_string(n) + ")"
+                        : "index past the end without pad (size " + std::to_string(n) + ")"));
             }
-            if (may_build) l.build_index();
+            if (may_build)
+                l.build_index();
             if (s.type == ctx_step::kind::list_rank) {
                 auto p = single_position(s.index, n);
-                if (!p) return fail(step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
+                if (!p)
+                    return fail(
+                        step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
                 return ctx_hit{l.index_at_rank(*p), false, 0};
             }
             // list_value: the first equal element in list order.
             std::size_t lo = l.count_less(s.val);
             std::size_t hi = l.count_less_equal(s.val);
-            if (lo == hi) return fail(step_error(i, "no element equals the value"));
-            if (l.is_ordered()) return ctx_hit{lo, false, 0};
-            if (!s.val.contains_wildcard()) return ctx_hit{l.index_at_rank(lo), false, 0};
+            if (lo == hi)
+                return fail(step_error(i, "no element equals the value"));
+            if (l.is_ordered())
+                return ctx_hit{lo, false, 0};
+            if (!s.val.contains_wildcard())
+                return ctx_hit{l.index_at_rank(lo), false, 0};
             std::vector<std::size_t> pos = l.indexes_by_rank(lo, hi);
             return ctx_hit{*std::min_element(pos.begin(), pos.end()), false, 0};
         }
         map& m = c.as_map();
-        if (!ctx_is_map_step(s)) return fail(step_error(i, "a list step on a map"));
+        if (!ctx_is_map_step(s))
+            return fail(step_error(i, "a list step on a map"));
         std::size_t n = m.size();
         switch (s.type) {
         case ctx_step::kind::map_index: {
             auto p = single_position(s.index, n);
-            if (!p) return fail(step_error(i, "index out of range (size " + std::to_string(n) + ")"));
+            if (!p)
+                return fail(step_error(i, "index out of range (size " + std::to_string(n) + ")"));
             return ctx_hit{*p, false, 0};
         }
         case ctx_step::kind::map_rank: {
             auto p = single_position(s.index, n);
-            if (!p) return fail(step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
+            if (!p)
+                return fail(step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
             return ctx_hit{m.index_at_rank(*p), false, 0};
         }
         case ctx_step::kind::map_key: {
-            if (auto p = m.find(s.val)) return ctx_hit{*p, false, 0};
-            if (!s.create) return fail(step_error(i, "key not found"));
-            if (!list_storable(s.val)) return fail(step_error(i, "cannot create a key holding INF/WILDCARD"));
+            if (auto p = m.find(s.val))
+                return ctx_hit{*p, false, 0};
+            if (!s.create)
+                return fail(step_error(i, "key not found"));
+            if (!list_storable(s.val))
+                return fail(step_error(i, "cannot create a key holding INF/WILDCARD"));
             return ctx_hit{0, true, 0};
         }
         default: {
             // map_value: the first equal value in key order.
             std::size_t lo = m.count_less_value(s.val);
             std::size_t hi = m.count_less_equal_value(s.val);
-            if (lo == hi) return fail(step_error(i, "no value equals the value"));
-            if (!s.val.contains_wildcard()) return ctx_hit{m.index_at_rank(lo), false, 0};
+            if (lo == hi)
+                return fail(step_error(i, "no value equals the value"));
+            if (!s.val.contains_wildcard())
+                return ctx_hit{m.index_at_rank(lo), false, 0};
             std::vector<std::size_t> idx = m.indexes_by_rank(lo, hi);
             return ctx_hit{*std::min_element(idx.begin(), idx.end()), false, 0};
         }
@@ -258,27 +313,33 @@ private:
         for (std::size_t i = from; i < m_steps.size(); ++i) {
             const ctx_step& s = m_steps[i];
             if (s.type == ctx_step::kind::map_key) {
-                if (!list_storable(s.val)) return step_error(i, "cannot create a key holding INF/WILDCARD");
+                if (!list_storable(s.val))
+                    return step_error(i, "cannot create a key holding INF/WILDCARD");
                 elements = add_sat(elements, 1);
                 continue;
             }
             if (s.type != ctx_step::kind::list_index)
                 return step_error(i, "cannot create an element by this step");
-            if (s.index < -1) return step_error(i, "index before the start of a created list");
+            if (s.index < -1)
+                return step_error(i, "index before the start of a created list");
             if (s.create && s.create_list_order == list_order::ordered) {
                 elements = add_sat(elements, 1);
             } else if (s.create && s.pad) {
                 // Crash case (b): index -1 pads like index 0.
-                elements = add_sat(elements, static_cast<std::size_t>(std::max<std::int64_t>(s.index, 0)) + 1);
+                elements = add_sat(
+                    elements, static_cast<std::size_t>(std::max<std::int64_t>(s.index, 0)) + 1);
             } else {
-                if (s.index > 0) return step_error(i, "index past the end of a created list without pad");
+                if (s.index > 0)
+                    return step_error(i, "index past the end of a created list without pad");
                 elements = add_sat(elements, 1);
             }
         }
         return std::nullopt;
     }
     static std::size_t add_sat(std::size_t a, std::size_t b) noexcept {
-        return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max() : a + b;
+        return a > std::numeric_limits<std::size_t>::max() - b
+                   ? std::numeric_limits<std::size_t>::max()
+                   : a + b;
     }
 
     /// The containers of steps [from, end) around leaf, innermost first.
@@ -300,7 +361,8 @@ private:
             }
             list l;
             if (s.create && s.pad)
-                for (std::int64_t k = 0; k < s.index; ++k) l.push_back(value());
+                for (std::int64_t k = 0; k < s.index; ++k)
+                    l.push_back(value());
             l.push_back(std::move(elem));
             elem = value(std::move(l));
         }
@@ -309,10 +371,12 @@ private:
 
     /// The op on its target (nullopt when a create step made room for it).
     result<value> apply_target(std::optional<value>& target, bool bin_exists = true) const {
-        if (is_map_op(m_op.code)) return apply_map_op(target, m_op, false);
+        if (is_map_op(m_op.code))
+            return apply_map_op(target, m_op, false);
         // sort refuses a dead bin (BIN_TYPE_ERROR); in a live one, the empty
         // list a create step stands for has nothing to sort: a no-op.
-        if (!target && m_op.code == op_code::list_sort && bin_exists) return value();
+        if (!target && m_op.code == op_code::list_sort && bin_exists)
+            return value();
         list_run run;
         run.max_record_size = m_limit;
         run.top_level = false;
@@ -320,7 +384,8 @@ private:
         result<value> r = apply_list_op(target, m_op, run);
         // A created list the op did not write (NO_FAIL no-op, nothing to sort)
         // is not kept: the server creates nothing then.
-        if (r && was_absent && !run.wrote) target.reset();
+        if (r && was_absent && !run.wrote)
+            target.reset();
         return r;
     }
 
@@ -329,11 +394,15 @@ private:
         const value* cur = &top;
         for (std::size_t i = 0; i < m_steps.size(); ++i) {
             if (!cur->is_list() && !cur->is_map())
-                return fail(step_error(i, "steps into a " + std::string(type_name(cur->type())) + ", not a container"));
+                return fail(step_error(i,
+                                       "steps into a " + std::string(type_name(cur->type())) +
+                                           ", not a container"));
             value probe = *cur; // O(1): containers are shared handles
             result<ctx_hit> h = resolve(probe, i, false);
-            if (!h) return fail(h.error());
-            if (h->create) return fail(step_error(i, "element not found (a read creates nothing)"));
+            if (!h)
+                return fail(h.error());
+            if (h->create)
+                return fail(step_error(i, "element not found (a read creates nothing)"));
             cur = cur->is_list() ? &cur->as_list()[h->pos] : &cur->as_map().value_at(h->pos);
         }
         std::optional<value> target = *cur;
@@ -344,14 +413,18 @@ private:
     /// may change; on error it is left as it was).
     result<value> modify(value& c, std::size_t i) {
         if (!c.is_list() && !c.is_map())
-            return fail(step_error(i, "steps into a " + std::string(type_name(c.type())) + ", not a container"));
+            return fail(step_error(
+                i, "steps into a " + std::string(type_name(c.type())) + ", not a container"));
         result<ctx_hit> h = resolve(c, i, true);
-        if (!h) return fail(h.error());
-        if (h->create) return create_at(c, i, *h);
+        if (!h)
+            return fail(h.error());
+        if (h->create)
+            return create_at(c, i, *h);
 
         value child = c.is_list() ? c.as_list().take(h->pos) : c.as_map().take_value_at(h->pos);
         result<value> r = [&]() -> result<value> {
-            if (i + 1 < m_steps.size()) return modify(child, i + 1);
+            if (i + 1 < m_steps.size())
+                return modify(child, i + 1);
             std::optional<value> target(std::move(child));
             result<value> out = apply_target(target);
             child = std::move(*target);
@@ -382,15 +455,20 @@ private:
     /// and the op need, and insert it into c.
     result<value> create_at(value& c, std::size_t i, const ctx_hit& h) {
         std::size_t elements = 0;
-        if (auto e = check_chain(i + 1, elements)) return fail(std::move(*e));
-        if (m_class == op_class::remove) return value();
+        if (auto e = check_chain(i + 1, elements))
+            return fail(std::move(*e));
+        if (m_class == op_class::remove)
+            return value();
         std::optional<value> leaf;
         result<value> r = apply_target(leaf);
-        if (!r || !leaf) return r;
+        if (!r || !leaf)
+            return r;
         // Padding can ask for billions of nils: refuse before building any.
         std::size_t existing = c.is_list() ? c.as_list().size() : c.as_map().size();
-        std::size_t total = add_sat(elements, h.pad == 0 ? 0 : add_sat(h.pad, add_sat(existing, 1)));
-        if (total > m_limit) return too_big(total);
+        std::size_t total =
+            add_sat(elements, h.pad == 0 ? 0 : add_sat(h.pad, add_sat(existing, 1)));
+        if (total > m_limit)
+            return too_big(total);
         value elem = build_chain(i + 1, std::move(*leaf));
         if (c.is_map()) {
             c.as_map().put(m_steps[i].val, std::move(elem));
@@ -402,7 +480,8 @@ private:
             l.insert(at, std::move(elem));
             return r;
         }
-        for (std::size_t k = 0; k < h.pad; ++k) l.push_back(value());
+        for (std::size_t k = 0; k < h.pad; ++k)
+            l.push_back(value());
         l.push_back(std::move(elem));
         return r;
     }
@@ -416,7 +495,8 @@ private:
 /// Applies o (with a non-empty ctx) to bin (nullopt = absent). max_record_size
 /// is the namespace's limit, which context padding may not exceed.
 /// On error bin is unchanged. Complexity: O(log n) per level, plus the op.
-inline result<value> apply_in_context(std::optional<value>& bin, const op& o,
+inline result<value> apply_in_context(std::optional<value>& bin,
+                                      const op& o,
                                       std::size_t max_record_size = default_max_record_size) {
     return ctx_apply(o, max_record_size).run(bin);
 }

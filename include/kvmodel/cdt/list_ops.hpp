@@ -64,7 +64,9 @@ inline op selector(op_code code, return_type rt, bool inverted, std::vector<ctx_
 /// Creates a list with an order (at the top level: sets the order, as the
 /// clients encode it). With a ctx the last step becomes a create step: pad
 /// lets it land past the end of an unordered list (nil fill). Returns nil.
-inline op create(list_order order, bool pad = false, bool persist_index = false,
+inline op create(list_order order,
+                 bool pad = false,
+                 bool persist_index = false,
                  std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_create, std::move(ctx));
     o.order = order;
@@ -99,8 +101,8 @@ inline op append(value v, const list_policy& p = {}, std::vector<ctx_step> ctx =
 }
 
 /// Appends values (an ORDERED list places each by rank). Returns the list size.
-inline op append_items(std::vector<value> items, const list_policy& p = {},
-                       std::vector<ctx_step> ctx = {}) {
+inline op
+append_items(std::vector<value> items, const list_policy& p = {}, std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_append_items, std::move(ctx));
     o.values = std::move(items);
     o.lpolicy = p;
@@ -110,8 +112,8 @@ inline op append_items(std::vector<value> items, const list_policy& p = {},
 /// Inserts a value before index (negative counts from the end; past the end
 /// pads with nil unless INSERT_BOUNDED). Not allowed on ORDERED lists.
 /// Returns the list size.
-inline op insert(std::int64_t index, value v, const list_policy& p = {},
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+insert(std::int64_t index, value v, const list_policy& p = {}, std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_insert, std::move(ctx));
     o.index = index;
     o.key = std::move(v);
@@ -120,7 +122,9 @@ inline op insert(std::int64_t index, value v, const list_policy& p = {},
 }
 
 /// Inserts values before index. Returns the list size.
-inline op insert_items(std::int64_t index, std::vector<value> items, const list_policy& p = {},
+inline op insert_items(std::int64_t index,
+                       std::vector<value> items,
+                       const list_policy& p = {},
                        std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_insert_items, std::move(ctx));
     o.index = index;
@@ -131,7 +135,9 @@ inline op insert_items(std::int64_t index, std::vector<value> items, const list_
 
 /// Adds delta (int or double; nil = 1) to the number at index; past the end
 /// the delta itself is inserted (padding with nil). Returns the new value.
-inline op increment(std::int64_t index, value delta = value(), const list_policy& p = {},
+inline op increment(std::int64_t index,
+                    value delta = value(),
+                    const list_policy& p = {},
                     std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_increment, std::move(ctx));
     o.index = index;
@@ -142,8 +148,8 @@ inline op increment(std::int64_t index, value delta = value(), const list_policy
 
 /// Replaces the value at index (past the end: inserts, padding with nil).
 /// Not allowed on ORDERED lists. Returns nil.
-inline op set(std::int64_t index, value v, const list_policy& p = {},
-              std::vector<ctx_step> ctx = {}) {
+inline op
+set(std::int64_t index, value v, const list_policy& p = {}, std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_set, std::move(ctx));
     o.index = index;
     o.key = std::move(v);
@@ -152,7 +158,8 @@ inline op set(std::int64_t index, value v, const list_policy& p = {},
 }
 
 /// Keeps [index, index + count) and removes the rest. Returns the count removed.
-inline op trim(std::int64_t index, std::optional<std::int64_t> count, std::vector<ctx_step> ctx = {}) {
+inline op
+trim(std::int64_t index, std::optional<std::int64_t> count, std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_trim, std::move(ctx));
     o.index = index;
     o.count = count;
@@ -173,7 +180,8 @@ inline op pop(std::int64_t index, std::vector<ctx_step> ctx = {}) {
 
 /// Removes and returns the values of [index, index + count) (count left out:
 /// to the end, as pop_range_from).
-inline op pop_range(std::int64_t index, std::optional<std::int64_t> count = std::nullopt,
+inline op pop_range(std::int64_t index,
+                    std::optional<std::int64_t> count = std::nullopt,
                     std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_pop_range, std::move(ctx));
     o.index = index;
@@ -192,7 +200,8 @@ inline op remove(std::int64_t index, std::vector<ctx_step> ctx = {}) {
 }
 
 /// Removes [index, index + count). Returns the count removed.
-inline op remove_range(std::int64_t index, std::optional<std::int64_t> count = std::nullopt,
+inline op remove_range(std::int64_t index,
+                       std::optional<std::int64_t> count = std::nullopt,
                        std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_remove_range, std::move(ctx));
     o.index = index;
@@ -218,7 +227,8 @@ inline op get(std::int64_t index, std::vector<ctx_step> ctx = {}) {
 }
 
 /// The values of [index, index + count), clipped to the list.
-inline op get_range(std::int64_t index, std::optional<std::int64_t> count = std::nullopt,
+inline op get_range(std::int64_t index,
+                    std::optional<std::int64_t> count = std::nullopt,
                     std::vector<ctx_step> ctx = {}) {
     op o = detail::make(op_code::list_get_range, std::move(ctx));
     o.index = index;
@@ -237,9 +247,9 @@ inline op get_range_from(std::int64_t index, std::vector<ctx_step> ctx = {}) {
 
 /// Reads: the element at index.
 inline op get_by_index(std::int64_t index,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                       return_type rt,
+                       bool inverted = false,
+                       std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_index, rt, inverted, std::move(ctx));
     o.index = index;
     return o;
@@ -247,19 +257,20 @@ inline op get_by_index(std::int64_t index,
 
 /// Removes: the element at index.
 inline op remove_by_index(std::int64_t index,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                          return_type rt,
+                          bool inverted = false,
+                          std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_index, rt, inverted, std::move(ctx));
     o.index = index;
     return o;
 }
 
 /// Reads: the elements of [index, index + count), clipped to the list.
-inline op get_by_index_range(std::int64_t index, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_index_range(std::int64_t index,
+                             std::optional<std::int64_t> count,
+                             return_type rt,
+                             bool inverted = false,
+                             std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_index_range, rt, inverted, std::move(ctx));
     o.index = index;
     o.count = count;
@@ -267,10 +278,11 @@ inline op get_by_index_range(std::int64_t index, std::optional<std::int64_t> cou
 }
 
 /// Removes: the elements of [index, index + count), clipped to the list.
-inline op remove_by_index_range(std::int64_t index, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_index_range(std::int64_t index,
+                                std::optional<std::int64_t> count,
+                                return_type rt,
+                                bool inverted = false,
+                                std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_index_range, rt, inverted, std::move(ctx));
     o.index = index;
     o.count = count;
@@ -279,9 +291,9 @@ inline op remove_by_index_range(std::int64_t index, std::optional<std::int64_t> 
 
 /// Reads: the element of rank (negative: from the highest).
 inline op get_by_rank(std::int64_t rank,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                      return_type rt,
+                      bool inverted = false,
+                      std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_rank, rt, inverted, std::move(ctx));
     o.index = rank;
     return o;
@@ -289,19 +301,20 @@ inline op get_by_rank(std::int64_t rank,
 
 /// Removes: the element of rank (negative: from the highest).
 inline op remove_by_rank(std::int64_t rank,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                         return_type rt,
+                         bool inverted = false,
+                         std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_rank, rt, inverted, std::move(ctx));
     o.index = rank;
     return o;
 }
 
 /// Reads: the elements of ranks [rank, rank + count), clipped.
-inline op get_by_rank_range(std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_rank_range(std::int64_t rank,
+                            std::optional<std::int64_t> count,
+                            return_type rt,
+                            bool inverted = false,
+                            std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_rank_range, rt, inverted, std::move(ctx));
     o.index = rank;
     o.count = count;
@@ -309,10 +322,11 @@ inline op get_by_rank_range(std::int64_t rank, std::optional<std::int64_t> count
 }
 
 /// Removes: the elements of ranks [rank, rank + count), clipped.
-inline op remove_by_rank_range(std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_rank_range(std::int64_t rank,
+                               std::optional<std::int64_t> count,
+                               return_type rt,
+                               bool inverted = false,
+                               std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_rank_range, rt, inverted, std::move(ctx));
     o.index = rank;
     o.count = count;
@@ -320,20 +334,16 @@ inline op remove_by_rank_range(std::int64_t rank, std::optional<std::int64_t> co
 }
 
 /// Reads: every element equal to v (WILDCARD matches).
-inline op get_by_value(value v,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+get_by_value(value v, return_type rt, bool inverted = false, std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_value, rt, inverted, std::move(ctx));
     o.key = std::move(v);
     return o;
 }
 
 /// Removes: every element equal to v (WILDCARD matches).
-inline op remove_by_value(value v,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op
+remove_by_value(value v, return_type rt, bool inverted = false, std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_value, rt, inverted, std::move(ctx));
     o.key = std::move(v);
     return o;
@@ -341,9 +351,9 @@ inline op remove_by_value(value v,
 
 /// Reads: every element equal to one of values.
 inline op get_by_value_list(std::vector<value> values,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                            return_type rt,
+                            bool inverted = false,
+                            std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_value_list, rt, inverted, std::move(ctx));
     o.values = std::move(values);
     return o;
@@ -351,19 +361,20 @@ inline op get_by_value_list(std::vector<value> values,
 
 /// Removes: every element equal to one of values.
 inline op remove_by_value_list(std::vector<value> values,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+                               return_type rt,
+                               bool inverted = false,
+                               std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_value_list, rt, inverted, std::move(ctx));
     o.values = std::move(values);
     return o;
 }
 
 /// Reads: elements in [begin, end): nil begin = lowest, end left out (or INF) = unbounded.
-inline op get_by_value_range(value begin, std::optional<value> end,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op get_by_value_range(value begin,
+                             std::optional<value> end,
+                             return_type rt,
+                             bool inverted = false,
+                             std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_get_by_value_range, rt, inverted, std::move(ctx));
     o.begin = std::move(begin);
     o.end = std::move(end);
@@ -371,10 +382,11 @@ inline op get_by_value_range(value begin, std::optional<value> end,
 }
 
 /// Removes: elements in [begin, end): nil begin = lowest, end left out (or INF) = unbounded.
-inline op remove_by_value_range(value begin, std::optional<value> end,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
+inline op remove_by_value_range(value begin,
+                                std::optional<value> end,
+                                return_type rt,
+                                bool inverted = false,
+                                std::vector<ctx_step> ctx = {}) {
     op o = detail::selector(op_code::list_remove_by_value_range, rt, inverted, std::move(ctx));
     o.begin = std::move(begin);
     o.end = std::move(end);
@@ -382,11 +394,14 @@ inline op remove_by_value_range(value begin, std::optional<value> end,
 }
 
 /// Reads: ranks [r + rank, r + rank + count), r the rank v has or would have.
-inline op get_by_value_rel_rank_range(value v, std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
-    op o = detail::selector(op_code::list_get_by_value_rel_rank_range, rt, inverted, std::move(ctx));
+inline op get_by_value_rel_rank_range(value v,
+                                      std::int64_t rank,
+                                      std::optional<std::int64_t> count,
+                                      return_type rt,
+                                      bool inverted = false,
+                                      std::vector<ctx_step> ctx = {}) {
+    op o =
+        detail::selector(op_code::list_get_by_value_rel_rank_range, rt, inverted, std::move(ctx));
     o.key = std::move(v);
     o.index = rank;
     o.count = count;
@@ -394,11 +409,14 @@ inline op get_by_value_rel_rank_range(value v, std::int64_t rank, std::optional<
 }
 
 /// Removes: ranks [r + rank, r + rank + count), r the rank v has or would have.
-inline op remove_by_value_rel_rank_range(value v, std::int64_t rank, std::optional<std::int64_t> count,
-                 return_type rt,
-                 bool inverted = false,
-                 std::vector<ctx_step> ctx = {}) {
-    op o = detail::selector(op_code::list_remove_by_value_rel_rank_range, rt, inverted, std::move(ctx));
+inline op remove_by_value_rel_rank_range(value v,
+                                         std::int64_t rank,
+                                         std::optional<std::int64_t> count,
+                                         return_type rt,
+                                         bool inverted = false,
+                                         std::vector<ctx_step> ctx = {}) {
+    op o = detail::selector(
+        op_code::list_remove_by_value_rel_rank_range, rt, inverted, std::move(ctx));
     o.key = std::move(v);
     o.index = rank;
     o.count = count;
@@ -409,13 +427,27 @@ inline op remove_by_value_rel_rank_range(value v, std::int64_t rank, std::option
 
 /// Context steps, named as the clients' as_cdt_ctx_add_*.
 namespace ctx {
-inline ctx_step list_index(std::int64_t index) { return ctx_step::list_index(index); }
-inline ctx_step list_rank(std::int64_t rank) { return ctx_step::list_rank(rank); }
-inline ctx_step list_value(value v) { return ctx_step::list_value(std::move(v)); }
-inline ctx_step map_index(std::int64_t index) { return ctx_step::map_index(index); }
-inline ctx_step map_rank(std::int64_t rank) { return ctx_step::map_rank(rank); }
-inline ctx_step map_key(value k) { return ctx_step::map_key(std::move(k)); }
-inline ctx_step map_value(value v) { return ctx_step::map_value(std::move(v)); }
+inline ctx_step list_index(std::int64_t index) {
+    return ctx_step::list_index(index);
+}
+inline ctx_step list_rank(std::int64_t rank) {
+    return ctx_step::list_rank(rank);
+}
+inline ctx_step list_value(value v) {
+    return ctx_step::list_value(std::move(v));
+}
+inline ctx_step map_index(std::int64_t index) {
+    return ctx_step::map_index(index);
+}
+inline ctx_step map_rank(std::int64_t rank) {
+    return ctx_step::map_rank(rank);
+}
+inline ctx_step map_key(value k) {
+    return ctx_step::map_key(std::move(k));
+}
+inline ctx_step map_value(value v) {
+    return ctx_step::map_value(std::move(v));
+}
 /// Creates the element at index when missing; order and pad describe the list
 /// this step indexes into, used only if that list is created too (pad: nil
 /// fill up to index; an ORDERED list never pads).

@@ -140,12 +140,18 @@ public:
     std::vector<std::size_t> indexes_by_rank(std::size_t first, std::size_t last) const;
     /// Values of ranks [first, last), in rank order. O(log n + k).
     std::vector<value> values_by_rank(std::size_t first, std::size_t last) const;
+    /// The value of rank r; precondition r < size(). O(log n).
+    const value& value_at_rank(std::size_t r) const;
 
     // --- mutation (clones a shared container first).
     void push_back(value v);
     /// Inserts before position pos (pos == size() appends). O(log n) amortised.
     /// Ignores the order flag: callers place values themselves.
     void insert(std::size_t pos, value v);
+    /// Inserts v after every element not above it and returns its position;
+    /// precondition: the list is sorted (an ORDERED list is). O(log n), one
+    /// search (O(n) shift on a short flat list).
+    std::size_t insert_sorted(value v);
     void set(std::size_t pos, value v);
     /// Moves the element at pos out, leaving nil in its place (O(log n)): lets a
     /// caller modify a nested container without cloning it, then set() it back.

@@ -70,6 +70,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,10 +98,18 @@ inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexc
     decoded_return d;
     d.inverted = (wire & return_inverted) != 0;
     switch (wire & 0xffff) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 13:
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 7:
+    case 13:
         d.type = static_cast<return_type>(wire & 0xffff);
         return d;
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -108,15 +117,18 @@ inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexc
 inline bool list_storable(const value& v) noexcept {
     switch (v.type()) {
     case value_type::inf:
-    case value_type::wildcard: return false;
+    case value_type::wildcard:
+        return false;
     case value_type::list:
-        return std::all_of(v.as_list().begin(), v.as_list().end(),
-                           [](const value& e) { return list_storable(e); });
+        return std::all_of(v.as_list().begin(), v.as_list().end(), [](const value& e) {
+            return list_storable(e);
+        });
     case value_type::map:
         return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
             return list_storable(e.key) && list_storable(e.val);
         });
-    default: return true;
+    default:
+        return true;
     }
 }
 
@@ -133,11 +145,14 @@ inline std::uint64_t list_wire_count(const std::optional<std::int64_t>& count) n
 /// calc_index_count_multi: (index, count) over n elements.
 inline window list_index_window(std::int64_t index, std::uint64_t count, std::size_t n) noexcept {
     auto sn = static_cast<std::int64_t>(n);
-    if (index >= sn) return {n, n};
-    if (index < 0) index += sn;
+    if (index >= sn)
+        return {n, n};
+    if (index < 0)
+        index += sn;
     if (index < 0) {
         std::uint64_t overshoot = std::uint64_t{0} - static_cast<std::uint64_t>(index);
-        if (overshoot >= count) return {0, 0};
+        if (overshoot >= count)
+            return {0, 0};
         std::uint64_t c = count - overshoot;
         return {0, c < n ? static_cast<std::size_t>(c) : n};
     }
@@ -148,10 +163,11 @@ inline window list_index_window(std::int64_t index, std::uint64_t count, std::si
 
 /// calc_rel_index_count, then calc_index_count_multi: ranks [anchor + rel,
 /// anchor + rel + count) over n elements.
-inline window list_rel_window(std::size_t anchor, std::int64_t rel, std::uint64_t count,
-                              std::size_t n) noexcept {
+inline window
+list_rel_window(std::size_t anchor, std::int64_t rel, std::uint64_t count, std::size_t n) noexcept {
     // A start past INT64_MAX is past any end (the server's sum would overflow).
-    if (rel > 0 && static_cast<std::int64_t>(anchor) > std::numeric_limits<std::int64_t>::max() - rel)
+    if (rel > 0 &&
+        static_cast<std::int64_t>(anchor) > std::numeric_limits<std::int64_t>::max() - rel)
         return {n, n};
     std::int64_t start = static_cast<std::int64_t>(anchor) + rel;
     if (start < 0) {
@@ -162,8 +178,12 @@ inline window list_rel_window(std::size_t anchor, std::int64_t rel, std::uint64_
     return list_index_window(start, count, n);
 }
 
-inline value list_int(std::size_t i) { return value(static_cast<std::int64_t>(i)); }
-inline value list_of(std::vector<value> items) { return value(list(std::move(items))); }
+inline value list_int(std::size_t i) {
+    return value(static_cast<std::int64_t>(i));
+}
+inline value list_of(std::vector<value> items) {
+    return value(list(std::move(items)));
+}
 
 inline bool is_rev(return_type t) noexcept {
     return t == return_type::reverse_index || t == return_type::reverse_rank;
@@ -177,13 +197,16 @@ inline bool is_rank_type(return_type t) noexcept {
 
 /// `c` consecutive positions from `s`; a reversed run stays ascending, as the
 /// server's cdt_container_builder_add_int_range emits it.
-inline void list_emit_run(std::vector<value>& out, std::size_t s, std::size_t c, std::size_t n,
-                          bool rev) {
+inline void
+list_emit_run(std::vector<value>& out, std::size_t s, std::size_t c, std::size_t n, bool rev) {
     std::size_t first = rev ? n - s - c : s;
-    for (std::size_t i = 0; i < c; ++i) out.push_back(list_int(first + i));
+    for (std::size_t i = 0; i < c; ++i)
+        out.push_back(list_int(first + i));
 }
 /// One position, reversed element by element (n - 1 - i).
-inline value list_pos(std::size_t i, std::size_t n, bool rev) { return list_int(rev ? n - 1 - i : i); }
+inline value list_pos(std::size_t i, std::size_t n, bool rev) {
+    return list_int(rev ? n - 1 - i : i);
+}
 
 /// The not-found result (server: list_result_data_set_not_found).
 inline value list_not_found(return_type t, bool multi) {
@@ -193,27 +216,34 @@ inline value list_not_found(return_type t, bool multi) {
     case return_type::rank:
     case return_type::reverse_rank:
         return multi ? list_of({}) : value(std::int64_t{-1});
-    case return_type::count: return value(std::int64_t{0});
-    case return_type::exists: return value(false);
-    case return_type::value: return multi ? list_of({}) : value();
-    default: return value();
+    case return_type::count:
+        return value(std::int64_t{0});
+    case return_type::exists:
+        return value(false);
+    case return_type::value:
+        return multi ? list_of({}) : value();
+    default:
+        return value();
     }
 }
 
 /// The server's result_data_set_index_rank_count: a window [s, s + c) of
 /// positions or ranks, complemented when inverted.
-inline value list_index_rank_count(return_type t, bool multi, bool inverted, std::size_t s,
-                                   std::size_t c, std::size_t n) {
+inline value list_index_rank_count(
+    return_type t, bool multi, bool inverted, std::size_t s, std::size_t c, std::size_t n) {
     switch (t) {
-    case return_type::count: return list_int(inverted ? n - c : c);
-    case return_type::exists: return value(inverted ? c == 0 : c != 0);
+    case return_type::count:
+        return list_int(inverted ? n - c : c);
+    case return_type::exists:
+        return value(inverted ? c == 0 : c != 0);
     case return_type::index:
     case return_type::reverse_index:
     case return_type::rank:
     case return_type::reverse_rank: {
         bool rev = is_rev(t);
         if (!multi) {
-            if (c == 0) return value(std::int64_t{-1});
+            if (c == 0)
+                return value(std::int64_t{-1});
             return list_int(rev ? n - s - 1 : s);
         }
         std::vector<value> out;
@@ -225,44 +255,53 @@ inline value list_index_rank_count(return_type t, bool multi, bool inverted, std
         }
         return list_of(std::move(out));
     }
-    default: return value();
+    default:
+        return value();
     }
 }
 
 /// Positions (ascending, unique) → per-element results in list order.
-inline value list_by_positions(const list& l, return_type t, bool multi,
-                               const std::vector<std::size_t>& pos) {
+inline value
+list_by_positions(const list& l, return_type t, bool multi, const std::vector<std::size_t>& pos) {
     std::size_t n = l.size();
     if (t == return_type::value) {
-        if (!multi) return l[pos.front()];
+        if (!multi)
+            return l[pos.front()];
         std::vector<value> out;
         out.reserve(pos.size());
-        for (std::size_t p : pos) out.push_back(l[p]);
+        for (std::size_t p : pos)
+            out.push_back(l[p]);
         return list_of(std::move(out));
     }
     // INDEX / REVERSE_INDEX (and RANK where rank == index, ORDERED lists)
     bool rev = is_rev(t);
-    if (!multi) return list_pos(pos.front(), n, rev);
+    if (!multi)
+        return list_pos(pos.front(), n, rev);
     std::vector<value> out;
     out.reserve(pos.size());
-    for (std::size_t p : pos) out.push_back(list_pos(p, n, rev));
+    for (std::size_t p : pos)
+        out.push_back(list_pos(p, n, rev));
     return list_of(std::move(out));
 }
 
 /// The complement of sorted unique positions within [0, n). O(n).
-inline std::vector<std::size_t> list_complement(const std::vector<std::size_t>& pos, std::size_t n) {
+inline std::vector<std::size_t> list_complement(const std::vector<std::size_t>& pos,
+                                                std::size_t n) {
     std::vector<std::size_t> out;
     out.reserve(n - pos.size());
     std::size_t j = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        if (j < pos.size() && pos[j] == i) ++j;
-        else out.push_back(i);
+        if (j < pos.size() && pos[j] == i)
+            ++j;
+        else
+            out.push_back(i);
     }
     return out;
 }
 
 /// Positions of ranks [a, b), ascending. O((b - a) log n).
-inline std::vector<std::size_t> list_positions_of_ranks(const list& l, std::size_t a, std::size_t b) {
+inline std::vector<std::size_t>
+list_positions_of_ranks(const list& l, std::size_t a, std::size_t b) {
     std::vector<std::size_t> pos = l.indexes_by_rank(a, b);
     std::sort(pos.begin(), pos.end());
     return pos;
@@ -271,27 +310,34 @@ inline std::vector<std::size_t> list_positions_of_ranks(const list& l, std::size
 /// Removes sorted positions; an emptied list keeps its order but, as the
 /// server rebuilds it from its order flag alone, loses a persisted index.
 inline void list_remove_positions(list& l, const std::vector<std::size_t>& pos) {
-    if (pos.empty()) return;
+    if (pos.empty())
+        return;
     l.erase_positions(pos);
-    if (l.empty()) l.set_persist_index(false);
+    if (l.empty())
+        l.set_persist_index(false);
 }
 inline void list_remove_window(list& l, std::size_t b, std::size_t e) {
-    if (b >= e) return;
+    if (b >= e)
+        return;
     l.erase(b, e);
-    if (l.empty()) l.set_persist_index(false);
+    if (l.empty())
+        l.set_persist_index(false);
 }
 
 /// The first position holding a value equal to v (no WILDCARD in v), if any.
 inline std::optional<std::size_t> list_first_equal(const list& l, const value& v) {
     std::size_t lo = l.count_less(v);
-    if (l.count_less_equal(v) == lo) return std::nullopt;
+    if (l.count_less_equal(v) == lo)
+        return std::nullopt;
     // Equal values rank by position, so the lowest rank is the first one.
     return l.index_at_rank(lo);
 }
 
 /// Builds the rank index of a long list the op is about to rank (no effect on
 /// the content; a short list answers by scanning).
-inline void list_prepare_ranks(list& l) { l.build_index(); }
+inline void list_prepare_ranks(list& l) {
+    l.build_index();
+}
 
 // ------------------------------------------------------------------ selectors
 
@@ -300,7 +346,11 @@ inline void list_prepare_ranks(list& l) { l.build_index(); }
 class list_selection {
 public:
     list_selection(list& l, op_code code, decoded_return rt, bool remove, list_run& run)
-        : m_l(l), m_code(code), m_rt(rt), m_remove(remove), m_run(run) {}
+        : m_l(l)
+        , m_code(code)
+        , m_rt(rt)
+        , m_remove(remove)
+        , m_run(run) {}
 
     /// Index path (server: packed_list_get_remove_by_index_range) on an
     /// already computed window; `multi` false for single-element ops.
@@ -308,41 +358,58 @@ public:
         std::size_t n = m_l.size();
         return_type t = m_rt.type;
         if (m_rt.inverted) {
-            if (!multi) return inverted_single();
+            if (!multi)
+                return inverted_single();
             std::size_t b = w.begin;
             std::size_t c = w.size();
-            if (c == 0) w = {0, n};
-            else if (b == 0) w = {c, n};
-            else if (b + c >= n) w = {0, b};
-            else return trim_path(b, c);
+            if (c == 0)
+                w = {0, n};
+            else if (b == 0)
+                w = {c, n};
+            else if (b + c >= n)
+                w = {0, b};
+            else
+                return trim_path(b, c);
         }
         std::size_t b = w.begin;
         std::size_t c = w.size();
-        if (c == 0) return list_not_found(t, multi);
+        if (c == 0)
+            return list_not_found(t, multi);
         value out;
         switch (t) {
-        case return_type::none: break;
+        case return_type::none:
+            break;
         case return_type::count:
         case return_type::exists:
         case return_type::index:
-        case return_type::reverse_index: out = list_index_rank_count(t, multi, false, b, c, n); break;
+        case return_type::reverse_index:
+            out = list_index_rank_count(t, multi, false, b, c, n);
+            break;
         case return_type::rank:
         case return_type::reverse_rank:
-            if (c == n || m_l.is_ordered()) out = list_index_rank_count(t, multi, false, c == n ? 0 : b, c, n);
-            else out = unordered_ranks_of(b, c, multi);
+            if (c == n || m_l.is_ordered())
+                out = list_index_rank_count(t, multi, false, c == n ? 0 : b, c, n);
+            else
+                out = unordered_ranks_of(b, c, multi);
             break;
         case return_type::value:
+            // An indexed ORDERED list reads through its value index (rank =
+            // position there): one tree walk, as a sorted container would.
             if (!multi) {
-                out = m_l[b];
+                out = m_l.is_ordered() && m_l.has_index() ? m_l.value_at_rank(b) : m_l[b];
+            } else if (m_l.is_ordered() && m_l.has_index()) {
+                out = list_of(m_l.values_by_rank(b, b + c));
             } else {
                 std::vector<value> vals;
                 vals.reserve(c);
                 auto it = m_l.begin() + static_cast<std::ptrdiff_t>(b);
-                for (std::size_t i = 0; i < c; ++i, ++it) vals.push_back(*it);
+                for (std::size_t i = 0; i < c; ++i, ++it)
+                    vals.push_back(*it);
                 out = list_of(std::move(vals));
             }
             break;
-        default: break;
+        default:
+            break;
         }
         if (m_remove) {
             list_remove_window(m_l, b, b + c);
@@ -354,8 +421,10 @@ public:
     /// Single index: out of range fails.
     result<value> by_index(std::int64_t index) {
         std::optional<std::size_t> p = single_position(index, m_l.size());
-        if (!p) return out_of_range("index", index);
-        if (m_rt.inverted) return inverted_single();
+        if (!p)
+            return out_of_range("index", index);
+        if (m_rt.inverted)
+            return inverted_single();
         return by_index_window({*p, *p + 1}, false);
     }
     result<value> by_index_range(std::int64_t index, const std::optional<std::int64_t>& count) {
@@ -365,27 +434,33 @@ public:
     /// Rank path (server: packed_list_get_remove_by_rank_range).
     result<value> by_rank(std::int64_t rank) {
         std::optional<std::size_t> p = single_position(rank, m_l.size());
-        if (!p) return out_of_range("rank", rank);
-        if (m_rt.inverted) return inverted_single();
-        if (m_l.is_ordered()) return by_index_window({*p, *p + 1}, false);
+        if (!p)
+            return out_of_range("rank", rank);
+        if (m_rt.inverted)
+            return inverted_single();
+        if (m_l.is_ordered())
+            return by_index_window({*p, *p + 1}, false);
         return by_rank_window({*p, *p + 1}, false);
     }
     result<value> by_rank_range(std::int64_t rank, const std::optional<std::int64_t>& count) {
         window w = list_index_window(rank, list_wire_count(count), m_l.size());
-        if (m_l.is_ordered()) return by_index_window(w, true);
+        if (m_l.is_ordered())
+            return by_index_window(w, true);
         return by_rank_window(w, true);
     }
 
     /// Value interval (server: packed_list_get_remove_by_value_interval):
     /// [start, end), end absent = unbounded; single_value selects == start.
-    result<value> by_value_interval(const value& start, const std::optional<value>& end,
-                                    bool single_value) {
+    result<value>
+    by_value_interval(const value& start, const std::optional<value>& end, bool single_value) {
         std::size_t n = m_l.size();
         std::size_t lo = m_l.count_less(start);
         if (m_l.is_ordered()) {
             std::size_t count = 0;
-            if (single_value) count = m_l.count_less_equal(start) - lo;
-            else if (!end) count = n - lo;
+            if (single_value)
+                count = m_l.count_less_equal(start) - lo;
+            else if (!end)
+                count = n - lo;
             else if (kvmodel::detail::cdt_compare(start, *end, true) < 0)
                 count = std::max(m_l.count_less(*end), lo) - lo;
             return by_index_window({lo, lo + count}, true);
@@ -403,18 +478,24 @@ public:
         bool need_pos = (m_remove && rm_count != 0) || is_index_type(t) || t == return_type::value;
         if (need_pos) {
             pos = list_positions_of_ranks(m_l, lo, hi);
-            if (inv) pos = list_complement(pos, n);
+            if (inv)
+                pos = list_complement(pos, n);
         }
         switch (t) {
         case return_type::none:
         case return_type::count:
         case return_type::exists:
         case return_type::rank:
-        case return_type::reverse_rank: out = list_index_rank_count(t, true, inv, lo, m, n); break;
+        case return_type::reverse_rank:
+            out = list_index_rank_count(t, true, inv, lo, m, n);
+            break;
         case return_type::index:
         case return_type::reverse_index:
-        case return_type::value: out = list_by_positions(m_l, t, true, pos); break;
-        default: break;
+        case return_type::value:
+            out = list_by_positions(m_l, t, true, pos);
+            break;
+        default:
+            break;
         }
         if (m_remove && rm_count != 0) {
             list_remove_positions(m_l, pos);
@@ -424,11 +505,13 @@ public:
     }
 
     /// Relative rank (server: packed_list_get_remove_by_rel_rank_range).
-    result<value> by_value_rel_rank_range(const value& v, std::int64_t rel,
+    result<value> by_value_rel_rank_range(const value& v,
+                                          std::int64_t rel,
                                           const std::optional<std::int64_t>& count) {
         std::size_t anchor = m_l.count_less(v);
         window w = list_rel_window(anchor, rel, list_wire_count(count), m_l.size());
-        if (m_l.is_ordered()) return by_index_window(w, true);
+        if (m_l.is_ordered())
+            return by_index_window(w, true);
         return by_rank_window(w, true);
     }
 
@@ -438,18 +521,21 @@ public:
         return_type t = m_rt.type;
         bool inv = m_rt.inverted;
         if (items.empty()) {
-            if (!inv) return list_not_found(t, true);
+            if (!inv)
+                return list_not_found(t, true);
             m_rt.inverted = false;
             return by_index_window({0, n}, true);
         }
         // Each item's rank interval [lo, hi) among the elements.
         std::vector<window> iv;
         iv.reserve(items.size());
-        for (const value& item : items) iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
+        for (const value& item : items)
+            iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
         // The union of the intervals (sorted, disjoint): the matched ranks.
         std::vector<window> uni = union_of(iv);
         std::size_t matched = 0;
-        for (const window& u : uni) matched += u.size();
+        for (const window& u : uni)
+            matched += u.size();
         std::size_t rm_count = inv ? n - matched : matched;
 
         std::vector<std::size_t> pos;
@@ -458,25 +544,34 @@ public:
         if (need_pos) {
             for (const window& u : uni) {
                 if (m_l.is_ordered()) {
-                    for (std::size_t r = u.begin; r < u.end; ++r) pos.push_back(r);
+                    for (std::size_t r = u.begin; r < u.end; ++r)
+                        pos.push_back(r);
                 } else {
                     std::vector<std::size_t> p = list_positions_of_ranks(m_l, u.begin, u.end);
                     pos.insert(pos.end(), p.begin(), p.end());
                 }
             }
             std::sort(pos.begin(), pos.end());
-            if (inv) pos = list_complement(pos, n);
+            if (inv)
+                pos = list_complement(pos, n);
         }
 
         value out;
         switch (t) {
-        case return_type::none: break;
-        case return_type::count: out = list_int(rm_count); break;
-        case return_type::exists: out = value(rm_count != 0); break;
+        case return_type::none:
+            break;
+        case return_type::count:
+            out = list_int(rm_count);
+            break;
+        case return_type::exists:
+            out = value(rm_count != 0);
+            break;
         case return_type::index:
         case return_type::reverse_index:
-            if (inv || !m_l.is_ordered()) out = list_by_positions(m_l, t, true, pos);
-            else out = per_item_runs(iv);
+            if (inv || !m_l.is_ordered())
+                out = list_by_positions(m_l, t, true, pos);
+            else
+                out = per_item_runs(iv);
             break;
         case return_type::rank:
         case return_type::reverse_rank:
@@ -493,12 +588,15 @@ public:
                 // Per item, in argument order, its equal elements (repeated
                 // when an item repeats).
                 std::vector<value> vals;
-                for (const window& w : iv)
-                    for (std::size_t r = w.begin; r < w.end; ++r) vals.push_back(m_l[r]);
+                for (const window& w : iv) {
+                    std::vector<value> run = m_l.values_by_rank(w.begin, w.end);
+                    vals.insert(vals.end(), run.begin(), run.end());
+                }
                 out = list_of(std::move(vals));
             }
             break;
-        default: break;
+        default:
+            break;
         }
         if (m_remove && rm_count != 0) {
             list_remove_positions(m_l, pos);
@@ -509,11 +607,12 @@ public:
 
 private:
     result<value> inverted_single() {
-        return fail(op_error(status::op_not_applicable, m_code,
-                             "INVERTED is not supported for a single-result op"));
+        return fail(op_error(
+            status::op_not_applicable, m_code, "INVERTED is not supported for a single-result op"));
     }
     result<value> out_of_range(const char* what, std::int64_t i) {
-        return fail(op_error(status::op_not_applicable, m_code,
+        return fail(op_error(status::op_not_applicable,
+                             m_code,
                              std::string(what) + " " + std::to_string(i) + " out of range (size " +
                                  std::to_string(m_l.size()) + ")"));
     }
@@ -527,10 +626,12 @@ private:
             std::size_t r = m_l.count_less(m_l[p]);
             return list_int(rev ? n - r - 1 : r);
         };
-        if (!multi) return rank_at(b);
+        if (!multi)
+            return rank_at(b);
         std::vector<value> out;
         out.reserve(c);
-        for (std::size_t p = b; p < b + c; ++p) out.push_back(rank_at(p));
+        for (std::size_t p = b; p < b + c; ++p)
+            out.push_back(rank_at(p));
         return list_of(std::move(out));
     }
 
@@ -543,9 +644,14 @@ private:
         return_type t = m_rt.type;
         value out;
         switch (t) {
-        case return_type::none: break;
-        case return_type::count: out = list_int(rm_count); break;
-        case return_type::exists: out = value(rm_count != 0); break;
+        case return_type::none:
+            break;
+        case return_type::count:
+            out = list_int(rm_count);
+            break;
+        case return_type::exists:
+            out = value(rm_count != 0);
+            break;
         case return_type::index:
         case return_type::reverse_index: {
             std::vector<value> v;
@@ -565,8 +671,10 @@ private:
                 std::vector<value> v;
                 value head = unordered_ranks_of(0, b, true);
                 value tail = unordered_ranks_of(e, n - e, true);
-                for (const value& x : head.as_list()) v.push_back(x);
-                for (const value& x : tail.as_list()) v.push_back(x);
+                for (const value& x : head.as_list())
+                    v.push_back(x);
+                for (const value& x : tail.as_list())
+                    v.push_back(x);
                 out = list_of(std::move(v));
             }
             break;
@@ -574,12 +682,17 @@ private:
         case return_type::value: {
             std::vector<value> v;
             v.reserve(rm_count);
-            for (std::size_t p = 0; p < b; ++p) v.push_back(m_l[p]);
-            for (std::size_t p = e; p < n; ++p) v.push_back(m_l[p]);
+            auto head = m_l.begin();
+            for (std::size_t p = 0; p < b; ++p, ++head)
+                v.push_back(*head);
+            auto tail = m_l.begin() + static_cast<std::ptrdiff_t>(e);
+            for (std::size_t p = e; p < n; ++p, ++tail)
+                v.push_back(*tail);
             out = list_of(std::move(v));
             break;
         }
-        default: break;
+        default:
+            break;
         }
         if (m_remove) {
             list_remove_window(m_l, e, n);
@@ -597,12 +710,14 @@ private:
         bool inv = m_rt.inverted;
         return_type t = m_rt.type;
         std::size_t rm_count = inv ? n - c : c;
-        if (rm_count == 0) return list_not_found(t, multi);
+        if (rm_count == 0)
+            return list_not_found(t, multi);
         std::vector<std::size_t> pos;
         bool need_pos = m_remove || is_index_type(t) || (t == return_type::value && inv);
         if (need_pos) {
             pos = list_positions_of_ranks(m_l, b, b + c);
-            if (inv) pos = list_complement(pos, n);
+            if (inv)
+                pos = list_complement(pos, n);
         }
         value out;
         switch (t) {
@@ -610,9 +725,13 @@ private:
         case return_type::count:
         case return_type::exists:
         case return_type::rank:
-        case return_type::reverse_rank: out = list_index_rank_count(t, multi, inv, b, c, n); break;
+        case return_type::reverse_rank:
+            out = list_index_rank_count(t, multi, inv, b, c, n);
+            break;
         case return_type::index:
-        case return_type::reverse_index: out = list_by_positions(m_l, t, multi, pos); break;
+        case return_type::reverse_index:
+            out = list_by_positions(m_l, t, multi, pos);
+            break;
         case return_type::value:
             if (inv) {
                 out = list_by_positions(m_l, t, multi, pos);
@@ -624,11 +743,13 @@ private:
                 }
                 // The server's heap yields the window top-down when it sits
                 // nearer the low end, bottom-up otherwise.
-                if (b <= n - b - c) std::reverse(vals.begin(), vals.end());
+                if (b <= n - b - c)
+                    std::reverse(vals.begin(), vals.end());
                 out = list_of(std::move(vals));
             }
             break;
-        default: break;
+        default:
+            break;
         }
         if (m_remove) {
             list_remove_positions(m_l, pos);
@@ -640,12 +761,16 @@ private:
     /// Sorted disjoint union of rank intervals.
     static std::vector<window> union_of(std::vector<window> iv) {
         std::vector<window> out;
-        std::sort(iv.begin(), iv.end(),
-                  [](const window& a, const window& b) { return a.begin < b.begin; });
+        std::sort(iv.begin(), iv.end(), [](const window& a, const window& b) {
+            return a.begin < b.begin;
+        });
         for (const window& w : iv) {
-            if (w.empty()) continue;
-            if (!out.empty() && w.begin <= out.back().end) out.back().end = std::max(out.back().end, w.end);
-            else out.push_back(w);
+            if (w.empty())
+                continue;
+            if (!out.empty() && w.begin <= out.back().end)
+                out.back().end = std::max(out.back().end, w.end);
+            else
+                out.push_back(w);
         }
         return out;
     }
@@ -654,7 +779,8 @@ private:
     /// of positions (= ranks), repeated when an item repeats.
     value per_item_runs(const std::vector<window>& iv) const {
         std::vector<value> out;
-        for (const window& w : iv) list_emit_run(out, w.begin, w.size(), m_l.size(), is_rev(m_rt.type));
+        for (const window& w : iv)
+            list_emit_run(out, w.begin, w.size(), m_l.size(), is_rev(m_rt.type));
         return list_of(std::move(out));
     }
 
@@ -682,11 +808,13 @@ private:
                     }
                 }
                 std::size_t stop = it == taken.end() ? w.end : std::min(w.end, it->first);
-                for (std::size_t x = r; x < stop; ++x) credited[i].push_back(x);
+                for (std::size_t x = r; x < stop; ++x)
+                    credited[i].push_back(x);
                 r = stop;
             }
             // Record [w.begin, w.end) as taken, merging neighbours.
-            if (w.empty()) continue;
+            if (w.empty())
+                continue;
             std::size_t b = w.begin;
             std::size_t e = w.end;
             auto it = taken.lower_bound(b);
@@ -702,7 +830,8 @@ private:
         }
         std::vector<value> out;
         for (const auto& c : credited)
-            for (std::size_t r : c) out.push_back(list_int(rev ? n - 1 - r : r));
+            for (std::size_t r : c)
+                out.push_back(list_int(rev ? n - 1 - r : r));
         return list_of(std::move(out));
     }
 
@@ -740,20 +869,28 @@ inline std::int64_t list_wrap_add(std::int64_t a, std::int64_t b) noexcept {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
-inline bool list_flag(const op& o, std::uint32_t f) noexcept { return (o.lpolicy.flags & f) != 0; }
-inline bool list_no_fail(const op& o) noexcept { return list_flag(o, list_write_flags::no_fail); }
+inline bool list_flag(const op& o, std::uint32_t f) noexcept {
+    return (o.lpolicy.flags & f) != 0;
+}
+inline bool list_no_fail(const op& o) noexcept {
+    return list_flag(o, list_write_flags::no_fail);
+}
 /// PARTIAL acts only together with NO_FAIL (server: mod_flags_is_do_partial).
 inline bool list_partial(const op& o) noexcept {
     return list_no_fail(o) && list_flag(o, list_write_flags::partial);
 }
 /// ADD_UNIQUE denied: a silent no-op under NO_FAIL, else ELEMENT_EXISTS.
 inline result<value> list_exists(const op& o, value noop_result, const value& v) {
-    if (list_no_fail(o)) return noop_result;
-    return fail(op_error(status::element_exists, o.code, "value " + to_string(v) + " already in the list (ADD_UNIQUE)"));
+    if (list_no_fail(o))
+        return noop_result;
+    return fail(op_error(status::element_exists,
+                         o.code,
+                         "value " + to_string(v) + " already in the list (ADD_UNIQUE)"));
 }
 
 inline result<value> list_not_storable(const op& o, const value& v) {
-    return fail(op_error(status::parameter_error, o.code,
+    return fail(op_error(status::parameter_error,
+                         o.code,
                          "value " + to_string(v) + " cannot be stored (INF/WILDCARD)"));
 }
 
@@ -761,83 +898,107 @@ inline result<value> list_not_storable(const op& o, const value& v) {
 /// (negative counts from the end; past the end pads with nil), with the
 /// INSERT_BOUNDED / ADD_UNIQUE / NO_FAIL / PARTIAL rules. Returns the new size;
 /// with set_result false (set, increment) the caller keeps its own result.
-inline result<value> list_insert_values(list& l, const op& o, list_run& run, std::int64_t index,
-                                        const std::vector<value>& vals, bool items,
-                                        bool set_result, value own_result = value()) {
+inline result<value> list_insert_values(list& l,
+                                        const op& o,
+                                        list_run& run,
+                                        std::int64_t index,
+                                        const value* vals,
+                                        std::size_t count,
+                                        bool items,
+                                        bool set_result,
+                                        value own_result = value()) {
     std::size_t n = l.size();
-    auto size_or = [&](std::size_t s) { return set_result ? list_int(s) : own_result; };
-    if (items && vals.empty()) {
+    auto size_or = [&](std::size_t s) {
+        return set_result ? list_int(s) : own_result;
+    };
+    if (items && count == 0) {
         run.wrote = true; // the server's "possible no-op" still writes the list
         return size_or(n);
     }
     if (index > std::numeric_limits<std::int32_t>::max())
-        return fail(op_error(status::op_not_applicable, o.code,
-                             "index " + std::to_string(index) + " out of range"));
+        return fail(op_error(
+            status::op_not_applicable, o.code, "index " + std::to_string(index) + " out of range"));
     if (index < 0) {
         index += static_cast<std::int64_t>(n);
         if (index < 0)
-            return fail(op_error(status::op_not_applicable, o.code,
+            return fail(op_error(status::op_not_applicable,
+                                 o.code,
                                  "index " + std::to_string(index - static_cast<std::int64_t>(n)) +
                                      " before the start (size " + std::to_string(n) + ")"));
     }
     auto uindex = static_cast<std::size_t>(index);
     if (list_flag(o, list_write_flags::insert_bounded) && uindex > n) {
-        if (list_no_fail(o)) return size_or(n);
-        return fail(op_error(status::op_not_applicable, o.code,
+        if (list_no_fail(o))
+            return size_or(n);
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
                              "index " + std::to_string(uindex) + " past the end (size " +
                                  std::to_string(n) + ", INSERT_BOUNDED)"));
     }
 
-    // ADD_UNIQUE: which values go in.
+    // ADD_UNIQUE: which values go in (all of them otherwise: `add` stays
+    // empty and the values are taken as they are).
+    bool unique = list_flag(o, list_write_flags::add_unique);
     std::vector<const value*> add;
-    add.reserve(vals.size());
-    if (!list_flag(o, list_write_flags::add_unique)) {
-        for (const value& v : vals) add.push_back(&v);
-    } else {
+    if (unique) {
         list_prepare_ranks(l);
-        for (std::size_t i = 0; i < vals.size(); ++i) {
+        auto less = [](const value* a, const value* b) {
+            return kvmodel::detail::cdt_compare(*a, *b, false) < 0;
+        };
+        std::set<const value*, decltype(less)> seen(less); // the items so far
+        add.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) {
             const value& v = vals[i];
             if (l.count_less_equal(v) != l.count_less(v)) {
-                if (items && list_partial(o)) continue;
+                if (items && list_partial(o))
+                    continue;
                 return list_exists(o, size_or(n), v);
             }
             // Items repeating among themselves: refused outright unless
             // NO_FAIL (then the whole write is dropped, or with PARTIAL
             // only the repeat).
-            bool repeats = false;
-            for (std::size_t j = 0; j < i && !repeats; ++j)
-                repeats = kvmodel::detail::cdt_compare(vals[j], v, false) == 0;
-            if (repeats) {
+            if (!seen.insert(&v).second) {
                 if (!list_no_fail(o))
-                    return fail(op_error(status::op_not_applicable, o.code,
+                    return fail(op_error(status::op_not_applicable,
+                                         o.code,
                                          "value " + to_string(v) +
                                              " appears twice in the items (ADD_UNIQUE)"));
-                if (!list_partial(o)) return size_or(n);
+                if (!list_partial(o))
+                    return size_or(n);
                 continue;
             }
             add.push_back(&v);
         }
-        if (add.empty()) return size_or(n); // every item skipped (NO_FAIL | PARTIAL)
+        if (add.empty())
+            return size_or(n); // every item skipped (NO_FAIL | PARTIAL)
     }
+    std::size_t adding = unique ? add.size() : count;
+    auto added = [&](std::size_t i) -> const value& {
+        return unique ? *add[i] : vals[i];
+    };
 
-    std::size_t new_count = std::max(uindex, n) + add.size();
+    std::size_t new_count = std::max(uindex, n) + adding;
     if (uindex >= n) {
-        if (uindex + add.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-            return fail(op_error(status::parameter_error, o.code,
+        if (uindex + adding >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+            return fail(op_error(status::parameter_error,
+                                 o.code,
                                  "index " + std::to_string(uindex) + " + " +
-                                     std::to_string(add.size()) + " values overflows a list"));
+                                     std::to_string(adding) + " values overflows a list"));
         // Every element takes at least a byte: refuse before allocating.
         if (new_count > run.max_record_size)
-            return fail(op_error(status::record_too_big, o.code,
+            return fail(op_error(status::record_too_big,
+                                 o.code,
                                  "padding to index " + std::to_string(uindex) + " makes " +
                                      std::to_string(new_count) +
                                      " elements, more bytes than max-record-size " +
                                      std::to_string(run.max_record_size)));
-        for (std::size_t i = n; i < uindex; ++i) l.push_back(value());
-        for (const value* v : add) l.push_back(*v);
+        for (std::size_t i = n; i < uindex; ++i)
+            l.push_back(value());
+        for (std::size_t i = 0; i < adding; ++i)
+            l.push_back(added(i));
     } else {
-        std::size_t p = uindex;
-        for (const value* v : add) l.insert(p++, *v);
+        for (std::size_t i = 0; i < adding; ++i)
+            l.insert(uindex + i, added(i));
     }
     run.wrote = true;
     return size_or(new_count);
@@ -846,17 +1007,16 @@ inline result<value> list_insert_values(list& l, const op& o, list_run& run, std
 /// ORDERED append of one value (server: packed_list_add_ordered).
 inline result<value> list_add_ordered(list& l, const op& o, list_run& run, const value& v) {
     list_prepare_ranks(l);
-    std::size_t lo = l.count_less(v);
-    std::size_t hi = l.count_less_equal(v);
-    if (hi != lo && list_flag(o, list_write_flags::add_unique)) return list_exists(o, list_int(l.size()), v);
-    l.insert(hi, v);
+    if (list_flag(o, list_write_flags::add_unique) && l.count_less_equal(v) != l.count_less(v))
+        return list_exists(o, list_int(l.size()), v);
+    l.insert_sorted(v);
     run.wrote = true;
     return list_int(l.size());
 }
 
 /// ORDERED append of items (server: packed_list_add_items_ordered).
-inline result<value> list_add_items_ordered(list& l, const op& o, list_run& run,
-                                            const std::vector<value>& vals) {
+inline result<value>
+list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<value>& vals) {
     std::size_t n = l.size();
     if (vals.empty()) {
         run.wrote = true;
@@ -864,7 +1024,8 @@ inline result<value> list_add_items_ordered(list& l, const op& o, list_run& run,
     }
     std::vector<const value*> sorted;
     sorted.reserve(vals.size());
-    for (const value& v : vals) sorted.push_back(&v);
+    for (const value& v : vals)
+        sorted.push_back(&v);
     std::stable_sort(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
         return kvmodel::detail::cdt_compare(*a, *b, false) < 0;
     });
@@ -875,10 +1036,12 @@ inline result<value> list_add_items_ordered(list& l, const op& o, list_run& run,
         });
         if (last != sorted.end()) {
             if (!list_no_fail(o))
-                return fail(op_error(status::op_not_applicable, o.code,
+                return fail(op_error(status::op_not_applicable,
+                                     o.code,
                                      "value " + to_string(**last) +
                                          " appears twice in the items (ADD_UNIQUE)"));
-            if (!list_partial(o)) return list_int(n);
+            if (!list_partial(o))
+                return list_int(n);
             sorted.erase(last, sorted.end());
         }
     }
@@ -887,26 +1050,33 @@ inline result<value> list_add_items_ordered(list& l, const op& o, list_run& run,
     add.reserve(sorted.size());
     for (const value* v : sorted) {
         if (unique && l.count_less_equal(*v) != l.count_less(*v)) {
-            if (list_partial(o)) continue;
+            if (list_partial(o))
+                continue;
             return list_exists(o, list_int(n), *v);
         }
         add.push_back(v);
     }
-    for (const value* v : add) l.insert(l.count_less_equal(*v), *v);
+    for (const value* v : add)
+        l.insert_sorted(*v);
     run.wrote = true;
     return list_int(l.size());
 }
 
 /// list_set (server: list_set): replaces in range, inserts (pads) past the end.
-inline result<value> list_set_value(list& l, const op& o, list_run& run, std::int64_t index,
-                                    const value& v, value own_result = value()) {
+inline result<value> list_set_value(list& l,
+                                    const op& o,
+                                    list_run& run,
+                                    std::int64_t index,
+                                    const value& v,
+                                    value own_result = value()) {
     std::size_t n = l.size();
     if (index >= static_cast<std::int64_t>(n))
-        return list_insert_values(l, o, run, index, std::vector<value>{v}, false, false,
-                                  std::move(own_result));
-    if (index < 0) index += static_cast<std::int64_t>(n);
+        return list_insert_values(l, o, run, index, &v, 1, false, false, std::move(own_result));
     if (index < 0)
-        return fail(op_error(status::op_not_applicable, o.code,
+        index += static_cast<std::int64_t>(n);
+    if (index < 0)
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
                              "index " + std::to_string(index - static_cast<std::int64_t>(n)) +
                                  " before the start (size " + std::to_string(n) + ")"));
     auto uindex = static_cast<std::size_t>(index);
@@ -926,15 +1096,17 @@ inline result<value> list_increment(list& l, const op& o, list_run& run) {
     std::int64_t index = o.index;
     if (index > std::numeric_limits<std::int32_t>::max() ||
         (index < 0 && index + static_cast<std::int64_t>(n) < 0))
-        return fail(op_error(status::op_not_applicable, o.code,
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
                              "index " + std::to_string(index) + " out of range (size " +
                                  std::to_string(n) + ")"));
-    if (index < 0) index += static_cast<std::int64_t>(n);
+    if (index < 0)
+        index += static_cast<std::int64_t>(n);
     auto uindex = static_cast<std::size_t>(index);
     const value& delta = o.val;
     if (!delta.is_nil() && !delta.is_number())
-        return fail(op_error(status::parameter_error, o.code,
-                             "delta " + to_string(delta) + " is not a number"));
+        return fail(op_error(
+            status::parameter_error, o.code, "delta " + to_string(delta) + " is not a number"));
     value next;
     if (uindex < n) {
         const value& e = l[uindex];
@@ -947,7 +1119,8 @@ inline result<value> list_increment(list& l, const op& o, list_run& run) {
                                          : static_cast<double>(delta.is_int() ? delta.as_int() : 1);
             next = e.as_double() + d;
         } else {
-            return fail(op_error(status::parameter_error, o.code,
+            return fail(op_error(status::parameter_error,
+                                 o.code,
                                  "element " + std::to_string(uindex) + " is " +
                                      std::string(type_name(e.type())) + ", not a number"));
         }
@@ -955,22 +1128,27 @@ inline result<value> list_increment(list& l, const op& o, list_run& run) {
         next = delta.is_nil() ? value(std::int64_t{1}) : delta;
     }
 
-    if (!l.is_ordered()) return list_set_value(l, o, run, static_cast<std::int64_t>(uindex), next, next);
+    if (!l.is_ordered())
+        return list_set_value(l, o, run, static_cast<std::int64_t>(uindex), next, next);
 
     // ORDERED (server: packed_list_replace_ordered): the new value is sorted
     // in; ADD_UNIQUE keeps a value that lands on itself.
     if (uindex > n)
-        return fail(op_error(status::op_not_applicable, o.code,
-                             "index " + std::to_string(uindex) + " past the end of an ORDERED list (size " +
-                                 std::to_string(n) + ")"));
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
+                             "index " + std::to_string(uindex) +
+                                 " past the end of an ORDERED list (size " + std::to_string(n) +
+                                 ")"));
     list_prepare_ranks(l);
     std::size_t rank = l.count_less(next);
     std::size_t count = l.count_less_equal(next) - rank;
     if (list_flag(o, list_write_flags::add_unique) && count != 0) {
-        if (rank == uindex) return next; // replaces an element by its own value
+        if (rank == uindex)
+            return next; // replaces an element by its own value
         return list_exists(o, next, next);
     }
-    if (uindex < n) l.erase(uindex);
+    if (uindex < n)
+        l.erase(uindex);
     l.insert(l.count_less(next), next);
     run.wrote = true;
     return next;
@@ -979,7 +1157,8 @@ inline result<value> list_increment(list& l, const op& o, list_run& run) {
 /// Sorts (server: list_sort): flag 1 descending (UNORDERED lists only),
 /// flag 2 DROP_DUPLICATES (keeps the first of equal values).
 inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
-    if (l.size() <= 1) return value();
+    if (l.size() <= 1)
+        return value();
     bool drop = (o.sort_flags & list_sort_flags::drop_duplicates) != 0;
     bool descending = (o.sort_flags & 1U) != 0 && !l.is_ordered();
     if (!descending) {
@@ -1006,12 +1185,15 @@ inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
 /// the current order; a persisted index only on a bin's top-level list.
 inline result<value> list_set_order(list& l, const op& o, list_run& run) {
     if (o.order != list_order::ordered && o.order != list_order::unordered)
-        return fail(op_error(status::op_not_applicable, o.code,
+        return fail(op_error(status::op_not_applicable,
+                             o.code,
                              "invalid list order " + std::to_string(static_cast<int>(o.order))));
     bool persist = o.persist_index && run.top_level;
     run.wrote = true;
-    if (o.order == l.order() && persist == l.persist_index()) return value();
-    if (o.order == list_order::ordered && !l.is_ordered() && l.size() > 1) l.sort(false);
+    if (o.order == l.order() && persist == l.persist_index())
+        return value();
+    if (o.order == list_order::ordered && !l.is_ordered() && l.size() > 1)
+        l.sort(false);
     l.set_order_flag(o.order);
     l.set_persist_index(persist);
     return value();
@@ -1025,7 +1207,8 @@ inline list_order list_create_order(const op& o) noexcept {
     case op_code::list_append_items:
     case op_code::list_increment:
         return o.lpolicy.order == list_order::ordered ? list_order::ordered : list_order::unordered;
-    default: return list_order::unordered;
+    default:
+        return list_order::unordered;
     }
 }
 
@@ -1035,44 +1218,65 @@ inline list_order list_create_order(const op& o) noexcept {
 /// unchanged. run.wrote reports whether the op wrote l.
 inline result<value> list_apply(list& l, const op& o, list_run& run) {
     switch (o.code) {
-    case op_code::list_size: return list_int(l.size());
+    case op_code::list_size:
+        return list_int(l.size());
     case op_code::list_create:
-    case op_code::list_set_order: return list_set_order(l, o, run);
-    case op_code::list_sort: return list_sort_op(l, o, run);
+    case op_code::list_set_order:
+        return list_set_order(l, o, run);
+    case op_code::list_sort:
+        return list_sort_op(l, o, run);
     case op_code::list_clear:
         l.clear();
         l.set_persist_index(false);
         run.wrote = true;
         return value();
     case op_code::list_append:
-        if (!list_storable(o.key)) return list_not_storable(o, o.key);
-        if (l.is_ordered()) return list_add_ordered(l, o, run, o.key);
-        return list_insert_values(l, o, run, static_cast<std::int64_t>(l.size()),
-                                  std::vector<value>{o.key}, false, true);
+        if (!list_storable(o.key))
+            return list_not_storable(o, o.key);
+        if (l.is_ordered())
+            return list_add_ordered(l, o, run, o.key);
+        return list_insert_values(
+            l, o, run, static_cast<std::int64_t>(l.size()), &o.key, 1, false, true);
     case op_code::list_append_items:
     case op_code::list_insert_items: {
         for (const value& v : o.values)
-            if (!list_storable(v)) return list_not_storable(o, v);
+            if (!list_storable(v))
+                return list_not_storable(o, v);
         if (o.code == op_code::list_append_items) {
-            if (l.is_ordered()) return list_add_items_ordered(l, o, run, o.values);
-            return list_insert_values(l, o, run, static_cast<std::int64_t>(l.size()), o.values, true, true);
+            if (l.is_ordered())
+                return list_add_items_ordered(l, o, run, o.values);
+            return list_insert_values(l,
+                                      o,
+                                      run,
+                                      static_cast<std::int64_t>(l.size()),
+                                      o.values.data(),
+                                      o.values.size(),
+                                      true,
+                                      true);
         }
         if (l.is_ordered())
-            return fail(op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
-        return list_insert_values(l, o, run, o.index, o.values, true, true);
+            return fail(
+                op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
+        return list_insert_values(l, o, run, o.index, o.values.data(), o.values.size(), true, true);
     }
     case op_code::list_insert:
-        if (!list_storable(o.key)) return list_not_storable(o, o.key);
+        if (!list_storable(o.key))
+            return list_not_storable(o, o.key);
         if (l.is_ordered())
-            return fail(op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
-        return list_insert_values(l, o, run, o.index, std::vector<value>{o.key}, false, true);
+            return fail(
+                op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
+        return list_insert_values(l, o, run, o.index, &o.key, 1, false, true);
     case op_code::list_set:
-        if (!list_storable(o.key)) return list_not_storable(o, o.key);
+        if (!list_storable(o.key))
+            return list_not_storable(o, o.key);
         if (l.is_ordered())
-            return fail(op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
+            return fail(
+                op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
         return list_set_value(l, o, run, o.index, o.key);
-    case op_code::list_increment: return list_increment(l, o, run);
-    default: break;
+    case op_code::list_increment:
+        return list_increment(l, o, run);
+    default:
+        break;
     }
 
     // Selectors and removals.
@@ -1082,9 +1286,13 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     case op_code::list_get:
     case op_code::list_get_range:
     case op_code::list_pop:
-    case op_code::list_pop_range: rt.type = return_type::value; break;
+    case op_code::list_pop_range:
+        rt.type = return_type::value;
+        break;
     case op_code::list_remove:
-    case op_code::list_remove_range: rt.type = return_type::count; break;
+    case op_code::list_remove_range:
+        rt.type = return_type::count;
+        break;
     case op_code::list_trim:
         rt.type = return_type::count;
         rt.inverted = true;
@@ -1092,8 +1300,10 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     default: {
         std::optional<decoded_return> d = decode_list_return(o.return_type);
         if (!d)
-            return fail(op_error(status::op_not_applicable, o.code,
-                                 "invalid return type " + std::to_string(o.return_type) + " for a list"));
+            return fail(
+                op_error(status::op_not_applicable,
+                         o.code,
+                         "invalid return type " + std::to_string(o.return_type) + " for a list"));
         rt = *d;
     }
     }
@@ -1111,10 +1321,14 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     case op_code::list_get_by_index:
     case op_code::list_get_by_index_range:
     case op_code::list_remove_by_index:
-    case op_code::list_remove_by_index_range: needs_ranks = is_rank_type(rt.type); break;
-    default: break;
+    case op_code::list_remove_by_index_range:
+        needs_ranks = is_rank_type(rt.type);
+        break;
+    default:
+        break;
     }
-    if (needs_ranks) list_prepare_ranks(l);
+    if (needs_ranks)
+        list_prepare_ranks(l);
 
     list_selection sel(l, o.code, rt, remove, run);
     switch (o.code) {
@@ -1122,23 +1336,30 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     case op_code::list_pop:
     case op_code::list_remove:
     case op_code::list_get_by_index:
-    case op_code::list_remove_by_index: return sel.by_index(o.index);
+    case op_code::list_remove_by_index:
+        return sel.by_index(o.index);
     case op_code::list_get_range:
     case op_code::list_pop_range:
     case op_code::list_remove_range:
     case op_code::list_trim:
     case op_code::list_get_by_index_range:
-    case op_code::list_remove_by_index_range: return sel.by_index_range(o.index, o.count);
+    case op_code::list_remove_by_index_range:
+        return sel.by_index_range(o.index, o.count);
     case op_code::list_get_by_rank:
-    case op_code::list_remove_by_rank: return sel.by_rank(o.index);
+    case op_code::list_remove_by_rank:
+        return sel.by_rank(o.index);
     case op_code::list_get_by_rank_range:
-    case op_code::list_remove_by_rank_range: return sel.by_rank_range(o.index, o.count);
+    case op_code::list_remove_by_rank_range:
+        return sel.by_rank_range(o.index, o.count);
     case op_code::list_get_by_value:
-    case op_code::list_remove_by_value: return sel.by_value_interval(o.key, std::nullopt, true);
+    case op_code::list_remove_by_value:
+        return sel.by_value_interval(o.key, std::nullopt, true);
     case op_code::list_get_by_value_list:
-    case op_code::list_remove_by_value_list: return sel.by_value_list(o.values);
+    case op_code::list_remove_by_value_list:
+        return sel.by_value_list(o.values);
     case op_code::list_get_by_value_range:
-    case op_code::list_remove_by_value_range: return sel.by_value_interval(o.begin, o.end, false);
+    case op_code::list_remove_by_value_range:
+        return sel.by_value_interval(o.begin, o.end, false);
     case op_code::list_get_by_value_rel_rank_range:
     case op_code::list_remove_by_value_rel_rank_range:
         return sel.by_value_rel_rank_range(o.key, o.index, o.count);
@@ -1159,24 +1380,29 @@ inline result<value> apply_list_op(std::optional<value>& target, const op& o, li
         return fail(op_error(status::parameter_error, o.code, "not a list operation"));
     if (!target) {
         op_class cls = classify(o.code);
-        if (cls != op_class::modify) return value();
+        if (cls != op_class::modify)
+            return value();
         if (o.code == op_code::list_sort)
             return fail(op_error(status::bin_type_error, o.code, "no list to sort"));
         list fresh(list_create_order(o));
         result<value> r = list_apply(fresh, o, run);
-        if (r) target = value(std::move(fresh));
+        if (r)
+            target = value(std::move(fresh));
         return r;
     }
     if (!target->is_list())
-        return fail(op_error(status::bin_type_error, o.code,
-                             "bin holds a " + std::string(type_name(target->type())) + ", not a list"));
+        return fail(
+            op_error(status::bin_type_error,
+                     o.code,
+                     "bin holds a " + std::string(type_name(target->type())) + ", not a list"));
     return list_apply(target->as_list(), o, run);
 }
 
 /// Applies list op o to target (nullopt = absent): see above. max_record_size
 /// is the namespace's limit (default 1 MiB), which padding may not exceed.
 /// Complexity: see the header comment.
-inline result<value> apply_list_op(std::optional<value>& target, const op& o,
+inline result<value> apply_list_op(std::optional<value>& target,
+                                   const op& o,
                                    std::size_t max_record_size = default_max_record_size) {
     list_run run;
     run.max_record_size = max_record_size;

@@ -182,6 +182,41 @@ struct list_impl {
         seq().insert(hint, list_node{std::move(v), l});
     }
 
+    /// Inserts v after every element not above it, in a list kept sorted
+    /// (an ORDERED one); returns its position. O(log n): one search in the
+    /// value index, whose neighbours are the position neighbours too.
+    std::size_t insert_sorted(value v) {
+        auto exact_less = [](const value& a, const value& b) { return cdt_compare(a, b, false) < 0; };
+        if (!idx) {
+            auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
+            auto pos = static_cast<std::size_t>(at - flat.begin());
+            if (pos == flat.size() || flat.size() < flat_max) {
+                flat.insert(at, std::move(v));
+                return pos;
+            }
+            build();
+        }
+        auto& r = ranked();
+        // upper_bound by exact comparison: a node compares (value, label), so
+        // probe with a label above every label.
+        list_node probe{std::move(v), highest};
+        auto it = r.upper_bound(probe);
+        std::size_t pos = r.rank(it);
+        for (;;) {
+            label_t a = it == r.begin() ? lowest : std::prev(it)->label;
+            label_t b = it == r.end() ? highest : it->label;
+            if (b - a >= 2) {
+                if (it == r.end()) probe.label = a + std::min(end_step, (b - a) / 2);
+                else if (it == r.begin()) probe.label = b - std::min(end_step, (b - a) / 2);
+                else probe.label = a + (b - a) / 2;
+                break;
+            }
+            make_room(a);
+        }
+        r.insert(it, std::move(probe));
+        return pos;
+    }
+
     void assign_indexed(std::vector<value>&& values) {
         idx->clear();
         std::size_t n = values.size();
@@ -418,6 +453,11 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->position(it));
     return out;
 }
+inline const value& list::value_at_rank(std::size_t r) const {
+    KVMODEL_ASSERT(r < size());
+    if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
+    return m_impl->ranked().nth(r)->v;
+}
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
     std::vector<value> out;
     last = std::min(last, size());
@@ -440,6 +480,7 @@ inline void list::insert(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos <= size());
     mut().insert(pos, std::move(v));
 }
+inline std::size_t list::insert_sorted(value v) { return mut().insert_sorted(std::move(v)); }
 inline void list::set(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
