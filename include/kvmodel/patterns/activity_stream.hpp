@@ -150,7 +150,7 @@ result<std::vector<std::pair<value, value>>> map_page(Store& store, const kv::ke
         // The n keys just below the cursor's: anchor index - n .. anchor index.
         o = cdt::map_ops::get_by_key_rel_index_range(*anchor, -sn, sn, cdt::return_type::key_value);
     }
-    auto r = store.operate(k, {kv::op::cdt(bin, std::move(o))}, wp);
+    auto r = detail::operate(store, k, {kv::op::cdt(bin, std::move(o))}, wp);
     std::vector<std::pair<value, value>> out;
     if (!r) {
         if (r.error().code == status::record_not_found) return out;
@@ -186,7 +186,7 @@ public:
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_where.ns, m_where.set, user);
             if (!k) return k.error();
-            auto r = m_store->operate(*k,
+            auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt(m_where.bin, cdt::map_ops::put(key, body,
                                                                                   cdt::map_ops::policy(map_order::key_ordered)))},
                                       m_where.write);
@@ -250,7 +250,7 @@ public:
         list to;
         for (const auto& r : m.to) to.push_back(r);
         kv::key k(m_ns, m_set, m.id);
-        auto r = m_store->operate(k,
+        auto r = detail::operate(*m_store, k,
                                   {kv::op::write("from", m.from), kv::op::write("to", value{std::move(to)}),
                                    kv::op::write("sent_ts", m.sent_ts), kv::op::write("body", m.body),
                                    kv::op::write("id", m.id)},
@@ -372,13 +372,13 @@ public:
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);
         kv::key mk(m_ns, m_messages, m.id);
-        auto w = m_store->operate(mk, {kv::op::write("msg", codec<message>::encode(m))}, kv::write_policy{});
+        auto w = detail::operate(*m_store, mk, {kv::op::write("msg", codec<message>::encode(m))}, kv::write_policy{});
         if (!w) return w.error();
         value key = detail::inbox_key(m);
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_ns, m_inboxes, user);
             if (!k) return k.error();
-            auto r = m_store->operate(*k,
+            auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt("refs", cdt::map_ops::put(key, true,
                                                                              cdt::map_ops::policy(map_order::key_ordered)))},
                                       kv::write_policy{});

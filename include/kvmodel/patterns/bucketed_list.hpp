@@ -69,6 +69,7 @@
 #include <kvmodel/kv/record_size.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
+#include <kvmodel/patterns/detail/record_pattern.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -615,7 +616,7 @@ private:
                                        const kv::write_policy& wp) const {
         result<kv::record> r = error{status::timeout, "bucketed_list: no attempt made"};
         for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
-            r = m_store->operate(k, ops, wp);
+            r = detail::operate(*m_store, k, ops, wp);
             if (r || !retryable(r.error())) return r;
         }
         return r;
@@ -626,7 +627,7 @@ private:
         kv::write_policy wp = m_where.write;
         wp.gen = kv::generation_policy::eq;
         wp.generation = generation;
-        return m_store->operate(k, ops, wp);
+        return detail::operate(*m_store, k, ops, wp);
     }
 
     static result<std::uint64_t> as_count(const value& v, std::string_view what) {
@@ -783,7 +784,7 @@ private:
     // generation conflict) or a failed read leaves it to a later append.
     void compact(const stream& s) const {
         auto n = static_cast<std::int64_t>(m_where.claim_window);
-        auto head = m_store->operate(
+        auto head = detail::operate(*m_store,
             s.head, {kv::op::cdt("claims", cdt::list_ops::get_by_index_range(0, n, cdt::return_type::value)),
                      kv::op::read("base")},
             m_where.write);
@@ -802,7 +803,7 @@ private:
             if (!b) return;
             std::uint64_t end = slot + 1;
             while (end < last && h->bucket_of(end) == b) ++end;
-            auto got = m_store->operate(
+            auto got = detail::operate(*m_store,
                 s.bucket(*b, m_where),
                 {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(slot),
                                                                      value(static_cast<std::int64_t>(end)),
@@ -1042,7 +1043,7 @@ private:
             if (below && end > *below) break;
             kv::key bk = s.bucket(*b, m_where);
             if (before_ms) {
-                auto newest = m_store->operate(
+                auto newest = detail::operate(*m_store,
                     bk, {kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))},
                     m_where.write);
                 if (newest) {

@@ -147,7 +147,7 @@ public:
         if (p.author.empty()) return fail(status::parameter_error, "reverse_feed: a post needs an author");
         std::int64_t day = utc_day(tick_source::time_of(p.tick));
         value entry{list{p.tick, p.author, codec<T>::encode(p.content)}};
-        auto r = m_store->operate(day_key(owner, day),
+        auto r = detail::operate(*m_store, day_key(owner, day),
                                   {kv::op::cdt("feed", cdt::map_ops::put(tick_source::reverse_key(p.tick), entry,
                                                                          cdt::map_ops::policy(map_order::key_ordered)))},
                                   kv::write_policy{});
@@ -158,7 +158,7 @@ public:
             cdt::list_policy p_days;
             p_days.order = list_order::ordered;
             p_days.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-            auto d = m_store->operate(head_key(owner), {kv::op::cdt("days", cdt::list_ops::append(day, p_days))},
+            auto d = detail::operate(*m_store, head_key(owner), {kv::op::cdt("days", cdt::list_ops::append(day, p_days))},
                                       kv::write_policy{});
             if (!d) return d.error();
         }
@@ -204,7 +204,7 @@ public:
                             ? cdt::map_ops::get_by_key_rel_index_range(from->second, 1, want,
                                                                        cdt::return_type::key_value)
                             : cdt::map_ops::get_by_index_range(0, want, cdt::return_type::key_value);
-            auto r = m_store->operate(day_key(owner, day), {kv::op::cdt("feed", std::move(o))}, kv::write_policy{});
+            auto r = detail::operate(*m_store, day_key(owner, day), {kv::op::cdt("feed", std::move(o))}, kv::write_policy{});
             if (!r) {
                 if (r.error().code == status::record_not_found) continue; // dropped day
                 return r.error();
@@ -236,7 +236,7 @@ public:
             if (!x.is_int() || x.as_int() >= before_day) continue;
             auto r = m_store->remove(day_key(owner, x.as_int()), kv::write_policy{});
             if (!r && r.error().code != status::record_not_found) return r.error();
-            auto u = m_store->operate(head_key(owner),
+            auto u = detail::operate(*m_store, head_key(owner),
                                       {kv::op::cdt("days", cdt::list_ops::remove_by_value(x, cdt::return_type::none))},
                                       kv::write_policy{});
             if (!u) return u.error();

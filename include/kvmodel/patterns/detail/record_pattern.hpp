@@ -15,6 +15,7 @@
 #include <kvmodel/patterns/codec.hpp>
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,14 @@ struct record_location {
 };
 
 namespace detail {
+
+/// operate() through the kv_store concept's span form, so braced operation
+/// lists work on every store.
+template <kv::kv_store Store>
+result<kv::record> operate(Store& store, const kv::key& k, const std::vector<kv::operation>& ops,
+                           const kv::write_policy& wp) {
+    return store.operate(k, std::span<const kv::operation>(ops), wp);
+}
 
 template <kv::kv_store Store>
 class record_pattern {
@@ -58,7 +67,7 @@ protected:
         std::vector<kv::operation> kops;
         kops.reserve(ops.size());
         for (cdt::op& o : ops) kops.push_back(kv::op::cdt(m_where.bin, std::move(o)));
-        result<kv::record> r = m_store->operate(*k, kops, m_where.write);
+        result<kv::record> r = detail::operate(*m_store, *k, kops, m_where.write);
         if (!r) return std::move(r).error();
         return std::move(r->results);
     }
