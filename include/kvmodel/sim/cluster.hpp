@@ -124,6 +124,9 @@ struct op_report {
     std::chrono::microseconds latency{0};
     /// A write was applied — also when the command reports a timeout.
     bool applied = false;
+    /// How many attempts applied it: 2 when a retry re-applied a write whose
+    /// first answer was lost (in doubt).
+    std::uint32_t applications = 0;
 };
 
 class cluster {
@@ -1073,8 +1076,10 @@ private:
                                      " writes waiting on the record; transaction-pending-limit)");
                     } else if (!fx.timeout) {
                         r = body(*ns, p, now / 1000, applied);
-                        if (applied)
+                        if (applied) {
                             rep.applied = true;
+                            ++rep.applications;
+                        }
                     }
                     if (fx.timeout || fx.in_doubt || late) {
                         const bool was_ok = r.has_value();

@@ -1,0 +1,77 @@
+// Tests for kvmodel/kv/operation.hpp: the builders, kinds, bins, names and
+// the read/write classification that decides a command's path.
+#include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/list_ops.hpp>
+#include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/operation.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace kvmodel;
+
+TEST_CASE("builders make the matching alternative", "[kv][operation]") {
+    CHECK(kv::kind(kv::op::read("a")) == kv::op_kind::read);
+    CHECK(kv::kind(kv::op::read_all()) == kv::op_kind::read_all);
+    CHECK(kv::kind(kv::op::read_header()) == kv::op_kind::read_header);
+    CHECK(kv::kind(kv::op::write("a", 1)) == kv::op_kind::write);
+    CHECK(kv::kind(kv::op::add("a", 1)) == kv::op_kind::add);
+    CHECK(kv::kind(kv::op::append("a", "x")) == kv::op_kind::append);
+    CHECK(kv::kind(kv::op::prepend("a", "x")) == kv::op_kind::prepend);
+    CHECK(kv::kind(kv::op::touch()) == kv::op_kind::touch);
+    CHECK(kv::kind(kv::op::delete_record()) == kv::op_kind::delete_record);
+    CHECK(kv::kind(kv::op::cdt("m", cdt::map_ops::size())) == kv::op_kind::cdt);
+    CHECK(kv::kind(kv::op::bit("b", cdt::bit_ops::bit_count(0, 8))) == kv::op_kind::bit);
+
+    const kv::operation w = kv::op::write("count", 5);
+    CHECK(std::get<kv::write_op>(w) == kv::write_op{"count", 5});
+    const kv::operation a = kv::op::add("n", 2.5);
+    CHECK(std::get<kv::add_op>(a).delta == value(2.5));
+}
+
+TEST_CASE("bin_of names the bin of bin operations only", "[kv][operation]") {
+    CHECK(*kv::bin_of(kv::op::read("a")) == "a");
+    CHECK(*kv::bin_of(kv::op::write("b", 1)) == "b");
+    CHECK(*kv::bin_of(kv::op::cdt("events", cdt::map_ops::size())) == "events");
+    CHECK(*kv::bin_of(kv::op::bit("flags", cdt::bit_ops::bit_count(0, 8))) == "flags");
+    CHECK(kv::bin_of(kv::op::read_all()) == nullptr);
+    CHECK(kv::bin_of(kv::op::read_header()) == nullptr);
+    CHECK(kv::bin_of(kv::op::touch()) == nullptr);
+    CHECK(kv::bin_of(kv::op::delete_record()) == nullptr);
+}
+
+TEST_CASE("is_read: reads, CDT reads and bit reads; everything else writes", "[kv][operation]") {
+    CHECK(kv::is_read(kv::op::read("a")));
+    CHECK(kv::is_read(kv::op::read_all()));
+    CHECK(kv::is_read(kv::op::read_header()));
+    CHECK(kv::is_read(kv::op::cdt("m", cdt::map_ops::size())));
+    CHECK(kv::is_read(kv::op::cdt("l", cdt::list_ops::get_by_index(0, cdt::return_type::value))));
+    CHECK(kv::is_read(kv::op::bit("b", cdt::bit_ops::bit_get(0, 8))));
+    CHECK_FALSE(kv::is_read(kv::op::write("a", 1)));
+    CHECK_FALSE(kv::is_read(kv::op::add("a", 1)));
+    CHECK_FALSE(kv::is_read(kv::op::append("a", "x")));
+    CHECK_FALSE(kv::is_read(kv::op::prepend("a", "x")));
+    CHECK_FALSE(kv::is_read(kv::op::touch()));
+    CHECK_FALSE(kv::is_read(kv::op::delete_record()));
+    CHECK_FALSE(kv::is_read(kv::op::cdt("m", cdt::map_ops::put(1, 1))));
+    // Remove-type CDT ops are modify ops on the wire.
+    CHECK_FALSE(
+        kv::is_read(kv::op::cdt("m", cdt::map_ops::remove_by_key(1, cdt::return_type::none))));
+    CHECK_FALSE(kv::is_read(kv::op::bit("b", cdt::bit_ops::bit_resize(4))));
+}
+
+TEST_CASE("op_name for messages", "[kv][operation]") {
+    CHECK(kv::op_name(kv::op::read("a")) == "read");
+    CHECK(kv::op_name(kv::op::read_all()) == "read_all");
+    CHECK(kv::op_name(kv::op::read_header()) == "read_header");
+    CHECK(kv::op_name(kv::op::write("a", 1)) == "write");
+    CHECK(kv::op_name(kv::op::add("a", 1)) == "add");
+    CHECK(kv::op_name(kv::op::append("a", "x")) == "append");
+    CHECK(kv::op_name(kv::op::prepend("a", "x")) == "prepend");
+    CHECK(kv::op_name(kv::op::touch()) == "touch");
+    CHECK(kv::op_name(kv::op::delete_record()) == "delete");
+    CHECK(kv::op_name(kv::op::cdt("m", cdt::map_ops::put(1, 1))) == "map_put");
+    CHECK(kv::op_name(kv::op::cdt("l", cdt::list_ops::append(1))) == "list_append");
+    CHECK(kv::op_name(kv::op::bit("b", cdt::bit_ops::bit_resize(1))) == "bit_resize");
+}
