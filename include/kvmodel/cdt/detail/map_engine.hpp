@@ -29,20 +29,22 @@
 //  * K-ordered / KV-ordered maps take the server's key-ordered path, UNORDERED
 //    maps its unordered path: they differ in a few result shapes (INVERTED
 //    EXISTS, RANK order when a key range covers the whole map, INVERTED single
-//    by_key on a missing key, REVERSE_INDEX of inverted key ranges, duplicate
-//    keys in a key list).
+//    by_key on a missing key, INDEX of a key list with repeated keys and
+//    REVERSE_INDEX of an inverted key list).
 //  * A top-level KV-ordered map with a persisted index answers value ranges and
 //    value lists from its value index: INDEX and element results of those come
 //    in rank (per item: argument) order instead of key order.
 //
 // Departures (documented, tested):
-//  * A WILDCARD key probe (`*`, the only key pattern that can match a stored
-//    int/string/bytes key) selects from the first matching key, as the
-//    server's unordered path does; its key-ordered path binary-searches and
-//    lands on an arbitrary matching key.
-//  * Overlapping WILDCARD items in a key or value list: each selected entry is
-//    credited to the last item (argument order) it matches; the server's
-//    sorted-items search has no defined answer there.
+//  * A key probe holding a WILDCARD selects from the first matching key, as
+//    the server's unordered path does; its key-ordered path binary-searches
+//    and lands on an arbitrary matching key.
+//  * Repeated or overlapping (WILDCARD) items in a key or value list: each
+//    selected entry is credited to the last item (argument order) it matches,
+//    as the server's stable sort of the items gives for repeated items; for
+//    overlapping patterns its sorted-items search has no defined answer.
+//  * Increment of an integer by a double outside int64 (or NaN) adds
+//    INT64_MIN, what the server's (int64_t) cast gives on x86-64.
 //  * The internal result types 9-12 (INDEX_RANGE ...), which no client API
 //    exposes, are refused (OP_NOT_APPLICABLE) rather than answered.
 //  * Map order 2 (V_ORDERED alone, which no client exposes) is refused by
