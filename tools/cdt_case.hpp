@@ -24,8 +24,6 @@
 // Cost: linear in the case's JSON.
 #pragma once
 
-#include "json_io.hpp"
-
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/json.hpp>
@@ -44,6 +42,8 @@
 #include <variant>
 #include <vector>
 
+#include "json_io.hpp"
+
 namespace kvmodel::tools::cdt_json {
 
 /// The `read` op: the whole bin.
@@ -58,7 +58,7 @@ enum class bin_kind : std::uint8_t { map, list, bytes };
 
 /// One parsed case.
 struct scenario {
-    json id;                      // echoed as given (null when absent)
+    json id; // echoed as given (null when absent)
     bin_kind kind = bin_kind::map;
     map_order morder = map_order::unordered;
     list_order lorder = list_order::unordered;
@@ -69,8 +69,10 @@ struct scenario {
 
 /// The name a case_op goes by in the spec ("map_put", "bit_get", "read").
 inline std::string_view op_display_name(const case_op& o) {
-    if (const auto* c = std::get_if<cdt::op>(&o)) return cdt::op_name(c->code);
-    if (const auto* b = std::get_if<cdt::bit_op>(&o)) return cdt::bit_op_name(b->code);
+    if (const auto* c = std::get_if<cdt::op>(&o))
+        return cdt::op_name(c->code);
+    if (const auto* b = std::get_if<cdt::bit_op>(&o))
+        return cdt::bit_op_name(b->code);
     return "read";
 }
 
@@ -99,20 +101,23 @@ inline std::int64_t to_int64(const json& j, const std::string& where) {
 }
 
 inline bool to_bool(const json& j, const std::string& where) {
-    if (!j.is_boolean()) reject(where + ": expected true or false, got " + brief(j));
+    if (!j.is_boolean())
+        reject(where + ": expected true or false, got " + brief(j));
     return j.get<bool>();
 }
 
 inline value to_value(const json& j, const std::string& where) {
     result<value> r = from_json_at(j, where);
-    if (!r) reject(r.error().message);
+    if (!r)
+        reject(r.error().message);
     return std::move(r).value();
 }
 
 inline std::string join(std::initializer_list<std::string_view> names) {
     std::string s;
     for (std::string_view n : names) {
-        if (!s.empty()) s += ", ";
+        if (!s.empty())
+            s += ", ";
         s += n;
     }
     return s;
@@ -121,9 +126,12 @@ inline std::string join(std::initializer_list<std::string_view> names) {
 inline map_order to_map_order(const json& j, const std::string& where) {
     if (j.is_string()) {
         const auto& s = j.get_ref<const std::string&>();
-        if (s == "UNORDERED") return map_order::unordered;
-        if (s == "K_ORDERED") return map_order::key_ordered;
-        if (s == "KV_ORDERED") return map_order::key_value_ordered;
+        if (s == "UNORDERED")
+            return map_order::unordered;
+        if (s == "K_ORDERED")
+            return map_order::key_ordered;
+        if (s == "KV_ORDERED")
+            return map_order::key_value_ordered;
     }
     reject(where + ": expected a map order (UNORDERED, K_ORDERED, KV_ORDERED), got " + brief(j));
 }
@@ -131,8 +139,10 @@ inline map_order to_map_order(const json& j, const std::string& where) {
 inline list_order to_list_order(const json& j, const std::string& where) {
     if (j.is_string()) {
         const auto& s = j.get_ref<const std::string&>();
-        if (s == "ORDERED") return list_order::ordered;
-        if (s == "UNORDERED_LIST") return list_order::unordered;
+        if (s == "ORDERED")
+            return list_order::ordered;
+        if (s == "UNORDERED_LIST")
+            return list_order::unordered;
     }
     reject(where + ": expected a list order (ORDERED, UNORDERED_LIST), got " + brief(j));
 }
@@ -170,8 +180,8 @@ inline constexpr flag_name resize_flag_names[] = {
     {"SHRINK_ONLY", cdt::bit_resize_flags::shrink_only},
 };
 
-inline std::uint32_t to_flags(const json& j, std::span<const flag_name> known,
-                              const std::string& where) {
+inline std::uint32_t
+to_flags(const json& j, std::span<const flag_name> known, const std::string& where) {
     if (j.is_number_integer()) {
         std::int64_t raw = to_int64(j, where);
         if (raw < 0 || raw > std::numeric_limits<std::uint32_t>::max())
@@ -179,13 +189,16 @@ inline std::uint32_t to_flags(const json& j, std::span<const flag_name> known,
         return static_cast<std::uint32_t>(raw);
     }
     std::string names;
-    for (const flag_name& f : known) names += (names.empty() ? "" : ", ") + std::string(f.name);
-    if (!j.is_array()) reject(where + ": expected an array of flag names (" + names + "), got " + brief(j));
+    for (const flag_name& f : known)
+        names += (names.empty() ? "" : ", ") + std::string(f.name);
+    if (!j.is_array())
+        reject(where + ": expected an array of flag names (" + names + "), got " + brief(j));
     std::uint32_t flags = 0;
     std::size_t i = 0;
     for (const json& e : j) {
         std::string at = where + "[" + std::to_string(i++) + "]";
-        if (!e.is_string()) reject(at + ": expected a flag name (" + names + "), got " + brief(e));
+        if (!e.is_string())
+            reject(at + ": expected a flag name (" + names + "), got " + brief(e));
         const auto& s = e.get_ref<const std::string&>();
         bool found = false;
         for (const flag_name& f : known) {
@@ -194,7 +207,8 @@ inline std::uint32_t to_flags(const json& j, std::span<const flag_name> known,
                 found = true;
             }
         }
-        if (!found) reject(at + ": unknown flag " + brief(e) + " (this op takes " + names + ")");
+        if (!found)
+            reject(at + ": unknown flag " + brief(e) + " (this op takes " + names + ")");
     }
     return flags;
 }
@@ -204,16 +218,21 @@ inline std::uint32_t to_flags(const json& j, std::span<const flag_name> known,
 class args_reader {
 public:
     args_reader(const json* args, std::string where, std::vector<std::string_view> allowed)
-        : m_args(args), m_where(std::move(where)), m_allowed(std::move(allowed)) {
-        if (m_args == nullptr) return;
+        : m_args(args)
+        , m_where(std::move(where))
+        , m_allowed(std::move(allowed)) {
+        if (m_args == nullptr)
+            return;
         if (!m_args->is_object())
             reject(m_where + ": args must be an object, got " + brief(*m_args));
         for (const auto& item : m_args->items()) {
             bool ok = false;
-            for (std::string_view a : m_allowed) ok = ok || a == item.key();
+            for (std::string_view a : m_allowed)
+                ok = ok || a == item.key();
             if (!ok) {
                 std::string takes;
-                for (std::string_view a : m_allowed) takes += (takes.empty() ? "" : ", ") + std::string(a);
+                for (std::string_view a : m_allowed)
+                    takes += (takes.empty() ? "" : ", ") + std::string(a);
                 reject(m_where + ": unknown argument '" + item.key() + "' (" +
                        (takes.empty() ? std::string("this op takes no arguments")
                                       : "this op takes " + takes) +
@@ -223,13 +242,15 @@ public:
     }
 
     const json* find(std::string_view name) const {
-        if (m_args == nullptr) return nullptr;
+        if (m_args == nullptr)
+            return nullptr;
         auto it = m_args->find(name);
         return it == m_args->end() ? nullptr : &*it;
     }
     const json& need(std::string_view name) const {
         const json* j = find(name);
-        if (j == nullptr) reject(m_where + ": missing argument '" + std::string(name) + "'");
+        if (j == nullptr)
+            reject(m_where + ": missing argument '" + std::string(name) + "'");
         return *j;
     }
     std::string at(std::string_view name) const { return m_where + " args." + std::string(name); }
@@ -237,7 +258,8 @@ public:
     std::int64_t integer(std::string_view name) const { return to_int64(need(name), at(name)); }
     std::optional<std::int64_t> opt_integer(std::string_view name) const {
         const json* j = find(name);
-        if (j == nullptr) return std::nullopt;
+        if (j == nullptr)
+            return std::nullopt;
         return to_int64(*j, at(name));
     }
     value val(std::string_view name) const { return to_value(need(name), at(name)); }
@@ -247,16 +269,19 @@ public:
     }
     std::vector<value> array(std::string_view name) const {
         const json& j = need(name);
-        if (!j.is_array()) reject(at(name) + ": expected an array, got " + brief(j));
+        if (!j.is_array())
+            reject(at(name) + ": expected an array, got " + brief(j));
         std::vector<value> out;
         out.reserve(j.size());
         std::size_t i = 0;
-        for (const json& e : j) out.push_back(to_value(e, at(name) + "[" + std::to_string(i++) + "]"));
+        for (const json& e : j)
+            out.push_back(to_value(e, at(name) + "[" + std::to_string(i++) + "]"));
         return out;
     }
     std::vector<std::pair<value, value>> pairs(std::string_view name) const {
         const json& j = need(name);
-        if (!j.is_array()) reject(at(name) + ": expected an array of [key, value] pairs, got " + brief(j));
+        if (!j.is_array())
+            reject(at(name) + ": expected an array of [key, value] pairs, got " + brief(j));
         std::vector<std::pair<value, value>> out;
         out.reserve(j.size());
         std::size_t i = 0;
@@ -277,7 +302,8 @@ public:
     /// A range bound: absent → nullopt; for `begin` null and $nil both mean nil.
     std::optional<value> bound(std::string_view name) const {
         const json* j = find(name);
-        if (j == nullptr || j->is_null()) return std::nullopt;
+        if (j == nullptr || j->is_null())
+            return std::nullopt;
         return to_value(*j, at(name));
     }
 
@@ -319,25 +345,32 @@ inline std::int32_t to_return_type(const json& j, const std::string& where) {
     };
     if (j.is_string()) {
         for (const auto& [name, rt] : names)
-            if (name == j.get_ref<const std::string&>()) return static_cast<std::int32_t>(rt);
+            if (name == j.get_ref<const std::string&>())
+                return static_cast<std::int32_t>(rt);
     }
-    reject(where + ": expected a return type (NONE, INDEX, REVERSE_INDEX, RANK, REVERSE_RANK, "
-                   "COUNT, KEY, VALUE, KEY_VALUE, EXISTS, UNORDERED_MAP, ORDERED_MAP) or an "
-                   "integer wire code, got " +
+    reject(where +
+           ": expected a return type (NONE, INDEX, REVERSE_INDEX, RANK, REVERSE_RANK, "
+           "COUNT, KEY, VALUE, KEY_VALUE, EXISTS, UNORDERED_MAP, ORDERED_MAP) or an "
+           "integer wire code, got " +
            brief(j));
 }
 
 inline cdt::ctx_step to_ctx_step(const json& j, const std::string& where) {
-    if (!j.is_object()) reject(where + ": expected a ctx step object, got " + brief(j));
+    if (!j.is_object())
+        reject(where + ": expected a ctx step object, got " + brief(j));
     auto type_it = j.find("type");
-    if (type_it == j.end()) reject(where + ": missing 'type'");
-    if (!type_it->is_string()) reject(where + ".type: expected a string, got " + brief(*type_it));
+    if (type_it == j.end())
+        reject(where + ": missing 'type'");
+    if (!type_it->is_string())
+        reject(where + ".type: expected a string, got " + brief(*type_it));
     const auto& type = type_it->get_ref<const std::string&>();
     auto check_fields = [&](std::initializer_list<std::string_view> allowed) {
         for (const auto& item : j.items()) {
-            if (item.key() == "type") continue;
+            if (item.key() == "type")
+                continue;
             bool ok = false;
-            for (std::string_view a : allowed) ok = ok || a == item.key();
+            for (std::string_view a : allowed)
+                ok = ok || a == item.key();
             if (!ok)
                 reject(where + " (" + type + "): unknown field '" + item.key() + "' (takes " +
                        join(allowed) + ")");
@@ -345,10 +378,13 @@ inline cdt::ctx_step to_ctx_step(const json& j, const std::string& where) {
     };
     auto need = [&](std::string_view name) -> const json& {
         auto it = j.find(name);
-        if (it == j.end()) reject(where + " (" + type + "): missing '" + std::string(name) + "'");
+        if (it == j.end())
+            reject(where + " (" + type + "): missing '" + std::string(name) + "'");
         return *it;
     };
-    auto at = [&](std::string_view name) { return where + "." + std::string(name); };
+    auto at = [&](std::string_view name) {
+        return where + "." + std::string(name);
+    };
 
     if (type == "list_index" || type == "map_index") {
         check_fields({"index"});
@@ -376,7 +412,8 @@ inline cdt::ctx_step to_ctx_step(const json& j, const std::string& where) {
         auto o = j.find("order");
         auto p = j.find("pad");
         cdt::ctx_step s = cdt::ctx_step::list_index_create(
-            i, o == j.end() ? list_order::unordered : to_list_order(*o, at("order")),
+            i,
+            o == j.end() ? list_order::unordered : to_list_order(*o, at("order")),
             p == j.end() ? false : to_bool(*p, at("pad")));
         return s;
     }
@@ -450,7 +487,8 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
     case op_code::map_set_policy: {
         // The order may come as the argument or as the op's policy_order.
         auto a = reader({"order", "persist_index"});
-        if (const json* j = a.find("order")) o.morder = to_map_order(*j, a.at("order"));
+        if (const json* j = a.find("order"))
+            o.morder = to_map_order(*j, a.at("order"));
         o.persist_index = a.boolean("persist_index", false);
         o.mpolicy.order = o.morder;
         o.mpolicy.persist_index = o.persist_index;
@@ -482,18 +520,29 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
         break;
     }
     case op_code::map_clear:
-    case op_code::map_size: reader({}); break;
+    case op_code::map_size:
+        reader({});
+        break;
     // --- map selectors
     case op_code::map_get_by_key:
-    case op_code::map_remove_by_key: by_key(); extras.return_type = true; break;
+    case op_code::map_remove_by_key:
+        by_key();
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_key_list:
-    case op_code::map_remove_by_key_list: by_list("keys"); extras.return_type = true; break;
+    case op_code::map_remove_by_key_list:
+        by_list("keys");
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_key_range:
     case op_code::map_remove_by_key_range:
     case op_code::map_get_by_value_range:
     case op_code::map_remove_by_value_range:
     case op_code::list_get_by_value_range:
-    case op_code::list_remove_by_value_range: by_range(); extras.return_type = true; break;
+    case op_code::list_remove_by_value_range:
+        by_range();
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_key_rel_index_range:
     case op_code::map_remove_by_key_rel_index_range:
         by_relative("key", "index");
@@ -502,11 +551,17 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
     case op_code::map_get_by_value:
     case op_code::map_remove_by_value:
     case op_code::list_get_by_value:
-    case op_code::list_remove_by_value: by_value(); extras.return_type = true; break;
+    case op_code::list_remove_by_value:
+        by_value();
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_value_list:
     case op_code::map_remove_by_value_list:
     case op_code::list_get_by_value_list:
-    case op_code::list_remove_by_value_list: by_list("values"); extras.return_type = true; break;
+    case op_code::list_remove_by_value_list:
+        by_list("values");
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_value_rel_rank_range:
     case op_code::map_remove_by_value_rel_rank_range:
     case op_code::list_get_by_value_rel_rank_range:
@@ -517,7 +572,10 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
     case op_code::map_get_by_index:
     case op_code::map_remove_by_index:
     case op_code::list_get_by_index:
-    case op_code::list_remove_by_index: by_position("index"); extras.return_type = true; break;
+    case op_code::list_remove_by_index:
+        by_position("index");
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_index_range:
     case op_code::map_remove_by_index_range:
     case op_code::list_get_by_index_range:
@@ -528,7 +586,10 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
     case op_code::map_get_by_rank:
     case op_code::map_remove_by_rank:
     case op_code::list_get_by_rank:
-    case op_code::list_remove_by_rank: by_position("rank"); extras.return_type = true; break;
+    case op_code::list_remove_by_rank:
+        by_position("rank");
+        extras.return_type = true;
+        break;
     case op_code::map_get_by_rank_range:
     case op_code::map_remove_by_rank_range:
     case op_code::list_get_by_rank_range:
@@ -586,7 +647,8 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
         o.index = a.integer("index");
         // As the clients' increment(bin, index): no delta is sent, and the
         // server adds 1 (cdt::list_ops::increment leaves it nil).
-        if (a.find("delta") != nullptr) o.val = a.val("delta");
+        if (a.find("delta") != nullptr)
+            o.val = a.val("delta");
         extras.list_policy = true;
         break;
     }
@@ -597,13 +659,19 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
         break;
     }
     case op_code::list_clear:
-    case op_code::list_size: reader({}); break;
+    case op_code::list_size:
+        reader({});
+        break;
     case op_code::list_pop:
     case op_code::list_remove:
-    case op_code::list_get: by_position("index"); break;
+    case op_code::list_get:
+        by_position("index");
+        break;
     case op_code::list_pop_range:
     case op_code::list_remove_range:
-    case op_code::list_get_range: by_position_range("index"); break;
+    case op_code::list_get_range:
+        by_position_range("index");
+        break;
     }
     return extras;
 }
@@ -628,13 +696,14 @@ inline cdt::op parse_cdt_op(const json& op_json, cdt::op_code code, const std::s
 
     auto refuse_field = [&](std::string_view f, std::string_view why) {
         if (field(op_json, f) != nullptr)
-            reject(where + ": " + name + " takes no " + std::string(f) + " (" + std::string(why) + ")");
+            reject(where + ": " + name + " takes no " + std::string(f) + " (" + std::string(why) +
+                   ")");
     };
 
     // return_type / inverted
     if (extras.return_type) {
-        o.return_type = static_cast<std::int32_t>(is_remove_selector(code) ? cdt::return_type::none
-                                                                          : cdt::return_type::value);
+        o.return_type = static_cast<std::int32_t>(
+            is_remove_selector(code) ? cdt::return_type::none : cdt::return_type::value);
         if (const json* rt = field(op_json, "return_type"))
             o.return_type = to_return_type(*rt, where + ".return_type");
         if (const json* inv = field(op_json, "inverted"); inv && to_bool(*inv, where + ".inverted"))
@@ -650,22 +719,27 @@ inline cdt::op parse_cdt_op(const json& op_json, cdt::op_code code, const std::s
     if (flags != nullptr && arg_flags != nullptr)
         reject(where + ": flags given both in the op and in args");
     std::string flags_where = where + (flags != nullptr ? ".flags" : " args.flags");
-    if (flags == nullptr) flags = arg_flags;
+    if (flags == nullptr)
+        flags = arg_flags;
     const json* porder = field(op_json, "policy_order");
 
     if (extras.map_policy) {
-        if (flags) o.mpolicy.flags = to_flags(*flags, map_flag_names, flags_where);
-        if (porder) o.mpolicy.order = to_map_order(*porder, where + ".policy_order");
+        if (flags)
+            o.mpolicy.flags = to_flags(*flags, map_flag_names, flags_where);
+        if (porder)
+            o.mpolicy.order = to_map_order(*porder, where + ".policy_order");
     } else if (extras.list_policy) {
         if (flags)
             o.lpolicy.flags = to_flags(*flags, list_flag_names, flags_where);
-        if (porder) o.lpolicy.order = to_list_order(*porder, where + ".policy_order");
+        if (porder)
+            o.lpolicy.order = to_list_order(*porder, where + ".policy_order");
     } else if (extras.sort_flags) {
         if (flags)
             o.sort_flags = to_flags(*flags, sort_flag_names, flags_where);
         refuse_field("policy_order", "it takes no policy");
     } else if (code == cdt::op_code::map_set_policy) {
-        if (flags) reject(flags_where + ": map_set_policy takes no flags");
+        if (flags)
+            reject(flags_where + ": map_set_policy takes no flags");
         const json* order_arg = args != nullptr ? field(*args, "order") : nullptr;
         if (porder != nullptr && order_arg != nullptr)
             reject(where + ": map_set_policy: give the order once, as args.order or policy_order");
@@ -676,12 +750,14 @@ inline cdt::op parse_cdt_op(const json& op_json, cdt::op_code code, const std::s
             o.mpolicy.order = o.morder;
         }
     } else {
-        if (flags) reject(flags_where + ": " + name + " takes no flags");
+        if (flags)
+            reject(flags_where + ": " + name + " takes no flags");
         refuse_field("policy_order", "it takes no policy");
     }
 
     if (const json* ctx = field(op_json, "ctx")) {
-        if (!ctx->is_array()) reject(where + ".ctx: expected an array of steps, got " + brief(*ctx));
+        if (!ctx->is_array())
+            reject(where + ".ctx: expected an array of steps, got " + brief(*ctx));
         std::size_t i = 0;
         for (const json& step : *ctx) {
             o.ctx.push_back(to_ctx_step(step, where + ".ctx[" + std::to_string(i) + "]"));
@@ -692,7 +768,8 @@ inline cdt::op parse_cdt_op(const json& op_json, cdt::op_code code, const std::s
 }
 
 /// Parses one bit op at `where`.
-inline cdt::bit_op parse_bit_op(const json& op_json, cdt::bit_op_code code, const std::string& where) {
+inline cdt::bit_op
+parse_bit_op(const json& op_json, cdt::bit_op_code code, const std::string& where) {
     using cdt::bit_op_code;
     const std::string name(cdt::bit_op_name(code));
     for (std::string_view f : {"return_type", "inverted", "policy_order", "ctx"})
@@ -704,10 +781,12 @@ inline cdt::bit_op parse_bit_op(const json& op_json, cdt::bit_op_code code, cons
     if (flags != nullptr && arg_flags != nullptr)
         reject(where + ": flags given both in the op and in args");
     std::string flags_where = where + (flags != nullptr ? ".flags" : " args.flags");
-    if (flags == nullptr) flags = arg_flags;
+    if (flags == nullptr)
+        flags = arg_flags;
 
     auto reader = [&](std::vector<std::string_view> allowed) {
-        if (!cdt::is_bit_read(code)) allowed.emplace_back("flags");
+        if (!cdt::is_bit_read(code))
+            allowed.emplace_back("flags");
         return args_reader(args, where, std::move(allowed));
     };
     cdt::bit_op o;
@@ -767,10 +846,14 @@ inline cdt::bit_op parse_bit_op(const json& op_json, cdt::bit_op_code code, cons
         o.sign = a.boolean("signed", false);
         if (const json* act = a.find("action")) {
             const std::string* s = act->is_string() ? &act->get_ref<const std::string&>() : nullptr;
-            if (s != nullptr && *s == "FAIL") o.action = cdt::bit_overflow_action::fail;
-            else if (s != nullptr && *s == "SATURATE") o.action = cdt::bit_overflow_action::saturate;
-            else if (s != nullptr && *s == "WRAP") o.action = cdt::bit_overflow_action::wrap;
-            else reject(a.at("action") + ": expected FAIL, SATURATE or WRAP, got " + brief(*act));
+            if (s != nullptr && *s == "FAIL")
+                o.action = cdt::bit_overflow_action::fail;
+            else if (s != nullptr && *s == "SATURATE")
+                o.action = cdt::bit_overflow_action::saturate;
+            else if (s != nullptr && *s == "WRAP")
+                o.action = cdt::bit_overflow_action::wrap;
+            else
+                reject(a.at("action") + ": expected FAIL, SATURATE or WRAP, got " + brief(*act));
         }
         break;
     }
@@ -787,7 +870,8 @@ inline cdt::bit_op parse_bit_op(const json& op_json, cdt::bit_op_code code, cons
         o.bit_offset = a.integer("bit_offset");
         o.bit_size = a.integer("bit_size");
         o.scan_value = a.boolean("value", false);
-        if (a.find("value") == nullptr) reject(where + ": missing argument 'value'");
+        if (a.find("value") == nullptr)
+            reject(where + ": missing argument 'value'");
         break;
     }
     case bit_op_code::bit_get_int: {
@@ -799,7 +883,8 @@ inline cdt::bit_op parse_bit_op(const json& op_json, cdt::bit_op_code code, cons
     }
     }
     if (flags != nullptr) {
-        if (cdt::is_bit_read(code)) reject(flags_where + ": " + name + " takes no flags (a read)");
+        if (cdt::is_bit_read(code))
+            reject(flags_where + ": " + name + " takes no flags (a read)");
         o.policy.flags = to_flags(*flags, bit_flag_names, flags_where);
     }
     return o;
@@ -807,24 +892,35 @@ inline cdt::bit_op parse_bit_op(const json& op_json, cdt::bit_op_code code, cons
 
 inline case_op parse_op(const json& op_json, std::size_t i) {
     std::string where = "ops[" + std::to_string(i) + "]";
-    if (!op_json.is_object()) reject(where + ": expected an op object, got " + brief(op_json));
+    if (!op_json.is_object())
+        reject(where + ": expected an op object, got " + brief(op_json));
     const json* name_json = field(op_json, "op");
-    if (name_json == nullptr) reject(where + ": missing 'op'");
-    if (!name_json->is_string()) reject(where + ".op: expected an op name, got " + brief(*name_json));
+    if (name_json == nullptr)
+        reject(where + ": missing 'op'");
+    if (!name_json->is_string())
+        reject(where + ".op: expected an op name, got " + brief(*name_json));
     const auto& name = name_json->get_ref<const std::string&>();
     where += " (" + name + ")";
     for (const auto& item : op_json.items()) {
-        static constexpr std::string_view known[] = {"op",    "args",         "return_type",
-                                                     "inverted", "flags",     "policy_order",
-                                                     "ctx",   "expected",     "notes"};
+        static constexpr std::string_view known[] = {"op",
+                                                     "args",
+                                                     "return_type",
+                                                     "inverted",
+                                                     "flags",
+                                                     "policy_order",
+                                                     "ctx",
+                                                     "expected",
+                                                     "notes"};
         bool ok = false;
-        for (std::string_view k : known) ok = ok || k == item.key();
+        for (std::string_view k : known)
+            ok = ok || k == item.key();
         if (!ok)
             reject(where + ": unknown field '" + item.key() +
                    "' (an op has op, args, return_type, inverted, flags, policy_order, ctx)");
     }
     if (name == "read") {
-        for (std::string_view f : {"args", "return_type", "inverted", "flags", "policy_order", "ctx"})
+        for (std::string_view f :
+             {"args", "return_type", "inverted", "flags", "policy_order", "ctx"})
             if (field(op_json, f) != nullptr)
                 reject(where + ": read takes no " + std::string(f) + " (it reads the whole bin)");
         return read_bin{};
@@ -845,22 +941,26 @@ inline value initial_value(const json& j, bin_kind kind, map_order morder, list_
         for (const json& pair : j) {
             std::string at = where + "[" + std::to_string(i++) + "]";
             if (!pair.is_array() || pair.size() != 2)
-                reject(at + ": a map bin's initial is a list of [key, value] pairs, got " + brief(pair));
+                reject(at + ": a map bin's initial is a list of [key, value] pairs, got " +
+                       brief(pair));
             value k = to_value(pair[0], at + "[0]");
             value v = to_value(pair[1], at + "[1]");
             std::string shown = brief(pair[0]);
-            if (!m.put(std::move(k), std::move(v)).second) reject(at + ": duplicate key " + shown);
+            if (!m.put(std::move(k), std::move(v)).second)
+                reject(at + ": duplicate key " + shown);
         }
         return value{std::move(m)};
     }
     if (kind == bin_kind::map && j.is_object() && !j.empty() && j.begin().key().rfind('$', 0) != 0)
-        reject(where + ": a map bin's initial is a list of [key, value] pairs (a JSON object "
-                       "would lose the keys' types), got " +
+        reject(where +
+               ": a map bin's initial is a list of [key, value] pairs (a JSON object "
+               "would lose the keys' types), got " +
                brief(j));
     value v = to_value(j, where);
     // Any other notation means the bin holds that value, whatever bin_type says;
     // a container of the bin's own kind takes the case's order.
-    if (kind == bin_kind::map && v.is_map()) v.as_map().set_order(morder);
+    if (kind == bin_kind::map && v.is_map())
+        v.as_map().set_order(morder);
     if (kind == bin_kind::list && v.is_list() && lorder == list_order::ordered) {
         // An ORDERED list is stored sorted, however the case lists it.
         v.as_list().sort();
@@ -873,19 +973,23 @@ inline value initial_value(const json& j, bin_kind kind, map_order morder, list_
 /// and does not say otherwise.
 inline void apply_case_order(case_op& co, const json& op_json, const scenario& s) {
     auto* o = std::get_if<cdt::op>(&co);
-    if (o == nullptr) return;
+    if (o == nullptr)
+        return;
     if (!o->ctx.empty()) {
         cdt::ctx_step& first = o->ctx.front();
-        if (!first.create) return;
+        if (!first.create)
+            return;
         const json& step = op_json.at("ctx").at(0);
-        if (step.contains("order")) return;
+        if (step.contains("order"))
+            return;
         if (s.kind == bin_kind::list && first.type == cdt::ctx_step::kind::list_index)
             first.create_list_order = s.lorder;
         if (s.kind == bin_kind::map && first.type == cdt::ctx_step::kind::map_key)
             first.create_map_order = s.morder;
         return;
     }
-    if (op_json.contains("policy_order")) return;
+    if (op_json.contains("policy_order"))
+        return;
     bool map_op = cdt::is_map_op(o->code);
     if (map_op && s.kind == bin_kind::map && o->code != cdt::op_code::map_create &&
         o->code != cdt::op_code::map_set_policy)
@@ -903,22 +1007,32 @@ inline result<scenario> parse_case(const json& j) {
     using namespace detail;
     scenario s;
     try {
-        if (!j.is_object()) reject("the case must be a JSON object, got " + kind_of(j));
+        if (!j.is_object())
+            reject("the case must be a JSON object, got " + kind_of(j));
         if (auto it = j.find("id"); it != j.end()) {
             s.id = *it;
-            if (!it->is_string()) reject("id: expected a string, got " + brief(*it));
+            if (!it->is_string())
+                reject("id: expected a string, got " + brief(*it));
         }
         auto bt = j.find("bin_type");
-        if (bt == j.end()) reject("bin_type: missing (map, list or bytes)");
-        if (bt->is_string() && bt->get_ref<const std::string&>() == "map") s.kind = bin_kind::map;
-        else if (bt->is_string() && bt->get_ref<const std::string&>() == "list") s.kind = bin_kind::list;
-        else if (bt->is_string() && bt->get_ref<const std::string&>() == "bytes") s.kind = bin_kind::bytes;
-        else reject("bin_type: expected map, list or bytes, got " + brief(*bt));
+        if (bt == j.end())
+            reject("bin_type: missing (map, list or bytes)");
+        if (bt->is_string() && bt->get_ref<const std::string&>() == "map")
+            s.kind = bin_kind::map;
+        else if (bt->is_string() && bt->get_ref<const std::string&>() == "list")
+            s.kind = bin_kind::list;
+        else if (bt->is_string() && bt->get_ref<const std::string&>() == "bytes")
+            s.kind = bin_kind::bytes;
+        else
+            reject("bin_type: expected map, list or bytes, got " + brief(*bt));
 
         if (auto it = j.find("order"); it != j.end()) {
-            if (s.kind == bin_kind::map) s.morder = to_map_order(*it, "order");
-            else if (s.kind == bin_kind::list) s.lorder = to_list_order(*it, "order");
-            else reject("order: a bytes bin has no order, got " + brief(*it));
+            if (s.kind == bin_kind::map)
+                s.morder = to_map_order(*it, "order");
+            else if (s.kind == bin_kind::list)
+                s.lorder = to_list_order(*it, "order");
+            else
+                reject("order: a bytes bin has no order, got " + brief(*it));
         }
         if (auto it = j.find("record_exists"); it != j.end())
             s.record_exists = to_bool(*it, "record_exists");
@@ -928,17 +1042,22 @@ inline result<scenario> parse_case(const json& j) {
                        brief(*it));
             s.initial = initial_value(*it, s.kind, s.morder, s.lorder);
             // {"$nil": true} is no value either: a bin cannot hold nil.
-            if (s.initial->is_nil()) s.initial.reset();
+            if (s.initial->is_nil())
+                s.initial.reset();
         }
 
         auto ops = j.find("ops");
-        if (ops == j.end()) reject("ops: missing (an array of operations)");
-        if (!ops->is_array()) reject("ops: expected an array of operations, got " + brief(*ops));
-        if (ops->empty()) reject("ops: empty (operate() needs at least one operation)");
+        if (ops == j.end())
+            reject("ops: missing (an array of operations)");
+        if (!ops->is_array())
+            reject("ops: expected an array of operations, got " + brief(*ops));
+        if (ops->empty())
+            reject("ops: empty (operate() needs at least one operation)");
         std::size_t i = 0;
         for (const json& op_json : *ops) {
             case_op co = parse_op(op_json, i);
-            if (!s.initial) apply_case_order(co, op_json, s);
+            if (!s.initial)
+                apply_case_order(co, op_json, s);
             s.ops.push_back(std::move(co));
             ++i;
         }

@@ -26,9 +26,6 @@
 // n more operates for an error without a reported op).
 #pragma once
 
-#include "cdt_case.hpp"
-#include "json_io.hpp"
-
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
@@ -39,6 +36,9 @@
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/cluster.hpp>
+
+#include "cdt_case.hpp"
+#include "json_io.hpp"
 
 #if defined(KVMODEL_HAVE_AEROSPIKE)
 #    include <kvmodel/adapters/aerospike.hpp>
@@ -118,8 +118,11 @@ struct runner_config {
 namespace detail {
 
 template <class Store>
-concept reports_failed_op = requires(Store& s, const kv::key& k, std::span<const kv::operation> ops,
-                                     const kv::write_policy& wp, sim::op_report& rep) {
+concept reports_failed_op = requires(Store& s,
+                                     const kv::key& k,
+                                     std::span<const kv::operation> ops,
+                                     const kv::write_policy& wp,
+                                     sim::op_report& rep) {
     { s.operate(k, ops, wp, rep) } -> std::same_as<result<kv::record>>;
 };
 
@@ -135,7 +138,9 @@ template <kv::kv_store Store>
 class runner {
 public:
     explicit runner(Store& store, runner_config cfg = {})
-        : m_store(store), m_cfg(std::move(cfg)), m_key(m_cfg.ns, m_cfg.set, m_cfg.user_key) {}
+        : m_store(store)
+        , m_cfg(std::move(cfg))
+        , m_key(m_cfg.ns, m_cfg.set, m_cfg.user_key) {}
 
     /// The output line (without the newline) for one parsed case; `invalid`
     /// is set when the case's initial state cannot be written.
@@ -146,9 +151,10 @@ public:
 
         if (result<void> r = setup(s); !r) {
             invalid = true;
-            return invalid_line(s.id, "initial: the store refused the initial record: " +
-                                          std::string(status_name(r.error().code)) + ": " +
-                                          r.error().message);
+            return invalid_line(s.id,
+                                "initial: the store refused the initial record: " +
+                                    std::string(status_name(r.error().code)) + ": " +
+                                    r.error().message);
         }
 
         std::optional<std::size_t> failed_op;
@@ -156,14 +162,16 @@ public:
         std::string line = "{\"id\": " + dump(s.id) + ", \"results\": [";
         if (r) {
             for (std::size_t i = 0; i < ops.size(); ++i) {
-                if (i > 0) line += ", ";
+                if (i > 0)
+                    line += ", ";
                 line += i < r->results.size() ? dump(to_json(r->results[i])) : "null";
             }
         } else {
             if (!failed_op || *failed_op >= ops.size())
                 failed_op = first_failing_prefix(s, ops, r.error().code);
             for (std::size_t i = 0; i < ops.size(); ++i) {
-                if (i > 0) line += ", ";
+                if (i > 0)
+                    line += ", ";
                 line += i == *failed_op ? detail::error_json(r.error()) : "null";
             }
         }
@@ -174,9 +182,10 @@ public:
         const value* bin = after ? after->get(m_cfg.bin) : nullptr;
         if (!after && after.error().code != status::record_not_found) {
             invalid = true;
-            return invalid_line(s.id, "reading the record back failed: " +
-                                          std::string(status_name(after.error().code)) + ": " +
-                                          after.error().message);
+            return invalid_line(
+                s.id,
+                "reading the record back failed: " + std::string(status_name(after.error().code)) +
+                    ": " + after.error().message);
         }
         line += "\"final\": " + (bin != nullptr ? dump(to_json(*bin)) : std::string("null"));
         line += ", \"bin_exists\": ";
@@ -190,9 +199,12 @@ public:
         std::vector<kv::operation> ops;
         ops.reserve(s.ops.size());
         for (const case_op& co : s.ops) {
-            if (const auto* c = std::get_if<cdt::op>(&co)) ops.push_back(kv::op::cdt(m_cfg.bin, *c));
-            else if (const auto* b = std::get_if<cdt::bit_op>(&co)) ops.push_back(kv::op::bit(m_cfg.bin, *b));
-            else ops.push_back(kv::op::read(m_cfg.bin));
+            if (const auto* c = std::get_if<cdt::op>(&co))
+                ops.push_back(kv::op::cdt(m_cfg.bin, *c));
+            else if (const auto* b = std::get_if<cdt::bit_op>(&co))
+                ops.push_back(kv::op::bit(m_cfg.bin, *b));
+            else
+                ops.push_back(kv::op::read(m_cfg.bin));
         }
         return ops;
     }
@@ -210,10 +222,13 @@ private:
         if (result<void> gone = m_store.remove(m_key, kv::write_policy{});
             !gone && gone.error().code != status::record_not_found)
             return gone;
-        if (!s.record_exists) return {};
+        if (!s.record_exists)
+            return {};
         std::vector<kv::bin> bins;
-        if (s.initial) bins.push_back(kv::bin{m_cfg.bin, *s.initial});
-        else bins.push_back(kv::bin{m_cfg.other_bin, value{std::int64_t{1}}});
+        if (s.initial)
+            bins.push_back(kv::bin{m_cfg.bin, *s.initial});
+        else
+            bins.push_back(kv::bin{m_cfg.other_bin, value{std::int64_t{1}}});
         return kv::put(m_store, m_key, std::span<const kv::bin>(bins), kv::write_policy{});
     }
 
@@ -233,11 +248,12 @@ private:
     /// The first op whose prefix of the command fails alone with `code`
     /// (from the initial state each time); the last op if none does. Leaves
     /// the record in its initial state.
-    std::size_t first_failing_prefix(const scenario& s, std::span<const kv::operation> ops,
-                                     status code) {
+    std::size_t
+    first_failing_prefix(const scenario& s, std::span<const kv::operation> ops, status code) {
         std::size_t found = ops.size() - 1;
         for (std::size_t n = 1; n <= ops.size(); ++n) {
-            if (!setup(s)) break;
+            if (!setup(s))
+                break;
             std::optional<std::size_t> ignored;
             result<kv::record> r = operate(ops.first(n), ignored);
             if (!r && r.error().code == code) {
@@ -263,7 +279,8 @@ int run_cases(Store& store, std::string_view input, std::ostream& out, runner_co
     for (document& doc : read_documents(input)) {
         json id = nullptr;
         if (doc.value && doc.value->is_object())
-            if (auto it = doc.value->find("id"); it != doc.value->end()) id = *it;
+            if (auto it = doc.value->find("id"); it != doc.value->end())
+                id = *it;
         if (!doc.value) {
             out << runner<Store>::invalid_line(id, doc.where + ": " + doc.error) << '\n';
             rc = 1;
@@ -277,14 +294,15 @@ int run_cases(Store& store, std::string_view input, std::ostream& out, runner_co
         }
         bool invalid = false;
         out << run.run_case(*s, invalid) << '\n';
-        if (invalid) rc = 1;
+        if (invalid)
+            rc = 1;
     }
     return rc;
 }
 
 /// The command: args are those after `cdt`. Returns the exit status.
-inline int run(std::span<const std::string> args, std::istream& in, std::ostream& out,
-               std::ostream& err) {
+inline int
+run(std::span<const std::string> args, std::istream& in, std::ostream& out, std::ostream& err) {
     std::optional<std::string> path;
     std::string backend = "sim";
     std::optional<std::string> host;
@@ -338,9 +356,11 @@ inline int run(std::span<const std::string> args, std::istream& in, std::ostream
 #if defined(KVMODEL_HAVE_AEROSPIKE)
     constexpr std::string_view backends = "sim, aerospike";
 #else
-    constexpr std::string_view backends = "sim; aerospike needs a build with the Aerospike C client";
+    constexpr std::string_view backends =
+        "sim; aerospike needs a build with the Aerospike C client";
 #endif
-    if (backend != "sim" && (backend != "aerospike" || backends.find(',') == std::string_view::npos)) {
+    if (backend != "sim" &&
+        (backend != "aerospike" || backends.find(',') == std::string_view::npos)) {
         err << "kvmodel cdt: unknown backend '" << backend << "' (this build has: " << backends
             << ")\n";
         return 2;
@@ -368,13 +388,15 @@ inline int run(std::span<const std::string> args, std::istream& in, std::ostream
             return 1;
         }
         rc = run_cases(*store, *input, out);
-        if (rc != 0) err << "kvmodel cdt: some cases are invalid (see \"invalid\")\n";
+        if (rc != 0)
+            err << "kvmodel cdt: some cases are invalid (see \"invalid\")\n";
         return rc;
     }
 #endif
     sim::cluster cluster;
     rc = run_cases(cluster, *input, out);
-    if (rc != 0) err << "kvmodel cdt: some cases are invalid (see \"invalid\")\n";
+    if (rc != 0)
+        err << "kvmodel cdt: some cases are invalid (see \"invalid\")\n";
     return rc;
 }
 

@@ -1,13 +1,13 @@
 // tools/cmd_cdt.cpp
 //
 // Registers `kvmodel cdt` (tools/cdt_runner.hpp).
-#include "cdt_runner.hpp"
-#include "command.hpp"
-
 #include <iostream>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "cdt_runner.hpp"
+#include "command.hpp"
 
 namespace {
 
@@ -18,5 +18,6 @@ int run_cdt(std::span<char*> args) {
 
 } // namespace
 
-KVMODEL_REGISTER_COMMAND("cdt", "run CDT scenarios (shared/spec/cdt-json.md) through operate()",
+KVMODEL_REGISTER_COMMAND("cdt",
+                         "run CDT scenarios (shared/spec/cdt-json.md) through operate()",
                          run_cdt);

@@ -1,13 +1,13 @@
 // tools/cmd_key.cpp
 //
 // Registers `kvmodel key` (tools/key_tool.hpp).
-#include "command.hpp"
-#include "key_tool.hpp"
-
 #include <iostream>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "command.hpp"
+#include "key_tool.hpp"
 
 namespace {
 

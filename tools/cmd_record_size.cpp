@@ -1,13 +1,13 @@
 // tools/cmd_record_size.cpp
 //
 // Registers `kvmodel record-size` (tools/record_size_tool.hpp).
-#include "command.hpp"
-#include "record_size_tool.hpp"
-
 #include <iostream>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "command.hpp"
+#include "record_size_tool.hpp"
 
 namespace {
 
@@ -18,5 +18,6 @@ int run_record_size(std::span<char*> args) {
 
 } // namespace
 
-KVMODEL_REGISTER_COMMAND("record-size", "what records weigh in Aerospike and whether they fit",
+KVMODEL_REGISTER_COMMAND("record-size",
+                         "what records weigh in Aerospike and whether they fit",
                          run_record_size);

@@ -19,8 +19,6 @@
 // size (plus the parsed tree).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -34,6 +32,8 @@
 #include <system_error>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace kvmodel::tools {
 
@@ -71,7 +71,8 @@ public:
     bool start_object(std::size_t /*elements*/) { return open(json::object()); }
     bool key(string_t& k) {
         json& top = *m_stack.back();
-        if (top.contains(k)) return fail("duplicate object key " + json(k).dump());
+        if (top.contains(k))
+            return fail("duplicate object key " + json(k).dump());
         m_key = std::move(k);
         return true;
     }
@@ -84,14 +85,16 @@ public:
         m_stack.pop_back();
         return true;
     }
-    bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+    bool parse_error(std::size_t /*position*/,
+                     const std::string& /*last_token*/,
                      const nlohmann::detail::exception& e) {
         std::string what = e.what();
         // "[json.exception.parse_error.101] parse error at line 1, column 5: ..."
-        if (auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 &&
-                                          close != std::string::npos)
+        if (auto close = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
             what.erase(0, close + 2);
-        if (m_error.empty()) m_error = what;
+        if (m_error.empty())
+            m_error = what;
         return false;
     }
 
@@ -103,7 +106,8 @@ private:
         return s.size() <= 40 ? s : s.substr(0, 20) + "..." + s.substr(s.size() - 10);
     }
     bool fail(std::string message) {
-        if (m_error.empty()) m_error = std::move(message);
+        if (m_error.empty())
+            m_error = std::move(message);
         return false;
     }
     json* place(json&& v) {
@@ -148,7 +152,8 @@ void dump_into(std::string& out, const Json& j) {
         out += '{';
         bool first = true;
         for (auto it = j.begin(); it != j.end(); ++it) {
-            if (!first) out += ", ";
+            if (!first)
+                out += ", ";
             first = false;
             dump_string(out, it.key());
             out += ": ";
@@ -159,7 +164,8 @@ void dump_into(std::string& out, const Json& j) {
         out += '[';
         bool first = true;
         for (const auto& e : j) {
-            if (!first) out += ", ";
+            if (!first)
+                out += ", ";
             first = false;
             dump_into(out, e);
         }
@@ -219,7 +225,8 @@ struct document {
 inline std::vector<document> read_documents(std::string_view input) {
     std::vector<document> docs;
     std::size_t first = input.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return docs;
+    if (first == std::string_view::npos)
+        return docs;
     if (input[first] == '[') {
         std::string error;
         if (std::optional<json> all = parse_json(input, error)) {
@@ -235,7 +242,8 @@ inline std::vector<document> read_documents(std::string_view input) {
         // otherwise it is a broken array, and that is the error to report.
         std::size_t eol = input.find('\n', first);
         std::string ignored;
-        if (eol == std::string_view::npos || !parse_json(input.substr(first, eol - first), ignored)) {
+        if (eol == std::string_view::npos ||
+            !parse_json(input.substr(first, eol - first), ignored)) {
             docs.push_back({std::nullopt, error, "input"});
             return docs;
         }
@@ -250,22 +258,25 @@ inline std::vector<document> read_documents(std::string_view input) {
     std::size_t pos = 0;
     while (pos <= input.size()) {
         std::size_t nl = input.find('\n', pos);
-        if (nl == std::string_view::npos) nl = input.size();
+        if (nl == std::string_view::npos)
+            nl = input.size();
         std::string_view line = input.substr(pos, nl - pos);
         ++line_no;
         pos = nl + 1;
-        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+            continue;
         std::string error;
         std::optional<json> one = parse_json(line, error);
         docs.push_back({std::move(one), error, "line " + std::to_string(line_no)});
-        if (nl == input.size()) break;
+        if (nl == input.size())
+            break;
     }
     return docs;
 }
 
 /// Reads FILE, or stdin for "-". On failure returns nullopt and sets error.
-inline std::optional<std::string> read_input(const std::string& path, std::istream& in,
-                                             std::string& error) {
+inline std::optional<std::string>
+read_input(const std::string& path, std::istream& in, std::string& error) {
     std::ostringstream buf;
     if (path == "-") {
         buf << in.rdbuf();
@@ -296,22 +307,31 @@ inline std::optional<std::string> read_input(const std::string& path, std::istre
 /// A short rendering of a JSON value for error messages.
 inline std::string brief(const json& j) {
     std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
+    if (s.size() > 60)
+        s = s.substr(0, 57) + "...";
     return s;
 }
 
 /// "an integer", "a string", ... for error messages.
 inline std::string kind_of(const json& j) {
     switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return "a boolean";
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "an integer";
-    case json::value_t::number_float: return "a number with a fraction";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "an unsupported JSON value";
+    case json::value_t::number_unsigned:
+        return "an integer";
+    case json::value_t::number_float:
+        return "a number with a fraction";
+    case json::value_t::string:
+        return "a string";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::object:
+        return "an object";
+    default:
+        return "an unsupported JSON value";
     }
 }
 

@@ -22,8 +22,6 @@
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/sim/cluster.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -35,6 +33,8 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace kvmodel::tools::key_tool {
 
@@ -84,14 +84,16 @@ namespace detail {
 inline std::optional<std::int64_t> parse_int64(std::string_view s) {
     std::int64_t v = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+    if (s.empty() || ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
     return v;
 }
 
 inline std::optional<std::uint64_t> parse_uint64(std::string_view s) {
     std::uint64_t v = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+    if (s.empty() || ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
     return v;
 }
 
@@ -102,9 +104,12 @@ inline std::optional<kvmodel::bytes> parse_hex(std::string_view s, std::string& 
         return std::nullopt;
     }
     auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
         return -1;
     };
     kvmodel::bytes out;
@@ -134,7 +139,8 @@ inline std::string to_hex_string(const kvmodel::bytes& b) {
 }
 
 inline std::string shorten(std::string_view s) {
-    if (s.size() <= 64) return std::string(s);
+    if (s.size() <= 64)
+        return std::string(s);
     return std::string(s.substr(0, 48)) + "... (" + std::to_string(s.size()) + " bytes)";
 }
 
@@ -142,8 +148,10 @@ inline std::string shorten(std::string_view s) {
 
 /// The partition's nodes, master first, in a sim::cluster of `nodes` nodes.
 /// Complexity: builds the cluster's partition map.
-inline std::vector<int> nodes_of(const kv::key& k, std::uint32_t nodes,
-                                 std::uint32_t replication_factor, std::uint64_t seed) {
+inline std::vector<int> nodes_of(const kv::key& k,
+                                 std::uint32_t nodes,
+                                 std::uint32_t replication_factor,
+                                 std::uint64_t seed) {
     sim::cluster_config cfg;
     cfg.nodes = nodes;
     cfg.seed = seed;
@@ -167,7 +175,8 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
 
     auto usage_error = [&](const std::string& message) {
         err << "kvmodel key: " << message << '\n'
-            << "usage: kvmodel key NAMESPACE SET [--int|--string|--bytes|--hex] [--nodes N] [--] KEY\n";
+            << "usage: kvmodel key NAMESPACE SET [--int|--string|--bytes|--hex] [--nodes N] [--] "
+               "KEY\n";
         return 2;
     };
 
@@ -186,12 +195,13 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
             return 0;
         }
         if (a == "--string" || a == "--int" || a == "--bytes" || a == "--hex") {
-            key_kind k = a == "--string" ? key_kind::string
-                         : a == "--int"  ? key_kind::integer
+            key_kind k = a == "--string"  ? key_kind::string
+                         : a == "--int"   ? key_kind::integer
                          : a == "--bytes" ? key_kind::bytes
                                           : key_kind::hex;
             if (kind && *kind != k)
-                return usage_error("choose one key type: " + kind_flag + " and " + a + " both given");
+                return usage_error("choose one key type: " + kind_flag + " and " + a +
+                                   " both given");
             kind = k;
             kind_flag = a;
             continue;
@@ -209,7 +219,8 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
         }
         if (name == "--nodes" || name == "--replication-factor" || name == "--seed") {
             if (!val) {
-                if (i + 1 >= args.size()) return usage_error(name + " needs a value");
+                if (i + 1 >= args.size())
+                    return usage_error(name + " needs a value");
                 val = args[++i];
             }
             std::optional<std::uint64_t> n = detail::parse_uint64(*val);
@@ -222,7 +233,8 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
                     return usage_error("--replication-factor '" + *val + "' is not from 1 to 128");
                 replication_factor = static_cast<std::uint32_t>(*n);
             } else {
-                if (!n) return usage_error("--seed '" + *val + "' is not an unsigned 64-bit integer");
+                if (!n)
+                    return usage_error("--seed '" + *val + "' is not an unsigned 64-bit integer");
                 seed = *n;
             }
             continue;
@@ -232,13 +244,14 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
                            detail::shorten(a) + ")");
     }
     if (positional.size() < 3)
-        return usage_error(positional.empty()        ? "missing NAMESPACE, SET and KEY"
+        return usage_error(positional.empty()       ? "missing NAMESPACE, SET and KEY"
                            : positional.size() == 1 ? "missing SET and KEY"
                                                     : "missing KEY");
     if (positional.size() > 3)
         return usage_error("too many arguments: '" + detail::shorten(positional[3]) +
                            "' after NAMESPACE SET KEY (quote a KEY with spaces)");
-    if (replication_factor && !nodes) return usage_error("--replication-factor needs --nodes");
+    if (replication_factor && !nodes)
+        return usage_error("--replication-factor needs --nodes");
 
     const std::string& ns = positional[0];
     const std::string& set = positional[1];
@@ -249,7 +262,9 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
     value user_key;
     std::string type_name = "string";
     switch (kind.value_or(key_kind::string)) {
-    case key_kind::string: user_key = value(raw); break;
+    case key_kind::string:
+        user_key = value(raw);
+        break;
     case key_kind::integer: {
         std::optional<std::int64_t> v = detail::parse_int64(raw);
         if (!v)
@@ -267,38 +282,47 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
     case key_kind::hex: {
         std::string error;
         std::optional<kvmodel::bytes> b = detail::parse_hex(raw, error);
-        if (!b) return usage_error(error);
+        if (!b)
+            return usage_error(error);
         user_key = value(std::move(*b));
         type_name = "bytes";
         break;
     }
     }
     result<kv::key> k = kv::key::make(ns, set, user_key);
-    if (!k) return usage_error(k.error().message);
+    if (!k)
+        return usage_error(k.error().message);
 
     key_info info;
     info.digest = k->digest();
     info.partition = k->partition_id();
     const std::uint32_t rf = replication_factor.value_or(2);
-    if (nodes) info.nodes = nodes_of(*k, *nodes, rf, seed);
+    if (nodes)
+        info.nodes = nodes_of(*k, *nodes, rf, seed);
 
     if (as_json) {
         nlohmann::ordered_json j;
         j["namespace"] = ns;
         j["set"] = set;
         j["key_type"] = type_name;
-        if (user_key.is_int()) j["key"] = user_key.as_int();
-        else if (user_key.is_string()) j["key"] = user_key.as_string();
-        else j["key"] = nlohmann::json{{"$bytes", detail::to_hex_string(user_key.as_bytes())}};
+        if (user_key.is_int())
+            j["key"] = user_key.as_int();
+        else if (user_key.is_string())
+            j["key"] = user_key.as_string();
+        else
+            j["key"] = nlohmann::json{{"$bytes", detail::to_hex_string(user_key.as_bytes())}};
         j["digest"] = kv::to_hex(info.digest);
         j["partition"] = info.partition;
         if (info.nodes) {
             j["nodes"] = *nodes;
             j["replication_factor"] = std::min(rf, *nodes);
-            if (info.nodes->empty()) j["master"] = nullptr;
-            else j["master"] = info.nodes->front();
+            if (info.nodes->empty())
+                j["master"] = nullptr;
+            else
+                j["master"] = info.nodes->front();
             nlohmann::json replicas = nlohmann::json::array();
-            for (std::size_t i = 1; i < info.nodes->size(); ++i) replicas.push_back((*info.nodes)[i]);
+            for (std::size_t i = 1; i < info.nodes->size(); ++i)
+                replicas.push_back((*info.nodes)[i]);
             j["replicas"] = replicas;
         }
         out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
@@ -307,13 +331,14 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
 
     out << "namespace  " << ns << '\n';
     out << "set        " << (set.empty() ? "(none)" : set) << '\n';
-    if (user_key.is_int()) out << "key        " << user_key.as_int() << " (integer)\n";
+    if (user_key.is_int())
+        out << "key        " << user_key.as_int() << " (integer)\n";
     else if (user_key.is_string())
         out << "key        " << detail::shorten(user_key.as_string()) << " (string, "
             << user_key.as_string().size() << " bytes)\n";
     else
-        out << "key        " << detail::shorten(detail::to_hex_string(user_key.as_bytes())) << " (bytes, "
-            << user_key.as_bytes().size() << " bytes)\n";
+        out << "key        " << detail::shorten(detail::to_hex_string(user_key.as_bytes()))
+            << " (bytes, " << user_key.as_bytes().size() << " bytes)\n";
     out << "digest     " << kv::to_hex(info.digest) << '\n';
     out << "partition  " << info.partition << '\n';
     if (info.nodes) {
@@ -323,7 +348,8 @@ inline int run(std::span<const std::string> args, std::ostream& out, std::ostrea
         } else {
             out << "master     node " << info.nodes->front() << '\n';
             out << "replicas   ";
-            if (info.nodes->size() == 1) out << "(none)";
+            if (info.nodes->size() == 1)
+                out << "(none)";
             for (std::size_t i = 1; i < info.nodes->size(); ++i)
                 out << (i > 1 ? ", " : "") << "node " << (*info.nodes)[i];
             out << '\n';

@@ -16,8 +16,6 @@
 // Cost: linear in the input.
 #pragma once
 
-#include "json_io.hpp"
-
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -33,6 +31,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "json_io.hpp"
 
 namespace kvmodel::tools::record_size_tool {
 
@@ -85,16 +85,19 @@ struct invalid {
 /// The object at field `name` (bin name -> something), or nullptr.
 inline const json* per_bin(const json& rec, std::string_view name) {
     auto it = rec.find(name);
-    if (it == rec.end() || it->is_null()) return nullptr;
+    if (it == rec.end() || it->is_null())
+        return nullptr;
     if (!it->is_object())
-        reject(std::string(name) + ": expected an object of bin name -> setting, got " + brief(*it));
+        reject(std::string(name) + ": expected an object of bin name -> setting, got " +
+               brief(*it));
     return &*it;
 }
 
-inline value* bin_value(std::vector<kv::bin>& bins, const std::string& name,
-                        const std::string& where) {
+inline value*
+bin_value(std::vector<kv::bin>& bins, const std::string& name, const std::string& where) {
     for (kv::bin& b : bins)
-        if (b.name == name) return &b.val;
+        if (b.name == name)
+            return &b.val;
     reject(where + ": no bin named '" + name + "' in bins");
 }
 
@@ -105,13 +108,15 @@ inline value* bin_value(std::vector<kv::bin>& bins, const std::string& name,
 inline result<sized_record> size_record(const json& rec, std::size_t max_record_size) {
     using detail::reject;
     try {
-        if (!rec.is_object()) reject("the record must be a JSON object, got " + kind_of(rec));
+        if (!rec.is_object())
+            reject("the record must be a JSON object, got " + kind_of(rec));
         if (auto it = rec.find("id"); it != rec.end() && !it->is_string() && !it->is_null())
             reject("id: expected a string, got " + brief(*it));
 
         std::string set;
         if (auto it = rec.find("set"); it != rec.end() && !it->is_null()) {
-            if (!it->is_string()) reject("set: expected a string, got " + brief(*it));
+            if (!it->is_string())
+                reject("set: expected a string, got " + brief(*it));
             set = it->get<std::string>();
             if (set.size() > kv::max_set_length)
                 reject("set: '" + set + "' is " + std::to_string(set.size()) + " bytes, max " +
@@ -121,7 +126,8 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
         std::optional<value> user_key;
         if (auto it = rec.find("key"); it != rec.end() && !it->is_null()) {
             result<value> k = value_from_json(*it, "key");
-            if (!k) reject(k.error().message);
+            if (!k)
+                reject(k.error().message);
             if (!k->is_int() && !k->is_string() && !k->is_bytes())
                 reject("key: a user key is an integer, a string or {\"$bytes\": hex}, got " +
                        brief(*it));
@@ -129,16 +135,20 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
         }
         bool send_key = false;
         if (auto it = rec.find("send_key"); it != rec.end() && !it->is_null()) {
-            if (!it->is_boolean()) reject("send_key: expected true or false, got " + brief(*it));
+            if (!it->is_boolean())
+                reject("send_key: expected true or false, got " + brief(*it));
             send_key = it->get<bool>();
         }
-        if (send_key && !user_key) reject("send_key: true, but the record has no key");
+        if (send_key && !user_key)
+            reject("send_key: true, but the record has no key");
 
         auto bins_it = rec.find("bins");
-        if (bins_it == rec.end()) reject("bins: missing (an object of bin name -> value)");
+        if (bins_it == rec.end())
+            reject("bins: missing (an object of bin name -> value)");
         if (!bins_it->is_object())
             reject("bins: expected an object of bin name -> value, got " + brief(*bins_it));
-        if (bins_it->empty()) reject("bins: empty (Aerospike stores no record without bins)");
+        if (bins_it->empty())
+            reject("bins: empty (Aerospike stores no record without bins)");
         if (bins_it->size() > kv::max_bins)
             reject("bins: " + std::to_string(bins_it->size()) + " bins, max " +
                    std::to_string(kv::max_bins));
@@ -151,7 +161,8 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
             if (item.value().is_null())
                 reject(where + ": null is not a stored value (writing nil deletes the bin)");
             result<value> v = value_from_json(item.value(), where);
-            if (!v) reject(v.error().message);
+            if (!v)
+                reject(v.error().message);
             if (result<void> storable = kv::check_bin_value(*v, "bins", item.key()); !storable)
                 reject(storable.error().message);
             bins.push_back(kv::bin{item.key(), std::move(v).value()});
@@ -161,21 +172,27 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
             for (const auto& item : orders->items()) {
                 std::string where = "map_order." + item.key();
                 value* v = detail::bin_value(bins, item.key(), where);
-                if (!v->is_map()) reject(where + ": bin '" + item.key() + "' is not a map");
+                if (!v->is_map())
+                    reject(where + ": bin '" + item.key() + "' is not a map");
                 const json& o = item.value();
                 const std::string* s = o.is_string() ? &o.get_ref<const std::string&>() : nullptr;
-                if (s != nullptr && *s == "UNORDERED") v->as_map().set_order(map_order::unordered);
-                else if (s != nullptr && *s == "K_ORDERED") v->as_map().set_order(map_order::key_ordered);
+                if (s != nullptr && *s == "UNORDERED")
+                    v->as_map().set_order(map_order::unordered);
+                else if (s != nullptr && *s == "K_ORDERED")
+                    v->as_map().set_order(map_order::key_ordered);
                 else if (s != nullptr && *s == "KV_ORDERED")
                     v->as_map().set_order(map_order::key_value_ordered);
-                else reject(where + ": expected UNORDERED, K_ORDERED or KV_ORDERED, got " + brief(o));
+                else
+                    reject(where + ": expected UNORDERED, K_ORDERED or KV_ORDERED, got " +
+                           brief(o));
             }
         }
         if (const json* orders = detail::per_bin(rec, "list_order")) {
             for (const auto& item : orders->items()) {
                 std::string where = "list_order." + item.key();
                 value* v = detail::bin_value(bins, item.key(), where);
-                if (!v->is_list()) reject(where + ": bin '" + item.key() + "' is not a list");
+                if (!v->is_list())
+                    reject(where + ": bin '" + item.key() + "' is not a list");
                 const json& o = item.value();
                 const std::string* s = o.is_string() ? &o.get_ref<const std::string&>() : nullptr;
                 if (s != nullptr && *s == "ORDERED") {
@@ -196,9 +213,12 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
                 if (!item.value().is_boolean())
                     reject(where + ": expected true or false, got " + brief(item.value()));
                 bool p = item.value().get<bool>();
-                if (v->is_map()) v->as_map().set_persist_index(p);
-                else if (v->is_list()) v->as_list().set_persist_index(p);
-                else reject(where + ": bin '" + item.key() + "' is not a list or a map");
+                if (v->is_map())
+                    v->as_map().set_persist_index(p);
+                else if (v->is_list())
+                    v->as_list().set_persist_index(p);
+                else
+                    reject(where + ": bin '" + item.key() + "' is not a list or a map");
             }
         }
 
@@ -215,13 +235,18 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
 /// Parses a --max-record-size value: BYTES, or with a K / M suffix.
 inline std::optional<std::size_t> parse_size(std::string_view s) {
     std::uint64_t mult = 1;
-    if (!s.empty() && (s.back() == 'K' || s.back() == 'k')) mult = 1024;
-    if (!s.empty() && (s.back() == 'M' || s.back() == 'm')) mult = 1024 * 1024;
-    if (mult != 1) s.remove_suffix(1);
+    if (!s.empty() && (s.back() == 'K' || s.back() == 'k'))
+        mult = 1024;
+    if (!s.empty() && (s.back() == 'M' || s.back() == 'm'))
+        mult = 1024 * 1024;
+    if (mult != 1)
+        s.remove_suffix(1);
     std::uint64_t n = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
-    if (n > (std::uint64_t{1} << 40) / mult) return std::nullopt;
+    if (s.empty() || ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
+    if (n > (std::uint64_t{1} << 40) / mult)
+        return std::nullopt;
     return static_cast<std::size_t>(n * mult);
 }
 
@@ -233,7 +258,8 @@ inline int size_all(std::string_view input, std::size_t max_record_size, std::os
         ordered_json line;
         json id = nullptr;
         if (doc.value && doc.value->is_object())
-            if (auto it = doc.value->find("id"); it != doc.value->end()) id = *it;
+            if (auto it = doc.value->find("id"); it != doc.value->end())
+                id = *it;
         line["id"] = id;
         if (!doc.value) {
             line["invalid"] = doc.where + ": " + doc.error;
@@ -253,8 +279,8 @@ inline int size_all(std::string_view input, std::size_t max_record_size, std::os
 }
 
 /// The command: args are those after `record-size`. Returns the exit status.
-inline int run(std::span<const std::string> args, std::istream& in, std::ostream& out,
-               std::ostream& err) {
+inline int
+run(std::span<const std::string> args, std::istream& in, std::ostream& out, std::ostream& err) {
     std::optional<std::string> path;
     std::size_t max_record_size = kv::default_max_record_size;
     bool options_done = false;
@@ -307,7 +333,8 @@ inline int run(std::span<const std::string> args, std::istream& in, std::ostream
         return 1;
     }
     int rc = size_all(*input, max_record_size, out);
-    if (rc != 0) err << "kvmodel record-size: some records are invalid (see \"invalid\")\n";
+    if (rc != 0)
+        err << "kvmodel record-size: some records are invalid (see \"invalid\")\n";
     return rc;
 }
 

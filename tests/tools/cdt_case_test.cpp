@@ -4,8 +4,6 @@
 // shared by the tools (tools/json_io.hpp): every op name, argument, flag,
 // return type and ctx step of shared/spec/cdt-json.md, and a precise
 // "invalid" message for every kind of malformed case.
-#include "../../tools/cdt_case.hpp"
-
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 
@@ -13,6 +11,8 @@
 
 #include <string>
 #include <variant>
+
+#include "../../tools/cdt_case.hpp"
 
 using namespace kvmodel;
 using namespace kvmodel::tools;
@@ -31,7 +31,8 @@ json parse(const std::string& text) {
 
 scenario ok_case(const std::string& text) {
     auto r = parse_case(parse(text));
-    if (!r) FAIL_CHECK(r.error().message);
+    if (!r)
+        FAIL_CHECK(r.error().message);
     REQUIRE(r.has_value());
     return std::move(r).value();
 }
@@ -130,7 +131,8 @@ TEST_CASE("every map and list op name parses with its arguments", "[tools][cdt_c
         {"map_create", R"({"op": "map_create", "args": {"order": "K_ORDERED"}})"},
         {"map_get_by_key", R"({"op": "map_get_by_key", "args": {"key": 1}})"},
         {"map_get_by_key_list", R"({"op": "map_get_by_key_list", "args": {"keys": [1, 2]}})"},
-        {"map_get_by_key_range", R"({"op": "map_get_by_key_range", "args": {"begin": 1, "end": 3}})"},
+        {"map_get_by_key_range",
+         R"({"op": "map_get_by_key_range", "args": {"begin": 1, "end": 3}})"},
         {"map_get_by_key_rel_index_range",
          R"({"op": "map_get_by_key_rel_index_range", "args": {"key": 1, "index": -1, "count": 2}})"},
         {"map_get_by_value", R"({"op": "map_get_by_value", "args": {"value": 2}})"},
@@ -141,25 +143,29 @@ TEST_CASE("every map and list op name parses with its arguments", "[tools][cdt_c
         {"map_get_by_index", R"({"op": "map_get_by_index", "args": {"index": 0}})"},
         {"map_get_by_index_range", R"({"op": "map_get_by_index_range", "args": {"index": 0}})"},
         {"map_get_by_rank", R"({"op": "map_get_by_rank", "args": {"rank": -1}})"},
-        {"map_get_by_rank_range", R"({"op": "map_get_by_rank_range", "args": {"rank": 0, "count": 1}})"},
+        {"map_get_by_rank_range",
+         R"({"op": "map_get_by_rank_range", "args": {"rank": 0, "count": 1}})"},
         {"map_remove_by_key", R"({"op": "map_remove_by_key", "args": {"key": 1}})"},
         {"map_remove_by_key_list", R"({"op": "map_remove_by_key_list", "args": {"keys": [1]}})"},
         {"map_remove_by_key_range", R"({"op": "map_remove_by_key_range", "args": {"end": 3}})"},
         {"map_remove_by_key_rel_index_range",
          R"({"op": "map_remove_by_key_rel_index_range", "args": {"key": 1, "index": 0}})"},
         {"map_remove_by_value", R"({"op": "map_remove_by_value", "args": {"value": 2}})"},
-        {"map_remove_by_value_list", R"({"op": "map_remove_by_value_list", "args": {"values": []}})"},
+        {"map_remove_by_value_list",
+         R"({"op": "map_remove_by_value_list", "args": {"values": []}})"},
         {"map_remove_by_value_range", R"({"op": "map_remove_by_value_range", "args": {}})"},
         {"map_remove_by_value_rel_rank_range",
          R"({"op": "map_remove_by_value_rel_rank_range", "args": {"value": 1, "rank": 0, "count": 1}})"},
         {"map_remove_by_index", R"({"op": "map_remove_by_index", "args": {"index": 0}})"},
-        {"map_remove_by_index_range", R"({"op": "map_remove_by_index_range", "args": {"index": 0}})"},
+        {"map_remove_by_index_range",
+         R"({"op": "map_remove_by_index_range", "args": {"index": 0}})"},
         {"map_remove_by_rank", R"({"op": "map_remove_by_rank", "args": {"rank": 0}})"},
         {"map_remove_by_rank_range", R"({"op": "map_remove_by_rank_range", "args": {"rank": 0}})"},
         {"list_append", R"({"op": "list_append", "args": {"value": 3}})"},
         {"list_append_items", R"({"op": "list_append_items", "args": {"values": [3, 4]}})"},
         {"list_insert", R"({"op": "list_insert", "args": {"index": 0, "value": 3}})"},
-        {"list_insert_items", R"({"op": "list_insert_items", "args": {"index": 0, "values": [3]}})"},
+        {"list_insert_items",
+         R"({"op": "list_insert_items", "args": {"index": 0, "values": [3]}})"},
         {"list_set", R"({"op": "list_set", "args": {"index": 0, "value": 3}})"},
         {"list_increment", R"({"op": "list_increment", "args": {"index": 0, "delta": 3}})"},
         {"list_pop", R"({"op": "list_pop", "args": {"index": 0}})"},
@@ -173,23 +179,29 @@ TEST_CASE("every map and list op name parses with its arguments", "[tools][cdt_c
         {"list_get_range", R"({"op": "list_get_range", "args": {"index": 0, "count": 1}})"},
         {"list_sort", R"({"op": "list_sort", "flags": ["DROP_DUPLICATES"]})"},
         {"list_set_order", R"({"op": "list_set_order", "args": {"order": "ORDERED"}})"},
-        {"list_create", R"({"op": "list_create", "args": {"order": "UNORDERED_LIST", "pad": true}})"},
+        {"list_create",
+         R"({"op": "list_create", "args": {"order": "UNORDERED_LIST", "pad": true}})"},
         {"list_get_by_index", R"({"op": "list_get_by_index", "args": {"index": 0}})"},
         {"list_get_by_index_range", R"({"op": "list_get_by_index_range", "args": {"index": 0}})"},
         {"list_get_by_rank", R"({"op": "list_get_by_rank", "args": {"rank": 0}})"},
         {"list_get_by_rank_range", R"({"op": "list_get_by_rank_range", "args": {"rank": 0}})"},
         {"list_get_by_value", R"({"op": "list_get_by_value", "args": {"value": 1}})"},
         {"list_get_by_value_list", R"({"op": "list_get_by_value_list", "args": {"values": [1]}})"},
-        {"list_get_by_value_range", R"({"op": "list_get_by_value_range", "args": {"begin": 1, "end": 2}})"},
+        {"list_get_by_value_range",
+         R"({"op": "list_get_by_value_range", "args": {"begin": 1, "end": 2}})"},
         {"list_get_by_value_rel_rank_range",
          R"({"op": "list_get_by_value_rel_rank_range", "args": {"value": 1, "rank": 0}})"},
         {"list_remove_by_index", R"({"op": "list_remove_by_index", "args": {"index": 0}})"},
-        {"list_remove_by_index_range", R"({"op": "list_remove_by_index_range", "args": {"index": 0}})"},
+        {"list_remove_by_index_range",
+         R"({"op": "list_remove_by_index_range", "args": {"index": 0}})"},
         {"list_remove_by_rank", R"({"op": "list_remove_by_rank", "args": {"rank": 0}})"},
-        {"list_remove_by_rank_range", R"({"op": "list_remove_by_rank_range", "args": {"rank": 0}})"},
+        {"list_remove_by_rank_range",
+         R"({"op": "list_remove_by_rank_range", "args": {"rank": 0}})"},
         {"list_remove_by_value", R"({"op": "list_remove_by_value", "args": {"value": 1}})"},
-        {"list_remove_by_value_list", R"({"op": "list_remove_by_value_list", "args": {"values": [1]}})"},
-        {"list_remove_by_value_range", R"({"op": "list_remove_by_value_range", "args": {"begin": 1}})"},
+        {"list_remove_by_value_list",
+         R"({"op": "list_remove_by_value_list", "args": {"values": [1]}})"},
+        {"list_remove_by_value_range",
+         R"({"op": "list_remove_by_value_range", "args": {"begin": 1}})"},
         {"list_remove_by_value_rel_rank_range",
          R"({"op": "list_remove_by_value_rel_rank_range", "args": {"value": 1, "rank": 0}})"},
     };
@@ -215,17 +227,20 @@ TEST_CASE("arguments land in the op's fields", "[tools][cdt_case]") {
         CHECK(o.key == value(1));
         REQUIRE(o.val.is_map());
         CHECK(*o.val.as_map().get("x") == value(1.5));
-        CHECK(o.mpolicy.flags == (cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail));
+        CHECK(o.mpolicy.flags ==
+              (cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail));
         CHECK(o.mpolicy.order == map_order::key_value_ordered);
         CHECK_FALSE(o.mpolicy.persist_index);
-        s = ok_case(map_case(R"({"op": "map_put_items", "args": {"items": [], "persist_index": true}})"));
+        s = ok_case(
+            map_case(R"({"op": "map_put_items", "args": {"items": [], "persist_index": true}})"));
         CHECK(only_cdt_op(s).mpolicy.persist_index);
     }
     SECTION("ranges: absent end is unbounded, null begin is nil, $nil end is nil") {
         auto s = ok_case(map_case(R"({"op": "map_get_by_value_range", "args": {"begin": null}})"));
         CHECK(only_cdt_op(s).begin.is_nil());
         CHECK_FALSE(only_cdt_op(s).end.has_value());
-        s = ok_case(map_case(R"({"op": "map_get_by_key_range", "args": {"begin": "a", "end": {"$nil": true}}})"));
+        s = ok_case(map_case(
+            R"({"op": "map_get_by_key_range", "args": {"begin": "a", "end": {"$nil": true}}})"));
         CHECK(only_cdt_op(s).begin == value("a"));
         REQUIRE(only_cdt_op(s).end.has_value());
         CHECK(only_cdt_op(s).end->is_nil());
@@ -246,12 +261,17 @@ TEST_CASE("arguments land in the op's fields", "[tools][cdt_case]") {
         };
         CHECK(rt(R"({"op": "map_get_by_key", "args": {"key": 1}})") == 7);
         CHECK(rt(R"({"op": "map_remove_by_key", "args": {"key": 1}})") == 0);
-        CHECK(rt(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "KEY_VALUE"})") == 8);
-        CHECK(rt(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "ORDERED_MAP"})") == 17);
+        CHECK(rt(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "KEY_VALUE"})") ==
+              8);
+        CHECK(rt(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "ORDERED_MAP"})") ==
+              17);
         CHECK(rt(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": 99})") == 99);
-        CHECK(rt(R"({"op": "map_get_by_key_list", "args": {"keys": []}, "return_type": "COUNT", "inverted": true})") ==
-              (5 | cdt::return_inverted));
-        CHECK(rt(R"({"op": "map_get_by_key_list", "args": {"keys": []}, "return_type": "EXISTS", "inverted": false})") == 13);
+        CHECK(
+            rt(R"({"op": "map_get_by_key_list", "args": {"keys": []}, "return_type": "COUNT", "inverted": true})") ==
+            (5 | cdt::return_inverted));
+        CHECK(
+            rt(R"({"op": "map_get_by_key_list", "args": {"keys": []}, "return_type": "EXISTS", "inverted": false})") ==
+            13);
     }
     SECTION("list write flags, sort flags, raw flags") {
         auto s = ok_case(list_case(
@@ -260,13 +280,14 @@ TEST_CASE("arguments land in the op's fields", "[tools][cdt_case]") {
         CHECK(only_cdt_op(s).lpolicy.order == list_order::ordered);
         s = ok_case(list_case(R"({"op": "list_sort", "args": {"flags": ["DROP_DUPLICATES"]}})"));
         CHECK(only_cdt_op(s).sort_flags == cdt::list_sort_flags::drop_duplicates);
-        s = ok_case(list_case(R"({"op": "list_insert", "args": {"index": 9, "value": 1}, "flags": 2})"));
+        s = ok_case(
+            list_case(R"({"op": "list_insert", "args": {"index": 9, "value": 1}, "flags": 2})"));
         CHECK(only_cdt_op(s).lpolicy.flags == cdt::list_write_flags::insert_bounded);
     }
     SECTION("list_increment without a delta sends none, as the clients' increment(bin, index)") {
         auto s = ok_case(list_case(R"({"op": "list_increment", "args": {"index": 1}})"));
         CHECK(only_cdt_op(s).val.is_nil());
-        CHECK(only_cdt_op(s) .code == cdt::list_ops::increment(1).code);
+        CHECK(only_cdt_op(s).code == cdt::list_ops::increment(1).code);
         CHECK(only_cdt_op(s).val == cdt::list_ops::increment(1).val);
     }
     SECTION("map_set_policy takes its order as an argument or as policy_order") {
@@ -331,8 +352,10 @@ TEST_CASE("every bit op name parses with the C client's argument names", "[tools
     std::size_t n = 0;
     for (const char* op : samples) {
         INFO(op);
-        auto s = ok_case(std::string(R"({"id": "b", "bin_type": "bytes", "initial": {"$bytes": "00ff"}, "ops": [)") +
-                         op + "]}");
+        auto s = ok_case(
+            std::string(
+                R"({"id": "b", "bin_type": "bytes", "initial": {"$bytes": "00ff"}, "ops": [)") +
+            op + "]}");
         REQUIRE(std::holds_alternative<cdt::bit_op>(s.ops[0]));
         ++n;
     }
@@ -344,7 +367,8 @@ TEST_CASE("every bit op name parses with the C client's argument names", "[tools
         {"op": "bit_rscan", "args": {"bit_offset": 0, "bit_size": 8, "value": true}}]})");
     const auto& resize = std::get<cdt::bit_op>(s.ops[0]);
     CHECK(resize.byte_size == 4);
-    CHECK(resize.resize_flags == (cdt::bit_resize_flags::from_front | cdt::bit_resize_flags::shrink_only));
+    CHECK(resize.resize_flags ==
+          (cdt::bit_resize_flags::from_front | cdt::bit_resize_flags::shrink_only));
     CHECK(resize.policy.flags == cdt::bit_write_flags::update_only);
     const auto& add = std::get<cdt::bit_op>(s.ops[1]);
     CHECK(add.bit_offset == -8);
@@ -369,16 +393,19 @@ TEST_CASE("the read op and the bin's initial state", "[tools][cdt_case]") {
         CHECK(m.contains(value(to_bytes("\x01"))));
     }
     SECTION("an ORDERED list is stored sorted") {
-        auto s = ok_case(R"({"bin_type": "list", "order": "ORDERED", "initial": [3, 1, 2], "ops": [{"op": "read"}]})");
+        auto s = ok_case(
+            R"({"bin_type": "list", "order": "ORDERED", "initial": [3, 1, 2], "ops": [{"op": "read"}]})");
         CHECK(s.initial->as_list().is_ordered());
         CHECK(s.initial->as_list().to_vector() == std::vector<value>{1, 2, 3});
     }
     SECTION("any other scalar: the bin holds it, whatever bin_type says") {
         auto s = ok_case(R"({"bin_type": "map", "initial": "text", "ops": [{"op": "map_size"}]})");
         CHECK(*s.initial == value("text"));
-        s = ok_case(R"({"bin_type": "list", "initial": {"$double": 2.5}, "ops": [{"op": "list_size"}]})");
+        s = ok_case(
+            R"({"bin_type": "list", "initial": {"$double": 2.5}, "ops": [{"op": "list_size"}]})");
         CHECK(*s.initial == value(2.5));
-        s = ok_case(R"({"bin_type": "bytes", "initial": {"$bytes": "0aff"}, "ops": [{"op": "read"}]})");
+        s = ok_case(
+            R"({"bin_type": "bytes", "initial": {"$bytes": "0aff"}, "ops": [{"op": "read"}]})");
         CHECK(s.initial->as_bytes() == bytes{0x0a, 0xff});
     }
     SECTION("missing bin, missing record") {
@@ -411,35 +438,43 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
     };
     const bad cases[] = {
         {"[1]", "the case must be a JSON object, got an array"},
-        {R"({"id": 5, "bin_type": "map", "ops": [{"op": "read"}]})", "id: expected a string, got 5"},
+        {R"({"id": 5, "bin_type": "map", "ops": [{"op": "read"}]})",
+         "id: expected a string, got 5"},
         {R"({"ops": [{"op": "read"}]})", "bin_type: missing"},
-        {R"({"bin_type": "set", "ops": [{"op": "read"}]})", "bin_type: expected map, list or bytes, got \"set\""},
+        {R"({"bin_type": "set", "ops": [{"op": "read"}]})",
+         "bin_type: expected map, list or bytes, got \"set\""},
         {R"({"bin_type": "map", "order": "ORDERED", "ops": [{"op": "read"}]})",
          "order: expected a map order (UNORDERED, K_ORDERED, KV_ORDERED), got \"ORDERED\""},
         {R"({"bin_type": "list", "order": "UNORDERED", "ops": [{"op": "read"}]})",
          "order: expected a list order (ORDERED, UNORDERED_LIST)"},
-        {R"({"bin_type": "bytes", "order": "ORDERED", "ops": [{"op": "read"}]})", "order: a bytes bin has no order"},
+        {R"({"bin_type": "bytes", "order": "ORDERED", "ops": [{"op": "read"}]})",
+         "order: a bytes bin has no order"},
         {R"({"bin_type": "map", "record_exists": "yes", "ops": [{"op": "read"}]})",
          "record_exists: expected true or false, got \"yes\""},
         {R"({"bin_type": "map", "record_exists": false, "initial": [], "ops": [{"op": "read"}]})",
          "initial: must be null (or absent) when record_exists is false"},
-        {R"({"bin_type": "map", "initial": [[1, 2], [1, 3]], "ops": [{"op": "read"}]})", "initial[1]: duplicate key 1"},
+        {R"({"bin_type": "map", "initial": [[1, 2], [1, 3]], "ops": [{"op": "read"}]})",
+         "initial[1]: duplicate key 1"},
         {R"({"bin_type": "map", "initial": [[1, 2, 3]], "ops": [{"op": "read"}]})",
          "initial[0]: a map bin's initial is a list of [key, value] pairs, got [1,2,3]"},
         {R"({"bin_type": "map", "initial": {"a": 1}, "ops": [{"op": "read"}]})",
-         "initial: a map bin's initial is a list of [key, value] pairs (a JSON object would lose the keys' types), got {\"a\":1}"},
+         "initial: a map bin's initial is a list of [key, value] pairs (a JSON object would lose "
+         "the keys' types), got {\"a\":1}"},
         {R"({"bin_type": "map", "initial": {"$bytes": "abc"}, "ops": [{"op": "read"}]})",
          "initial.$bytes: hex string has an odd number of digits"},
         {R"({"bin_type": "map", "initial": [], "ops": []})", "ops: empty"},
         {R"({"bin_type": "map", "initial": []})", "ops: missing"},
         {R"({"bin_type": "map", "ops": {"op": "read"}})", "ops: expected an array of operations"},
-        {R"({"bin_type": "map", "ops": [{"op": "map_frob"}]})", "ops[0].op: unknown op \"map_frob\""},
+        {R"({"bin_type": "map", "ops": [{"op": "map_frob"}]})",
+         "ops[0].op: unknown op \"map_frob\""},
         {R"({"bin_type": "map", "ops": [{"args": {}}]})", "ops[0]: missing 'op'"},
-        {R"({"bin_type": "map", "ops": [{"op": "read"}, 7]})", "ops[1]: expected an op object, got 7"},
+        {R"({"bin_type": "map", "ops": [{"op": "read"}, 7]})",
+         "ops[1]: expected an op object, got 7"},
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1}}]})",
          "ops[0] (map_put): missing argument 'value'"},
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1, "value": 2, "count": 3}}]})",
-         "ops[0] (map_put): unknown argument 'count' (this op takes key, value, persist_index, flags)"},
+         "ops[0] (map_put): unknown argument 'count' (this op takes key, value, persist_index, "
+         "flags)"},
         {R"({"bin_type": "map", "ops": [{"op": "map_size", "args": {"key": 1}}]})",
          "ops[0] (map_size): unknown argument 'key'"},
         {R"({"bin_type": "list", "ops": [{"op": "list_get", "args": {"index": "3"}}]})",
@@ -457,7 +492,8 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
         {R"({"bin_type": "map", "ops": [{"op": "map_put_items", "args": {"items": [[1]]}}]})",
          "ops[0] (map_put_items) args.items[0]: expected a [key, value] pair, got [1]"},
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1, "value": 2}, "flags": ["ADD_UNIQUE"]}]})",
-         "ops[0] (map_put).flags[0]: unknown flag \"ADD_UNIQUE\" (this op takes CREATE_ONLY, UPDATE_ONLY, NO_FAIL, PARTIAL)"},
+         "ops[0] (map_put).flags[0]: unknown flag \"ADD_UNIQUE\" (this op takes CREATE_ONLY, "
+         "UPDATE_ONLY, NO_FAIL, PARTIAL)"},
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1, "value": 2}, "flags": "NO_FAIL"}]})",
          "ops[0] (map_put).flags: expected an array of flag names"},
         {R"({"bin_type": "map", "ops": [{"op": "map_put", "args": {"key": 1, "value": 2, "flags": []}, "flags": []}]})",
@@ -490,9 +526,11 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
          "ops[0] (map_size): unknown field 'retrun_type'"},
         {R"({"bin_type": "map", "ops": [{"op": "read", "ctx": []}]})",
          "ops[0] (read): read takes no ctx"},
-        {R"({"bin_type": "map", "ops": [{"op": "map_create"}]})", "ops[0] (map_create): missing argument 'order'"},
+        {R"({"bin_type": "map", "ops": [{"op": "map_create"}]})",
+         "ops[0] (map_create): missing argument 'order'"},
         {R"({"bin_type": "list", "ops": [{"op": "list_sort", "flags": ["ADD_UNIQUE"]}]})",
-         "ops[0] (list_sort).flags[0]: unknown flag \"ADD_UNIQUE\" (this op takes DROP_DUPLICATES)"},
+         "ops[0] (list_sort).flags[0]: unknown flag \"ADD_UNIQUE\" (this op takes "
+         "DROP_DUPLICATES)"},
         {R"({"bin_type": "bytes", "ops": [{"op": "bit_get", "args": {"bit_offset": 0, "bit_size": 8}, "flags": ["NO_FAIL"]}]})",
          "ops[0] (bit_get).flags: bit_get takes no flags (a read)"},
         {R"({"bin_type": "bytes", "ops": [{"op": "bit_set", "args": {"bit_offset": 0, "bit_size": 8, "value": 255}}]})",
@@ -504,7 +542,8 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
         {R"({"bin_type": "bytes", "ops": [{"op": "bit_count", "args": {"bit_offset": 0, "bit_size": 8}, "ctx": []}]})",
          "ops[0] (bit_count): bit_count takes no ctx"},
         {R"({"bin_type": "bytes", "ops": [{"op": "bit_resize", "args": {"byte_size": 1, "resize_flags": ["SHRINK"]}}]})",
-         "ops[0] (bit_resize) args.resize_flags[0]: unknown flag \"SHRINK\" (this op takes FROM_FRONT, GROW_ONLY, SHRINK_ONLY)"},
+         "ops[0] (bit_resize) args.resize_flags[0]: unknown flag \"SHRINK\" (this op takes "
+         "FROM_FRONT, GROW_ONLY, SHRINK_ONLY)"},
     };
     for (const bad& b : cases) {
         INFO(b.text);
@@ -531,7 +570,8 @@ void check_same_op(const cdt::op& a, const cdt::op& b) {
     INFO(cdt::op_name(a.code) << " vs " << cdt::op_name(b.code));
     CHECK(a.code == b.code);
     REQUIRE(a.ctx.size() == b.ctx.size());
-    for (std::size_t i = 0; i < a.ctx.size(); ++i) check_same_step(a.ctx[i], b.ctx[i]);
+    for (std::size_t i = 0; i < a.ctx.size(); ++i)
+        check_same_step(a.ctx[i], b.ctx[i]);
     CHECK(a.key == b.key);
     CHECK(a.val == b.val);
     CHECK(a.begin == b.begin);
@@ -567,73 +607,132 @@ TEST_CASE("a JSON op is exactly what the cdt builders build", "[tools][cdt_case]
     cdt::map_policy mp;
     mp.order = map_order::key_ordered;
     mp.flags = cdt::map_write_flags::update_only | cdt::map_write_flags::no_fail;
-    check_same_op(parsed(R"({"op": "map_put", "args": {"key": "k", "value": [1]}, "flags": ["UPDATE_ONLY", "NO_FAIL"], "policy_order": "K_ORDERED"})", true),
-                  mo::put("k", list{1}, mp));
-    check_same_op(parsed(R"({"op": "map_put_items", "args": {"items": [[1, 2]]}})", true), mo::put_items({{1, 2}}));
-    check_same_op(parsed(R"({"op": "map_increment", "args": {"key": 1, "delta": 2}})", true), mo::increment(1, 2));
-    check_same_op(parsed(R"({"op": "map_decrement", "args": {"key": 1, "delta": 2}})", true), mo::decrement(1, 2));
-    check_same_op(parsed(R"({"op": "map_create", "args": {"order": "KV_ORDERED", "persist_index": true}})", true),
-                  mo::create(map_order::key_value_ordered, true));
+    check_same_op(
+        parsed(
+            R"({"op": "map_put", "args": {"key": "k", "value": [1]}, "flags": ["UPDATE_ONLY", "NO_FAIL"], "policy_order": "K_ORDERED"})",
+            true),
+        mo::put("k", list{1}, mp));
+    check_same_op(parsed(R"({"op": "map_put_items", "args": {"items": [[1, 2]]}})", true),
+                  mo::put_items({{1, 2}}));
+    check_same_op(parsed(R"({"op": "map_increment", "args": {"key": 1, "delta": 2}})", true),
+                  mo::increment(1, 2));
+    check_same_op(parsed(R"({"op": "map_decrement", "args": {"key": 1, "delta": 2}})", true),
+                  mo::decrement(1, 2));
+    check_same_op(
+        parsed(R"({"op": "map_create", "args": {"order": "KV_ORDERED", "persist_index": true}})",
+               true),
+        mo::create(map_order::key_value_ordered, true));
     check_same_op(parsed(R"({"op": "map_set_policy", "args": {"order": "K_ORDERED"}})", true),
                   mo::set_policy(map_order::key_ordered));
     check_same_op(parsed(R"({"op": "map_clear"})", true), mo::clear());
     check_same_op(parsed(R"({"op": "map_size", "ctx": [{"type": "map_key", "key": "x"}]})", true),
                   mo::size({cdt::ctx_step::map_key("x")}));
-    check_same_op(parsed(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "KEY"})", true),
-                  mo::get_by_key(1, rt::key));
-    check_same_op(parsed(R"({"op": "map_remove_by_key_list", "args": {"keys": [1, "a"]}, "return_type": "COUNT", "inverted": true})", true),
-                  mo::remove_by_key_list({1, "a"}, rt::count, true));
-    check_same_op(parsed(R"({"op": "map_get_by_key_range", "args": {"begin": 1}, "return_type": "KEY_VALUE"})", true),
-                  mo::get_by_key_range(1, std::nullopt, rt::key_value));
+    check_same_op(
+        parsed(R"({"op": "map_get_by_key", "args": {"key": 1}, "return_type": "KEY"})", true),
+        mo::get_by_key(1, rt::key));
+    check_same_op(
+        parsed(
+            R"({"op": "map_remove_by_key_list", "args": {"keys": [1, "a"]}, "return_type": "COUNT", "inverted": true})",
+            true),
+        mo::remove_by_key_list({1, "a"}, rt::count, true));
+    check_same_op(
+        parsed(
+            R"({"op": "map_get_by_key_range", "args": {"begin": 1}, "return_type": "KEY_VALUE"})",
+            true),
+        mo::get_by_key_range(1, std::nullopt, rt::key_value));
     check_same_op(parsed(R"({"op": "map_remove_by_value_range", "args": {"end": 5}})", true),
                   mo::remove_by_value_range(value(), value(5), rt::none));
-    check_same_op(parsed(R"({"op": "map_get_by_key_rel_index_range", "args": {"key": 3, "index": -2, "count": 2}, "return_type": "KEY"})", true),
-                  mo::get_by_key_rel_index_range(3, -2, 2, rt::key));
-    check_same_op(parsed(R"({"op": "map_get_by_value_rel_rank_range", "args": {"value": 11, "rank": -1}})", true),
-                  mo::get_by_value_rel_rank_range(11, -1, std::nullopt, rt::value));
-    check_same_op(parsed(R"({"op": "map_remove_by_value", "args": {"value": [1, {"$wildcard": true}]}, "return_type": "KEY"})", true),
-                  mo::remove_by_value(list{1, wildcard}, rt::key));
-    check_same_op(parsed(R"({"op": "map_get_by_value_list", "args": {"values": [1]}, "return_type": "RANK"})", true),
-                  mo::get_by_value_list({1}, rt::rank));
-    check_same_op(parsed(R"({"op": "map_get_by_index_range", "args": {"index": 1, "count": 2}, "return_type": "INDEX"})", true),
-                  mo::get_by_index_range(1, 2, rt::index));
-    check_same_op(parsed(R"({"op": "map_remove_by_rank", "args": {"rank": -1}, "return_type": "VALUE"})", true),
-                  mo::remove_by_rank(-1, rt::value));
-    check_same_op(parsed(R"({"op": "map_get_by_rank_range", "args": {"rank": 0, "count": 3}, "return_type": "REVERSE_RANK"})", true),
-                  mo::get_by_rank_range(0, 3, rt::reverse_rank));
+    check_same_op(
+        parsed(
+            R"({"op": "map_get_by_key_rel_index_range", "args": {"key": 3, "index": -2, "count": 2}, "return_type": "KEY"})",
+            true),
+        mo::get_by_key_rel_index_range(3, -2, 2, rt::key));
+    check_same_op(
+        parsed(R"({"op": "map_get_by_value_rel_rank_range", "args": {"value": 11, "rank": -1}})",
+               true),
+        mo::get_by_value_rel_rank_range(11, -1, std::nullopt, rt::value));
+    check_same_op(
+        parsed(
+            R"({"op": "map_remove_by_value", "args": {"value": [1, {"$wildcard": true}]}, "return_type": "KEY"})",
+            true),
+        mo::remove_by_value(list{1, wildcard}, rt::key));
+    check_same_op(
+        parsed(R"({"op": "map_get_by_value_list", "args": {"values": [1]}, "return_type": "RANK"})",
+               true),
+        mo::get_by_value_list({1}, rt::rank));
+    check_same_op(
+        parsed(
+            R"({"op": "map_get_by_index_range", "args": {"index": 1, "count": 2}, "return_type": "INDEX"})",
+            true),
+        mo::get_by_index_range(1, 2, rt::index));
+    check_same_op(
+        parsed(R"({"op": "map_remove_by_rank", "args": {"rank": -1}, "return_type": "VALUE"})",
+               true),
+        mo::remove_by_rank(-1, rt::value));
+    check_same_op(
+        parsed(
+            R"({"op": "map_get_by_rank_range", "args": {"rank": 0, "count": 3}, "return_type": "REVERSE_RANK"})",
+            true),
+        mo::get_by_rank_range(0, 3, rt::reverse_rank));
 
     cdt::list_policy lp;
     lp.order = list_order::ordered;
     lp.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-    check_same_op(parsed(R"({"op": "list_append", "args": {"value": 1}, "flags": ["ADD_UNIQUE", "NO_FAIL"], "policy_order": "ORDERED"})", false),
-                  lo::append(1, lp));
-    check_same_op(parsed(R"({"op": "list_append_items", "args": {"values": [1, 2]}})", false), lo::append_items({1, 2}));
-    check_same_op(parsed(R"({"op": "list_insert", "args": {"index": -1, "value": "x"}})", false), lo::insert(-1, "x"));
-    check_same_op(parsed(R"({"op": "list_insert_items", "args": {"index": 2, "values": [1]}})", false), lo::insert_items(2, {1}));
-    check_same_op(parsed(R"({"op": "list_set", "args": {"index": 2, "value": 1}})", false), lo::set(2, 1));
-    check_same_op(parsed(R"({"op": "list_increment", "args": {"index": 2, "delta": 5}})", false), lo::increment(2, 5));
-    check_same_op(parsed(R"({"op": "list_increment", "args": {"index": 2}})", false), lo::increment(2));
-    check_same_op(parsed(R"({"op": "list_trim", "args": {"index": 1, "count": 2}})", false), lo::trim(1, 2));
+    check_same_op(
+        parsed(
+            R"({"op": "list_append", "args": {"value": 1}, "flags": ["ADD_UNIQUE", "NO_FAIL"], "policy_order": "ORDERED"})",
+            false),
+        lo::append(1, lp));
+    check_same_op(parsed(R"({"op": "list_append_items", "args": {"values": [1, 2]}})", false),
+                  lo::append_items({1, 2}));
+    check_same_op(parsed(R"({"op": "list_insert", "args": {"index": -1, "value": "x"}})", false),
+                  lo::insert(-1, "x"));
+    check_same_op(
+        parsed(R"({"op": "list_insert_items", "args": {"index": 2, "values": [1]}})", false),
+        lo::insert_items(2, {1}));
+    check_same_op(parsed(R"({"op": "list_set", "args": {"index": 2, "value": 1}})", false),
+                  lo::set(2, 1));
+    check_same_op(parsed(R"({"op": "list_increment", "args": {"index": 2, "delta": 5}})", false),
+                  lo::increment(2, 5));
+    check_same_op(parsed(R"({"op": "list_increment", "args": {"index": 2}})", false),
+                  lo::increment(2));
+    check_same_op(parsed(R"({"op": "list_trim", "args": {"index": 1, "count": 2}})", false),
+                  lo::trim(1, 2));
     check_same_op(parsed(R"({"op": "list_pop", "args": {"index": 1}})", false), lo::pop(1));
-    check_same_op(parsed(R"({"op": "list_pop_range", "args": {"index": 1}})", false), lo::pop_range(1));
+    check_same_op(parsed(R"({"op": "list_pop_range", "args": {"index": 1}})", false),
+                  lo::pop_range(1));
     check_same_op(parsed(R"({"op": "list_remove", "args": {"index": 1}})", false), lo::remove(1));
-    check_same_op(parsed(R"({"op": "list_remove_range", "args": {"index": 1, "count": 3}})", false), lo::remove_range(1, 3));
+    check_same_op(parsed(R"({"op": "list_remove_range", "args": {"index": 1, "count": 3}})", false),
+                  lo::remove_range(1, 3));
     check_same_op(parsed(R"({"op": "list_get", "args": {"index": 0}})", false), lo::get(0));
-    check_same_op(parsed(R"({"op": "list_get_range", "args": {"index": 0, "count": -1}})", false), lo::get_range(0, -1));
+    check_same_op(parsed(R"({"op": "list_get_range", "args": {"index": 0, "count": -1}})", false),
+                  lo::get_range(0, -1));
     check_same_op(parsed(R"({"op": "list_size"})", false), lo::size());
     check_same_op(parsed(R"({"op": "list_clear"})", false), lo::clear());
     check_same_op(parsed(R"({"op": "list_sort", "flags": ["DROP_DUPLICATES"]})", false),
                   lo::sort(cdt::list_sort_flags::drop_duplicates));
     check_same_op(parsed(R"({"op": "list_set_order", "args": {"order": "ORDERED"}})", false),
                   lo::set_order(list_order::ordered));
-    check_same_op(parsed(R"({"op": "list_create", "args": {"order": "ORDERED", "pad": true}, "ctx": [{"type": "list_index", "index": 0}]})", false),
-                  lo::create(list_order::ordered, true, false, {cdt::ctx_step::list_index(0)}));
-    check_same_op(parsed(R"({"op": "list_get_by_value_rel_rank_range", "args": {"value": 5, "rank": -1, "count": 2}, "return_type": "VALUE"})", false),
-                  lo::get_by_value_rel_rank_range(5, -1, 2, rt::value));
-    check_same_op(parsed(R"({"op": "list_remove_by_value_list", "args": {"values": [4, 2]}, "return_type": "INDEX", "inverted": true})", false),
-                  lo::remove_by_value_list({4, 2}, rt::index, true));
-    check_same_op(parsed(R"({"op": "list_get_by_value_range", "args": {"begin": 1, "end": {"$inf": true}}})", false),
-                  lo::get_by_value_range(1, value(inf), rt::value));
-    check_same_op(parsed(R"({"op": "list_get_by_rank", "args": {"rank": 0}, "return_type": "INDEX"})", false),
-                  lo::get_by_rank(0, rt::index));
+    check_same_op(
+        parsed(
+            R"({"op": "list_create", "args": {"order": "ORDERED", "pad": true}, "ctx": [{"type": "list_index", "index": 0}]})",
+            false),
+        lo::create(list_order::ordered, true, false, {cdt::ctx_step::list_index(0)}));
+    check_same_op(
+        parsed(
+            R"({"op": "list_get_by_value_rel_rank_range", "args": {"value": 5, "rank": -1, "count": 2}, "return_type": "VALUE"})",
+            false),
+        lo::get_by_value_rel_rank_range(5, -1, 2, rt::value));
+    check_same_op(
+        parsed(
+            R"({"op": "list_remove_by_value_list", "args": {"values": [4, 2]}, "return_type": "INDEX", "inverted": true})",
+            false),
+        lo::remove_by_value_list({4, 2}, rt::index, true));
+    check_same_op(
+        parsed(R"({"op": "list_get_by_value_range", "args": {"begin": 1, "end": {"$inf": true}}})",
+               false),
+        lo::get_by_value_range(1, value(inf), rt::value));
+    check_same_op(
+        parsed(R"({"op": "list_get_by_rank", "args": {"rank": 0}, "return_type": "INDEX"})", false),
+        lo::get_by_rank(0, rt::index));
 }

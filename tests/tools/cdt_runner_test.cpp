@@ -6,8 +6,6 @@
 // run through sim::cluster's operate(); the exact output format; the same
 // output from a store that does not report which op failed; invalid cases and
 // bad usage giving messages and non-zero exits, never a crash.
-#include "../../tools/cdt_runner.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -16,6 +14,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "../../tools/cdt_runner.hpp"
 
 using namespace kvmodel;
 using namespace kvmodel::tools;
@@ -36,7 +36,8 @@ std::string read_file(const std::filesystem::path& p) {
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
     return out;
 }
 
@@ -60,12 +61,14 @@ std::string run_one(const std::string& case_json) {
 class plain_store {
 public:
     result<kv::record> get(const kv::key& k, const kv::read_policy& rp) { return m_sim.get(k, rp); }
-    result<kv::record> operate(const kv::key& k, std::span<const kv::operation> ops,
-                               const kv::write_policy& wp) {
+    result<kv::record>
+    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp) {
         ++operates;
         return m_sim.operate(k, ops, wp);
     }
-    result<void> remove(const kv::key& k, const kv::write_policy& wp) { return m_sim.remove(k, wp); }
+    result<void> remove(const kv::key& k, const kv::write_policy& wp) {
+        return m_sim.remove(k, wp);
+    }
     std::size_t operates = 0;
 
 private:
@@ -117,29 +120,34 @@ TEST_CASE("the scenario file: every case gives its expected output", "[tools][cd
     CHECK(failures == 0);
     // Every case is named once, so a failure message points at one case.
     std::set<std::string> ids;
-    for (const json& c : cases) CHECK(ids.insert(c.at("id").get<std::string>()).second);
+    for (const json& c : cases)
+        CHECK(ids.insert(c.at("id").get<std::string>()).second);
 }
 
 TEST_CASE("the scenario file covers every op name of the spec", "[tools][cdt_runner]") {
     json cases = json::parse(read_file(data_dir / "cdt_scenarios.json"));
     std::set<std::string> used;
     for (const json& c : cases)
-        for (const json& o : c.at("ops")) used.insert(o.at("op").get<std::string>());
+        for (const json& o : c.at("ops"))
+            used.insert(o.at("op").get<std::string>());
     std::vector<std::string> missing;
     for (std::size_t i = 0; i < cdt::op_code_count; ++i) {
         std::string name(cdt::op_name(static_cast<cdt::op_code>(i)));
-        if (used.count(name) == 0) missing.push_back(name);
+        if (used.count(name) == 0)
+            missing.push_back(name);
     }
     for (cdt::bit_op_code b : cdt::all_bit_op_codes)
         if (used.count(std::string(cdt::bit_op_name(b))) == 0)
             missing.emplace_back(cdt::bit_op_name(b));
-    if (used.count("read") == 0) missing.emplace_back("read");
+    if (used.count("read") == 0)
+        missing.emplace_back("read");
     INFO("missing: " << json(missing).dump());
     CHECK(missing.empty());
     CHECK(used.size() == cdt::op_code_count + std::size(cdt::all_bit_op_codes) + 1);
 }
 
-TEST_CASE("a store without an op report: the failing op is found by prefixes", "[tools][cdt_runner]") {
+TEST_CASE("a store without an op report: the failing op is found by prefixes",
+          "[tools][cdt_runner]") {
     // The whole scenario file on both stores gives identical output.
     const std::string text = read_file(data_dir / "cdt_scenarios.json");
     int rc = -1;
@@ -149,7 +157,8 @@ TEST_CASE("a store without an op report: the failing op is found by prefixes", "
     CHECK(cdt_json::run_cases(store, text, out) == 0);
     std::vector<std::string> plain_lines = lines_of(out.str());
     REQUIRE(plain_lines.size() == sim_lines.size());
-    for (std::size_t i = 0; i < sim_lines.size(); ++i) CHECK(plain_lines[i] == sim_lines[i]);
+    for (std::size_t i = 0; i < sim_lines.size(); ++i)
+        CHECK(plain_lines[i] == sim_lines[i]);
 
     // The error lands on the op that fails, not on the first or the last.
     plain_store s2;
@@ -158,24 +167,28 @@ TEST_CASE("a store without an op report: the failing op is found by prefixes", "
         {"op": "list_append", "args": {"value": 3}}, {"op": "list_get", "args": {"index": 7}},
         {"op": "list_size"}]})";
     CHECK(cdt_json::run_cases(s2, c, out2) == 0);
-    CHECK(out2.str() ==
-          R"({"id": "x", "results": [null, {"error": "OP_NOT_APPLICABLE", "code": 26}, null], "final": [1, 2], "bin_exists": true})"
-          "\n");
+    CHECK(
+        out2.str() ==
+        R"({"id": "x", "results": [null, {"error": "OP_NOT_APPLICABLE", "code": 26}, null], "final": [1, 2], "bin_exists": true})"
+        "\n");
 }
 
 TEST_CASE("output lines are exactly the spec's notation", "[tools][cdt_runner]") {
-    CHECK(run_one(R"({"id": "d", "bin_type": "map", "order": "KV_ORDERED",
+    CHECK(
+        run_one(R"({"id": "d", "bin_type": "map", "order": "KV_ORDERED",
                       "initial": [["b", {"$double": 2}], [1, {"$bytes": "0A"}]],
                       "ops": [{"op": "map_get_by_index_range", "args": {"index": 0}, "return_type": "KEY_VALUE"},
                               {"op": "map_put", "args": {"key": "n", "value": {"$map": [["z", 1], ["a", [true, null]]]}}}]})") ==
-          R"({"id": "d", "results": [[[1, {"$bytes": "0a"}], ["b", {"$double": 2.0}]], 3], )"
-          R"("final": {"$map": [[1, {"$bytes": "0a"}], ["b", {"$double": 2.0}], ["n", {"$map": [["a", [true, null]], ["z", 1]]}]]}, "bin_exists": true})");
+        R"({"id": "d", "results": [[[1, {"$bytes": "0a"}], ["b", {"$double": 2.0}]], 3], )"
+        R"("final": {"$map": [[1, {"$bytes": "0a"}], ["b", {"$double": 2.0}], ["n", {"$map": [["a", [true, null]], ["z", 1]]}]]}, "bin_exists": true})");
     // No id: null is echoed.
     CHECK(run_one(R"({"bin_type": "list", "initial": [], "ops": [{"op": "list_size"}]})") ==
           R"({"id": null, "results": [0], "final": [], "bin_exists": true})");
     // Errors name the status and its number.
-    CHECK(run_one(R"({"id": "e", "bin_type": "list", "record_exists": false, "ops": [{"op": "list_size"}]})") ==
-          R"({"id": "e", "results": [{"error": "KEY_NOT_FOUND", "code": 2}], "final": null, "bin_exists": false})");
+    CHECK(
+        run_one(
+            R"({"id": "e", "bin_type": "list", "record_exists": false, "ops": [{"op": "list_size"}]})") ==
+        R"({"id": "e", "results": [{"error": "KEY_NOT_FOUND", "code": 2}], "final": null, "bin_exists": false})");
 }
 
 TEST_CASE("invalid cases: a line each, the run goes on, exit status 1", "[tools][cdt_runner]") {
@@ -205,10 +218,12 @@ TEST_CASE("invalid cases: a line each, the run goes on, exit status 1", "[tools]
     CHECK(broken.at("invalid").get<std::string>().rfind("line 3: parse error", 0) == 0);
     json inf = json::parse(lines[3]);
     CHECK(inf.at("id") == "inf");
-    CHECK(inf.at("invalid").get<std::string>().find("initial: the store refused the initial record: PARAMETER_ERROR") == 0);
+    CHECK(inf.at("invalid").get<std::string>().find(
+              "initial: the store refused the initial record: PARAMETER_ERROR") == 0);
     CHECK(json::parse(lines[4]).contains("invalid"));
     CHECK(json::parse(lines[5]).at("invalid") == "the case must be a JSON object, got an array");
-    CHECK(lines[6] == R"({"id": "ok2", "results": [0], "final": {"$map": []}, "bin_exists": true})");
+    CHECK(lines[6] ==
+          R"({"id": "ok2", "results": [0], "final": {"$map": []}, "bin_exists": true})");
 }
 
 TEST_CASE("an initial record over max-record-size is invalid, not a crash", "[tools][cdt_runner]") {
@@ -221,7 +236,8 @@ TEST_CASE("an initial record over max-record-size is invalid, not a crash", "[to
     CHECK(out.at("invalid").get<std::string>().find("RECORD_TOO_BIG") != std::string::npos);
     // Growing past the limit inside the command is the command's error.
     c["initial"] = json::array({std::string(1000000, 'x')});
-    c["ops"] = json::array({json{{"op", "list_append"}, {"args", {{"value", std::string(100000, 'y')}}}}});
+    c["ops"] =
+        json::array({json{{"op", "list_append"}, {"args", {{"value", std::string(100000, 'y')}}}}});
     out = json::parse(run_one(c.dump()));
     CHECK(out.at("results") == json::parse(R"([{"error": "RECORD_TOO_BIG", "code": 13}])"));
     CHECK(out.at("final").size() == 1);
@@ -246,8 +262,10 @@ TEST_CASE("hostile input never crashes the runner", "[tools][cdt_runner]") {
         INFO(in.substr(0, 200));
         int rc = 0;
         std::vector<std::string> lines = run_on_sim(in, rc);
-        for (const std::string& l : lines) CHECK_NOTHROW(json::parse(l));
-        if (!in.empty()) CHECK(lines.size() == 1);
+        for (const std::string& l : lines)
+            CHECK_NOTHROW(json::parse(l));
+        if (!in.empty())
+            CHECK(lines.size() == 1);
     }
 }
 
@@ -259,7 +277,8 @@ TEST_CASE("the command line: help, options, files", "[tools][cdt_runner]") {
     r = cli({}, R"({"id": "a", "bin_type": "list", "initial": [], "ops": [{"op": "list_size"}]})");
     CHECK(r.status == 0);
     CHECK(r.out == "{\"id\": \"a\", \"results\": [0], \"final\": [], \"bin_exists\": true}\n");
-    r = cli({"-", "--backend", "sim"}, R"({"id": "a", "bin_type": "list", "initial": [], "ops": [{"op": "list_size"}]})");
+    r = cli({"-", "--backend", "sim"},
+            R"({"id": "a", "bin_type": "list", "initial": [], "ops": [{"op": "list_size"}]})");
     CHECK(r.status == 0);
 
     r = cli({(data_dir / "cdt_scenarios.json").string()});

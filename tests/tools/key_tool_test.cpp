@@ -6,13 +6,13 @@
 // "" = no set, keys starting with '-' after "--", 100,000-character keys),
 // nodes that agree with sim::cluster, and bad usage answered with a message
 // and exit status 2.
-#include "../../tools/key_tool.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "../../tools/key_tool.hpp"
 
 using namespace kvmodel;
 using namespace kvmodel::tools;
@@ -59,18 +59,22 @@ std::uint32_t partition_of_hex(const std::string& hex) {
 
 TEST_CASE("digests are the clients' known answers", "[tools][key_tool]") {
     // Integers, negative ones after "--".
-    CHECK(digest_of({"test", "set", "--int", "--", "-1"}) == "22116d253745e29fc63fdf760b6e26f7e197e01d");
+    CHECK(digest_of({"test", "set", "--int", "--", "-1"}) ==
+          "22116d253745e29fc63fdf760b6e26f7e197e01d");
     CHECK(digest_of({"test", "set", "--int", "1"}) == "82d7213b469812947c109a6d341e3b5b1dedec1f");
     CHECK(digest_of({"test", "set", "--int", "--", "-9223372036854775808"}) ==
           "7185c2a47fb02c996daed26b4e01b83240aee9d4");
     CHECK(digest_of({"test", "set", "--int", "9223372036854775807"}) ==
           "1698328974afa62c8e069860c1516f780d63dbb8");
-    CHECK(digest_of({"test", "set", "--int", "4294967295"}) == "2cdf52bf5641027042b9cf9a499e509a58b330e2");
+    CHECK(digest_of({"test", "set", "--int", "4294967295"}) ==
+          "2cdf52bf5641027042b9cf9a499e509a58b330e2");
     // Strings: the default type; empty and 100,000 characters.
     CHECK(digest_of({"test", "set", "s"}) == "607cddba7cd111745ef0a3d783d57f0e83c8f311");
     CHECK(digest_of({"test", "set", "--string", ""}) == "2819b1ff6e346a43b4f5f6b77a88bc3eaac22a83");
-    CHECK(digest_of({"test", "set", std::string(100000, '+')}) == "0a3e888c20bb8958537ddd4ba835e4070bd51740");
-    CHECK(digest_of({"test", "set", "--", std::string(10000, '-')}) == "b42e64afbfccb05912a609179228d9249ea1c1a0");
+    CHECK(digest_of({"test", "set", std::string(100000, '+')}) ==
+          "0a3e888c20bb8958537ddd4ba835e4070bd51740");
+    CHECK(digest_of({"test", "set", "--", std::string(10000, '-')}) ==
+          "b42e64afbfccb05912a609179228d9249ea1c1a0");
     // Bytes: KEY's characters, or hex.
     CHECK(digest_of({"test", "set", "--bytes", "s"}) == "ca2d96dc9a184d15a7fa2927565e844e9254e001");
     CHECK(digest_of({"test", "set", "--hex", "73"}) == "ca2d96dc9a184d15a7fa2927565e844e9254e001");
@@ -86,9 +90,11 @@ TEST_CASE("digests are the clients' known answers", "[tools][key_tool]") {
 }
 
 TEST_CASE("the partition is computed from the digest", "[tools][key_tool]") {
-    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-             {"test", "set", "--int", "--", "-1"}, {"test", "set", "s"}, {"test", "", "user-1"},
-             {"test", "demo", "--hex", "00ff10"}}) {
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"test", "set", "--int", "--", "-1"},
+                                               {"test", "set", "s"},
+                                               {"test", "", "user-1"},
+                                               {"test", "demo", "--hex", "00ff10"}}) {
         nlohmann::json j = key_json(args);
         CHECK(j.at("partition") == partition_of_hex(j.at("digest")));
     }
@@ -103,7 +109,8 @@ TEST_CASE("the text output names every field", "[tools][key_tool]") {
           "set        set\n"
           "key        s (string, 1 bytes)\n"
           "digest     607cddba7cd111745ef0a3d783d57f0e83c8f311\n"
-          "partition  " + std::to_string(partition_of_hex("607cddba7cd111745ef0a3d783d57f0e83c8f311")) + "\n");
+          "partition  " +
+              std::to_string(partition_of_hex("607cddba7cd111745ef0a3d783d57f0e83c8f311")) + "\n");
     r = key_cli({"test", "", "--int", "--nodes", "3", "--", "-1"});
     CHECK(r.status == 0);
     CHECK(r.out.find("set        (none)\n") != std::string::npos);
@@ -120,7 +127,8 @@ TEST_CASE("the text output names every field", "[tools][key_tool]") {
 TEST_CASE("--nodes answers with sim::cluster's partition map", "[tools][key_tool]") {
     for (std::uint32_t n : {1U, 2U, 3U, 5U, 128U}) {
         for (const std::string user_key : {"user-1", "user-2", "a", ""}) {
-            nlohmann::json j = key_json({"test", "demo", "--nodes", std::to_string(n), "--", user_key});
+            nlohmann::json j =
+                key_json({"test", "demo", "--nodes", std::to_string(n), "--", user_key});
             sim::cluster_config cfg;
             cfg.nodes = n;
             sim::cluster c(cfg);
@@ -130,11 +138,13 @@ TEST_CASE("--nodes answers with sim::cluster's partition map", "[tools][key_tool
             CHECK(j.at("nodes") == n);
             CHECK(j.at("replication_factor") == std::min(2U, n));
             CHECK(j.at("master") == want.front());
-            CHECK(j.at("replicas") == nlohmann::json(std::vector<int>(want.begin() + 1, want.end())));
+            CHECK(j.at("replicas") ==
+                  nlohmann::json(std::vector<int>(want.begin() + 1, want.end())));
         }
     }
     // Replication factor and seed are the cluster's settings.
-    nlohmann::json j = key_json({"test", "demo", "--nodes", "8", "--replication-factor", "3", "--seed=42", "k"});
+    nlohmann::json j =
+        key_json({"test", "demo", "--nodes", "8", "--replication-factor", "3", "--seed=42", "k"});
     sim::cluster_config cfg;
     cfg.nodes = 8;
     cfg.seed = 42;
@@ -167,7 +177,8 @@ TEST_CASE("bad usage: a message and exit status 2", "[tools][key_tool]") {
         {{"test"}, "missing SET and KEY"},
         {{"test", "set"}, "missing KEY"},
         {{"test", "set", "a", "b"}, "too many arguments"},
-        {{"test", "set", "--int", "-5"}, "unknown option '-5' (a KEY starting with '-' goes after '--'"},
+        {{"test", "set", "--int", "-5"},
+         "unknown option '-5' (a KEY starting with '-' goes after '--'"},
         {{"test", "set", "--int", "12x"}, "--int key '12x' is not a signed 64-bit integer"},
         {{"test", "set", "--int", "9223372036854775808"}, "is not a signed 64-bit integer"},
         {{"test", "set", "--int", "+5"}, "is not a signed 64-bit integer"},

@@ -5,8 +5,6 @@
 // format of shared/spec/record-size.md, the size rules one field at a time,
 // and bad input (invalid records, bad options) giving a message and a non-zero
 // exit, never a crash.
-#include "../../tools/record_size_tool.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -14,6 +12,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "../../tools/record_size_tool.hpp"
 
 using namespace kvmodel;
 using namespace kvmodel::tools;
@@ -40,7 +40,8 @@ run_result run_tool(const std::vector<std::string>& args, const std::string& inp
     r.err = err.str();
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);)
-        if (line.rfind('{', 0) == 0) r.lines.push_back(json::parse(line));
+        if (line.rfind('{', 0) == 0)
+            r.lines.push_back(json::parse(line));
     return r;
 }
 
@@ -55,9 +56,11 @@ json size_one(const std::string& record, const std::vector<std::string>& args = 
 /// bin holding `blobs` blobs of `blob_bytes` zero bytes.
 json expand(const json& c) {
     const json& e = c.at("expand");
-    json blob = json::object({{"$bytes", std::string(2 * e.at("blob_bytes").get<std::size_t>(), '0')}});
+    json blob =
+        json::object({{"$bytes", std::string(2 * e.at("blob_bytes").get<std::size_t>(), '0')}});
     json list = json::array();
-    for (std::size_t i = 0; i < e.at("blobs").get<std::size_t>(); ++i) list.push_back(blob);
+    for (std::size_t i = 0; i < e.at("blobs").get<std::size_t>(); ++i)
+        list.push_back(blob);
     json rec = c;
     rec.erase("expand");
     rec["bins"] = json::object({{e.at("bin").get<std::string>(), list}});
@@ -76,7 +79,8 @@ TEST_CASE("the worked examples of AEROSPIKE-RECORDS.md", "[tools][record_size_to
 
     // Run them all as one input, in the spec's array form, to check order too.
     json input = json::array();
-    for (const json& c : cases) input.push_back(c.contains("expand") ? expand(c) : c);
+    for (const json& c : cases)
+        input.push_back(c.contains("expand") ? expand(c) : c);
     run_result r = run_tool({"-"}, input.dump());
     INFO(r.err);
     CHECK(r.status == 0);
@@ -106,7 +110,9 @@ TEST_CASE("output is the spec's line, keys in the spec's order", "[tools][record
 }
 
 TEST_CASE("each field adds what the rule says", "[tools][record_size_tool]") {
-    auto flat = [](const std::string& rec) { return size_one(rec).at("flat_size").get<std::size_t>(); };
+    auto flat = [](const std::string& rec) {
+        return size_one(rec).at("flat_size").get<std::size_t>();
+    };
     const std::size_t base = 35 + 1; // header + bin count
     // Integers by their unsigned 64-bit value; every negative takes 8.
     CHECK(flat(R"({"bins": {"a": 255}})") == base + 2 + 2 + 1);
@@ -133,7 +139,8 @@ TEST_CASE("each field adds what the rule says", "[tools][record_size_tool]") {
     CHECK(flat(R"({"set": "demo", "bins": {"a": 1}})") == base + 5 + 2 + 3);
     CHECK(flat(R"({"key": 7, "send_key": true, "bins": {"a": 1}})") == base + 10 + 2 + 3);
     CHECK(flat(R"({"key": "user-1", "send_key": true, "bins": {"a": 1}})") == base + 8 + 2 + 3);
-    CHECK(flat(R"({"key": {"$bytes": "0001"}, "send_key": true, "bins": {"a": 1}})") == base + 4 + 2 + 3);
+    CHECK(flat(R"({"key": {"$bytes": "0001"}, "send_key": true, "bins": {"a": 1}})") ==
+          base + 4 + 2 + 3);
     CHECK(flat(R"({"key": "user-1", "send_key": false, "bins": {"a": 1}})") == base + 2 + 3);
     // More than 127 bins: a 2-byte bin count.
     json many;
@@ -146,7 +153,8 @@ TEST_CASE("each field adds what the rule says", "[tools][record_size_tool]") {
     CHECK(flat(many.dump()) == 35 + 2 + names);
 }
 
-TEST_CASE("--max-record-size moves the limit; fits uses the unrounded size", "[tools][record_size_tool]") {
+TEST_CASE("--max-record-size moves the limit; fits uses the unrounded size",
+          "[tools][record_size_tool]") {
     // flat 41: 41 + 4 = 45 fits 64 but record_size is 48.
     json j = size_one(R"({"bins": {"a": 1}})", {"--max-record-size", "64"});
     CHECK(j.at("max_record_size") == 64);
@@ -156,24 +164,24 @@ TEST_CASE("--max-record-size moves the limit; fits uses the unrounded size", "[t
     json big;
     big["bins"]["s"] = std::string(2000, 'x');
     std::string rec = big.dump();
-    CHECK(size_one(rec, {"--max-record-size=2K"}).at("fits") == true);   // 2047 <= 2048
+    CHECK(size_one(rec, {"--max-record-size=2K"}).at("fits") == true); // 2047 <= 2048
     big["bins"]["s"] = std::string(2002, 'x');
     rec = big.dump();
-    CHECK(size_one(rec, {"--max-record-size=2K"}).at("fits") == false);  // 2049 > 2048
+    CHECK(size_one(rec, {"--max-record-size=2K"}).at("fits") == false); // 2049 > 2048
     CHECK(size_one(rec, {"--max-record-size", "1M"}).at("max_record_size") == 1048576);
     CHECK(size_one(rec, {"--max-record-size", "8388608"}).at("max_record_size") == 8388608);
 }
 
 TEST_CASE("bad options: a message and exit status 2", "[tools][record_size_tool]") {
-    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-             {"--max-record-size"},
-             {"--max-record-size", "63"},
-             {"--max-record-size", "9M"},
-             {"--max-record-size", "12x"},
-             {"--max-record-size", "-5"},
-             {"--max-record-size", "99999999999999999999999"},
-             {"--frobnicate"},
-             {"a.json", "b.json"}}) {
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"--max-record-size"},
+                                               {"--max-record-size", "63"},
+                                               {"--max-record-size", "9M"},
+                                               {"--max-record-size", "12x"},
+                                               {"--max-record-size", "-5"},
+                                               {"--max-record-size", "99999999999999999999999"},
+                                               {"--frobnicate"},
+                                               {"a.json", "b.json"}}) {
         run_result r = run_tool(args, "");
         INFO(args[0]);
         CHECK(r.status == 2);
@@ -205,30 +213,40 @@ TEST_CASE("invalid records say why; the run goes on; exit status 1", "[tools][re
          "bin name 'sensor_temperature' is 18 bytes, max 15"},
         {R"({"id": "a", "bins": {"a": null}})", "bins.a: null is not a stored value"},
         {R"({"id": "a", "bins": {"a": [{"$inf": true}]}})", "INF and WILDCARD"},
-        {R"({"id": "a", "bins": {"a": {"$bytes": "0g"}}})", "bins.a.$bytes: '0g' is not a hex byte"},
+        {R"({"id": "a", "bins": {"a": {"$bytes": "0g"}}})",
+         "bins.a.$bytes: '0g' is not a hex byte"},
         {R"({"id": "a", "bins": {"a": {"$what": 1}}})", "bins.a: unknown tag '$what'"},
         {R"({"id": "a", "bins": {"a": 1}, "set": 5})", "set: expected a string, got 5"},
-        {R"({"id": "a", "bins": {"a": 1}, "set": ")" + std::string(64, 's') + R"("})", "is 64 bytes, max 63"},
+        {R"({"id": "a", "bins": {"a": 1}, "set": ")" + std::string(64, 's') + R"("})",
+         "is 64 bytes, max 63"},
         {R"({"id": "a", "bins": {"a": 1}, "key": [1]})", "key: a user key is an integer, a string"},
-        {R"({"id": "a", "bins": {"a": 1}, "send_key": true})", "send_key: true, but the record has no key"},
+        {R"({"id": "a", "bins": {"a": 1}, "send_key": true})",
+         "send_key: true, but the record has no key"},
         {R"({"id": "a", "bins": {"a": 1}, "send_key": "yes"})", "send_key: expected true or false"},
-        {R"({"id": "a", "bins": {"a": 1}, "map_order": {"a": "KV_ORDERED"}})", "map_order.a: bin 'a' is not a map"},
-        {R"({"id": "a", "bins": {"a": 1}, "map_order": {"b": "KV_ORDERED"}})", "map_order.b: no bin named 'b'"},
+        {R"({"id": "a", "bins": {"a": 1}, "map_order": {"a": "KV_ORDERED"}})",
+         "map_order.a: bin 'a' is not a map"},
+        {R"({"id": "a", "bins": {"a": 1}, "map_order": {"b": "KV_ORDERED"}})",
+         "map_order.b: no bin named 'b'"},
         {R"({"id": "a", "bins": {"a": {"$map": []}}, "map_order": {"a": "ORDERED"}})",
          "map_order.a: expected UNORDERED, K_ORDERED or KV_ORDERED"},
         {R"({"id": "a", "bins": {"a": []}, "list_order": {"a": "K_ORDERED"}})",
          "list_order.a: expected ORDERED or UNORDERED_LIST"},
-        {R"({"id": "a", "bins": {"a": []}, "list_order": ["a"]})", "list_order: expected an object"},
-        {R"({"id": "a", "bins": {"a": 1}, "persist_index": {"a": true}})", "bin 'a' is not a list or a map"},
-        {R"({"id": "a", "bins": {"a": []}, "persist_index": {"a": 1}})", "persist_index.a: expected true or false"},
+        {R"({"id": "a", "bins": {"a": []}, "list_order": ["a"]})",
+         "list_order: expected an object"},
+        {R"({"id": "a", "bins": {"a": 1}, "persist_index": {"a": true}})",
+         "bin 'a' is not a list or a map"},
+        {R"({"id": "a", "bins": {"a": []}, "persist_index": {"a": 1}})",
+         "persist_index.a: expected true or false"},
         {R"({"id": 7, "bins": {"a": 1}})", "id: expected a string"},
-        {R"({"id": "a", "bins": {"a": 123456789012345678901234567890}})", "does not fit in 64 bits"},
+        {R"({"id": "a", "bins": {"a": 123456789012345678901234567890}})",
+         "does not fit in 64 bits"},
         {R"({"id": "a", "bins": {"a": 18446744073709551615}})", "out of int64 range"},
         {R"({"id": "a", "bins": {"a": 1}, "bins": {"b": 2}})", "duplicate object key \"bins\""},
         {R"({"id": "a", "bins": )", "parse error"},
     };
     std::string input;
-    for (const bad& b : cases) input += b.record + "\n";
+    for (const bad& b : cases)
+        input += b.record + "\n";
     input += R"({"id": "good", "bins": {"a": 1}})"
              "\n";
     run_result r = run_tool({"-"}, input);
