@@ -19,6 +19,7 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <stdexcept>
 #include <set>
 #include <string>
 
@@ -64,7 +65,8 @@ struct fixture {
         for (std::size_t i = 0; i < n; ++i) {
             std::int64_t ts = t0 + static_cast<std::int64_t>(i) * (86400000 / static_cast<std::int64_t>(std::max<std::size_t>(n, 1)));
             clock->set(ts);
-            if (!list->append(owner, item, ts)) throw std::runtime_error("append failed");
+            auto r = list->append(owner, item, ts);
+            if (!r) throw std::runtime_error("fill: " + r.error().message);
         }
     }
     sim::counters totals() const { return cluster->stats().namespaces[0].totals; }
