@@ -34,8 +34,10 @@
 
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
-#include <openssl/provider.h>
 #include <openssl/ripemd.h>
+#if OPENSSL_VERSION_MAJOR >= 3
+#    include <openssl/provider.h>
+#endif
 
 namespace kvmodel::kv {
 
@@ -132,6 +134,7 @@ inline digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts
 /// The process-wide RIPEMD-160 EVP_MD, fetched once (loading the legacy
 /// provider when the default one lacks it); nullptr if OpenSSL has none.
 inline const EVP_MD* ripemd160_md() noexcept {
+#if OPENSSL_VERSION_MAJOR >= 3
     static const EVP_MD* const md = []() noexcept -> const EVP_MD* {
         if (EVP_MD* m = EVP_MD_fetch(nullptr, "RIPEMD160", nullptr))
             return m;
@@ -141,6 +144,9 @@ inline const EVP_MD* ripemd160_md() noexcept {
         return EVP_MD_fetch(nullptr, "RIPEMD160", nullptr);
     }();
     return md;
+#else
+    return EVP_ripemd160();
+#endif
 }
 
 /// RIPEMD-160 of the concatenated parts through EVP; false if unavailable.

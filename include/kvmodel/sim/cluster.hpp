@@ -53,6 +53,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
 #include <kvmodel/sim/detail/pending_writes.hpp>
