@@ -17,7 +17,9 @@
 // `probability` (with_probability(p)); it fires at most `max_fires` times
 // (times(n); forever() = no limit; one by default). Timeout, in-doubt and
 // latency faults can be narrowed to reads or writes, a namespace, one record
-// or the node serving the command.
+// or the node serving the command. They apply to single-record commands and
+// to each key of a batch read; scans and queries only meet unavailable
+// partitions.
 //
 // Determinism: a draw is a hash of (cluster seed, fault id, command number,
 // attempt), so a single-threaded run replays exactly; with several threads
