@@ -277,3 +277,24 @@ TEST_CASE("insert_sorted keeps a sorted list sorted; value_at_rank", "[core][lis
     CHECK(small.value_at_rank(0) == value(1));
     CHECK(small.value_at_rank(2) == value(3));
 }
+
+TEST_CASE("values_between walks a value interval in rank order", "[core][list]") {
+    for (bool indexed : {false, true}) {
+        list l;
+        for (int i = 0; i < 200; ++i)
+            l.push_back(value((i * 7) % 50));
+        if (indexed)
+            l.build_index();
+        value hi(20);
+        std::vector<value> got = l.values_between(value(10), &hi);
+        std::vector<value> want;
+        for (int v = 10; v < 20; ++v)
+            for (int k = 0; k < 4; ++k)
+                want.push_back(value(v));
+        CHECK(got == want);
+        CHECK(l.values_between(value(45), nullptr).size() == 20);
+        CHECK(l.values_between(value(30), &hi).empty());
+        value wild = value(list{wildcard});
+        CHECK(l.values_between(value(), &wild).size() == 200); // every int is below a list
+    }
+}

@@ -142,6 +142,10 @@ public:
     std::vector<value> values_by_rank(std::size_t first, std::size_t last) const;
     /// The value of rank r; precondition r < size(). O(log n).
     const value& value_at_rank(std::size_t r) const;
+    /// The values not below lo and below hi (nullptr: unbounded), in rank
+    /// order; WILDCARDs in lo / hi match. O(log n + k) once indexed (two
+    /// searches, then a walk); a flat list sorts its positions first.
+    std::vector<value> values_between(const value& lo, const value* hi) const;
 
     // --- mutation (clones a shared container first).
     void push_back(value v);

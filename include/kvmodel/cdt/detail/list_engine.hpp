@@ -454,6 +454,14 @@ public:
     result<value>
     by_value_interval(const value& start, const std::optional<value>& end, bool single_value) {
         std::size_t n = m_l.size();
+        if (m_l.is_ordered() && m_rt.type == return_type::value && !m_rt.inverted && !m_remove &&
+            !single_value) {
+            // Reading values of an ORDERED list: the walk between the two
+            // bounds is the rank window the index path would select.
+            if (end && kvmodel::detail::cdt_compare(start, *end, true) >= 0)
+                return list_of({});
+            return list_of(m_l.values_between(start, end ? &*end : nullptr));
+        }
         std::size_t lo = m_l.count_less(start);
         if (m_l.is_ordered()) {
             std::size_t count = 0;

@@ -458,6 +458,25 @@ inline const value& list::value_at_rank(std::size_t r) const {
     if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
     return m_impl->ranked().nth(r)->v;
 }
+inline std::vector<value> list::values_between(const value& lo, const value* hi) const {
+    std::vector<value> out;
+    if (!m_impl) return out;
+    if (!m_impl->idx) {
+        std::size_t first = count_less(lo);
+        std::size_t last = hi != nullptr ? count_less(*hi) : size();
+        return first < last ? values_by_rank(first, last) : out;
+    }
+    // Two searches; the walk starts where the first one ended.
+    const auto& r = m_impl->ranked();
+    auto it = r.lower_bound(lo);
+    auto stop = hi != nullptr ? r.lower_bound(*hi) : r.end();
+    std::size_t first = r.rank(it);
+    std::size_t last = r.rank(stop);
+    if (first >= last) return out;
+    out.reserve(last - first);
+    for (; it != stop; ++it) out.push_back(it->v);
+    return out;
+}
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
     std::vector<value> out;
     last = std::min(last, size());
