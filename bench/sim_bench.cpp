@@ -7,6 +7,9 @@
 //   BM_sim_put_kvmodel/n / BM_sim_put_bare/n   overwrite one of the n
 //   BM_sim_put_kvmodel/n/.../threads:T     put throughput on distinct keys
 //                                          (compare items_per_second of 2 vs 1)
+//   BM_sim_put_bare/n/.../threads:T        the same with a private map per
+//                                          thread: what the machine gives a
+//                                          second thread at all
 //
 // Both sides build the key (RIPEMD-160) per operation and copy the record out
 // (get) or in (put). Targets: kvmodel <= 1.5x bare; 2 threads >= 1.6x one.
@@ -65,9 +68,12 @@ sim::cluster& shared_cluster(std::int64_t n) {
 using bare_record = std::vector<std::pair<std::string, value>>;
 using bare_map = std::unordered_map<kv::digest, bare_record, kv::digest_hash>;
 
-bare_map& shared_bare(std::int64_t n) {
-    static std::map<std::int64_t, std::unique_ptr<bare_map>> maps;
-    auto& m = maps[n];
+// Copy `copy` of the bare map for n records: each thread of the threaded
+// bare put has its own (an unsynchronised map cannot be shared), so it shows
+// what the machine itself gives a second thread.
+bare_map& shared_bare(std::int64_t n, int copy = 0) {
+    static std::map<std::pair<std::int64_t, int>, std::unique_ptr<bare_map>> maps;
+    auto& m = maps[{n, copy}];
     if (!m) {
         m = std::make_unique<bare_map>();
         bare_record rec;
@@ -142,27 +148,36 @@ BENCHMARK(BM_sim_put_kvmodel)
 
 void BM_sim_put_bare(benchmark::State& state) {
     const std::int64_t n_keys = state.range(0);
-    bare_map& m = shared_bare(n_keys);
+    bare_map& m = shared_bare(n_keys, state.thread_index());
     bare_record rec;
     for (const kv::bin& b : record_bins())
         rec.emplace_back(b.name, b.val);
-    std::int64_t i = 0;
+    const auto step = static_cast<std::int64_t>(state.threads());
+    std::int64_t i = static_cast<std::int64_t>(state.thread_index());
     for (auto _ : state) {
         kv::digest d = kv::compute_digest(set_name, i);
         m[d] = rec;
-        if (++i == n_keys)
-            i = 0;
+        i += step;
+        if (i >= n_keys)
+            i = static_cast<std::int64_t>(state.thread_index());
     }
     state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_sim_put_bare)->Arg(1000)->Arg(10000)->Arg(100000)->UseRealTime();
+BENCHMARK(BM_sim_put_bare)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
 
 // Builds every data set before the benchmarks run, so no benchmark thread
 // races another to build one.
 const bool populated = [] {
     for (std::int64_t n : {1000, 10000, 100000}) {
         shared_cluster(n);
-        shared_bare(n);
+        shared_bare(n, 0);
+        shared_bare(n, 1);
     }
     return true;
 }();

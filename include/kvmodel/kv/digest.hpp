@@ -63,7 +63,7 @@ constexpr std::uint32_t partition_id(const digest& d) noexcept {
 
 /// Lower-case hex of a digest (40 characters).
 inline std::string to_hex(const digest& d) {
-    static constexpr char hex[] = "0123456789abcdef";
+    static constexpr std::string_view hex = "0123456789abcdef";
     std::string s(digest_size * 2, '0');
     for (std::size_t i = 0; i < digest_size; ++i) {
         s[2 * i] = hex[d[i] >> 4U];
@@ -110,7 +110,8 @@ struct digest_hash {
 namespace detail {
 
 #if !defined(OPENSSL_NO_RMD160) && !defined(OPENSSL_NO_DEPRECATED_3_0)
-#    define KVMODEL_DETAIL_HAVE_RIPEMD160_LOW 1
+#    define KVMODEL_DETAIL_HAVE_RIPEMD160_LOW                                                      \
+        1 // NOLINT(cppcoreguidelines-macro-usage): a feature test
 /// RIPEMD-160 of the concatenated parts through the RIPEMD160_* calls.
 inline digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts) noexcept {
 #    if defined(__GNUC__)
@@ -160,6 +161,8 @@ inline bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
         ctx_holder() = default;
         ctx_holder(const ctx_holder&) = delete;
         ctx_holder& operator=(const ctx_holder&) = delete;
+        ctx_holder(ctx_holder&&) = delete;
+        ctx_holder& operator=(ctx_holder&&) = delete;
         ~ctx_holder() { EVP_MD_CTX_free(ctx); }
     };
     thread_local ctx_holder holder;
@@ -171,9 +174,7 @@ inline bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
         if (!p.empty() && EVP_DigestUpdate(holder.ctx, p.data(), p.size()) != 1)
             return false;
     unsigned int len = 0;
-    if (EVP_DigestFinal_ex(holder.ctx, out.data(), &len) != 1 || len != digest_size)
-        return false;
-    return true;
+    return EVP_DigestFinal_ex(holder.ctx, out.data(), &len) == 1 && len == digest_size;
 }
 
 [[noreturn]] inline void ripemd160_unavailable() {
@@ -194,7 +195,9 @@ inline digest ripemd160(std::span<const std::span<const std::uint8_t>> parts) no
 }
 
 inline std::span<const std::uint8_t> as_bytes(std::string_view s) noexcept {
-    return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+    // Viewing chars as bytes: the one cast the digest needs.
+    return {reinterpret_cast<const std::uint8_t*>(s.data()), // NOLINT(*-reinterpret-cast)
+            s.size()};
 }
 
 } // namespace detail
@@ -204,8 +207,8 @@ inline std::span<const std::uint8_t> as_bytes(std::string_view s) noexcept {
 inline digest compute_digest(std::string_view set,
                              key_type type,
                              std::span<const std::uint8_t> key_bytes) noexcept {
-    const std::uint8_t type_byte = static_cast<std::uint8_t>(type);
-    const std::span<const std::uint8_t> parts[] = {
+    const auto type_byte = static_cast<std::uint8_t>(type);
+    const std::array<std::span<const std::uint8_t>, 3> parts = {
         detail::as_bytes(set), std::span<const std::uint8_t>(&type_byte, 1), key_bytes};
     return detail::ripemd160(parts);
 }

@@ -91,7 +91,7 @@ public:
     /// key was not stored). It has no user key, so it cannot be stored with
     /// send_key.
     static key from_digest(std::string ns, std::string set, const kv::digest& d) {
-        return key(std::move(ns), std::move(set), d);
+        return {std::move(ns), std::move(set), d};
     }
 
     /// PARAMETER_ERROR naming the limit when the namespace is empty or longer

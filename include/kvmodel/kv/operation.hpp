@@ -137,14 +137,24 @@ inline op_kind kind(const operation& o) noexcept {
 /// The bin an operation addresses, or nullptr for record-level operations
 /// (read_all, read_header, touch, delete).
 inline const std::string* bin_of(const operation& o) noexcept {
-    return std::visit(
-        [](const auto& x) -> const std::string* {
-            if constexpr (requires { x.bin; })
-                return &x.bin;
-            else
-                return nullptr;
-        },
-        o);
+    switch (kind(o)) {
+    case op_kind::read:
+        return &std::get_if<read_op>(&o)->bin;
+    case op_kind::write:
+        return &std::get_if<write_op>(&o)->bin;
+    case op_kind::add:
+        return &std::get_if<add_op>(&o)->bin;
+    case op_kind::append:
+        return &std::get_if<append_op>(&o)->bin;
+    case op_kind::prepend:
+        return &std::get_if<prepend_op>(&o)->bin;
+    case op_kind::cdt:
+        return &std::get_if<cdt_operation>(&o)->bin;
+    case op_kind::bit:
+        return &std::get_if<bit_operation>(&o)->bin;
+    default:
+        return nullptr;
+    }
 }
 
 /// Whether an operation only reads: read, read_all, read_header, CDT read ops

@@ -116,19 +116,40 @@ inline std::size_t fixed_size(std::string_view set,
                               const std::optional<value>& stored_key,
                               bool has_void_time,
                               std::size_t n_bins) noexcept {
-    return fixed_size(set, stored_key ? &*stored_key : nullptr, has_void_time, n_bins);
+    return fixed_size(set, stored_key.has_value() ? &*stored_key : nullptr, has_void_time, n_bins);
+}
+inline std::size_t fixed_size(std::string_view set,
+                              std::nullopt_t /*no_key*/,
+                              bool has_void_time,
+                              std::size_t n_bins) noexcept {
+    return fixed_size(set, static_cast<const value*>(nullptr), has_void_time, n_bins);
 }
 
-/// The unrounded size ("flat") of a record. Complexity: O(bins) plus the
-/// size of every list and map bin.
+/// The unrounded size ("flat") of a record; stored_key is the user key if
+/// it is stored (send_key), else nullptr. Complexity: O(bins) plus the size
+/// of every list and map bin.
 inline std::size_t flat(std::string_view set,
-                        const std::optional<value>& stored_key,
+                        const value* stored_key,
                         bool has_void_time,
                         std::span<const bin> bins) noexcept {
     std::size_t total = fixed_size(set, stored_key, has_void_time, bins.size());
     for (const bin& b : bins)
         total += bin_size(b.name, b.val);
     return total;
+}
+inline std::size_t flat(std::string_view set,
+                        const std::optional<value>& stored_key,
+                        bool has_void_time,
+                        std::span<const bin> bins) noexcept {
+    return flat(set, stored_key.has_value() ? &*stored_key : nullptr, has_void_time, bins);
+}
+/// No stored key (an exact match for std::nullopt, so no empty optional is
+/// built — GCC's maybe-uninitialized analysis trips over one).
+inline std::size_t flat(std::string_view set,
+                        std::nullopt_t /*no_key*/,
+                        bool has_void_time,
+                        std::span<const bin> bins) noexcept {
+    return flat(set, static_cast<const value*>(nullptr), has_void_time, bins);
 }
 
 /// What the server reports as the record's size: ceil16(flat + 4).

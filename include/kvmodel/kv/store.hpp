@@ -45,6 +45,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -131,7 +132,7 @@ result<bool> exists(S& s, const key& k, const read_policy& rp = {}) {
     if constexpr (detail::has_exists<S>) {
         return s.exists(k, rp);
     } else {
-        const operation ops[] = {op::read_header()};
+        const std::array<operation, 1> ops = {op::read_header()};
         result<record> r = s.operate(k, ops, as_write_policy(rp));
         if (r)
             return true;
@@ -165,7 +166,7 @@ result<void> touch(S& s, const key& k, const write_policy& wp = {}) {
     if constexpr (detail::has_touch<S>) {
         return s.touch(k, wp);
     } else {
-        const operation ops[] = {op::touch()};
+        const std::array<operation, 1> ops = {op::touch()};
         result<record> r = s.operate(k, ops, wp);
         if (!r)
             return std::move(r).error();

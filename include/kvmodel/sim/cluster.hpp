@@ -65,6 +65,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -379,7 +380,7 @@ public:
 
     /// Rewrites k with wp's TTL and a new generation: a command of one touch.
     result<void> touch(const kv::key& k, const kv::write_policy& wp = {}) {
-        const kv::operation ops[] = {kv::op::touch()};
+        const std::array<kv::operation, 1> ops = {kv::op::touch()};
         op_report rep;
         result<kv::record> r = operate_impl(k, ops, wp, rep, "touch");
         if (!r)
@@ -491,18 +492,16 @@ public:
                 case kv::index_collection::list:
                     if (!b->val.is_list())
                         return false;
-                    for (const value& x : b->val.as_list())
-                        if (matches(x))
-                            return true;
-                    return false;
+                    return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
                 case kv::index_collection::map_keys:
                 case kv::index_collection::map_values:
                     if (!b->val.is_map())
                         return false;
-                    for (const map_entry& x : b->val.as_map())
-                        if (matches(f.collection == kv::index_collection::map_keys ? x.key : x.val))
-                            return true;
-                    return false;
+                    return std::any_of(
+                        b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
+                            return matches(f.collection == kv::index_collection::map_keys ? x.key
+                                                                                          : x.val);
+                        });
                 }
                 return false;
             });
@@ -639,8 +638,10 @@ private:
         ns->lim.enterprise = m_cfg.enterprise;
         ns->replication_factor = nc.replication_factor;
         ns->transaction_pending_limit = nc.transaction_pending_limit;
-        ns->parts = std::make_unique<detail::partition[]>(kv::partition_count);
-        ns->extras = std::make_unique<detail::node_extra[]>(m_cfg.nodes);
+        ns->parts = std::make_unique<detail::partition[]>(
+            kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+        ns->extras = std::make_unique<detail::node_extra[]>(
+            m_cfg.nodes); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
             detail::partition& p = ns->parts[pid];
             p.past_by_node.assign(m_cfg.nodes, counters{});
@@ -663,6 +664,10 @@ private:
                             time_ms now,
                             std::chrono::microseconds service) {
         if (ns.transaction_pending_limit == 0)
+            return true;
+        // A write taking no time never queues, and with no queue in the
+        // partition there is nothing to wait behind: skip the bookkeeping.
+        if (service.count() <= 0 && p.pending.tracked() == 0)
             return true;
         return p.pending.admit(
             k.digest(), now * 1000, service.count(), ns.transaction_pending_limit);
@@ -897,7 +902,7 @@ private:
         // Where each bin already is in the record (npos: not there, or
         // written earlier in this put) — reused by the write pass.
         boost::container::small_vector<std::size_t, predicted_max> at;
-        constexpr std::size_t npos = static_cast<std::size_t>(-1);
+        constexpr auto npos = static_cast<std::size_t>(-1);
         if (bins.size() <= predicted_max) {
             detail::entry& e = t.target();
             std::size_t n = e.bins.size();
@@ -1020,10 +1025,10 @@ private:
             return error{c.error().code, std::string(cmd) + ": " + c.error().message};
         const std::uint32_t pid = k.partition_id();
         detail::partition& p = ns->parts[pid];
-        // The partition's two hot lines are likely cold (4096 of them): ask
-        // for them now and overlap the wait with the bookkeeping below.
+        // The partition's hot lines are likely cold (4096 of them): ask for
+        // them now and overlap the wait with the bookkeeping below.
         __builtin_prefetch(&p, 1);
-        __builtin_prefetch(&p.epoch, 1);
+        __builtin_prefetch(&p.records, 0);
         const std::uint64_t command = m_faults.begin_command();
         const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
         const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);

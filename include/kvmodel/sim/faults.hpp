@@ -293,7 +293,7 @@ private:
     // Whether s fires for a (and counts the fire). Conditions first, the
     // draw next, the fire budget last, so a fault's budget is spent only by
     // commands it really hits.
-    bool due(state& s, const attempt_info& a) noexcept {
+    bool due(state& s, const attempt_info& a) const noexcept {
         const fault& f = s.f;
         if (!f.ns.empty() && (a.ns == nullptr || *a.ns != f.ns))
             return false;

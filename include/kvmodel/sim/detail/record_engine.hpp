@@ -53,7 +53,7 @@ inline bool same_name(std::string_view a, std::string_view b) noexcept {
 }
 
 /// Most operations one command may carry (the server's MAX_N_OPS).
-inline constexpr std::size_t max_ops = 32 * 1024;
+inline constexpr std::size_t max_ops = std::size_t{32} * 1024;
 
 /// A bin as stored, with its cached stored size (record_size::bin_size).
 struct stored_bin {
@@ -249,8 +249,6 @@ inline result<void> check_command(std::span<const kv::operation> ops,
             ++read_alls;
             break;
         case kv::op_kind::read:
-            response_bins = true;
-            break;
         case kv::op_kind::cdt:
             response_bins = true;
             break;
