@@ -41,6 +41,7 @@
 // allocated; one of 2^27 bytes or more fails PARAMETER_ERROR, as on the server.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
@@ -353,8 +354,8 @@ inline constexpr std::size_t default_max_blob_bytes = std::size_t{8} * 1024 * 10
 /// Record-level rules belong to the store: a command on a missing record
 /// whose writes all end as no-ops fails KEY_NOT_FOUND (the bin stays nullopt).
 /// Complexity: O(n) in the blob's bytes for modify ops, O(bit_size / 8) for reads.
-inline result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o,
-                                  std::size_t max_blob_bytes = default_max_blob_bytes);
+KVMODEL_DECL result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o,
+                                        std::size_t max_blob_bytes = default_max_blob_bytes);
 
 } // namespace kvmodel::cdt
 

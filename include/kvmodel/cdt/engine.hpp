@@ -15,6 +15,7 @@
 #include <kvmodel/cdt/detail/list_engine.hpp>
 #include <kvmodel/cdt/detail/map_engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
@@ -27,11 +28,16 @@ namespace kvmodel::cdt {
 /// RECORD_TOO_BIG before anything is allocated; the store still checks the
 /// record's real size. Complexity: O(log n + k) for selectors on n elements
 /// returning k, O(log n) per context level.
-inline result<value> apply(std::optional<value>& bin, const op& o,
-                           std::size_t max_record_size = detail::default_max_record_size) {
+KVMODEL_DECL result<value> apply(std::optional<value>& bin, const op& o,
+                                 std::size_t max_record_size = detail::default_max_record_size);
+
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL result<value> apply(std::optional<value>& bin, const op& o,
+                                 std::size_t max_record_size) {
     if (!o.ctx.empty()) return detail::apply_in_context(bin, o, max_record_size);
     return is_map_op(o.code) ? detail::apply_map_op(bin, o)
                              : detail::apply_list_op(bin, o, max_record_size);
 }
+#endif
 
 } // namespace kvmodel::cdt

