@@ -96,13 +96,6 @@ case "$mode" in
         ;;
     demo)
         cmake --build "$build_dir" -j"$jobs" --target kvmodel_cli
-        exe="$build_dir/tools/kvmodel"
-        help=$("$exe" --help)
-        if grep -Eq '^[[:space:]]+demo[[:space:]]' <<<"$help"; then
-            exec "$exe" demo
-        fi
-        echo "$help"
-        echo
-        echo "quickstart: the 'demo' command is not written yet (in progress); the commands above are available."
+        exec "$build_dir/tools/kvmodel" demo
         ;;
 esac
