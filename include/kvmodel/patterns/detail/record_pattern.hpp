@@ -62,6 +62,22 @@ protected:
     /// Runs the CDT ops on the pattern's bin as ONE operate(); returns the
     /// per-op results. One round trip; a write rewrites the whole record.
     result<std::vector<value>> run(const value& owner, std::vector<cdt::op> ops) const {
+        return run_ops(owner, ops);
+    }
+
+    /// A read-only run: a missing record reads as `absent` (an empty
+    /// collection) instead of KEY_NOT_FOUND.
+    result<std::vector<value>> read(const value& owner, std::vector<cdt::op> ops,
+                                    const value& absent) const {
+        auto r = run_ops(owner, ops);
+        if (!r && r.error().code == status::record_not_found)
+            return std::vector<value>(ops.size(), absent);
+        return r;
+    }
+
+private:
+    /// run() and read() own their ops; this moves them into the command.
+    result<std::vector<value>> run_ops(const value& owner, std::vector<cdt::op>& ops) const {
         auto k = key_of(owner);
         if (!k) return k.error();
         std::vector<kv::operation> kops;
@@ -72,17 +88,6 @@ protected:
         return std::move(r->results);
     }
 
-    /// A read-only run: a missing record reads as `absent` (an empty
-    /// collection) instead of KEY_NOT_FOUND.
-    result<std::vector<value>> read(const value& owner, std::vector<cdt::op> ops,
-                                    const value& absent) const {
-        auto n = ops.size();
-        auto r = run(owner, std::move(ops));
-        if (!r && r.error().code == status::record_not_found) return std::vector<value>(n, absent);
-        return r;
-    }
-
-private:
     Store* m_store;
     record_location m_where;
 };
