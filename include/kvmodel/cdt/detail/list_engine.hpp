@@ -132,6 +132,18 @@ inline bool list_storable(const value& v) noexcept {
     }
 }
 
+/// list_storable for the usual case, inline: a scalar other than INF and
+/// WILDCARD is storable; a container takes the recursive check.
+inline bool list_scalar_storable(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::list:
+    case value_type::map:
+        return list_storable(v);
+    default:
+        return v.type() != value_type::inf && v.type() != value_type::wildcard;
+    }
+}
+
 // The server's index arithmetic, exactly (particle_list.c reads counts as
 // uint64 and defaults a missing one to UINT32_MAX; cdt.c's
 // calc_index_count_multi and calc_rel_index_count): at the int64 extremes a
@@ -1222,9 +1234,15 @@ inline list_order list_create_order(const op& o) noexcept {
 
 // ------------------------------------------------------------------ entry
 
-/// Applies list op o to an existing list l (no context). On error l is
-/// unchanged. run.wrote reports whether the op wrote l.
-inline result<value> list_apply(list& l, const op& o, list_run& run) {
+/// True when a wire return type is VALUE, not inverted (other bits ignored,
+/// as decode_list_return ignores them).
+inline bool list_plain_value_return(std::int32_t wire) noexcept {
+    return (wire & 0xffff) == static_cast<std::int32_t>(return_type::value) &&
+           (wire & return_inverted) == 0;
+}
+
+/// list_apply for every op but the few list_apply answers itself.
+inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     switch (o.code) {
     case op_code::list_size:
         return list_int(l.size());
@@ -1374,6 +1392,60 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     default:
         return fail(op_error(status::parameter_error, o.code, "not a list operation"));
     }
+}
+
+/// Applies list op o to an existing list l (no context). On error l is
+/// unchanged. run.wrote reports whether the op wrote l.
+inline result<value> list_apply(list& l, const op& o, list_run& run) {
+    // The ops a caller issues most (one append to an UNORDERED list, one
+    // element by index or by rank as a VALUE) first, without the general
+    // dispatch and returning straight into the caller's result: the same
+    // checks in the same order, the same results and writes as the general
+    // paths in list_apply_general (list_insert_values,
+    // list_selection::by_index / by_rank).
+    // A case they do not settle (an error, a flag, a limit) falls through.
+    switch (o.code) {
+    case op_code::list_append: {
+        // list_insert_values at index n with one value: without ADD_UNIQUE,
+        // INSERT_BOUNDED / NO_FAIL / PARTIAL have nothing to act on, and the
+        // only failures are the int32 and record-size limits checked here.
+        std::size_t n = l.size();
+        if (!l.is_ordered() && !list_flag(o, list_write_flags::add_unique) &&
+            n + 1 < static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) &&
+            n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
+            l.push_back(o.key);
+            run.wrote = true;
+            return list_int(n + 1);
+        }
+        break;
+    }
+    case op_code::list_get:
+    case op_code::list_get_by_index:
+        if (o.code == op_code::list_get || list_plain_value_return(o.return_type)) {
+            if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
+                // An indexed ORDERED list reads through its value index (rank
+                // = position there), as by_index_window does.
+                if (l.is_ordered() && l.has_index())
+                    return l.value_at_rank(*p);
+                return l[*p];
+            }
+        }
+        break;
+    case op_code::list_get_by_rank:
+        if (list_plain_value_return(o.return_type)) {
+            list_prepare_ranks(l);
+            if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
+                if (l.is_ordered() && !l.has_index())
+                    return l[*p];
+                return l.value_at_rank(*p);
+            }
+        }
+        break;
+    default:
+        break;
+    }
+
+    return list_apply_general(l, o, run);
 }
 
 /// Applies list op o to target (nullopt = absent) with the run's settings.

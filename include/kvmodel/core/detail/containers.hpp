@@ -169,7 +169,11 @@ struct list_impl {
 
     void insert(std::size_t pos, value v) {
         if (!idx) {
-            if (pos == flat.size() || flat.size() < flat_max) {
+            if (pos == flat.size()) {
+                flat.push_back(std::move(v));
+                return;
+            }
+            if (flat.size() < flat_max) {
                 flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
                 return;
             }
