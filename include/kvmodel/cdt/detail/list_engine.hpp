@@ -37,7 +37,10 @@
 //  * Overlapping WILDCARD items in a value list: each element's rank is
 //    credited to the last item (argument order) it matches.
 //  * Ties in an UNORDERED list's rank are by position (AEROSPIKE-CDT.md §2);
-//    the server's heap picks among equal values arbitrarily.
+//    the server's order heap picks among equal values by its own layout
+//    (probed on 8.1.2: get_by_rank(3) INDEX on [2, 1, 2, 1, 2] answers 4, we
+//    answer 2). Every other list rule above was probed on 8.1.2 and agrees
+//    (tests/data/cdt_scenarios.json has the cases).
 //
 // Costs on a list of n elements with k selected or returned (the list keeps a
 // position index and a (value, position) rank index once it needs one, see
