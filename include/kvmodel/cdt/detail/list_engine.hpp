@@ -285,7 +285,7 @@ list_by_positions(const list& l, return_type t, bool multi, const std::vector<st
         std::vector<value> out;
         out.reserve(pos.size());
         for (std::size_t p : pos)
-            out.push_back(l[p]);
+            kvmodel::detail::list_copy_out(out, l[p]);
         return list_of(std::move(out));
     }
     // INDEX / REVERSE_INDEX (and RANK where rank == index, ORDERED lists)
@@ -419,7 +419,7 @@ public:
                 vals.reserve(c);
                 auto it = m_l.begin() + static_cast<std::ptrdiff_t>(b);
                 for (std::size_t i = 0; i < c; ++i, ++it)
-                    vals.push_back(*it);
+                    kvmodel::detail::list_copy_out(vals, *it);
                 out = list_of(std::move(vals));
             }
             break;
@@ -473,7 +473,7 @@ public:
             !single_value) {
             // Reading values of an ORDERED list: the walk between the two
             // bounds is the rank window the index path would select.
-            if (end && kvmodel::detail::cdt_compare(start, *end, true) >= 0)
+            if (end && kvmodel::detail::list_compare(start, *end, true) >= 0)
                 return list_of({});
             return list_of(m_l.values_between(start, end ? &*end : nullptr));
         }
@@ -484,7 +484,7 @@ public:
                 count = m_l.count_less_equal(start) - lo;
             else if (!end)
                 count = n - lo;
-            else if (kvmodel::detail::cdt_compare(start, *end, true) < 0)
+            else if (kvmodel::detail::list_compare(start, *end, true) < 0)
                 count = std::max(m_l.count_less(*end), lo) - lo;
             return by_index_window({lo, lo + count}, true);
         }
@@ -707,10 +707,10 @@ private:
             v.reserve(rm_count);
             auto head = m_l.begin();
             for (std::size_t p = 0; p < b; ++p, ++head)
-                v.push_back(*head);
+                kvmodel::detail::list_copy_out(v, *head);
             auto tail = m_l.begin() + static_cast<std::ptrdiff_t>(e);
             for (std::size_t p = e; p < n; ++p, ++tail)
-                v.push_back(*tail);
+                kvmodel::detail::list_copy_out(v, *tail);
             out = list_of(std::move(v));
             break;
         }
@@ -966,7 +966,7 @@ inline result<value> list_insert_values(list& l,
     if (unique) {
         list_prepare_ranks(l);
         auto less = [](const value* a, const value* b) {
-            return kvmodel::detail::cdt_compare(*a, *b, false) < 0;
+            return kvmodel::detail::list_compare(*a, *b, false) < 0;
         };
         std::set<const value*, decltype(less)> seen(less); // the items so far
         add.reserve(count);
@@ -1050,12 +1050,12 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
     for (const value& v : vals)
         sorted.push_back(&v);
     std::stable_sort(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
-        return kvmodel::detail::cdt_compare(*a, *b, false) < 0;
+        return kvmodel::detail::list_compare(*a, *b, false) < 0;
     });
     bool unique = list_flag(o, list_write_flags::add_unique);
     if (unique) {
         auto last = std::unique(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
-            return kvmodel::detail::cdt_compare(*a, *b, false) == 0;
+            return kvmodel::detail::list_compare(*a, *b, false) == 0;
         });
         if (last != sorted.end()) {
             if (!list_no_fail(o))
@@ -1192,7 +1192,7 @@ inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
         std::reverse(vals.begin(), vals.end());
         if (drop) {
             auto last = std::unique(vals.begin(), vals.end(), [](const value& a, const value& b) {
-                return kvmodel::detail::cdt_compare(a, b, false) == 0;
+                return kvmodel::detail::list_compare(a, b, false) == 0;
             });
             vals.erase(last, vals.end());
         }
@@ -1428,9 +1428,8 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
                 // An indexed ORDERED list reads through its value index (rank
                 // = position there), as by_index_window does.
-                if (l.is_ordered() && l.has_index())
-                    return l.value_at_rank(*p);
-                return l[*p];
+                return kvmodel::detail::list_copy(
+                    l.is_ordered() && l.has_index() ? l.value_at_rank(*p) : l[*p]);
             }
         }
         break;
@@ -1438,9 +1437,8 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
         if (list_plain_value_return(o.return_type)) {
             list_prepare_ranks(l);
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
-                if (l.is_ordered() && !l.has_index())
-                    return l[*p];
-                return l.value_at_rank(*p);
+                return kvmodel::detail::list_copy(
+                    l.is_ordered() && !l.has_index() ? l[*p] : l.value_at_rank(*p));
             }
         }
         break;

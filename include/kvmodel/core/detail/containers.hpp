@@ -43,6 +43,40 @@ namespace detail {
 /// (the containers' own strict order).
 inline int cdt_compare(const value& a, const value& b, bool wildcard_matches) noexcept;
 
+/// cdt_compare with two integers or two strings decided inline (the usual
+/// list elements); everything else, WILDCARD included, goes to the general
+/// comparison. Every comparison of list elements goes through here.
+inline int list_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
+    const value::storage& x = a.variant();
+    const value::storage& y = b.variant();
+    if (x.index() == y.index()) {
+        if (const auto* i = std::get_if<std::int64_t>(&x)) {
+            std::int64_t j = *std::get_if<std::int64_t>(&y);
+            return (*i > j) - (*i < j);
+        }
+        if (const auto* s = std::get_if<std::string>(&x)) {
+            // Unsigned bytes, then length: std::string's char_traits order.
+            int c = s->compare(*std::get_if<std::string>(&y));
+            return (c > 0) - (c < 0);
+        }
+    }
+    return cdt_compare(a, b, wildcard_matches);
+}
+
+/// Copies of list elements for results: an integer is built directly,
+/// without the variant's copy dispatch.
+inline value list_copy(const value& v) {
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant()))
+        return value(*i);
+    return v;
+}
+inline void list_copy_out(std::vector<value>& out, const value& v) {
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant()))
+        out.emplace_back(*i);
+    else
+        out.push_back(v);
+}
+
 struct list_node {
     value v;
     mutable std::uint64_t label; // order-maintenance tag; see header comment
@@ -57,15 +91,15 @@ struct list_node_label {
 struct list_node_less {
     using is_transparent = void;
     bool operator()(const list_node& a, const list_node& b) const noexcept {
-        int c = cdt_compare(a.v, b.v, false);
+        int c = list_compare(a.v, b.v, false);
         return c != 0 ? c < 0 : a.label < b.label;
     }
     // Probe: a value alone, matching all labels (and WILDCARDs).
     bool operator()(const list_node& a, const value& b) const noexcept {
-        return cdt_compare(a.v, b, true) < 0;
+        return list_compare(a.v, b, true) < 0;
     }
     bool operator()(const value& a, const list_node& b) const noexcept {
-        return cdt_compare(a, b.v, true) < 0;
+        return list_compare(a, b.v, true) < 0;
     }
 };
 
@@ -190,7 +224,7 @@ struct list_impl {
     /// (an ORDERED one); returns its position. O(log n): one search in the
     /// value index, whose neighbours are the position neighbours too.
     std::size_t insert_sorted(value v) {
-        auto exact_less = [](const value& a, const value& b) { return cdt_compare(a, b, false) < 0; };
+        auto exact_less = [](const value& a, const value& b) { return list_compare(a, b, false) < 0; };
         if (!idx) {
             auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
             auto pos = static_cast<std::size_t>(at - flat.begin());
@@ -241,14 +275,14 @@ struct list_impl {
         std::vector<std::size_t> order(flat.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return cdt_compare(flat[a], flat[b], false) < 0;
+            return list_compare(flat[a], flat[b], false) < 0;
         });
         return order;
     }
     std::size_t flat_rank_of(std::size_t i) const {
         std::size_t r = 0;
         for (std::size_t j = 0; j < flat.size(); ++j) {
-            int c = cdt_compare(flat[j], flat[i], false);
+            int c = list_compare(flat[j], flat[i], false);
             if (c < 0 || (c == 0 && j < i)) ++r;
         }
         return r;
@@ -256,7 +290,7 @@ struct list_impl {
     std::size_t flat_count(const value& v, bool or_equal) const {
         std::size_t r = 0;
         for (const value& e : flat) {
-            int c = cdt_compare(e, v, true);
+            int c = list_compare(e, v, true);
             if (c < 0 || (or_equal && c == 0)) ++r;
         }
         return r;
@@ -403,7 +437,7 @@ inline list::list(std::vector<value> items, list_order order) : m_order(order) {
     if (items.empty()) return;
     if (order == list_order::ordered)
         std::stable_sort(items.begin(), items.end(), [](const value& a, const value& b) {
-            return detail::cdt_compare(a, b, false) < 0;
+            return detail::list_compare(a, b, false) < 0;
         });
     mut().flat = std::move(items);
 }
@@ -478,7 +512,7 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
     std::size_t last = r.rank(stop);
     if (first >= last) return out;
     out.reserve(last - first);
-    for (; it != stop; ++it) out.push_back(it->v);
+    for (; it != stop; ++it) detail::list_copy_out(out, it->v);
     return out;
 }
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
@@ -488,11 +522,11 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
     out.reserve(last - first);
     if (!m_impl->idx) {
         std::vector<std::size_t> order = m_impl->flat_rank_order();
-        for (std::size_t r = first; r < last; ++r) out.push_back(m_impl->flat[order[r]]);
+        for (std::size_t r = first; r < last; ++r) detail::list_copy_out(out, m_impl->flat[order[r]]);
         return out;
     }
     auto it = m_impl->ranked().nth(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->v);
+    for (std::size_t r = first; r < last; ++r, ++it) detail::list_copy_out(out, it->v);
     return out;
 }
 inline void list::push_back(value v) {
@@ -582,12 +616,12 @@ inline void list::sort(bool drop_duplicates) {
     } else {
         sorted = m_impl->flat;
         std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::cdt_compare(a, b, false) < 0;
+            return detail::list_compare(a, b, false) < 0;
         });
     }
     if (drop_duplicates) {
         auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::cdt_compare(a, b, false) == 0;
+            return detail::list_compare(a, b, false) == 0;
         });
         sorted.erase(last, sorted.end());
     }
