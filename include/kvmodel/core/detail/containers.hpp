@@ -145,7 +145,19 @@ struct list_impl {
     const auto& ranked() const noexcept { return idx->get<1>(); }
 
     std::size_t position(rank_iterator it) const { return seq().rank(idx->project<0>(it)); }
-    seq_iterator at(std::size_t pos) const { return seq().nth(pos); }
+    /// The node at pos: the two ends in O(1) (appends, pops and trims of a
+    /// long list touch them most), elsewhere one descent.
+    seq_iterator at(std::size_t pos) const {
+        if (pos == 0) return seq().begin();
+        if (pos + 1 == seq().size()) return std::prev(seq().end());
+        return seq().nth(pos);
+    }
+    /// The node of value rank r, the ends in O(1) as at() has them.
+    rank_iterator rank_at(std::size_t r) const {
+        if (r == 0) return ranked().begin();
+        if (r + 1 == ranked().size()) return std::prev(ranked().end());
+        return ranked().nth(r);
+    }
     const value& get(std::size_t pos) const { return idx ? at(pos)->v : flat[pos]; }
 
     /// Moves the flat elements into the indices. O(n log n).
@@ -464,7 +476,7 @@ inline std::size_t list::rank_of(std::size_t i) const {
 inline std::size_t list::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (!m_impl->idx) return m_impl->flat_rank_order()[r];
-    return m_impl->position(m_impl->ranked().nth(r));
+    return m_impl->position(m_impl->rank_at(r));
 }
 inline std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
@@ -487,14 +499,14 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
                    order.begin() + static_cast<std::ptrdiff_t>(last));
         return out;
     }
-    auto it = m_impl->ranked().nth(first);
+    auto it = m_impl->rank_at(first);
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->position(it));
     return out;
 }
 inline const value& list::value_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
-    return m_impl->ranked().nth(r)->v;
+    return m_impl->rank_at(r)->v;
 }
 inline std::vector<value> list::values_between(const value& lo, const value* hi) const {
     std::vector<value> out;
@@ -525,7 +537,7 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
         for (std::size_t r = first; r < last; ++r) detail::list_copy_out(out, m_impl->flat[order[r]]);
         return out;
     }
-    auto it = m_impl->ranked().nth(first);
+    auto it = m_impl->rank_at(first);
     for (std::size_t r = first; r < last; ++r, ++it) detail::list_copy_out(out, it->v);
     return out;
 }
@@ -577,7 +589,15 @@ inline void list::erase(std::size_t first, std::size_t last) {
                       im.flat.begin() + static_cast<std::ptrdiff_t>(last));
         return;
     }
-    im.seq().erase(im.at(first), last == im.seq().size() ? im.seq().end() : im.at(last));
+    // The ends are O(1) (no descent from the root); a single element needs
+    // no second position.
+    auto& seq = im.seq();
+    auto b = im.at(first);
+    if (last == first + 1) {
+        seq.erase(b);
+        return;
+    }
+    seq.erase(b, last == seq.size() ? seq.end() : im.at(last));
 }
 inline void list::erase_positions(const std::vector<std::size_t>& positions) {
     if (positions.empty()) return;
