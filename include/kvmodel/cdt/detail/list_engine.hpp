@@ -1416,7 +1416,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
         if (!l.is_ordered() && !list_flag(o, list_write_flags::add_unique) &&
             n + 1 < static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) &&
             n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
-            l.push_back(o.key);
+            l.push_back(kvmodel::detail::list_copy(o.key));
             run.wrote = true;
             return list_int(n + 1);
         }

@@ -543,6 +543,10 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
 }
 inline void list::push_back(value v) {
     auto& im = mut();
+    if (!im.idx) {
+        im.flat.push_back(std::move(v));
+        return;
+    }
     im.insert(im.size(), std::move(v));
 }
 inline void list::insert(std::size_t pos, value v) {
