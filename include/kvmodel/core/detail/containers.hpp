@@ -63,18 +63,18 @@ inline int list_compare(const value& a, const value& b, bool wildcard_matches) n
     return cdt_compare(a, b, wildcard_matches);
 }
 
-/// Copies of list elements for results: an integer is built directly,
+/// A copy of one list element for a result: an integer is built directly,
 /// without the variant's copy dispatch.
 inline value list_copy(const value& v) {
     if (const auto* i = std::get_if<std::int64_t>(&v.variant()))
         return value(*i);
     return v;
 }
+/// A copy of a list element appended to a result: the variant's own copy.
+/// (Building integers directly, as list_copy does, runs fewer instructions
+/// but measured ~20% slower in bulk on 100-element ranges.)
 inline void list_copy_out(std::vector<value>& out, const value& v) {
-    if (const auto* i = std::get_if<std::int64_t>(&v.variant()))
-        out.emplace_back(*i);
-    else
-        out.push_back(v);
+    out.push_back(v);
 }
 
 struct list_node {
