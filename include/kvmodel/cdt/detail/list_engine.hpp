@@ -37,7 +37,10 @@
 //  * Overlapping WILDCARD items in a value list: each element's rank is
 //    credited to the last item (argument order) it matches.
 //  * Ties in an UNORDERED list's rank are by position (AEROSPIKE-CDT.md §2);
-//    the server's heap picks among equal values arbitrarily.
+//    the server's order heap picks among equal values by its own layout
+//    (probed on 8.1.2: get_by_rank(3) INDEX on [2, 1, 2, 1, 2] answers 4, we
+//    answer 2). Every other list rule above was probed on 8.1.2 and agrees
+//    (tests/data/cdt_scenarios.json has the cases).
 //
 // Costs on a list of n elements with k selected or returned (the list keeps a
 // position index and a (value, position) rank index once it needs one, see
@@ -129,6 +132,18 @@ inline bool list_storable(const value& v) noexcept {
         });
     default:
         return true;
+    }
+}
+
+/// list_storable for the usual case, inline: a scalar other than INF and
+/// WILDCARD is storable; a container takes the recursive check.
+inline bool list_scalar_storable(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::list:
+    case value_type::map:
+        return list_storable(v);
+    default:
+        return v.type() != value_type::inf && v.type() != value_type::wildcard;
     }
 }
 
@@ -270,7 +285,7 @@ list_by_positions(const list& l, return_type t, bool multi, const std::vector<st
         std::vector<value> out;
         out.reserve(pos.size());
         for (std::size_t p : pos)
-            out.push_back(l[p]);
+            kvmodel::detail::list_copy_out(out, l[p]);
         return list_of(std::move(out));
     }
     // INDEX / REVERSE_INDEX (and RANK where rank == index, ORDERED lists)
@@ -404,7 +419,7 @@ public:
                 vals.reserve(c);
                 auto it = m_l.begin() + static_cast<std::ptrdiff_t>(b);
                 for (std::size_t i = 0; i < c; ++i, ++it)
-                    vals.push_back(*it);
+                    kvmodel::detail::list_copy_out(vals, *it);
                 out = list_of(std::move(vals));
             }
             break;
@@ -458,7 +473,7 @@ public:
             !single_value) {
             // Reading values of an ORDERED list: the walk between the two
             // bounds is the rank window the index path would select.
-            if (end && kvmodel::detail::cdt_compare(start, *end, true) >= 0)
+            if (end && kvmodel::detail::list_compare(start, *end, true) >= 0)
                 return list_of({});
             return list_of(m_l.values_between(start, end ? &*end : nullptr));
         }
@@ -469,7 +484,7 @@ public:
                 count = m_l.count_less_equal(start) - lo;
             else if (!end)
                 count = n - lo;
-            else if (kvmodel::detail::cdt_compare(start, *end, true) < 0)
+            else if (kvmodel::detail::list_compare(start, *end, true) < 0)
                 count = std::max(m_l.count_less(*end), lo) - lo;
             return by_index_window({lo, lo + count}, true);
         }
@@ -692,10 +707,10 @@ private:
             v.reserve(rm_count);
             auto head = m_l.begin();
             for (std::size_t p = 0; p < b; ++p, ++head)
-                v.push_back(*head);
+                kvmodel::detail::list_copy_out(v, *head);
             auto tail = m_l.begin() + static_cast<std::ptrdiff_t>(e);
             for (std::size_t p = e; p < n; ++p, ++tail)
-                v.push_back(*tail);
+                kvmodel::detail::list_copy_out(v, *tail);
             out = list_of(std::move(v));
             break;
         }
@@ -951,7 +966,7 @@ inline result<value> list_insert_values(list& l,
     if (unique) {
         list_prepare_ranks(l);
         auto less = [](const value* a, const value* b) {
-            return kvmodel::detail::cdt_compare(*a, *b, false) < 0;
+            return kvmodel::detail::list_compare(*a, *b, false) < 0;
         };
         std::set<const value*, decltype(less)> seen(less); // the items so far
         add.reserve(count);
@@ -1035,12 +1050,12 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
     for (const value& v : vals)
         sorted.push_back(&v);
     std::stable_sort(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
-        return kvmodel::detail::cdt_compare(*a, *b, false) < 0;
+        return kvmodel::detail::list_compare(*a, *b, false) < 0;
     });
     bool unique = list_flag(o, list_write_flags::add_unique);
     if (unique) {
         auto last = std::unique(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
-            return kvmodel::detail::cdt_compare(*a, *b, false) == 0;
+            return kvmodel::detail::list_compare(*a, *b, false) == 0;
         });
         if (last != sorted.end()) {
             if (!list_no_fail(o))
@@ -1177,7 +1192,7 @@ inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
         std::reverse(vals.begin(), vals.end());
         if (drop) {
             auto last = std::unique(vals.begin(), vals.end(), [](const value& a, const value& b) {
-                return kvmodel::detail::cdt_compare(a, b, false) == 0;
+                return kvmodel::detail::list_compare(a, b, false) == 0;
             });
             vals.erase(last, vals.end());
         }
@@ -1222,9 +1237,15 @@ inline list_order list_create_order(const op& o) noexcept {
 
 // ------------------------------------------------------------------ entry
 
-/// Applies list op o to an existing list l (no context). On error l is
-/// unchanged. run.wrote reports whether the op wrote l.
-inline result<value> list_apply(list& l, const op& o, list_run& run) {
+/// True when a wire return type is VALUE, not inverted (other bits ignored,
+/// as decode_list_return ignores them).
+inline bool list_plain_value_return(std::int32_t wire) noexcept {
+    return (wire & 0xffff) == static_cast<std::int32_t>(return_type::value) &&
+           (wire & return_inverted) == 0;
+}
+
+/// list_apply for every op but the few list_apply answers itself.
+inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     switch (o.code) {
     case op_code::list_size:
         return list_int(l.size());
@@ -1374,6 +1395,58 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     default:
         return fail(op_error(status::parameter_error, o.code, "not a list operation"));
     }
+}
+
+/// Applies list op o to an existing list l (no context). On error l is
+/// unchanged. run.wrote reports whether the op wrote l.
+inline result<value> list_apply(list& l, const op& o, list_run& run) {
+    // The ops a caller issues most (one append to an UNORDERED list, one
+    // element by index or by rank as a VALUE) first, without the general
+    // dispatch and returning straight into the caller's result: the same
+    // checks in the same order, the same results and writes as the general
+    // paths in list_apply_general (list_insert_values,
+    // list_selection::by_index / by_rank).
+    // A case they do not settle (an error, a flag, a limit) falls through.
+    switch (o.code) {
+    case op_code::list_append: {
+        // list_insert_values at index n with one value: without ADD_UNIQUE,
+        // INSERT_BOUNDED / NO_FAIL / PARTIAL have nothing to act on, and the
+        // only failures are the int32 and record-size limits checked here.
+        std::size_t n = l.size();
+        if (!l.is_ordered() && !list_flag(o, list_write_flags::add_unique) &&
+            n + 1 < static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) &&
+            n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
+            l.push_back(kvmodel::detail::list_copy(o.key));
+            run.wrote = true;
+            return list_int(n + 1);
+        }
+        break;
+    }
+    case op_code::list_get:
+    case op_code::list_get_by_index:
+        if (o.code == op_code::list_get || list_plain_value_return(o.return_type)) {
+            if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
+                // An indexed ORDERED list reads through its value index (rank
+                // = position there), as by_index_window does.
+                return kvmodel::detail::list_copy(
+                    l.is_ordered() && l.has_index() ? l.value_at_rank(*p) : l[*p]);
+            }
+        }
+        break;
+    case op_code::list_get_by_rank:
+        if (list_plain_value_return(o.return_type)) {
+            list_prepare_ranks(l);
+            if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
+                return kvmodel::detail::list_copy(
+                    l.is_ordered() && !l.has_index() ? l[*p] : l.value_at_rank(*p));
+            }
+        }
+        break;
+    default:
+        break;
+    }
+
+    return list_apply_general(l, o, run);
 }
 
 /// Applies list op o to target (nullopt = absent) with the run's settings.

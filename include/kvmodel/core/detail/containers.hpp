@@ -43,6 +43,40 @@ namespace detail {
 /// (the containers' own strict order).
 inline int cdt_compare(const value& a, const value& b, bool wildcard_matches) noexcept;
 
+/// cdt_compare with two integers or two strings decided inline (the usual
+/// list elements); everything else, WILDCARD included, goes to the general
+/// comparison. Every comparison of list elements goes through here.
+inline int list_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
+    const value::storage& x = a.variant();
+    const value::storage& y = b.variant();
+    if (x.index() == y.index()) {
+        if (const auto* i = std::get_if<std::int64_t>(&x)) {
+            std::int64_t j = *std::get_if<std::int64_t>(&y);
+            return (*i > j) - (*i < j);
+        }
+        if (const auto* s = std::get_if<std::string>(&x)) {
+            // Unsigned bytes, then length: std::string's char_traits order.
+            int c = s->compare(*std::get_if<std::string>(&y));
+            return (c > 0) - (c < 0);
+        }
+    }
+    return cdt_compare(a, b, wildcard_matches);
+}
+
+/// A copy of one list element for a result: an integer is built directly,
+/// without the variant's copy dispatch.
+inline value list_copy(const value& v) {
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant()))
+        return value(*i);
+    return v;
+}
+/// A copy of a list element appended to a result: the variant's own copy.
+/// (Building integers directly, as list_copy does, runs fewer instructions
+/// but measured ~20% slower in bulk on 100-element ranges.)
+inline void list_copy_out(std::vector<value>& out, const value& v) {
+    out.push_back(v);
+}
+
 struct list_node {
     value v;
     mutable std::uint64_t label; // order-maintenance tag; see header comment
@@ -57,15 +91,15 @@ struct list_node_label {
 struct list_node_less {
     using is_transparent = void;
     bool operator()(const list_node& a, const list_node& b) const noexcept {
-        int c = cdt_compare(a.v, b.v, false);
+        int c = list_compare(a.v, b.v, false);
         return c != 0 ? c < 0 : a.label < b.label;
     }
     // Probe: a value alone, matching all labels (and WILDCARDs).
     bool operator()(const list_node& a, const value& b) const noexcept {
-        return cdt_compare(a.v, b, true) < 0;
+        return list_compare(a.v, b, true) < 0;
     }
     bool operator()(const value& a, const list_node& b) const noexcept {
-        return cdt_compare(a, b.v, true) < 0;
+        return list_compare(a, b.v, true) < 0;
     }
 };
 
@@ -111,7 +145,19 @@ struct list_impl {
     const auto& ranked() const noexcept { return idx->get<1>(); }
 
     std::size_t position(rank_iterator it) const { return seq().rank(idx->project<0>(it)); }
-    seq_iterator at(std::size_t pos) const { return seq().nth(pos); }
+    /// The node at pos: the two ends in O(1) (appends, pops and trims of a
+    /// long list touch them most), elsewhere one descent.
+    seq_iterator at(std::size_t pos) const {
+        if (pos == 0) return seq().begin();
+        if (pos + 1 == seq().size()) return std::prev(seq().end());
+        return seq().nth(pos);
+    }
+    /// The node of value rank r, the ends in O(1) as at() has them.
+    rank_iterator rank_at(std::size_t r) const {
+        if (r == 0) return ranked().begin();
+        if (r + 1 == ranked().size()) return std::prev(ranked().end());
+        return ranked().nth(r);
+    }
     const value& get(std::size_t pos) const { return idx ? at(pos)->v : flat[pos]; }
 
     /// Moves the flat elements into the indices. O(n log n).
@@ -169,7 +215,11 @@ struct list_impl {
 
     void insert(std::size_t pos, value v) {
         if (!idx) {
-            if (pos == flat.size() || flat.size() < flat_max) {
+            if (pos == flat.size()) {
+                flat.push_back(std::move(v));
+                return;
+            }
+            if (flat.size() < flat_max) {
                 flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
                 return;
             }
@@ -186,7 +236,7 @@ struct list_impl {
     /// (an ORDERED one); returns its position. O(log n): one search in the
     /// value index, whose neighbours are the position neighbours too.
     std::size_t insert_sorted(value v) {
-        auto exact_less = [](const value& a, const value& b) { return cdt_compare(a, b, false) < 0; };
+        auto exact_less = [](const value& a, const value& b) { return list_compare(a, b, false) < 0; };
         if (!idx) {
             auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
             auto pos = static_cast<std::size_t>(at - flat.begin());
@@ -237,14 +287,14 @@ struct list_impl {
         std::vector<std::size_t> order(flat.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return cdt_compare(flat[a], flat[b], false) < 0;
+            return list_compare(flat[a], flat[b], false) < 0;
         });
         return order;
     }
     std::size_t flat_rank_of(std::size_t i) const {
         std::size_t r = 0;
         for (std::size_t j = 0; j < flat.size(); ++j) {
-            int c = cdt_compare(flat[j], flat[i], false);
+            int c = list_compare(flat[j], flat[i], false);
             if (c < 0 || (c == 0 && j < i)) ++r;
         }
         return r;
@@ -252,7 +302,7 @@ struct list_impl {
     std::size_t flat_count(const value& v, bool or_equal) const {
         std::size_t r = 0;
         for (const value& e : flat) {
-            int c = cdt_compare(e, v, true);
+            int c = list_compare(e, v, true);
             if (c < 0 || (or_equal && c == 0)) ++r;
         }
         return r;
@@ -399,7 +449,7 @@ inline list::list(std::vector<value> items, list_order order) : m_order(order) {
     if (items.empty()) return;
     if (order == list_order::ordered)
         std::stable_sort(items.begin(), items.end(), [](const value& a, const value& b) {
-            return detail::cdt_compare(a, b, false) < 0;
+            return detail::list_compare(a, b, false) < 0;
         });
     mut().flat = std::move(items);
 }
@@ -426,7 +476,7 @@ inline std::size_t list::rank_of(std::size_t i) const {
 inline std::size_t list::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (!m_impl->idx) return m_impl->flat_rank_order()[r];
-    return m_impl->position(m_impl->ranked().nth(r));
+    return m_impl->position(m_impl->rank_at(r));
 }
 inline std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
@@ -449,14 +499,14 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
                    order.begin() + static_cast<std::ptrdiff_t>(last));
         return out;
     }
-    auto it = m_impl->ranked().nth(first);
+    auto it = m_impl->rank_at(first);
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->position(it));
     return out;
 }
 inline const value& list::value_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
-    return m_impl->ranked().nth(r)->v;
+    return m_impl->rank_at(r)->v;
 }
 inline std::vector<value> list::values_between(const value& lo, const value* hi) const {
     std::vector<value> out;
@@ -474,7 +524,7 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
     std::size_t last = r.rank(stop);
     if (first >= last) return out;
     out.reserve(last - first);
-    for (; it != stop; ++it) out.push_back(it->v);
+    for (; it != stop; ++it) detail::list_copy_out(out, it->v);
     return out;
 }
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
@@ -484,15 +534,19 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
     out.reserve(last - first);
     if (!m_impl->idx) {
         std::vector<std::size_t> order = m_impl->flat_rank_order();
-        for (std::size_t r = first; r < last; ++r) out.push_back(m_impl->flat[order[r]]);
+        for (std::size_t r = first; r < last; ++r) detail::list_copy_out(out, m_impl->flat[order[r]]);
         return out;
     }
-    auto it = m_impl->ranked().nth(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->v);
+    auto it = m_impl->rank_at(first);
+    for (std::size_t r = first; r < last; ++r, ++it) detail::list_copy_out(out, it->v);
     return out;
 }
 inline void list::push_back(value v) {
     auto& im = mut();
+    if (!im.idx) {
+        im.flat.push_back(std::move(v));
+        return;
+    }
     im.insert(im.size(), std::move(v));
 }
 inline void list::insert(std::size_t pos, value v) {
@@ -539,7 +593,15 @@ inline void list::erase(std::size_t first, std::size_t last) {
                       im.flat.begin() + static_cast<std::ptrdiff_t>(last));
         return;
     }
-    im.seq().erase(im.at(first), last == im.seq().size() ? im.seq().end() : im.at(last));
+    // The ends are O(1) (no descent from the root); a single element needs
+    // no second position.
+    auto& seq = im.seq();
+    auto b = im.at(first);
+    if (last == first + 1) {
+        seq.erase(b);
+        return;
+    }
+    seq.erase(b, last == seq.size() ? seq.end() : im.at(last));
 }
 inline void list::erase_positions(const std::vector<std::size_t>& positions) {
     if (positions.empty()) return;
@@ -578,12 +640,12 @@ inline void list::sort(bool drop_duplicates) {
     } else {
         sorted = m_impl->flat;
         std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::cdt_compare(a, b, false) < 0;
+            return detail::list_compare(a, b, false) < 0;
         });
     }
     if (drop_duplicates) {
         auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::cdt_compare(a, b, false) == 0;
+            return detail::list_compare(a, b, false) == 0;
         });
         sorted.erase(last, sorted.end());
     }
