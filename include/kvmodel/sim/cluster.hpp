@@ -815,7 +815,7 @@ private:
                        kv::record out;
                        result<void> r = write_command(
                            ns, p, k, has_touch, wp, now_s, cmd, applied, &out, [&](detail::txn& t) {
-                               return detail::apply_ops(t, ops, cmd, out, fi);
+                               return detail::apply_ops(t, ops, cmd, out, fi, ns.lim.max_record_size);
                            });
                        if (!r) {
                            rep.failed_op = fi.op_index;

@@ -612,12 +612,14 @@ inline result<void> concat(txn& t, const std::string& bin, const value& v, bool 
 } // namespace ops_impl
 
 /// Applies operate()'s ops in order inside t, filling out's results and
-/// read bins.
+/// read bins. max_record_size is the namespace's: the CDT engine refuses
+/// list padding that could not fit in it (RECORD_TOO_BIG) before allocating.
 inline result<void> apply_ops(txn& t,
                               std::span<const kv::operation> ops,
                               std::string_view cmd,
                               kv::record& out,
-                              failure_info& fi) {
+                              failure_info& fi,
+                              std::size_t max_record_size) {
     out.results.reserve(ops.size());
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const kv::operation& o = ops[i];
@@ -683,7 +685,7 @@ inline result<void> apply_ops(txn& t,
                 break;
             }
             std::optional<value> bin = t.take(x.bin);
-            result<value> r = cdt::apply(bin, x.op);
+            result<value> r = cdt::apply(bin, x.op, max_record_size);
             if (!r)
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
             t.give_back(x.bin, std::move(bin));
