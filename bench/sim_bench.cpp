@@ -5,8 +5,10 @@
 //                                          4 = 200: a 119-byte string, an int
 //                                          and a double, set "bench") out of n
 //   BM_sim_put_kvmodel/n / BM_sim_put_bare/n   overwrite one of the n
-//   BM_sim_put_kvmodel/n/.../threads:T     put throughput on distinct keys
-//                                          (compare items_per_second of 2 vs 1)
+//   BM_sim_put_kvmodel/n/.../threads:T     put throughput on distinct keys,
+//                                          thread t writing the t-th of T
+//                                          blocks of the n keys (compare
+//                                          items_per_second of 2 vs 1)
 //   BM_sim_put_bare/n/.../threads:T        the same with a private map per
 //                                          thread: what the machine gives a
 //                                          second thread at all
@@ -85,6 +87,19 @@ bare_map& shared_bare(std::int64_t n, int copy = 0) {
     return *m;
 }
 
+// The keys thread t of T writes: the t-th of T contiguous blocks of [0, n),
+// so threads never write the same key. (Interleaving them — t, t + T, ... —
+// would also put each thread's records next to the other's in memory, as
+// populate allocates them in key order: every write would then share cache
+// lines with the other thread's writes, which measures the benchmark's
+// allocation order, not the store.)
+std::pair<std::int64_t, std::int64_t> thread_keys(const benchmark::State& state,
+                                                  std::int64_t n_keys) {
+    const auto t = static_cast<std::int64_t>(state.thread_index());
+    const auto threads = static_cast<std::int64_t>(state.threads());
+    return {n_keys * t / threads, n_keys * (t + 1) / threads};
+}
+
 void BM_sim_get_kvmodel(benchmark::State& state) {
     const std::int64_t n_keys = state.range(0);
     sim::cluster& c = shared_cluster(n_keys);
@@ -124,17 +139,15 @@ void BM_sim_put_kvmodel(benchmark::State& state) {
     const std::int64_t n_keys = state.range(0);
     sim::cluster& c = shared_cluster(n_keys);
     const std::vector<kv::bin> bins = record_bins();
-    // Distinct keys per thread: thread t writes keys t, t + threads, ...
-    const auto step = static_cast<std::int64_t>(state.threads());
-    std::int64_t i = static_cast<std::int64_t>(state.thread_index());
+    const auto [first, last] = thread_keys(state, n_keys);
+    std::int64_t i = first;
     for (auto _ : state) {
         kv::key k(ns_name, set_name, i);
         result<void> r = c.put(k, bins);
         if (!r)
             die("put failed");
-        i += step;
-        if (i >= n_keys)
-            i = static_cast<std::int64_t>(state.thread_index());
+        if (++i == last)
+            i = first;
     }
     state.SetItemsProcessed(state.iterations());
 }
@@ -152,14 +165,13 @@ void BM_sim_put_bare(benchmark::State& state) {
     bare_record rec;
     for (const kv::bin& b : record_bins())
         rec.emplace_back(b.name, b.val);
-    const auto step = static_cast<std::int64_t>(state.threads());
-    std::int64_t i = static_cast<std::int64_t>(state.thread_index());
+    const auto [first, last] = thread_keys(state, n_keys);
+    std::int64_t i = first;
     for (auto _ : state) {
         kv::digest d = kv::compute_digest(set_name, i);
         m[d] = rec;
-        i += step;
-        if (i >= n_keys)
-            i = static_cast<std::int64_t>(state.thread_index());
+        if (++i == last)
+            i = first;
     }
     state.SetItemsProcessed(state.iterations());
 }

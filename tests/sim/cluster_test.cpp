@@ -469,6 +469,34 @@ TEST_CASE("RECORD_TOO_BIG: flat + 4 > max-record-size, the record unchanged",
     CHECK(f.db.put(K(3), {{"s", value()}}));
 }
 
+TEST_CASE("CDT list padding is checked against the namespace's max-record-size",
+          "[sim][cluster][status]") {
+    SECTION("a smaller limit refuses the op itself, before padding, the record unchanged") {
+        const std::size_t max = 128 * 1024;
+        fixture f(max);
+        REQUIRE(f.db.operate(K(1), {kv::op::write("a", 1), kv::op::cdt("l", lo::append(1))}));
+        const kv::record before = snapshot(f.db, K(1));
+        sim::op_report rep;
+        // 200,000 elements take at least 200,000 bytes: more than 128 KiB,
+        // though less than the engine's default 1 MiB.
+        auto r = f.db.operate(K(1), {kv::op::cdt("l", lo::insert(200000, 7))}, {}, rep);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == status::record_too_big);
+        CHECK(rep.failed_op == std::size_t{0}); // the op, not the record check
+        CHECK_THAT(r.error().message, Catch::Contains("max-record-size 131072"));
+        CHECK_FALSE(rep.applied);
+        CHECK(snapshot(f.db, K(1)) == before);
+    }
+    SECTION("a larger limit admits padding past the engine's default 1 MiB") {
+        fixture f(kv::max_max_record_size);
+        auto r = f.db.operate(K(1),
+                              {kv::op::cdt("l", lo::insert(1100000, 7)),
+                               kv::op::cdt("l", lo::size())});
+        REQUIRE(r);
+        CHECK(r->results[1] == value(1100001));
+    }
+}
+
 TEST_CASE("a failed operate leaves the record exactly as it was", "[sim][cluster][status]") {
     sim::cluster db;
     REQUIRE(db.put(K(1), {{"a", 1}, {"b", "two"}, {"c", 3.0}}));

@@ -97,18 +97,9 @@ public:
     /// PARAMETER_ERROR naming the limit when the namespace is empty or longer
     /// than 31 bytes or the set is longer than 63 bytes.
     static result<void> check_names(std::string_view ns, std::string_view set) {
-        if (ns.empty())
-            return fail(status::parameter_error, "key: the namespace name is empty");
-        if (ns.size() > max_namespace_length)
-            return fail(status::parameter_error,
-                        "key: namespace name '" + std::string(ns) + "' is " +
-                            std::to_string(ns.size()) + " bytes, max " +
-                            std::to_string(max_namespace_length));
-        if (set.size() > max_set_length)
-            return fail(status::parameter_error,
-                        "key: set name '" + std::string(set) + "' is " +
-                            std::to_string(set.size()) + " bytes, max " +
-                            std::to_string(max_set_length));
+        // Checked on every command: the messages are built out of line.
+        if (ns.empty() || ns.size() > max_namespace_length || set.size() > max_set_length)
+            return bad_names(ns, set);
         return {};
     }
     /// check_names for this key.
@@ -130,6 +121,20 @@ public:
     }
 
 private:
+    [[gnu::cold, gnu::noinline]] static result<void> bad_names(std::string_view ns,
+                                                               std::string_view set) {
+        if (ns.empty())
+            return fail(status::parameter_error, "key: the namespace name is empty");
+        if (ns.size() > max_namespace_length)
+            return fail(status::parameter_error,
+                        "key: namespace name '" + std::string(ns) + "' is " +
+                            std::to_string(ns.size()) + " bytes, max " +
+                            std::to_string(max_namespace_length));
+        return fail(status::parameter_error,
+                    "key: set name '" + std::string(set) + "' is " + std::to_string(set.size()) +
+                        " bytes, max " + std::to_string(max_set_length));
+    }
+
     key(std::string ns, std::string set, const kv::digest& d)
         : m_ns(std::move(ns))
         , m_set(std::move(set))

@@ -98,16 +98,22 @@ inline write_policy as_write_policy(const read_policy& rp) {
     return wp;
 }
 
-/// PARAMETER_ERROR when ttl is none of the special values and not within
-/// 1 .. 10 years, naming the operation.
-inline result<void> check_ttl(std::int64_t ttl, std::string_view what) {
-    if (ttl == ttl_never_expire || ttl == ttl_dont_update || (ttl >= 0 && ttl <= max_ttl))
-        return {};
+namespace detail {
+[[gnu::cold, gnu::noinline]] inline result<void> bad_ttl(std::int64_t ttl, std::string_view what) {
     return fail(status::parameter_error,
                 std::string(what) + ": ttl " + std::to_string(ttl) +
                     " is invalid (0 = namespace default, -1 = never expire, -2 = don't update, "
                     "else 1.." +
                     std::to_string(max_ttl) + " seconds)");
+}
+} // namespace detail
+
+/// PARAMETER_ERROR when ttl is none of the special values and not within
+/// 1 .. 10 years, naming the operation.
+inline result<void> check_ttl(std::int64_t ttl, std::string_view what) {
+    if (ttl == ttl_never_expire || ttl == ttl_dont_update || (ttl >= 0 && ttl <= max_ttl))
+        return {};
+    return detail::bad_ttl(ttl, what);
 }
 
 /// Aerospike's name of an exists action ("CREATE_ONLY").

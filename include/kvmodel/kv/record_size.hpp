@@ -164,17 +164,24 @@ constexpr bool fits(std::size_t flat_size, std::size_t max_record_size) noexcept
 
 } // namespace record_size
 
+namespace detail {
+[[gnu::cold, gnu::noinline]] inline result<void>
+record_too_big(std::size_t flat_size, std::size_t max_record_size, std::string_view what) {
+    return fail(status::record_too_big,
+                std::string(what) + ": record would be " +
+                    std::to_string(flat_size + record_size::end_mark) + " bytes (flat " +
+                    std::to_string(flat_size) + " + 4), over max-record-size " +
+                    std::to_string(max_record_size));
+}
+} // namespace detail
+
 /// RECORD_TOO_BIG naming the operation, the size and the limit when a record
 /// of this flat size does not fit.
 inline result<void>
 check_record_size(std::size_t flat_size, std::size_t max_record_size, std::string_view what) {
     if (record_size::fits(flat_size, max_record_size))
         return {};
-    return fail(status::record_too_big,
-                std::string(what) + ": record would be " +
-                    std::to_string(flat_size + record_size::end_mark) + " bytes (flat " +
-                    std::to_string(flat_size) + " + 4), over max-record-size " +
-                    std::to_string(max_record_size));
+    return detail::record_too_big(flat_size, max_record_size, what);
 }
 
 } // namespace kvmodel::kv

@@ -815,7 +815,7 @@ private:
                        kv::record out;
                        result<void> r = write_command(
                            ns, p, k, has_touch, wp, now_s, cmd, applied, &out, [&](detail::txn& t) {
-                               return detail::apply_ops(t, ops, cmd, out, fi);
+                               return detail::apply_ops(t, ops, cmd, out, fi, ns.lim.max_record_size);
                            });
                        if (!r) {
                            rep.failed_op = fi.op_index;
@@ -883,7 +883,7 @@ private:
             });
         }
         p.written();
-        return r;
+        return {}; // r succeeded: a fresh success, not a move of it
     }
 
     // put's bins applied inside t. For a put of a few bins the outcome is
@@ -928,7 +928,12 @@ private:
                     break;
                 }
                 std::size_t where = npos;
-                if (!earlier) {
+                if (!earlier && i < e.bins.size() && detail::same_name(e.bins[i].name, b.name)) {
+                    // A put usually names the bins in the order it created
+                    // them: try the same position first.
+                    where = i;
+                    before = e.bins[i].size;
+                } else if (!earlier) {
                     for (std::size_t x = 0; x < e.bins.size(); ++x) {
                         if (detail::same_name(e.bins[x].name, b.name)) {
                             where = x;
@@ -995,6 +1000,33 @@ private:
         return {};
     }
 
+    // An attempt's answer lost to a timeout (the request, the response, or
+    // latency past the policy): counted, and described. was_ok: the server
+    // had answered OK (so the timeout adds an error); doubt: a write was
+    // applied all the same.
+    [[gnu::cold, gnu::noinline]] static error timed_out(detail::partition& p,
+                                                        std::string_view cmd,
+                                                        const fault_effects& fx,
+                                                        bool late,
+                                                        std::chrono::microseconds latency,
+                                                        bool was_ok,
+                                                        bool doubt) {
+        p.account([was_ok, doubt](counters& c) {
+            ++c.timeouts;
+            if (was_ok)
+                ++c.errors;
+            if (doubt)
+                ++c.in_doubt;
+        });
+        return error{status::timeout,
+                     std::string(cmd) + ": timeout (" +
+                         (fx.timeout ? "request lost"
+                                     : (late ? "latency " + std::to_string(latency.count()) +
+                                                   " us past the policy's timeout"
+                                             : std::string("response lost"))) +
+                         (doubt ? ", the write was applied)" : ")")};
+    }
+
     // Applies the node faults due for this attempt.
     void apply_topology_faults(const detail::attempt_info& a) {
         for (const auto& [node, up] : m_faults.topology_changes(a))
@@ -1036,12 +1068,19 @@ private:
         microseconds elapsed{0};
         for (std::uint32_t attempt = 0;; ++attempt) {
             const time_ms now = m_clock->now_ms();
-            detail::attempt_info info{command, attempt, now, &ns->name, &k.digest(), is_write, -1};
+            // What faults see of this attempt (built only when faults are armed).
+            const auto attempt_of = [&](int node) {
+                return detail::attempt_info{
+                    command, attempt, now, &ns->name, &k.digest(), is_write, node};
+            };
             if (command != 0)
-                apply_topology_faults(info);
-            R r{};
+                apply_topology_faults(attempt_of(-1));
             microseconds spent{0};
-            {
+            bool applied = false; // set by body when it committed a write
+            // One attempt under the partition lock. Its answer is built in
+            // place (returned, not assigned into a default-made result):
+            // a get's record is then moved once, not three times.
+            R r = [&]() __attribute__((always_inline)) -> R {
                 std::unique_lock lock(p.mu);
                 const int node = p.master();
                 rep.node = node;
@@ -1052,65 +1091,50 @@ private:
                         ++c.errors;
                         ++c.unavailable;
                     });
-                    r = fail(status::partition_unavailable,
-                             std::string(cmd) + ": partition " + std::to_string(pid) +
-                                 " of namespace '" + ns->name + "' has no live copy");
-                } else {
-                    info.node = node;
-                    const fault_effects fx =
-                        command != 0 ? m_faults.effects(info) : fault_effects{};
-                    ++sent;
-                    const microseconds latency = m_cfg.base_latency + fx.latency;
-                    const bool late = (socket_to.count() > 0 && latency > socket_to) ||
-                                      (total_to.count() > 0 && elapsed + latency > total_to);
-                    spent = socket_to.count() > 0 ? std::min(latency, socket_to) : latency;
-                    const auto us = static_cast<std::uint64_t>(spent.count());
-                    p.account([us](counters& c) {
-                        ++c.ops;
-                        ++c.round_trips;
-                        if (us != 0) {
-                            c.latency_us += us;
-                            c.max_latency_us = std::max(c.max_latency_us, us);
-                        }
-                    });
-                    bool applied = false;
-                    if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
-                        // Hot key: refused before it is applied (not retried, as the clients do).
-                        p.account([](counters& c) {
-                            ++c.errors;
-                            ++c.key_busy;
-                        });
-                        r = fail(status::key_busy,
-                                 std::string(cmd) + ": key busy (more than " +
-                                     std::to_string(ns->transaction_pending_limit) +
-                                     " writes waiting on the record; transaction-pending-limit)");
-                    } else if (!fx.timeout) {
-                        r = body(*ns, p, now / 1000, applied);
-                        if (applied) {
-                            rep.applied = true;
-                            ++rep.applications;
-                        }
-                    }
-                    if (fx.timeout || fx.in_doubt || late) {
-                        const bool was_ok = r.has_value();
-                        const bool doubt = is_write && applied;
-                        p.account([was_ok, doubt](counters& c) {
-                            ++c.timeouts;
-                            if (was_ok)
-                                ++c.errors;
-                            if (doubt)
-                                ++c.in_doubt;
-                        });
-                        r = fail(status::timeout,
-                                 std::string(cmd) + ": timeout (" +
-                                     (fx.timeout
-                                          ? "request lost"
-                                          : (late ? "latency " + std::to_string(latency.count()) +
-                                                        " us past the policy's timeout"
-                                                  : std::string("response lost"))) +
-                                     (doubt ? ", the write was applied)" : ")"));
-                    }
+                    return fail(status::partition_unavailable,
+                                std::string(cmd) + ": partition " + std::to_string(pid) +
+                                    " of namespace '" + ns->name + "' has no live copy");
                 }
+                const fault_effects fx =
+                    command != 0 ? m_faults.effects(attempt_of(node)) : fault_effects{};
+                ++sent;
+                const microseconds latency = m_cfg.base_latency + fx.latency;
+                const bool late = (socket_to.count() > 0 && latency > socket_to) ||
+                                  (total_to.count() > 0 && elapsed + latency > total_to);
+                spent = socket_to.count() > 0 ? std::min(latency, socket_to) : latency;
+                const auto us = static_cast<std::uint64_t>(spent.count());
+                p.account([us](counters& c) {
+                    ++c.ops;
+                    ++c.round_trips;
+                    if (us != 0) {
+                        c.latency_us += us;
+                        c.max_latency_us = std::max(c.max_latency_us, us);
+                    }
+                });
+                const bool lost = fx.timeout || fx.in_doubt || late;
+                if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
+                    // Hot key: refused before it is applied (not retried, as the clients do).
+                    p.account([](counters& c) {
+                        ++c.errors;
+                        ++c.key_busy;
+                    });
+                    if (!lost)
+                        return fail(status::key_busy,
+                                    std::string(cmd) + ": key busy (more than " +
+                                        std::to_string(ns->transaction_pending_limit) +
+                                        " writes waiting on the record; transaction-pending-limit)");
+                    return timed_out(p, cmd, fx, late, latency, false, false);
+                }
+                if (fx.timeout)
+                    return timed_out(p, cmd, fx, late, latency, true, false);
+                if (!lost)
+                    return body(*ns, p, now / 1000, applied);
+                const bool was_ok = body(*ns, p, now / 1000, applied).has_value();
+                return timed_out(p, cmd, fx, late, latency, was_ok, is_write && applied);
+            }();
+            if (applied) {
+                rep.applied = true;
+                ++rep.applications;
             }
             elapsed += spent;
             rep.latency = elapsed;
