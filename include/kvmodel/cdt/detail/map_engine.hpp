@@ -98,8 +98,19 @@ inline bool map_storable(const value& v) noexcept {
     case value_type::wildcard:
         return false;
     case value_type::list:
-        return std::all_of(
-            v.as_list().begin(), v.as_list().end(), [](const value& e) { return map_storable(e); });
+        // Scalars inline: a list value is usually a few of them.
+        return std::all_of(v.as_list().begin(), v.as_list().end(), [](const value& e) {
+            switch (e.type()) {
+            case value_type::inf:
+            case value_type::wildcard:
+                return false;
+            case value_type::list:
+            case value_type::map:
+                return map_storable(e);
+            default:
+                return true;
+            }
+        });
     case value_type::map:
         return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
             return map_storable(e.key) && map_storable(e.val);
@@ -262,6 +273,58 @@ struct map_pick {
     std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
+/// Sorts picks into key order. Integer keys (the usual) sort by their value
+/// alone, without the comparison's type dispatch; keys are unique, so the
+/// order is the same.
+inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
+    bool all_int = std::all_of(
+        picks.begin(), picks.end(), [](const map_pick& p) { return p.entry->key.is_int(); });
+    if (all_int) {
+        // Sorted as (key, position) pairs: no pointer chasing per comparison.
+        std::vector<std::pair<std::int64_t, std::size_t>> keyed;
+        keyed.reserve(picks.size());
+        for (std::size_t i = 0; i < picks.size(); ++i)
+            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<map_pick> sorted;
+        sorted.reserve(picks.size());
+        for (const auto& kp : keyed)
+            sorted.push_back(picks[kp.second]);
+        picks = std::move(sorted);
+        return;
+    }
+    kvmodel::detail::map_key_less less;
+    std::sort(picks.begin(), picks.end(), [&](const map_pick& a, const map_pick& b) {
+        return less(*a.entry, *b.entry);
+    });
+}
+
+/// Appends the entries of ranks [a, b) in rank order, with their indexes
+/// when `with_index` (O(log n) each). One search, then a walk.
+inline void map_add_rank_run(std::vector<map_pick>& out,
+                             const map& m,
+                             std::size_t a,
+                             std::size_t b,
+                             bool with_index) {
+    if (a >= b)
+        return;
+    auto it = map_access::rank_at(m, a);
+    for (std::size_t r = a; r < b; ++r, ++it)
+        out.push_back({with_index ? map_access::index_of(m, it) : 0, &*it, r});
+}
+
+/// Puts picks gathered in rank order into key order: by index when known,
+/// else by key.
+inline void map_picks_to_key_order(std::vector<map_pick>& out, bool with_index) {
+    if (with_index) {
+        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
+            return a.index < b.index;
+        });
+    } else {
+        map_sort_picks_by_key(out);
+    }
+}
+
 /// Entries at sorted unique ranks, in key order, with their indexes when
 /// `with_index` (O(k log n) without comparisons; else sorted by key, O(k log k)).
 inline std::vector<map_pick>
@@ -279,16 +342,7 @@ map_picks_by_ranks(const map& m, const std::vector<std::size_t>& ranks, bool wit
         prev = ranks[i];
         out.push_back({with_index ? map_access::index_of(m, it) : 0, &*it, ranks[i]});
     }
-    if (with_index) {
-        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
-            return a.index < b.index;
-        });
-    } else {
-        kvmodel::detail::map_key_less less;
-        std::sort(out.begin(), out.end(), [&](const map_pick& a, const map_pick& b) {
-            return less(*a.entry, *b.entry);
-        });
-    }
+    map_picks_to_key_order(out, with_index);
     return out;
 }
 
@@ -341,18 +395,15 @@ map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside,
         }
         return out;
     }
-    std::vector<std::size_t> ranks;
-    ranks.reserve(k);
+    out.reserve(k);
     if (outside) {
-        for (std::size_t r = 0; r < a; ++r)
-            ranks.push_back(r);
-        for (std::size_t r = b; r < n; ++r)
-            ranks.push_back(r);
+        map_add_rank_run(out, m, 0, a, with_index);
+        map_add_rank_run(out, m, b, n, with_index);
     } else {
-        for (std::size_t r = a; r < b; ++r)
-            ranks.push_back(r);
+        map_add_rank_run(out, m, a, b, with_index);
     }
-    return map_picks_by_ranks(m, ranks, with_index);
+    map_picks_to_key_order(out, with_index);
+    return out;
 }
 
 inline std::vector<const map_entry*> map_entries_of(const std::vector<map_pick>& picks) {
@@ -1359,7 +1410,7 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
 
     bool remove = classify(o.code) == op_class::remove;
     map_selection sel(target->as_map(), o.code, *rt, top_level);
-    result<value> out = [&]() -> result<value> {
+    auto select = [&]() -> result<value> {
         switch (o.code) {
         case op_code::map_get_by_key:
         case op_code::map_remove_by_key:
@@ -1400,8 +1451,12 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
         default:
             return fail(op_error(status::parameter_error, o.code, "not a map selector"));
         }
-    }();
-    if (out && remove)
+    };
+    // A read hands its result straight back (no move through a local).
+    if (!remove)
+        return select();
+    result<value> out = select();
+    if (out)
         map_apply_removal(target->as_map(), sel.removal);
     return out;
 }
