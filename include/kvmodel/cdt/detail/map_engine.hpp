@@ -218,35 +218,53 @@ inline value map_not_found(return_type t, bool multi) {
 }
 
 /// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
-/// entries es, in the order given. A single result needs exactly one entry.
-inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
+/// `count` entries from `it` (*it is a map_entry), in that order. A single
+/// result needs exactly one entry. Walks the entries once: no list of them
+/// is built first.
+template <class It>
+value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
     switch (t) {
     case return_type::key:
     case return_type::value: {
         bool keys = t == return_type::key;
         if (!multi)
-            return keys ? es.front()->key : es.front()->val;
+            return keys ? (*it).key : (*it).val;
         std::vector<value> out;
-        out.reserve(es.size());
-        for (const map_entry* e : es)
-            out.push_back(keys ? e->key : e->val);
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.push_back(keys ? (*it).key : (*it).val);
         return map_list_of(std::move(out));
     }
     case return_type::key_value: {
         // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
         std::vector<value> out;
-        out.reserve(es.size());
-        for (const map_entry* e : es)
-            out.emplace_back(list{e->key, e->val});
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.emplace_back(list{(*it).key, (*it).val});
         return map_list_of(std::move(out));
     }
     default: {
         map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
-        for (const map_entry* e : es)
-            out.put(e->key, e->val);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.put((*it).key, (*it).val);
         return value(std::move(out));
     }
     }
+}
+
+/// Steps through a vector of entry pointers as entries.
+struct map_entry_ptr_walker {
+    const map_entry* const* p;
+    const map_entry& operator*() const { return **p; }
+    map_entry_ptr_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
+
+/// map_elements_walk over the entries es, in the order given.
+inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
+    return map_elements_walk(t, multi, map_entry_ptr_walker{es.data()}, es.size());
 }
 
 /// The element result (KEY, VALUE, ...) of one entry, for a single-result op.
@@ -406,13 +424,15 @@ map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside,
     return out;
 }
 
-inline std::vector<const map_entry*> map_entries_of(const std::vector<map_pick>& picks) {
-    std::vector<const map_entry*> out;
-    out.reserve(picks.size());
-    for (const map_pick& p : picks)
-        out.push_back(p.entry);
-    return out;
-}
+/// Steps through picks as their entries.
+struct map_pick_walker {
+    const map_pick* p;
+    const map_entry& operator*() const { return *p->entry; }
+    map_pick_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
 
 /// What a remove-type op takes out of the map once its result is built.
 struct map_removal {
@@ -682,15 +702,17 @@ private:
             out.push_back(&*it);
         return out;
     }
-    [[nodiscard]] std::vector<const map_entry*> rank_entries(std::size_t a, std::size_t b) const {
-        std::vector<const map_entry*> out;
-        if (a >= b)
-            return out;
-        out.reserve(b - a);
-        auto it = map_access::rank_at(m_map, a);
-        for (std::size_t r = a; r < b; ++r, ++it)
-            out.push_back(&*it);
-        return out;
+    /// Element results of indexes [u, u + c), walked in key order.
+    [[nodiscard]] value elements_by_index(bool multi, std::size_t u, std::size_t c) const {
+        if (c == 0) // an empty map may have no index to walk
+            return map_elements(m_rt, multi, {});
+        return map_elements_walk(m_rt, multi, map_access::key_at(m_map, u), c);
+    }
+    /// Element results of ranks [u, u + c), walked in rank order.
+    [[nodiscard]] value elements_by_rank(bool multi, std::size_t u, std::size_t c) const {
+        if (c == 0)
+            return map_elements(m_rt, multi, {});
+        return map_elements_walk(m_rt, multi, map_access::rank_at(m_map, u), c);
     }
     /// Ranks of indexes [a, b), element by element, in key order.
     void ranks_of_indexes(std::vector<value>& out, std::size_t a, std::size_t b) const {
@@ -723,7 +745,7 @@ private:
         case return_type::exists:
             return value(m_n != 0);
         default:
-            return map_elements(m_rt, multi, index_entries(0, m_n));
+            return elements_by_index(multi, 0, m_n);
         }
     }
 
@@ -784,7 +806,7 @@ private:
             return map_list_of(std::move(out));
         }
         default:
-            return map_elements(m_rt, multi, index_entries(u, u + c));
+            return elements_by_index(multi, u, c);
         }
     }
 
@@ -880,7 +902,7 @@ private:
             return map_list_of(std::move(out));
         }
         default:
-            return map_elements(m_rt, multi, rank_entries(u, u + c));
+            return elements_by_rank(multi, u, c);
         }
     }
 
@@ -916,7 +938,7 @@ private:
                 out.push_back(map_pos(p.index, m_n, rev_index()));
             return map_list_of(std::move(out));
         }
-        return map_elements(m_rt, true, map_entries_of(picks));
+        return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
     }
 
     /// A value interval selecting ranks [r, r + c), not yet inverted.
@@ -958,7 +980,7 @@ private:
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         default:
             if (m_vidx && !m_inv && m_rt != return_type::ordered_map)
-                return map_elements(m_rt, true, rank_entries(r, r + c));
+                return elements_by_rank(true, r, c);
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         }
     }
@@ -1105,7 +1127,7 @@ private:
         default: {
             std::vector<map_pick> picks = by_rank ? map_picks_by_ranks(m_map, mask, wants_index())
                                                   : map_picks_by_indexes(m_map, mask);
-            return map_elements(m_rt, true, map_entries_of(picks));
+            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }

@@ -40,9 +40,11 @@
 // are forced inline, the general comparison kept out of their way.
 #if defined(__GNUC__)
 #    define KVMODEL_MAP_HOT [[gnu::always_inline]] inline
+#    define KVMODEL_MAP_HOT_MEMBER [[gnu::always_inline]]
 #    define KVMODEL_MAP_COLD [[gnu::noinline]] inline
 #else
 #    define KVMODEL_MAP_HOT inline
+#    define KVMODEL_MAP_HOT_MEMBER
 #    define KVMODEL_MAP_COLD inline
 #endif
 
@@ -409,45 +411,45 @@ decltype(auto) map_value_probe(const value& v, F&& f) {
 
 struct map_key_less {
     using is_transparent = void;
-    bool operator()(const map_entry& a, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         return map_less(a.key, b.key, false);
     }
-    bool operator()(const map_entry& a, const value& k) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const value& k) const noexcept {
         return map_less(a.key, k, true);
     }
-    bool operator()(const value& k, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& k, const map_entry& b) const noexcept {
         return map_less(k, b.key, true);
     }
-    bool operator()(const map_entry& a, map_int_probe k) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, map_int_probe k) const noexcept {
         return map_less_than_int(a.key, k.v);
     }
-    bool operator()(map_int_probe k, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(map_int_probe k, const map_entry& b) const noexcept {
         return map_int_less_than(k.v, b.key);
     }
 };
 
 struct map_value_less {
     using is_transparent = void;
-    bool operator()(const map_entry& a, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         int c = map_compare_values(a.val, b.val);
         return c != 0 ? c < 0 : map_less(a.key, b.key, false);
     }
-    bool operator()(const map_entry& a, const value& v) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const value& v) const noexcept {
         return map_less(a.val, v, true);
     }
-    bool operator()(const value& v, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& v, const map_entry& b) const noexcept {
         return map_less(v, b.val, true);
     }
-    bool operator()(const map_entry& a, map_int_probe v) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, map_int_probe v) const noexcept {
         return map_less_than_int(a.val, v.v);
     }
-    bool operator()(map_int_probe v, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(map_int_probe v, const map_entry& b) const noexcept {
         return map_int_less_than(v.v, b.val);
     }
-    bool operator()(const map_entry& a, const map_list_probe& v) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_list_probe& v) const noexcept {
         return map_compare_list_probe(a.val, v) < 0;
     }
-    bool operator()(const map_list_probe& v, const map_entry& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_list_probe& v, const map_entry& b) const noexcept {
         return map_compare_list_probe(b.val, v) > 0;
     }
 };
