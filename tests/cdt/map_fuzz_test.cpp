@@ -688,9 +688,8 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
         check(kd::map_less(a, b, true) ? -1 : 1,
               kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
               "less, WILDCARD matching");
-        check(kd::map_less(a, b, false) ? -1 : 1,
-              kd::cdt_compare(a, b, false) < 0 ? -1 : 1,
-              "less");
+        check(
+            kd::map_less(a, b, false) ? -1 : 1, kd::cdt_compare(a, b, false) < 0 ? -1 : 1, "less");
         if (b.is_int()) {
             check(kd::map_less_than_int(a, b.as_int()) ? -1 : 1,
                   kd::cdt_compare(a, b, true) < 0 ? -1 : 1,

@@ -303,7 +303,10 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
         keyed.reserve(picks.size());
         for (std::size_t i = 0; i < picks.size(); ++i)
             keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
-        std::sort(keyed.begin(), keyed.end());
+        // Keys are unique: the key alone orders the pairs.
+        std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+            return a.first < b.first;
+        });
         std::vector<map_pick> sorted;
         sorted.reserve(picks.size());
         for (const auto& kp : keyed)
@@ -319,11 +322,8 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
 
 /// Appends the entries of ranks [a, b) in rank order, with their indexes
 /// when `with_index` (O(log n) each). One search, then a walk.
-inline void map_add_rank_run(std::vector<map_pick>& out,
-                             const map& m,
-                             std::size_t a,
-                             std::size_t b,
-                             bool with_index) {
+inline void map_add_rank_run(
+    std::vector<map_pick>& out, const map& m, std::size_t a, std::size_t b, bool with_index) {
     if (a >= b)
         return;
     auto it = map_access::rank_at(m, a);
@@ -1374,6 +1374,44 @@ inline result<value> map_set_order(std::optional<value>& target, const op& o, bo
 
 // ------------------------------------------------------------------ entry
 
+/// What map_read_one answered: not handled (the general path answers), or
+/// the key or value to copy (nullptr: not found, nil).
+struct map_quick_read {
+    bool handled = false;
+    const value* found = nullptr;
+};
+
+/// The commonest reads - one entry by key, index or rank, returned as its KEY
+/// or VALUE, not inverted - answered without the selection machinery. The
+/// answers are map_selection's for these shapes: a missing key is nil
+/// (map_not_found of a single KEY/VALUE); an index or rank out of range is
+/// left to the general path, which builds the error.
+inline map_quick_read map_read_one(const map& m, const op& o, decoded_return rt) {
+    if (rt.inverted || (rt.type != return_type::key && rt.type != return_type::value))
+        return {};
+    bool keys = rt.type == return_type::key;
+    const map_entry* e = nullptr;
+    switch (o.code) {
+    case op_code::map_get_by_key:
+        e = map_access::find(m, o.key);
+        if (e == nullptr)
+            return {true, nullptr};
+        break;
+    case op_code::map_get_by_index:
+    case op_code::map_get_by_rank: {
+        std::optional<std::size_t> p = single_position(o.index, m.size());
+        if (!p)
+            return {};
+        e = o.code == op_code::map_get_by_index ? &*map_access::key_at(m, *p)
+                                                : &*map_access::rank_at(m, *p);
+        break;
+    }
+    default:
+        return {};
+    }
+    return {true, keys ? &e->key : &e->val};
+}
+
 /// Applies map op o to target (nullopt = absent). A modify op creates the map
 /// with the order of its policy; read ops on an absent target return nil and
 /// remove-type ops are no-ops (the store turns a missing record into
@@ -1429,6 +1467,9 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
                              o.code,
                              "invalid return type " + std::to_string(o.return_type)));
     }
+
+    if (map_quick_read q = map_read_one(target->as_map(), o, *rt); q.handled)
+        return q.found != nullptr ? result<value>(*q.found) : result<value>(value());
 
     bool remove = classify(o.code) == op_class::remove;
     map_selection sel(target->as_map(), o.code, *rt, top_level);

@@ -17,7 +17,10 @@
 // is short (flat_max), and for long ones the engine builds the index first.
 //
 // map_impl: a ranked index on the key (index = key order) and a ranked index on
-// (value, key) (rank = value order, ties by key).
+// (value, key) (rank = value order, ties by key). Their comparisons take the
+// common shapes natively - integers, and flat lists of integers and strings -
+// and a search argument is resolved once into a probe (map_int_probe,
+// map_list_probe); anything else goes to cdt_compare. Same order throughout.
 #pragma once
 
 #include <kvmodel/core/value.hpp>
@@ -281,11 +284,8 @@ KVMODEL_MAP_HOT bool map_compare_flat_lists(const list& a,
                                             int& out) noexcept; // defined once list is complete
 
 /// One element step of a list comparison (defined once list is complete).
-KVMODEL_MAP_HOT bool map_compare_list_element(const value& ea,
-                                     const value& eb,
-                                     bool wildcard_matches,
-                                     int& out,
-                                     bool& stop) noexcept;
+KVMODEL_MAP_HOT bool map_compare_list_element(
+    const value& ea, const value& eb, bool wildcard_matches, int& out, bool& stop) noexcept;
 
 /// The out-of-line part of map_compare: two strings, two lists of integers
 /// and strings, and everything else (WILDCARD included) through the general
@@ -747,11 +747,8 @@ namespace detail {
 /// One element step of map_compare_flat_lists: false when the pair needs the
 /// general comparison; else `out` is the element order and `stop` says a
 /// WILDCARD ended the comparison.
-KVMODEL_MAP_HOT bool map_compare_list_element(const value& ea,
-                                     const value& eb,
-                                     bool wildcard_matches,
-                                     int& out,
-                                     bool& stop) noexcept {
+KVMODEL_MAP_HOT bool map_compare_list_element(
+    const value& ea, const value& eb, bool wildcard_matches, int& out, bool& stop) noexcept {
     const value::storage& x = ea.variant();
     const value::storage& y = eb.variant();
     if (x.index() == y.index()) {
