@@ -674,6 +674,35 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
             }
             ++compared;
         }
+        // The value index's comparison between stored values, and the
+        // integer and flat-list probes the searches use.
+        namespace kd = kvmodel::detail;
+        auto check = [&](int fast, int slow, const char* what) {
+            if (sign(fast) != sign(slow)) {
+                INFO("seed " << seed << ": " << what << " " << to_string(a) << " vs "
+                             << to_string(b));
+                REQUIRE(sign(fast) == sign(slow));
+            }
+        };
+        check(kd::map_compare_values(a, b), kd::cdt_compare(a, b, false), "values");
+        check(kd::map_less(a, b, true) ? -1 : 1,
+              kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
+              "less, WILDCARD matching");
+        check(
+            kd::map_less(a, b, false) ? -1 : 1, kd::cdt_compare(a, b, false) < 0 ? -1 : 1, "less");
+        if (b.is_int()) {
+            check(kd::map_less_than_int(a, b.as_int()) ? -1 : 1,
+                  kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
+                  "stored < int probe");
+            check(kd::map_int_less_than(b.as_int(), a) ? -1 : 1,
+                  kd::cdt_compare(b, a, true) < 0 ? -1 : 1,
+                  "int probe < stored");
+        }
+        if (b.is_list() && !b.as_list().empty()) {
+            const list& l = b.as_list();
+            kd::map_list_probe p{&b, &*l.begin(), l.size()};
+            check(kd::map_compare_list_probe(a, p), kd::cdt_compare(a, b, true), "list probe");
+        }
     }
     CHECK(compared == 200000);
 }

@@ -178,6 +178,7 @@ public:
     std::vector<value> to_vector() const;
 
 private:
+    friend struct detail::map_access; // flat elements for the map indices' comparisons
     detail::list_impl& mut();
     std::shared_ptr<detail::list_impl> m_impl;
     list_order m_order = list_order::unordered;

@@ -98,8 +98,19 @@ inline bool map_storable(const value& v) noexcept {
     case value_type::wildcard:
         return false;
     case value_type::list:
-        return std::all_of(
-            v.as_list().begin(), v.as_list().end(), [](const value& e) { return map_storable(e); });
+        // Scalars inline: a list value is usually a few of them.
+        return std::all_of(v.as_list().begin(), v.as_list().end(), [](const value& e) {
+            switch (e.type()) {
+            case value_type::inf:
+            case value_type::wildcard:
+                return false;
+            case value_type::list:
+            case value_type::map:
+                return map_storable(e);
+            default:
+                return true;
+            }
+        });
     case value_type::map:
         return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
             return map_storable(e.key) && map_storable(e.val);
@@ -207,35 +218,53 @@ inline value map_not_found(return_type t, bool multi) {
 }
 
 /// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
-/// entries es, in the order given. A single result needs exactly one entry.
-inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
+/// `count` entries from `it` (*it is a map_entry), in that order. A single
+/// result needs exactly one entry. Walks the entries once: no list of them
+/// is built first.
+template <class It>
+value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
     switch (t) {
     case return_type::key:
     case return_type::value: {
         bool keys = t == return_type::key;
         if (!multi)
-            return keys ? es.front()->key : es.front()->val;
+            return keys ? (*it).key : (*it).val;
         std::vector<value> out;
-        out.reserve(es.size());
-        for (const map_entry* e : es)
-            out.push_back(keys ? e->key : e->val);
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.push_back(keys ? (*it).key : (*it).val);
         return map_list_of(std::move(out));
     }
     case return_type::key_value: {
         // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
         std::vector<value> out;
-        out.reserve(es.size());
-        for (const map_entry* e : es)
-            out.emplace_back(list{e->key, e->val});
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.emplace_back(list{(*it).key, (*it).val});
         return map_list_of(std::move(out));
     }
     default: {
         map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
-        for (const map_entry* e : es)
-            out.put(e->key, e->val);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.put((*it).key, (*it).val);
         return value(std::move(out));
     }
     }
+}
+
+/// Steps through a vector of entry pointers as entries.
+struct map_entry_ptr_walker {
+    const map_entry* const* p;
+    const map_entry& operator*() const { return **p; }
+    map_entry_ptr_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
+
+/// map_elements_walk over the entries es, in the order given.
+inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
+    return map_elements_walk(t, multi, map_entry_ptr_walker{es.data()}, es.size());
 }
 
 /// The element result (KEY, VALUE, ...) of one entry, for a single-result op.
@@ -262,6 +291,58 @@ struct map_pick {
     std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
+/// Sorts picks into key order. Integer keys (the usual) sort by their value
+/// alone, without the comparison's type dispatch; keys are unique, so the
+/// order is the same.
+inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
+    bool all_int = std::all_of(
+        picks.begin(), picks.end(), [](const map_pick& p) { return p.entry->key.is_int(); });
+    if (all_int) {
+        // Sorted as (key, position) pairs: no pointer chasing per comparison.
+        std::vector<std::pair<std::int64_t, std::size_t>> keyed;
+        keyed.reserve(picks.size());
+        for (std::size_t i = 0; i < picks.size(); ++i)
+            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
+        // Keys are unique: the key alone orders the pairs.
+        std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+            return a.first < b.first;
+        });
+        std::vector<map_pick> sorted;
+        sorted.reserve(picks.size());
+        for (const auto& kp : keyed)
+            sorted.push_back(picks[kp.second]);
+        picks = std::move(sorted);
+        return;
+    }
+    kvmodel::detail::map_key_less less;
+    std::sort(picks.begin(), picks.end(), [&](const map_pick& a, const map_pick& b) {
+        return less(*a.entry, *b.entry);
+    });
+}
+
+/// Appends the entries of ranks [a, b) in rank order, with their indexes
+/// when `with_index` (O(log n) each). One search, then a walk.
+inline void map_add_rank_run(
+    std::vector<map_pick>& out, const map& m, std::size_t a, std::size_t b, bool with_index) {
+    if (a >= b)
+        return;
+    auto it = map_access::rank_at(m, a);
+    for (std::size_t r = a; r < b; ++r, ++it)
+        out.push_back({with_index ? map_access::index_of(m, it) : 0, &*it, r});
+}
+
+/// Puts picks gathered in rank order into key order: by index when known,
+/// else by key.
+inline void map_picks_to_key_order(std::vector<map_pick>& out, bool with_index) {
+    if (with_index) {
+        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
+            return a.index < b.index;
+        });
+    } else {
+        map_sort_picks_by_key(out);
+    }
+}
+
 /// Entries at sorted unique ranks, in key order, with their indexes when
 /// `with_index` (O(k log n) without comparisons; else sorted by key, O(k log k)).
 inline std::vector<map_pick>
@@ -279,16 +360,7 @@ map_picks_by_ranks(const map& m, const std::vector<std::size_t>& ranks, bool wit
         prev = ranks[i];
         out.push_back({with_index ? map_access::index_of(m, it) : 0, &*it, ranks[i]});
     }
-    if (with_index) {
-        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
-            return a.index < b.index;
-        });
-    } else {
-        kvmodel::detail::map_key_less less;
-        std::sort(out.begin(), out.end(), [&](const map_pick& a, const map_pick& b) {
-            return less(*a.entry, *b.entry);
-        });
-    }
+    map_picks_to_key_order(out, with_index);
     return out;
 }
 
@@ -341,27 +413,26 @@ map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside,
         }
         return out;
     }
-    std::vector<std::size_t> ranks;
-    ranks.reserve(k);
+    out.reserve(k);
     if (outside) {
-        for (std::size_t r = 0; r < a; ++r)
-            ranks.push_back(r);
-        for (std::size_t r = b; r < n; ++r)
-            ranks.push_back(r);
+        map_add_rank_run(out, m, 0, a, with_index);
+        map_add_rank_run(out, m, b, n, with_index);
     } else {
-        for (std::size_t r = a; r < b; ++r)
-            ranks.push_back(r);
+        map_add_rank_run(out, m, a, b, with_index);
     }
-    return map_picks_by_ranks(m, ranks, with_index);
-}
-
-inline std::vector<const map_entry*> map_entries_of(const std::vector<map_pick>& picks) {
-    std::vector<const map_entry*> out;
-    out.reserve(picks.size());
-    for (const map_pick& p : picks)
-        out.push_back(p.entry);
+    map_picks_to_key_order(out, with_index);
     return out;
 }
+
+/// Steps through picks as their entries.
+struct map_pick_walker {
+    const map_pick* p;
+    const map_entry& operator*() const { return *p->entry; }
+    map_pick_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
 
 /// What a remove-type op takes out of the map once its result is built.
 struct map_removal {
@@ -631,15 +702,17 @@ private:
             out.push_back(&*it);
         return out;
     }
-    [[nodiscard]] std::vector<const map_entry*> rank_entries(std::size_t a, std::size_t b) const {
-        std::vector<const map_entry*> out;
-        if (a >= b)
-            return out;
-        out.reserve(b - a);
-        auto it = map_access::rank_at(m_map, a);
-        for (std::size_t r = a; r < b; ++r, ++it)
-            out.push_back(&*it);
-        return out;
+    /// Element results of indexes [u, u + c), walked in key order.
+    [[nodiscard]] value elements_by_index(bool multi, std::size_t u, std::size_t c) const {
+        if (c == 0) // an empty map may have no index to walk
+            return map_elements(m_rt, multi, {});
+        return map_elements_walk(m_rt, multi, map_access::key_at(m_map, u), c);
+    }
+    /// Element results of ranks [u, u + c), walked in rank order.
+    [[nodiscard]] value elements_by_rank(bool multi, std::size_t u, std::size_t c) const {
+        if (c == 0)
+            return map_elements(m_rt, multi, {});
+        return map_elements_walk(m_rt, multi, map_access::rank_at(m_map, u), c);
     }
     /// Ranks of indexes [a, b), element by element, in key order.
     void ranks_of_indexes(std::vector<value>& out, std::size_t a, std::size_t b) const {
@@ -672,7 +745,7 @@ private:
         case return_type::exists:
             return value(m_n != 0);
         default:
-            return map_elements(m_rt, multi, index_entries(0, m_n));
+            return elements_by_index(multi, 0, m_n);
         }
     }
 
@@ -733,7 +806,7 @@ private:
             return map_list_of(std::move(out));
         }
         default:
-            return map_elements(m_rt, multi, index_entries(u, u + c));
+            return elements_by_index(multi, u, c);
         }
     }
 
@@ -829,7 +902,7 @@ private:
             return map_list_of(std::move(out));
         }
         default:
-            return map_elements(m_rt, multi, rank_entries(u, u + c));
+            return elements_by_rank(multi, u, c);
         }
     }
 
@@ -865,7 +938,7 @@ private:
                 out.push_back(map_pos(p.index, m_n, rev_index()));
             return map_list_of(std::move(out));
         }
-        return map_elements(m_rt, true, map_entries_of(picks));
+        return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
     }
 
     /// A value interval selecting ranks [r, r + c), not yet inverted.
@@ -907,7 +980,7 @@ private:
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         default:
             if (m_vidx && !m_inv && m_rt != return_type::ordered_map)
-                return map_elements(m_rt, true, rank_entries(r, r + c));
+                return elements_by_rank(true, r, c);
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         }
     }
@@ -1054,7 +1127,7 @@ private:
         default: {
             std::vector<map_pick> picks = by_rank ? map_picks_by_ranks(m_map, mask, wants_index())
                                                   : map_picks_by_indexes(m_map, mask);
-            return map_elements(m_rt, true, map_entries_of(picks));
+            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
@@ -1301,6 +1374,44 @@ inline result<value> map_set_order(std::optional<value>& target, const op& o, bo
 
 // ------------------------------------------------------------------ entry
 
+/// What map_read_one answered: not handled (the general path answers), or
+/// the key or value to copy (nullptr: not found, nil).
+struct map_quick_read {
+    bool handled = false;
+    const value* found = nullptr;
+};
+
+/// The commonest reads - one entry by key, index or rank, returned as its KEY
+/// or VALUE, not inverted - answered without the selection machinery. The
+/// answers are map_selection's for these shapes: a missing key is nil
+/// (map_not_found of a single KEY/VALUE); an index or rank out of range is
+/// left to the general path, which builds the error.
+inline map_quick_read map_read_one(const map& m, const op& o, decoded_return rt) {
+    if (rt.inverted || (rt.type != return_type::key && rt.type != return_type::value))
+        return {};
+    bool keys = rt.type == return_type::key;
+    const map_entry* e = nullptr;
+    switch (o.code) {
+    case op_code::map_get_by_key:
+        e = map_access::find(m, o.key);
+        if (e == nullptr)
+            return {true, nullptr};
+        break;
+    case op_code::map_get_by_index:
+    case op_code::map_get_by_rank: {
+        std::optional<std::size_t> p = single_position(o.index, m.size());
+        if (!p)
+            return {};
+        e = o.code == op_code::map_get_by_index ? &*map_access::key_at(m, *p)
+                                                : &*map_access::rank_at(m, *p);
+        break;
+    }
+    default:
+        return {};
+    }
+    return {true, keys ? &e->key : &e->val};
+}
+
 /// Applies map op o to target (nullopt = absent). A modify op creates the map
 /// with the order of its policy; read ops on an absent target return nil and
 /// remove-type ops are no-ops (the store turns a missing record into
@@ -1357,9 +1468,12 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
                              "invalid return type " + std::to_string(o.return_type)));
     }
 
+    if (map_quick_read q = map_read_one(target->as_map(), o, *rt); q.handled)
+        return q.found != nullptr ? result<value>(*q.found) : result<value>(value());
+
     bool remove = classify(o.code) == op_class::remove;
     map_selection sel(target->as_map(), o.code, *rt, top_level);
-    result<value> out = [&]() -> result<value> {
+    auto select = [&]() -> result<value> {
         switch (o.code) {
         case op_code::map_get_by_key:
         case op_code::map_remove_by_key:
@@ -1400,8 +1514,12 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
         default:
             return fail(op_error(status::parameter_error, o.code, "not a map selector"));
         }
-    }();
-    if (out && remove)
+    };
+    // A read hands its result straight back (no move through a local).
+    if (!remove)
+        return select();
+    result<value> out = select();
+    if (out)
         map_apply_removal(target->as_map(), sel.removal);
     return out;
 }

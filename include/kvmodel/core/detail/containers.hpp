@@ -17,7 +17,10 @@
 // is short (flat_max), and for long ones the engine builds the index first.
 //
 // map_impl: a ranked index on the key (index = key order) and a ranked index on
-// (value, key) (rank = value order, ties by key).
+// (value, key) (rank = value order, ties by key). Their comparisons take the
+// common shapes natively - integers, and flat lists of integers and strings -
+// and a search argument is resolved once into a probe (map_int_probe,
+// map_list_probe); anything else goes to cdt_compare. Same order throughout.
 #pragma once
 
 #include <kvmodel/core/value.hpp>
@@ -35,6 +38,18 @@
 #include <memory>
 #include <utility>
 #include <vector>
+
+// The map indices' comparisons run once per tree level: their fast paths
+// are forced inline, the general comparison kept out of their way.
+#if defined(__GNUC__)
+#    define KVMODEL_MAP_HOT [[gnu::always_inline]] inline
+#    define KVMODEL_MAP_HOT_MEMBER [[gnu::always_inline]]
+#    define KVMODEL_MAP_COLD [[gnu::noinline]] inline
+#else
+#    define KVMODEL_MAP_HOT inline
+#    define KVMODEL_MAP_HOT_MEMBER
+#    define KVMODEL_MAP_COLD inline
+#endif
 
 namespace kvmodel {
 namespace detail {
@@ -313,22 +328,24 @@ struct list_impl {
 /// payload]) compared element by element, with compare()'s rules: a WILDCARD
 /// ends the comparison as equal, types order by Aerospike's type order, then
 /// length. False when an element needs the general comparison.
-inline bool map_compare_flat_lists(const list& a,
-                                   const list& b,
-                                   bool wildcard_matches,
-                                   int& out) noexcept; // defined once list is complete
+KVMODEL_MAP_HOT bool map_compare_flat_lists(const list& a,
+                                            const list& b,
+                                            bool wildcard_matches,
+                                            int& out) noexcept; // defined once list is complete
 
-/// cdt_compare with the common map cases inline (two integers, two strings,
-/// two lists of them); everything else, WILDCARD included, goes to the
-/// general comparison.
-inline int map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
+/// One element step of a list comparison (defined once list is complete).
+KVMODEL_MAP_HOT bool map_compare_list_element(
+    const value& ea, const value& eb, bool wildcard_matches, int& out, bool& stop) noexcept;
+
+/// The out-of-line part of map_compare: two strings, two lists of integers
+/// and strings, and everything else (WILDCARD included) through the general
+/// comparison. Kept out of line so the integer case stays small enough to
+/// inline into every tree search.
+KVMODEL_MAP_COLD int
+map_compare_general(const value& a, const value& b, bool wildcard_matches) noexcept {
     const value::storage& x = a.variant();
     const value::storage& y = b.variant();
     if (x.index() == y.index()) {
-        if (const auto* i = std::get_if<std::int64_t>(&x)) {
-            std::int64_t j = *std::get_if<std::int64_t>(&y);
-            return (*i > j) - (*i < j);
-        }
         if (const auto* s = std::get_if<std::string>(&x)) {
             // Unsigned bytes, then length: std::string's char_traits order.
             int c = s->compare(*std::get_if<std::string>(&y));
@@ -342,30 +359,148 @@ inline int map_compare(const value& a, const value& b, bool wildcard_matches) no
     return cdt_compare(a, b, wildcard_matches);
 }
 
+/// cdt_compare with the common map cases fast: two integers inline (the usual
+/// keys), two strings and two lists of them out of line (map_compare_general).
+KVMODEL_MAP_HOT int
+map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
+    const value::storage& x = a.variant();
+    const value::storage& y = b.variant();
+    if (x.index() == y.index()) {
+        if (const auto* i = std::get_if<std::int64_t>(&x)) {
+            std::int64_t j = *std::get_if<std::int64_t>(&y);
+            return (*i > j) - (*i < j);
+        }
+    }
+    return map_compare_general(a, b, wildcard_matches);
+}
+
+/// map_compare for two stored values (the value index's own order): two
+/// integers and two flat lists of integers and strings inline.
+KVMODEL_MAP_HOT int map_compare_values(const value& a, const value& b) noexcept {
+    const value::storage& x = a.variant();
+    const value::storage& y = b.variant();
+    if (x.index() == y.index()) {
+        if (const auto* i = std::get_if<std::int64_t>(&x)) {
+            std::int64_t j = *std::get_if<std::int64_t>(&y);
+            return (*i > j) - (*i < j);
+        }
+        if (const auto* l = std::get_if<list>(&x)) {
+            int c = 0;
+            if (map_compare_flat_lists(*l, *std::get_if<list>(&y), false, c)) return c;
+        }
+    }
+    return map_compare_general(a, b, false);
+}
+
+/// a < b in map_compare's order, with two integers compared inline.
+KVMODEL_MAP_HOT bool
+map_less(const value& a, const value& b, bool wildcard_matches) noexcept {
+    const auto* i = std::get_if<std::int64_t>(&a.variant());
+    const auto* j = std::get_if<std::int64_t>(&b.variant());
+    if (i != nullptr && j != nullptr) return *i < *j;
+    return map_compare_general(a, b, wildcard_matches) < 0;
+}
+
+/// An integer key probe: orders against stored keys exactly as the probe
+/// value(v) does (WILDCARD matching), without a value or a type dispatch.
+struct map_int_probe {
+    std::int64_t v;
+};
+
+/// a < b for a stored key or value a and an integer probe, as
+/// map_compare(a, value(v), true) < 0 has it: other types order by type; a
+/// WILDCARD matches.
+KVMODEL_MAP_HOT bool map_less_than_int(const value& a, std::int64_t v) noexcept {
+    const value::storage& x = a.variant();
+    if (const auto* i = std::get_if<std::int64_t>(&x)) return *i < v;
+    return x.index() < static_cast<std::size_t>(value_type::integer);
+}
+KVMODEL_MAP_HOT bool map_int_less_than(std::int64_t v, const value& b) noexcept {
+    const value::storage& x = b.variant();
+    if (const auto* i = std::get_if<std::int64_t>(&x)) return v < *i;
+    return x.index() > static_cast<std::size_t>(value_type::integer) &&
+           x.index() != static_cast<std::size_t>(value_type::wildcard);
+}
+
+/// A flat-list probe (the usual value-range bound, [x] or [x, "y"]): its
+/// elements resolved once instead of on every comparison; `whole` is the probe
+/// value, for what the element fast path does not handle.
+struct map_list_probe {
+    const value* whole;
+    const value* items;
+    std::size_t n;
+};
+
+/// map_compare(stored, *p.whole, true) for a list probe (defined once list
+/// is complete).
+KVMODEL_MAP_HOT int map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept;
+
+/// The elements of a flat (unindexed) non-empty list and their count (in n),
+/// else nullptr (defined with map_access, which may look inside a list).
+KVMODEL_MAP_HOT const value* map_flat_items(const list& l, std::size_t& n) noexcept;
+
+/// Calls f with the cheapest probe for key k: a map_int_probe for an integer,
+/// else k itself.
+template <class F>
+decltype(auto) map_key_probe(const value& k, F&& f) {
+    if (const auto* i = std::get_if<std::int64_t>(&k.variant())) return f(map_int_probe{*i});
+    return f(k);
+}
+
+/// Calls f with the cheapest probe for value v in the value index: integers
+/// and flat lists resolved once, anything else as v itself.
+template <class F>
+decltype(auto) map_value_probe(const value& v, F&& f) {
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return f(map_int_probe{*i});
+    if (const list* l = std::get_if<list>(&v.variant()); l != nullptr) {
+        std::size_t n = 0;
+        if (const value* items = map_flat_items(*l, n)) return f(map_list_probe{&v, items, n});
+    }
+    return f(v);
+}
+
 struct map_key_less {
     using is_transparent = void;
-    bool operator()(const map_entry& a, const map_entry& b) const noexcept {
-        return map_compare(a.key, b.key, false) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_entry& b) const noexcept {
+        return map_less(a.key, b.key, false);
     }
-    bool operator()(const map_entry& a, const value& k) const noexcept {
-        return map_compare(a.key, k, true) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const value& k) const noexcept {
+        return map_less(a.key, k, true);
     }
-    bool operator()(const value& k, const map_entry& b) const noexcept {
-        return map_compare(k, b.key, true) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& k, const map_entry& b) const noexcept {
+        return map_less(k, b.key, true);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, map_int_probe k) const noexcept {
+        return map_less_than_int(a.key, k.v);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(map_int_probe k, const map_entry& b) const noexcept {
+        return map_int_less_than(k.v, b.key);
     }
 };
 
 struct map_value_less {
     using is_transparent = void;
-    bool operator()(const map_entry& a, const map_entry& b) const noexcept {
-        int c = map_compare(a.val, b.val, false);
-        return c != 0 ? c < 0 : map_compare(a.key, b.key, false) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_entry& b) const noexcept {
+        int c = map_compare_values(a.val, b.val);
+        return c != 0 ? c < 0 : map_less(a.key, b.key, false);
     }
-    bool operator()(const map_entry& a, const value& v) const noexcept {
-        return map_compare(a.val, v, true) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const value& v) const noexcept {
+        return map_less(a.val, v, true);
     }
-    bool operator()(const value& v, const map_entry& b) const noexcept {
-        return map_compare(v, b.val, true) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& v, const map_entry& b) const noexcept {
+        return map_less(v, b.val, true);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, map_int_probe v) const noexcept {
+        return map_less_than_int(a.val, v.v);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(map_int_probe v, const map_entry& b) const noexcept {
+        return map_int_less_than(v.v, b.val);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_list_probe& v) const noexcept {
+        return map_compare_list_probe(a.val, v) < 0;
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_list_probe& v, const map_entry& b) const noexcept {
+        return map_compare_list_probe(b.val, v) > 0;
     }
 };
 
@@ -671,39 +806,92 @@ inline std::vector<value> list::to_vector() const { return {begin(), end()}; }
 
 namespace detail {
 
-inline bool map_compare_flat_lists(const list& a, const list& b, bool wildcard_matches,
-                                   int& out) noexcept {
-    std::size_t n = std::min(a.size(), b.size());
-    auto ia = a.begin();
-    auto ib = b.begin();
-    for (std::size_t i = 0; i < n; ++i, ++ia, ++ib) {
-        const value::storage& x = ia->variant();
-        const value::storage& y = ib->variant();
-        if (wildcard_matches &&
-            (std::holds_alternative<wildcard_t>(x) || std::holds_alternative<wildcard_t>(y))) {
-            out = 0;
-            return true;
-        }
-        if (x.index() != y.index()) {
-            out = x.index() < y.index() ? -1 : 1;
-            return true;
-        }
-        int c = 0;
+/// One element step of map_compare_flat_lists: false when the pair needs the
+/// general comparison; else `out` is the element order and `stop` says a
+/// WILDCARD ended the comparison.
+KVMODEL_MAP_HOT bool map_compare_list_element(
+    const value& ea, const value& eb, bool wildcard_matches, int& out, bool& stop) noexcept {
+    const value::storage& x = ea.variant();
+    const value::storage& y = eb.variant();
+    if (x.index() == y.index()) {
         if (const auto* p = std::get_if<std::int64_t>(&x)) {
             std::int64_t q = *std::get_if<std::int64_t>(&y);
-            c = (*p > q) - (*p < q);
-        } else if (const auto* s = std::get_if<std::string>(&x)) {
-            int d = s->compare(*std::get_if<std::string>(&y));
-            c = (d > 0) - (d < 0);
-        } else {
-            return false;
+            out = (*p > q) - (*p < q);
+            return true;
         }
-        if (c != 0) {
-            out = c;
+        if (const auto* s = std::get_if<std::string>(&x)) {
+            int d = s->compare(*std::get_if<std::string>(&y));
+            out = (d > 0) - (d < 0);
             return true;
         }
     }
-    out = (a.size() > b.size()) - (a.size() < b.size());
+    if (wildcard_matches &&
+        (std::holds_alternative<wildcard_t>(x) || std::holds_alternative<wildcard_t>(y))) {
+        out = 0;
+        stop = true;
+        return true;
+    }
+    if (x.index() != y.index()) {
+        out = x.index() < y.index() ? -1 : 1;
+        return true;
+    }
+    return false;
+}
+
+KVMODEL_MAP_HOT int map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept {
+    const list* l = std::get_if<list>(&stored.variant());
+    std::size_t na = 0;
+    if (const value* pa = l != nullptr ? map_flat_items(*l, na) : nullptr) {
+        std::size_t m = std::min(na, p.n);
+        int out = 0;
+        bool stop = false;
+        std::size_t i = 0;
+        for (; i < m; ++i) {
+            if (!map_compare_list_element(pa[i], p.items[i], true, out, stop)) break;
+            if (stop || out != 0) return out;
+        }
+        if (i == m) return (na > p.n) - (na < p.n);
+    }
+    return map_compare_general(stored, *p.whole, true);
+}
+
+/// map_compare_flat_lists for lists that are not both flat and non-empty:
+/// positioned iteration.
+KVMODEL_MAP_COLD bool map_compare_lists_iterated(const list& a,
+                                                 const list& b,
+                                                 bool wildcard_matches,
+                                                 int& out) noexcept {
+    std::size_t na = a.size();
+    std::size_t nb = b.size();
+    std::size_t n = std::min(na, nb);
+    bool stop = false;
+    auto ia = a.begin();
+    auto ib = b.begin();
+    for (std::size_t i = 0; i < n; ++i, ++ia, ++ib) {
+        if (!map_compare_list_element(*ia, *ib, wildcard_matches, out, stop)) return false;
+        if (stop || out != 0) return true;
+    }
+    out = (na > nb) - (na < nb);
+    return true;
+}
+
+KVMODEL_MAP_HOT bool map_compare_flat_lists(const list& a,
+                                            const list& b,
+                                            bool wildcard_matches,
+                                            int& out) noexcept {
+    std::size_t na = 0;
+    std::size_t nb = 0;
+    const value* pa = map_flat_items(a, na);
+    const value* pb = map_flat_items(b, nb);
+    if (pa == nullptr || pb == nullptr) return map_compare_lists_iterated(a, b, wildcard_matches, out);
+    // Flat lists (map values almost always are): walk their vectors.
+    std::size_t n = std::min(na, nb);
+    bool stop = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!map_compare_list_element(pa[i], pb[i], wildcard_matches, out, stop)) return false;
+        if (stop || out != 0) return true;
+    }
+    out = (na > nb) - (na < nb);
     return true;
 }
 
@@ -754,21 +942,25 @@ inline const value& map::value_at(std::size_t i) const { return entry_at(i).val;
 inline std::optional<std::size_t> map::find(const value& k) const {
     if (!m_impl) return std::nullopt;
     const auto& idx = m_impl->by_key();
-    auto it = idx.find(k);
+    auto it = detail::map_key_probe(k, [&](const auto& p) { return idx.find(p); });
     if (it == idx.end()) return std::nullopt;
     return idx.rank(it);
 }
 inline const value* map::get(const value& k) const {
     if (!m_impl) return nullptr;
     const auto& idx = m_impl->by_key();
-    auto it = idx.find(k);
+    auto it = detail::map_key_probe(k, [&](const auto& p) { return idx.find(p); });
     return it == idx.end() ? nullptr : &it->val;
 }
 inline std::size_t map::count_less_key(const value& k) const {
-    return m_impl ? m_impl->by_key().rank(m_impl->by_key().lower_bound(k)) : 0;
+    if (!m_impl) return 0;
+    const auto& idx = m_impl->by_key();
+    return idx.rank(detail::map_key_probe(k, [&](const auto& p) { return idx.lower_bound(p); }));
 }
 inline std::size_t map::count_less_equal_key(const value& k) const {
-    return m_impl ? m_impl->by_key().rank(m_impl->by_key().upper_bound(k)) : 0;
+    if (!m_impl) return 0;
+    const auto& idx = m_impl->by_key();
+    return idx.rank(detail::map_key_probe(k, [&](const auto& p) { return idx.upper_bound(p); }));
 }
 inline std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
@@ -781,10 +973,14 @@ inline std::size_t map::index_at_rank(std::size_t r) const {
     return im.by_key().rank(im.c.project<0>(im.by_value().nth(r)));
 }
 inline std::size_t map::count_less_value(const value& v) const {
-    return m_impl ? m_impl->by_value().rank(m_impl->by_value().lower_bound(v)) : 0;
+    if (!m_impl) return 0;
+    const auto& idx = m_impl->by_value();
+    return idx.rank(detail::map_value_probe(v, [&](const auto& p) { return idx.lower_bound(p); }));
 }
 inline std::size_t map::count_less_equal_value(const value& v) const {
-    return m_impl ? m_impl->by_value().rank(m_impl->by_value().upper_bound(v)) : 0;
+    if (!m_impl) return 0;
+    const auto& idx = m_impl->by_value();
+    return idx.rank(detail::map_value_probe(v, [&](const auto& p) { return idx.upper_bound(p); }));
 }
 inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
@@ -888,7 +1084,7 @@ struct map_access {
     static const map_entry* find(const map& m, const value& k) {
         if (!m.m_impl) return nullptr;
         const auto& idx = m.m_impl->by_key();
-        auto it = idx.find(k);
+        auto it = map_key_probe(k, [&](const auto& p) { return idx.find(p); });
         return it == idx.end() ? nullptr : &*it;
     }
     /// Index of an entry of m. O(log n), no comparisons.
@@ -910,7 +1106,7 @@ struct map_access {
     static slot locate(const map& m, const value& k) {
         if (!m.m_impl) return {};
         const auto& idx = m.m_impl->by_key();
-        auto it = idx.lower_bound(k);
+        auto it = map_key_probe(k, [&](const auto& p) { return idx.lower_bound(p); });
         bool found = it != idx.end() && map_compare(it->key, k, false) == 0;
         return {it, found, m.m_impl.get()};
     }
@@ -938,9 +1134,24 @@ struct map_access {
             return;
         }
         auto& idx = m.mut().by_value();
-        idx.erase(idx.nth(first), idx.nth(last));
+        auto from = idx.nth(first);
+        // A single rank (a capped map's trim) walks one step, not a second search.
+        idx.erase(from, last == first + 1 ? std::next(from) : idx.nth(last));
+    }
+
+    /// The elements of a flat list and their count (in n); nullptr when the
+    /// list is empty or indexed. O(1).
+    static const value* flat_items(const list& l, std::size_t& n) noexcept {
+        const list_impl* im = l.m_impl.get();
+        if (im == nullptr || im->idx) return nullptr;
+        n = im->flat.size();
+        return n == 0 ? nullptr : im->flat.data();
     }
 };
+
+KVMODEL_MAP_HOT const value* map_flat_items(const list& l, std::size_t& n) noexcept {
+    return map_access::flat_items(l, n);
+}
 
 } // namespace detail
 
