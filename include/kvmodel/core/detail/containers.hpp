@@ -58,23 +58,34 @@ namespace detail {
 /// (the containers' own strict order).
 inline int cdt_compare(const value& a, const value& b, bool wildcard_matches) noexcept;
 
+/// Two integers compared in cdt order (-1, 0, 1) into out; false unless both
+/// are integers. The inline fast path of every list and map comparison.
+inline bool compare_if_ints(const value::storage& x, const value::storage& y, int& out) noexcept {
+    const auto* i = std::get_if<std::int64_t>(&x);
+    const auto* j = std::get_if<std::int64_t>(&y);
+    if (i == nullptr || j == nullptr) return false;
+    out = (*i > *j) - (*i < *j);
+    return true;
+}
+
+/// Two strings compared in cdt order (unsigned bytes, then length:
+/// std::string's char_traits order) into out; false unless both are strings.
+inline bool compare_if_strings(const value::storage& x, const value::storage& y, int& out) noexcept {
+    const auto* s = std::get_if<std::string>(&x);
+    const auto* t = std::get_if<std::string>(&y);
+    if (s == nullptr || t == nullptr) return false;
+    int c = s->compare(*t);
+    out = (c > 0) - (c < 0);
+    return true;
+}
+
 /// cdt_compare with two integers or two strings decided inline (the usual
 /// list elements); everything else, WILDCARD included, goes to the general
 /// comparison. Every comparison of list elements goes through here.
 inline int list_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
-    const value::storage& x = a.variant();
-    const value::storage& y = b.variant();
-    if (x.index() == y.index()) {
-        if (const auto* i = std::get_if<std::int64_t>(&x)) {
-            std::int64_t j = *std::get_if<std::int64_t>(&y);
-            return (*i > j) - (*i < j);
-        }
-        if (const auto* s = std::get_if<std::string>(&x)) {
-            // Unsigned bytes, then length: std::string's char_traits order.
-            int c = s->compare(*std::get_if<std::string>(&y));
-            return (c > 0) - (c < 0);
-        }
-    }
+    int c = 0;
+    if (compare_if_ints(a.variant(), b.variant(), c) || compare_if_strings(a.variant(), b.variant(), c))
+        return c;
     return cdt_compare(a, b, wildcard_matches);
 }
 
@@ -345,17 +356,11 @@ KVMODEL_MAP_COLD int
 map_compare_general(const value& a, const value& b, bool wildcard_matches) noexcept {
     const value::storage& x = a.variant();
     const value::storage& y = b.variant();
-    if (x.index() == y.index()) {
-        if (const auto* s = std::get_if<std::string>(&x)) {
-            // Unsigned bytes, then length: std::string's char_traits order.
-            int c = s->compare(*std::get_if<std::string>(&y));
-            return (c > 0) - (c < 0);
-        }
-        if (const auto* l = std::get_if<list>(&x)) {
-            int c = 0;
-            if (map_compare_flat_lists(*l, *std::get_if<list>(&y), wildcard_matches, c)) return c;
-        }
-    }
+    int c = 0;
+    if (compare_if_strings(x, y, c)) return c;
+    const auto* l = std::get_if<list>(&x);
+    const auto* m = std::get_if<list>(&y);
+    if (l != nullptr && m != nullptr && map_compare_flat_lists(*l, *m, wildcard_matches, c)) return c;
     return cdt_compare(a, b, wildcard_matches);
 }
 
@@ -363,14 +368,8 @@ map_compare_general(const value& a, const value& b, bool wildcard_matches) noexc
 /// keys), two strings and two lists of them out of line (map_compare_general).
 KVMODEL_MAP_HOT int
 map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
-    const value::storage& x = a.variant();
-    const value::storage& y = b.variant();
-    if (x.index() == y.index()) {
-        if (const auto* i = std::get_if<std::int64_t>(&x)) {
-            std::int64_t j = *std::get_if<std::int64_t>(&y);
-            return (*i > j) - (*i < j);
-        }
-    }
+    int c = 0;
+    if (compare_if_ints(a.variant(), b.variant(), c)) return c;
     return map_compare_general(a, b, wildcard_matches);
 }
 
@@ -379,15 +378,13 @@ map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
 KVMODEL_MAP_HOT int map_compare_values(const value& a, const value& b) noexcept {
     const value::storage& x = a.variant();
     const value::storage& y = b.variant();
-    if (x.index() == y.index()) {
-        if (const auto* i = std::get_if<std::int64_t>(&x)) {
-            std::int64_t j = *std::get_if<std::int64_t>(&y);
-            return (*i > j) - (*i < j);
-        }
-        if (const auto* l = std::get_if<list>(&x)) {
-            int c = 0;
-            if (map_compare_flat_lists(*l, *std::get_if<list>(&y), false, c)) return c;
-        }
+    int c = 0;
+    if (compare_if_ints(x, y, c)) return c;
+    const auto* l = std::get_if<list>(&x);
+    const auto* m = std::get_if<list>(&y);
+    if (l != nullptr && m != nullptr) {
+        if (map_compare_flat_lists(*l, *m, false, c)) return c;
+        return cdt_compare(a, b, false); // not flat: map_compare_general would try again
     }
     return map_compare_general(a, b, false);
 }
