@@ -103,15 +103,7 @@ inline std::optional<kvmodel::bytes> parse_hex(std::string_view s, std::string& 
         error = "--hex key has an odd number of digits (" + std::to_string(s.size()) + ")";
         return std::nullopt;
     }
-    auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9')
-            return c - '0';
-        if (c >= 'a' && c <= 'f')
-            return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-            return c - 'A' + 10;
-        return -1;
-    };
+    constexpr auto nibble = kvmodel::kv::hex_nibble;
     kvmodel::bytes out;
     out.reserve(s.size() / 2);
     for (std::size_t i = 0; i < s.size(); i += 2) {

@@ -72,19 +72,22 @@ inline std::string to_hex(const digest& d) {
     return s;
 }
 
+/// The value of one hex digit (either case), -1 for any other character.
+constexpr int hex_nibble(char c) noexcept {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 /// Parses 40 hex digits (either case); nullopt on anything else.
 inline std::optional<digest> digest_from_hex(std::string_view s) noexcept {
     if (s.size() != digest_size * 2)
         return std::nullopt;
-    auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9')
-            return c - '0';
-        if (c >= 'a' && c <= 'f')
-            return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-            return c - 'A' + 10;
-        return -1;
-    };
+    constexpr auto nibble = hex_nibble;
     digest d{};
     for (std::size_t i = 0; i < digest_size; ++i) {
         int hi = nibble(s[2 * i]);
