@@ -70,7 +70,8 @@ inline bool compare_if_ints(const value::storage& x, const value::storage& y, in
 
 /// Two strings compared in cdt order (unsigned bytes, then length:
 /// std::string's char_traits order) into out; false unless both are strings.
-inline bool compare_if_strings(const value::storage& x, const value::storage& y, int& out) noexcept {
+inline bool
+compare_if_strings(const value::storage& x, const value::storage& y, int& out) noexcept {
     const auto* s = std::get_if<std::string>(&x);
     const auto* t = std::get_if<std::string>(&y);
     if (s == nullptr || t == nullptr) return false;
@@ -84,8 +85,9 @@ inline bool compare_if_strings(const value::storage& x, const value::storage& y,
 /// comparison. Every comparison of list elements goes through here.
 inline int list_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
     int c = 0;
-    if (compare_if_ints(a.variant(), b.variant(), c) || compare_if_strings(a.variant(), b.variant(), c))
-        return c;
+    const value::storage& x = a.variant();
+    const value::storage& y = b.variant();
+    if (compare_if_ints(x, y, c) || compare_if_strings(x, y, c)) return c;
     return cdt_compare(a, b, wildcard_matches);
 }
 
@@ -360,7 +362,8 @@ map_compare_general(const value& a, const value& b, bool wildcard_matches) noexc
     if (compare_if_strings(x, y, c)) return c;
     const auto* l = std::get_if<list>(&x);
     const auto* m = std::get_if<list>(&y);
-    if (l != nullptr && m != nullptr && map_compare_flat_lists(*l, *m, wildcard_matches, c)) return c;
+    if (l != nullptr && m != nullptr && map_compare_flat_lists(*l, *m, wildcard_matches, c))
+        return c;
     return cdt_compare(a, b, wildcard_matches);
 }
 
