@@ -135,6 +135,12 @@ void BM_sim_get_bare(benchmark::State& state) {
 }
 BENCHMARK(BM_sim_get_bare)->Arg(1000)->Arg(10000)->Arg(100000);
 
+/// Both put benchmarks: 1k, 10k and 100k keys, on 1 and 2 threads (real
+/// time, so the 2-thread rows show throughput).
+void put_args(benchmark::internal::Benchmark* b) {
+    b->Arg(1000)->Arg(10000)->Arg(100000)->Threads(1)->Threads(2)->UseRealTime();
+}
+
 void BM_sim_put_kvmodel(benchmark::State& state) {
     const std::int64_t n_keys = state.range(0);
     sim::cluster& c = shared_cluster(n_keys);
@@ -151,13 +157,7 @@ void BM_sim_put_kvmodel(benchmark::State& state) {
     }
     state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_sim_put_kvmodel)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Threads(1)
-    ->Threads(2)
-    ->UseRealTime();
+BENCHMARK(BM_sim_put_kvmodel)->Apply(put_args);
 
 void BM_sim_put_bare(benchmark::State& state) {
     const std::int64_t n_keys = state.range(0);
@@ -175,13 +175,7 @@ void BM_sim_put_bare(benchmark::State& state) {
     }
     state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_sim_put_bare)
-    ->Arg(1000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Threads(1)
-    ->Threads(2)
-    ->UseRealTime();
+BENCHMARK(BM_sim_put_bare)->Apply(put_args);
 
 // Builds every data set before the benchmarks run, so no benchmark thread
 // races another to build one.
