@@ -91,26 +91,35 @@ inline bool map_returns_elements(return_type t) noexcept {
            t == return_type::unordered_map || t == return_type::ordered_map;
 }
 
+inline bool map_storable(const value& v) noexcept;
+
+/// map_storable for a list element: scalars decided inline, containers recursed into.
+inline bool map_storable_element(const value& e) noexcept {
+    switch (e.type()) {
+    case value_type::inf:
+    case value_type::wildcard:
+        return false;
+    case value_type::list:
+    case value_type::map:
+        return map_storable(e);
+    default:
+        return true;
+    }
+}
+
 /// True when v can be stored: no INF or WILDCARD anywhere in it.
 inline bool map_storable(const value& v) noexcept {
     switch (v.type()) {
     case value_type::inf:
     case value_type::wildcard:
         return false;
-    case value_type::list:
-        // Scalars inline: a list value is usually a few of them.
-        return std::all_of(v.as_list().begin(), v.as_list().end(), [](const value& e) {
-            switch (e.type()) {
-            case value_type::inf:
-            case value_type::wildcard:
-                return false;
-            case value_type::list:
-            case value_type::map:
-                return map_storable(e);
-            default:
-                return true;
-            }
-        });
+    case value_type::list: {
+        // A flat list (a map value usually is) is scanned as its vector.
+        std::size_t n = 0;
+        if (const value* items = map_access::flat_items(v.as_list(), n))
+            return std::all_of(items, items + n, map_storable_element);
+        return std::all_of(v.as_list().begin(), v.as_list().end(), map_storable_element);
+    }
     case value_type::map:
         return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
             return map_storable(e.key) && map_storable(e.val);
@@ -433,6 +442,40 @@ struct map_pick_walker {
         return *this;
     }
 };
+
+/// An integer key and its entry.
+using map_keyed_entry = std::pair<std::int64_t, const map_entry*>;
+
+/// Steps through keyed entries as their entries.
+struct map_keyed_walker {
+    const map_keyed_entry* p;
+    const map_entry& operator*() const { return *p->second; }
+    map_keyed_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
+
+/// The entries of ranks [a, b), a < b, in key order when every key is an
+/// integer (the usual), else empty. One search, a walk, and a sort by the
+/// bare integers (keys are unique, so the key alone orders them): no picks
+/// gathered and re-gathered. O(log n + k log k).
+inline std::vector<map_keyed_entry>
+map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
+    std::vector<map_keyed_entry> out;
+    out.reserve(b - a);
+    auto it = map_access::rank_at(m, a);
+    for (std::size_t r = a; r < b; ++r, ++it) {
+        const auto* k = std::get_if<std::int64_t>(&it->key.variant());
+        if (k == nullptr)
+            return {};
+        out.emplace_back(*k, &*it);
+    }
+    std::sort(out.begin(), out.end(), [](const map_keyed_entry& x, const map_keyed_entry& y) {
+        return x.first < y.first;
+    });
+    return out;
+}
 
 /// What a remove-type op takes out of the map once its result is built.
 struct map_removal {
@@ -981,6 +1024,14 @@ private:
         default:
             if (m_vidx && !m_inv && m_rt != return_type::ordered_map)
                 return elements_by_rank(true, r, c);
+            // A small share of the map (map_rank_window_by_key's rank-run
+            // case) with integer keys: sorted by the keys alone.
+            if (!m_inv && 2 * c < n) {
+                std::vector<map_keyed_entry> keyed = map_rank_run_by_int_key(m_map, r, r + c);
+                if (!keyed.empty())
+                    return map_elements_walk(
+                        m_rt, true, map_keyed_walker{keyed.data()}, keyed.size());
+            }
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         }
     }
@@ -1194,7 +1245,8 @@ inline result<value> map_put(std::optional<value>& target, const op& o, bool top
     map_put_mode mode = map_put_mode_of(o.mpolicy);
     if (!map_put_key_ok(o.key))
         return fail(map_key_type_error(o.code, o.key));
-    if (!map_storable(o.key) || !map_storable(o.val))
+    // An int, string or bytes key is storable: only the value can hold INF or WILDCARD.
+    if (!map_storable(o.val))
         return fail(op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
     const map empty;
     const map& m = target ? target->as_map() : empty;

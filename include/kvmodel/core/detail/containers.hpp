@@ -1112,8 +1112,9 @@ struct map_access {
     }
     /// Writes k -> v at a slot located on m, or looks it up again when m had
     /// to be cloned first (copy-on-write) or the slot came from elsewhere.
-    /// O(1) amortised plus the value index's O(log n).
-    static void put_at(map& m, slot s, value k, value v) {
+    /// O(1) amortised plus the value index's O(log n). The key is copied only
+    /// when the entry is new.
+    static void put_at(map& m, slot s, const value& k, value v) {
         if (!(m.m_impl && m.m_impl.get() == s.owner && m.m_impl.use_count() == 1)) {
             m.mut();
             s = locate(m, k);
@@ -1122,7 +1123,7 @@ struct map_access {
         if (s.found) {
             idx.modify(s.it, [&](map_entry& e) { e.val = std::move(v); });
         } else {
-            idx.insert(s.it, map_entry{std::move(k), std::move(v)});
+            idx.insert(s.it, map_entry{k, std::move(v)});
         }
     }
     /// Erases ranks [first, last). O((last - first) log n).
