@@ -703,6 +703,28 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
             kd::map_list_probe p{&b, &*l.begin(), l.size()};
             check(kd::map_compare_list_probe(a, p), kd::cdt_compare(a, b, true), "list probe");
         }
+        // The value index's own order on its nodes (list values by their
+        // cached leads first; ties by key, here 0 < 1), and its searches with
+        // the probe built for b. Stored values hold no WILDCARD.
+        if (!a.contains_wildcard()) {
+            kd::map_value_less less;
+            kd::map_node na(value(0), a);
+            if (!b.contains_wildcard()) {
+                kd::map_node nb(value(1), b);
+                int slow = kd::cdt_compare(a, b, false);
+                check(less(na, nb) ? -1 : 1, slow != 0 ? slow : -1, "value nodes");
+                check(less(nb, na) ? -1 : 1, slow != 0 ? -slow : 1, "value nodes, swapped");
+            }
+            kd::map_value_probe(b, [&](const auto& p) {
+                check(less(na, p) ? -1 : 1,
+                      kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
+                      "node < value probe");
+                check(less(p, na) ? -1 : 1,
+                      kd::cdt_compare(b, a, true) < 0 ? -1 : 1,
+                      "value probe < node");
+                return 0;
+            });
+        }
     }
     CHECK(compared == 200000);
 }
