@@ -226,6 +226,15 @@ inline value map_not_found(return_type t, bool multi) {
     }
 }
 
+/// Appends a copy of v. A list (the usual map value) is copied as a list, a
+/// reference count and no dispatch over the variant's alternatives.
+inline void map_copy_out(std::vector<value>& out, const value& v) {
+    if (const auto* l = std::get_if<list>(&v.variant()))
+        out.emplace_back(*l);
+    else
+        out.push_back(v);
+}
+
 /// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
 /// `count` entries from `it` (*it is a map_entry), in that order. A single
 /// result needs exactly one entry. Walks the entries once: no list of them
@@ -241,7 +250,7 @@ value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
         std::vector<value> out;
         out.reserve(count);
         for (std::size_t i = 0; i < count; ++i, ++it)
-            out.push_back(keys ? (*it).key : (*it).val);
+            map_copy_out(out, keys ? (*it).key : (*it).val);
         return map_list_of(std::move(out));
     }
     case return_type::key_value: {
