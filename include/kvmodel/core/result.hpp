@@ -73,7 +73,10 @@ public:
     result()
         requires std::is_default_constructible_v<T>
         : m_state(std::in_place_index<0>) {}
-    result(T v) : m_state(std::in_place_index<0>, std::move(v)) {} // NOLINT(google-explicit-constructor)
+    // Built in place: a copy or a move, never both (results are on every
+    // op's path).
+    result(const T& v) : m_state(std::in_place_index<0>, v) {} // NOLINT(google-explicit-constructor)
+    result(T&& v) : m_state(std::in_place_index<0>, std::move(v)) {} // NOLINT(google-explicit-constructor)
     template <class U>
         requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::decay_t<U>, T> &&
                  !std::is_same_v<std::decay_t<U>, failure> &&
