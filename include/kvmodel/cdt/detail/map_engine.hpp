@@ -1473,6 +1473,16 @@ inline map_quick_read map_read_one(const map& m, const op& o, decoded_return rt)
     return {true, keys ? &e->key : &e->val};
 }
 
+/// The result of select(), then what it selected taken out of m. Its only
+/// return is the named result, so the result is built in place (NRVO).
+template <class Select>
+result<value> map_select_and_remove(map& m, map_selection& sel, Select& select) {
+    result<value> out = select();
+    if (out)
+        map_apply_removal(m, sel.removal);
+    return out;
+}
+
 /// Applies map op o to target (nullopt = absent). A modify op creates the map
 /// with the order of its policy; read ops on an absent target return nil and
 /// remove-type ops are no-ops (the store turns a missing record into
@@ -1579,10 +1589,7 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
     // A read hands its result straight back (no move through a local).
     if (!remove)
         return select();
-    result<value> out = select();
-    if (out)
-        map_apply_removal(target->as_map(), sel.removal);
-    return out;
+    return map_select_and_remove(target->as_map(), sel, select);
 }
 
 } // namespace kvmodel::cdt::detail
