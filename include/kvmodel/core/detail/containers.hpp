@@ -455,9 +455,12 @@ inline std::int64_t map_list_lead(const list& l) {
 struct map_node : map_entry {
     std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
 
-    map_node(value k, value v) : map_entry{std::move(k), std::move(v)}, lead(lead_of(val)) {}
-    void set_val(value v) {
-        val = std::move(v);
+    template <class K, class V>
+    map_node(K&& k, V&& v)
+        : map_entry{std::forward<K>(k), std::forward<V>(v)}, lead(lead_of(val)) {}
+    template <class V>
+    void set_val(V&& v) {
+        val = std::forward<V>(v);
         lead = lead_of(val);
     }
     /// True when both values are lists, whose leads then order them first.
@@ -1175,19 +1178,34 @@ struct map_access {
     }
     /// Writes k -> v at a slot located on m, or looks it up again when m had
     /// to be cloned first (copy-on-write) or the slot came from elsewhere.
-    /// O(1) amortised plus the value index's O(log n). The key is copied only
-    /// when the entry is new.
-    static void put_at(map& m, slot s, const value& k, value v) {
+    /// O(1) amortised plus the value index's O(log n). The value is copied
+    /// straight into the node, the key only when the entry is new.
+    static void put_at(map& m, slot s, const value& k, const value& v) {
         if (!(m.m_impl && m.m_impl.get() == s.owner && m.m_impl.use_count() == 1)) {
             m.mut();
             s = locate(m, k);
         }
         auto& idx = m.m_impl->by_key();
         if (s.found) {
-            idx.modify(s.it, [&](map_node& e) { e.set_val(std::move(v)); });
+            // The key never changes, so the key index stays as it is; the
+            // value index too while the new value keeps its neighbours there.
+            // Written in place, the node is relinked (modify, which checks
+            // both indices) only when its rank moved.
+            const_cast<map_node&>(*s.it).set_val(v);
+            if (!value_in_place(*m.m_impl, s.it)) idx.modify(s.it, [](map_node&) {});
         } else {
-            idx.insert(s.it, map_node(k, std::move(v)));
+            idx.emplace_hint(s.it, k, v);
         }
+    }
+    /// Whether the entry at it is in order with its neighbours in the value
+    /// index. Two comparisons.
+    static bool value_in_place(const map_impl& im, key_iterator it) {
+        const auto& vi = im.by_value();
+        auto r = im.c.project<1>(it);
+        map_value_less less;
+        if (r != vi.begin() && !less(*std::prev(r), *r)) return false;
+        auto next = std::next(r);
+        return next == vi.end() || less(*r, *next);
     }
     /// Erases ranks [first, last). O((last - first) log n).
     static void erase_ranks(map& m, std::size_t first, std::size_t last) {
@@ -1198,8 +1216,9 @@ struct map_access {
             return;
         }
         auto& idx = m.mut().by_value();
-        auto from = idx.nth(first);
-        // A single rank (a capped map's trim) walks one step, not a second search.
+        // The lowest rank (a capped map's trim) is the index's first node, no
+        // descent; a single rank walks one step, not a second search.
+        auto from = first == 0 ? idx.begin() : idx.nth(first);
         idx.erase(from, last == first + 1 ? std::next(from) : idx.nth(last));
     }
 
