@@ -75,8 +75,10 @@ public:
         : m_state(std::in_place_index<0>) {}
     // Built in place: a copy or a move, never both (results are on every
     // op's path).
-    result(const T& v) : m_state(std::in_place_index<0>, v) {} // NOLINT(google-explicit-constructor)
-    result(T&& v) : m_state(std::in_place_index<0>, std::move(v)) {} // NOLINT(google-explicit-constructor)
+    // NOLINTNEXTLINE(google-explicit-constructor)
+    result(const T& v) : m_state(std::in_place_index<0>, v) {}
+    // NOLINTNEXTLINE(google-explicit-constructor)
+    result(T&& v) : m_state(std::in_place_index<0>, std::move(v)) {}
     template <class U>
         requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::decay_t<U>, T> &&
                  !std::is_same_v<std::decay_t<U>, failure> &&

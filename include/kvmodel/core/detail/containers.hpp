@@ -21,6 +21,8 @@
 // common shapes natively - integers, and flat lists of integers and strings -
 // and a search argument is resolved once into a probe (map_int_probe,
 // map_list_probe); anything else goes to cdt_compare. Same order throughout.
+// Each node (map_node) caches its list value's first element, which orders
+// most list values without following the list's pointers.
 #pragma once
 
 #include <kvmodel/core/value.hpp>
@@ -555,12 +557,14 @@ struct map_value_less {
     // A probe led by an integer is ordered against a stored list by the
     // node's lead when they differ: the first elements decide, and neither
     // is a WILDCARD.
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_node& a, const map_list_probe& v) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool
+    operator()(const map_node& a, const map_list_probe& v) const noexcept {
         if (v.int_lead && a.lead != v.lead && a.val.type() == value_type::list)
             return a.lead < v.lead;
         return map_compare_list_probe(a.val, v) < 0;
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_list_probe& v, const map_node& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool
+    operator()(const map_list_probe& v, const map_node& b) const noexcept {
         if (v.int_lead && b.lead != v.lead && b.val.type() == value_type::list)
             return v.lead < b.lead;
         return map_compare_list_probe(b.val, v) > 0;
