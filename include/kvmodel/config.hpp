@@ -4,12 +4,12 @@
 // inline and compiled in each translation unit that uses it.
 //
 // KVMODEL_SEPARATE_COMPILATION (define it for the whole program): the CDT
-// engine's entry points (cdt::apply, cdt::apply_bit_op) are only declared by
-// the headers and compiled once, in the one .cpp that includes
-// <kvmodel/src.hpp>. Nothing else changes: same functions, same results. It
-// cuts build time where many translation units reach the engine through
-// sim::cluster or the patterns (kvmodel's own tests build about 40% faster);
-// the price is that calls into the engine are no longer inlined.
+// engine's entry points (cdt::apply, cdt::apply_bit_op) and sim::cluster's
+// commands, setup and accounting are only declared by the headers and
+// compiled once, in the one .cpp that includes <kvmodel/src.hpp>. Nothing
+// else changes: same functions, same results. It cuts build time where many
+// translation units reach the engine or the cluster, directly or through the
+// patterns; the price is that those calls are no longer inlined.
 #pragma once
 
 #define KVMODEL_CONFIG_INCLUDED 1

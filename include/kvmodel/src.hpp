@@ -17,3 +17,4 @@
 
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/sim/cluster.hpp>

@@ -46,6 +46,7 @@
 // write command that deletes the record (ENTERPRISE_ONLY), as 8.x does.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -142,15 +143,7 @@ public:
     /// 8 MiB, replication factor 0, a negative or over-long default TTL) are
     /// a broken precondition: KVMODEL_ASSERT. validate() reports them as a
     /// status first.
-    explicit cluster(cluster_config cfg = {})
-        : m_cfg(std::move(cfg))
-        , m_faults(m_cfg.seed) {
-        KVMODEL_ASSERT(validate(m_cfg).has_value());
-        m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
-        m_alive.assign(m_cfg.nodes, true);
-        for (const namespace_config& nc : m_cfg.namespaces)
-            build_namespace(nc);
-    }
+    explicit cluster(cluster_config cfg = {});
     cluster(const cluster&) = delete;
     cluster& operator=(const cluster&) = delete;
     cluster(cluster&&) = delete;
@@ -158,36 +151,7 @@ public:
     ~cluster() = default;
 
     /// PARAMETER_ERROR naming the first invalid setting.
-    static result<void> validate(const cluster_config& cfg) {
-        if (cfg.nodes == 0 || cfg.nodes > 128)
-            return fail(status::parameter_error,
-                        "cluster: nodes must be 1..128, got " + std::to_string(cfg.nodes));
-        if (cfg.namespaces.empty())
-            return fail(status::parameter_error, "cluster: no namespace");
-        for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
-            const namespace_config& n = cfg.namespaces[i];
-            if (n.name.empty() || n.name.size() > kv::max_namespace_length)
-                return fail(status::parameter_error,
-                            "cluster: namespace name '" + n.name + "' must be 1..31 bytes");
-            for (std::size_t j = 0; j < i; ++j)
-                if (cfg.namespaces[j].name == n.name)
-                    return fail(status::parameter_error,
-                                "cluster: namespace '" + n.name + "' configured twice");
-            if (n.max_record_size < kv::min_max_record_size ||
-                n.max_record_size > kv::max_max_record_size)
-                return fail(status::parameter_error,
-                            "cluster: namespace '" + n.name + "' max-record-size " +
-                                std::to_string(n.max_record_size) + " outside 64 .. 8388608");
-            if (n.replication_factor == 0)
-                return fail(status::parameter_error,
-                            "cluster: namespace '" + n.name + "' replication factor 0");
-            if (n.default_ttl < 0 || n.default_ttl > kv::max_ttl)
-                return fail(status::parameter_error,
-                            "cluster: namespace '" + n.name + "' default-ttl " +
-                                std::to_string(n.default_ttl) + " outside 0 .. 10 years");
-        }
-        return {};
-    }
+    static result<void> validate(const cluster_config& cfg);
 
     const cluster_config& config() const noexcept { return m_cfg; }
     sim::clock& time_source() const noexcept { return *m_clock; }
@@ -200,91 +164,26 @@ public:
 
     /// All bins of k. KEY_NOT_FOUND when missing or expired.
     /// Complexity: O(bins) after the lookup.
-    result<kv::record> get(const kv::key& k, const kv::read_policy& rp = {}) {
-        op_report rep;
-        return run(k,
-                   false,
-                   rp,
-                   "get",
-                   rep,
-                   [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
-                       -> result<kv::record> {
-                       detail::entry* e = live(p, k, now_s);
-                       if (e == nullptr)
-                           return count_failure(
-                               p, fail(status::record_not_found, "get: record not found"));
-                       if (!detail::same_name(e->set(), k.set()))
-                           return count_failure(p, detail::set_mismatch("get", k, *e));
-                       kv::record out;
-                       detail::copy_bins(*e, out);
-                       out.generation = e->generation;
-                       out.void_time = e->void_time;
-                       out.ttl = e->ttl(now_s);
-                       count_read(p, *e);
-                       return out;
-                   });
-    }
+    result<kv::record> get(const kv::key& k, const kv::read_policy& rp = {});
 
     /// The named bins of k (absent bins are left out): the read path with
     /// one read op per name, so a bad name is BIN_NAME_TOO_LONG.
     result<kv::record>
-    get(const kv::key& k, std::span<const std::string> bins, const kv::read_policy& rp = {}) {
-        std::vector<kv::operation> ops;
-        ops.reserve(bins.size());
-        for (const std::string& b : bins)
-            ops.push_back(kv::op::read(b));
-        op_report rep;
-        result<kv::record> r = operate_impl(k, ops, kv::as_write_policy(rp), rep, "get");
-        if (r)
-            r->results.clear();
-        return r;
-    }
+    get(const kv::key& k, std::span<const std::string> bins, const kv::read_policy& rp = {});
 
     /// Whether k exists (and has not expired).
-    result<bool> exists(const kv::key& k, const kv::read_policy& rp = {}) {
-        op_report rep;
-        result<kv::record> r =
-            run(k,
-                false,
-                rp,
-                "exists",
-                rep,
-                [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
-                    -> result<kv::record> {
-                    detail::entry* e = live(p, k, now_s);
-                    kv::record out;
-                    if (e != nullptr && !detail::same_name(e->set(), k.set()))
-                        return count_failure(p, detail::set_mismatch("exists", k, *e));
-                    if (e != nullptr) {
-                        out.generation = e->generation;
-                        out.void_time = e->void_time;
-                        out.ttl = e->ttl(now_s);
-                        ++e->reads;
-                        p.account([](counters& c) { ++c.reads; });
-                    }
-                    return out;
-                });
-        if (!r)
-            return std::move(r).error();
-        return r->generation != 0;
-    }
+    result<bool> exists(const kv::key& k, const kv::read_policy& rp = {});
 
     /// Applies ops to k's record atomically (see kv/operation.hpp); one
     /// result per op in record.results.
     result<kv::record>
-    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp = {}) {
-        op_report rep;
-        return operate_impl(k, ops, wp, rep, "operate");
-    }
+    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp = {});
     /// operate, also telling which op failed, which node served and whether
     /// a write was applied.
     result<kv::record> operate(const kv::key& k,
                                std::span<const kv::operation> ops,
                                const kv::write_policy& wp,
-                               op_report& report) {
-        report = op_report{};
-        return operate_impl(k, ops, wp, report, "operate");
-    }
+                               op_report& report);
     result<kv::record> operate(const kv::key& k,
                                std::initializer_list<kv::operation> ops,
                                const kv::write_policy& wp = {}) {
@@ -300,37 +199,7 @@ public:
     /// Writes bins (nil deletes one): the command a put sends, write ops
     /// only (so a nil bin with a replace action is PARAMETER_ERROR).
     result<void>
-    put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp = {}) {
-        static constexpr std::string_view cmd = "put";
-        if (bins.empty())
-            return fail(status::parameter_error, "put: no bins");
-        const bool replace = wp.exists == kv::record_exists_action::replace ||
-                             wp.exists == kv::record_exists_action::replace_only;
-        for (const kv::bin& b : bins) {
-            if (result<void> c = kv::check_bin_name(b.name, cmd); !c)
-                return c;
-            if (b.val.is_nil() && replace)
-                return fail(status::parameter_error,
-                            "put: bin '" + b.name +
-                                "': a bin delete (nil) can't have record-level replace (" +
-                                std::string(kv::exists_action_name(wp.exists)) + ")");
-        }
-        op_report rep;
-        return run(k,
-                   true,
-                   wp,
-                   cmd,
-                   rep,
-                   [&](detail::namespace_state& ns,
-                       detail::partition& p,
-                       std::int64_t now_s,
-                       bool& applied) -> result<void> {
-                       return write_command(
-                           ns, p, k, false, wp, now_s, cmd, applied, nullptr, [&](detail::txn& t) {
-                               return apply_put(t, bins, wp, ns);
-                           });
-                   });
-    }
+    put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp = {});
     result<void>
     put(const kv::key& k, std::initializer_list<kv::bin> bins, const kv::write_policy& wp = {}) {
         return put(k, std::span<const kv::bin>(bins.begin(), bins.size()), wp);
@@ -338,199 +207,52 @@ public:
 
     /// Deletes k's record: KEY_NOT_FOUND when missing; the generation policy
     /// applies.
-    result<void> remove(const kv::key& k, const kv::write_policy& wp = {}) {
-        op_report rep;
-        result<kv::record> r = run(
-            k,
-            true,
-            wp,
-            "remove",
-            rep,
-            [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool& applied)
-                -> result<kv::record> {
-                detail::entry* e = live(p, k, now_s);
-                if (e == nullptr)
-                    return count_failure(
-                        p, fail(status::record_not_found, "remove: record not found"));
-                if (!detail::same_name(e->set(), k.set()))
-                    return count_failure(p,
-                                         fail(status::parameter_error,
-                                              "remove: set name '" + k.set() +
-                                                  "' does not match the record's set '" + e->set() +
-                                                  "'"));
-                if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
-                    (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
-                    return count_failure(
-                        p,
-                        fail(status::generation_error,
-                             "remove: generation is " + std::to_string(e->generation) +
-                                 ", policy expects " +
-                                 (wp.gen == kv::generation_policy::gt ? "more than " : "") +
-                                 std::to_string(wp.generation)));
-                erase_record(p, k, *e);
-                p.written();
-                p.account([](counters& c) { ++c.deletes; });
-                applied = true;
-                return kv::record{};
-            });
-        if (!r)
-            return std::move(r).error();
-        return {};
-    }
+    result<void> remove(const kv::key& k, const kv::write_policy& wp = {});
 
     /// Rewrites k with wp's TTL and a new generation: a command of one touch.
-    result<void> touch(const kv::key& k, const kv::write_policy& wp = {}) {
-        const std::array<kv::operation, 1> ops = {kv::op::touch()};
-        op_report rep;
-        result<kv::record> r = operate_impl(k, ops, wp, rep, "touch");
-        if (!r)
-            return std::move(r).error();
-        return {};
-    }
+    result<void> touch(const kv::key& k, const kv::write_policy& wp = {});
 
     /// One result per key, in key order. Round trips: one per node the batch
     /// touches per attempt.
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
-                                              const kv::read_policy& rp = {}) {
-        return batch_impl(keys, nullptr, rp);
-    }
+                                              const kv::read_policy& rp = {});
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
                                               std::span<const std::string> bins,
-                                              const kv::read_policy& rp = {}) {
-        return batch_impl(keys, &bins, rp);
-    }
+                                              const kv::read_policy& rp = {});
 
     // --- queries -------------------------------------------------------------
 
     /// Creates a secondary index: INDEX_FOUND if one of that name exists,
     /// INVALID_NAMESPACE, BIN_NAME_TOO_LONG.
-    result<void> create_index(const kv::index_spec& ix) {
-        detail::namespace_state* ns = find_ns(ix.ns);
-        if (ns == nullptr)
-            return unknown_namespace("create_index", ix.ns);
-        if (result<void> b = kv::check_bin_name(ix.bin, "create_index"); !b)
-            return b;
-        if (ix.name.empty())
-            return fail(status::parameter_error, "create_index: empty index name");
-        std::unique_lock lock(ns->index_mu);
-        for (const kv::index_spec& x : ns->indexes)
-            if (x.name == ix.name)
-                return fail(status::index_found, "create_index: index '" + ix.name + "' exists");
-        ns->indexes.push_back(ix);
-        return {};
-    }
+    result<void> create_index(const kv::index_spec& ix);
     /// Drops an index: INDEX_NOT_FOUND if there is none of that name.
-    result<void> drop_index(const std::string& ns_name, const std::string& name) {
-        detail::namespace_state* ns = find_ns(ns_name);
-        if (ns == nullptr)
-            return unknown_namespace("drop_index", ns_name);
-        std::unique_lock lock(ns->index_mu);
-        for (auto it = ns->indexes.begin(); it != ns->indexes.end(); ++it) {
-            if (it->name == name) {
-                ns->indexes.erase(it);
-                return {};
-            }
-        }
-        return fail(status::index_not_found, "drop_index: no index '" + name + "'");
-    }
+    result<void> drop_index(const std::string& ns_name, const std::string& name);
 
     /// Every live record of a set (empty set = the namespace), by partition
     /// then digest. PARTITION_UNAVAILABLE when a partition has no live copy.
     result<std::vector<kv::keyed_record>> scan(const kv::scan_request& req,
-                                               const kv::read_policy& rp = {}) {
-        (void)rp;
-        return walk(req.ns, req.set, req.bins, req.max_records, "scan", [](const detail::entry&) {
-            return true;
-        });
-    }
+                                               const kv::read_policy& rp = {});
 
     /// The live records of a set whose indexed bin matches the filter.
     /// INDEX_NOT_FOUND without an index on the bin (of the filter's type and
     /// collection, covering the set); PARAMETER_ERROR for a filter value the
     /// index cannot hold or a range on a non-numeric index.
     result<std::vector<kv::keyed_record>> query(const kv::query_request& req,
-                                                const kv::read_policy& rp = {}) {
-        (void)rp;
-        detail::namespace_state* ns = find_ns(req.ns);
-        if (ns == nullptr)
-            return unknown_namespace("query", req.ns);
-        const kv::filter& f = req.where;
-        std::optional<kv::index_type> type = index_type_of(f.begin);
-        if (!type)
-            return fail(status::parameter_error,
-                        "query: filter value must be an integer, string or bytes, got " +
-                            std::string(type_name(f.begin.type())));
-        if (f.end && (!f.begin.is_int() || !f.end->is_int()))
-            return fail(status::parameter_error, "query: a range filter needs integer bounds");
-        {
-            std::shared_lock lock(ns->index_mu);
-            bool found = false;
-            for (const kv::index_spec& x : ns->indexes)
-                if (x.bin == f.bin && x.collection == f.collection && x.type == *type &&
-                    (x.set.empty() || x.set == req.set))
-                    found = true;
-            if (!found)
-                return fail(status::index_not_found,
-                            "query: no " + std::string(index_type_name(*type)) + " index on bin '" +
-                                f.bin + "'" +
-                                (req.set.empty() ? "" : " covering set '" + req.set + "'"));
-        }
-        auto matches = [&f](const value& v) {
-            if (f.end)
-                return v.is_int() && v.as_int() >= f.begin.as_int() &&
-                       v.as_int() <= f.end->as_int();
-            return v.type() == f.begin.type() && v == f.begin;
-        };
-        return walk(
-            req.ns, req.set, req.bins, req.max_records, "query", [&](const detail::entry& e) {
-                const detail::stored_bin* b = e.find(f.bin);
-                if (b == nullptr)
-                    return false;
-                switch (f.collection) {
-                case kv::index_collection::none:
-                    return matches(b->val);
-                case kv::index_collection::list:
-                    if (!b->val.is_list())
-                        return false;
-                    return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
-                case kv::index_collection::map_keys:
-                case kv::index_collection::map_values:
-                    if (!b->val.is_map())
-                        return false;
-                    return std::any_of(
-                        b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                            return matches(f.collection == kv::index_collection::map_keys ? x.key
-                                                                                          : x.val);
-                        });
-                }
-                return false;
-            });
-    }
+                                                const kv::read_policy& rp = {});
 
     // --- topology ------------------------------------------------------------
 
     std::uint32_t node_count() const noexcept { return m_cfg.nodes; }
-    bool node_alive(int node) const {
-        std::lock_guard lock(m_topology_mu);
-        return node >= 0 && static_cast<std::uint32_t>(node) < m_cfg.nodes &&
-               m_alive[static_cast<std::size_t>(node)];
-    }
+    bool node_alive(int node) const;
     /// Takes a node down: its partitions fail over. PARAMETER_ERROR for a
     /// node that does not exist; a node already down is left so.
-    result<void> node_down(int node) { return set_alive(node, false); }
+    result<void> node_down(int node);
     /// Brings a node back: it takes its partitions back.
-    result<void> node_up(int node) { return set_alive(node, true); }
+    result<void> node_up(int node);
 
     /// A partition's current replicas, master first (empty: unavailable or
     /// no such namespace).
-    std::vector<int> replicas(std::string_view ns_name, std::uint32_t pid) const {
-        const detail::namespace_state* ns = find_ns(ns_name);
-        if (ns == nullptr || pid >= kv::partition_count)
-            return {};
-        detail::partition& p = ns->parts[pid];
-        std::lock_guard lock(p.mu);
-        return p.replicas;
-    }
+    std::vector<int> replicas(std::string_view ns_name, std::uint32_t pid) const;
     /// Where k's record lives now, master first.
     std::vector<int> replicas(const kv::key& k) const { return replicas(k.ns(), k.partition_id()); }
 
@@ -538,94 +260,28 @@ public:
 
     /// Installs a fault (faults.hpp); its id. PARAMETER_ERROR for a node
     /// fault on a node that does not exist or a probability outside [0, 1].
-    result<std::size_t> add_fault(fault f) {
-        if ((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
-            (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes))
-            return fail(status::parameter_error,
-                        "add_fault: node " + std::to_string(f.node) + " does not exist");
-        if (!(f.probability >= 0.0 && f.probability <= 1.0))
-            return fail(status::parameter_error, "add_fault: probability must be in [0, 1]");
-        return m_faults.add(std::move(f));
-    }
+    result<std::size_t> add_fault(fault f);
     void clear_faults() { m_faults.clear(); }
     std::uint64_t fault_fires(std::size_t id) const { return m_faults.fires(id); }
 
     // --- accounting ----------------------------------------------------------
 
     /// A snapshot of the accounting. O(records).
-    sim::stats stats() const {
-        sim::stats out;
-        out.fault_fires = m_faults.total_fires();
-        const std::int64_t now_s = m_clock->now_s();
-        std::vector<bool> alive;
-        {
-            std::lock_guard lock(m_topology_mu);
-            alive = m_alive;
-        }
-        for (const auto& ns : m_namespaces)
-            out.namespaces.push_back(snapshot(*ns, alive, now_s));
-        return out;
-    }
+    sim::stats stats() const;
     /// The snapshot as JSON (stats.hpp).
     nlohmann::json stats_json(bool all_partitions = false) const {
         return to_json(stats(), all_partitions);
     }
     /// Zeroes every counter (records stay).
-    void reset_stats() {
-        for (const auto& ns : m_namespaces) {
-            for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-                detail::partition& p = ns->parts[pid];
-                std::lock_guard lock(p.mu);
-                p.reset_counters();
-                for (auto& [d, e] : p.records)
-                    e.reads = e.writes = 0;
-            }
-            for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
-                ns->extras[n].round_trips.store(0, std::memory_order_relaxed);
-            }
-        }
-    }
+    void reset_stats();
 
     // --- maintenance ---------------------------------------------------------
 
     /// Removes expired records now (the server's nsup); how many.
-    std::size_t expire() {
-        const std::int64_t now_s = m_clock->now_s();
-        std::size_t n = 0;
-        for (const auto& ns : m_namespaces) {
-            for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-                detail::partition& p = ns->parts[pid];
-                std::lock_guard lock(p.mu);
-                for (auto it = p.records.begin(); it != p.records.end();) {
-                    if (it->second.expired(now_s)) {
-                        p.depart(it->first, it->second, pid);
-                        it = p.records.erase(it);
-                        ++n;
-                    } else {
-                        ++it;
-                    }
-                }
-            }
-        }
-        return n;
-    }
+    std::size_t expire();
 
     /// Live records in a namespace (0 for an unknown one). O(records).
-    std::uint64_t record_count(std::string_view ns_name) const {
-        const detail::namespace_state* ns = find_ns(ns_name);
-        if (ns == nullptr)
-            return 0;
-        const std::int64_t now_s = m_clock->now_s();
-        std::uint64_t n = 0;
-        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-            detail::partition& p = ns->parts[pid];
-            std::lock_guard lock(p.mu);
-            for (const auto& [d, e] : p.records)
-                if (!e.expired(now_s))
-                    ++n;
-        }
-        return n;
-    }
+    std::uint64_t record_count(std::string_view ns_name) const;
 
 private:
     // --- setup ---------------------------------------------------------------
@@ -1466,5 +1122,415 @@ private:
 
 static_assert(kv::kv_store<cluster>);
 static_assert(kv::kv_queryable<cluster>);
+
+#if KVMODEL_DEFINITIONS
+
+KVMODEL_DECL cluster::cluster(cluster_config cfg)
+    : m_cfg(std::move(cfg))
+    , m_faults(m_cfg.seed) {
+    KVMODEL_ASSERT(validate(m_cfg).has_value());
+    m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
+    m_alive.assign(m_cfg.nodes, true);
+    for (const namespace_config& nc : m_cfg.namespaces)
+        build_namespace(nc);
+}
+
+KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
+    if (cfg.nodes == 0 || cfg.nodes > 128)
+        return fail(status::parameter_error,
+                    "cluster: nodes must be 1..128, got " + std::to_string(cfg.nodes));
+    if (cfg.namespaces.empty())
+        return fail(status::parameter_error, "cluster: no namespace");
+    for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
+        const namespace_config& n = cfg.namespaces[i];
+        if (n.name.empty() || n.name.size() > kv::max_namespace_length)
+            return fail(status::parameter_error,
+                        "cluster: namespace name '" + n.name + "' must be 1..31 bytes");
+        for (std::size_t j = 0; j < i; ++j)
+            if (cfg.namespaces[j].name == n.name)
+                return fail(status::parameter_error,
+                            "cluster: namespace '" + n.name + "' configured twice");
+        if (n.max_record_size < kv::min_max_record_size ||
+            n.max_record_size > kv::max_max_record_size)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' max-record-size " +
+                            std::to_string(n.max_record_size) + " outside 64 .. 8388608");
+        if (n.replication_factor == 0)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' replication factor 0");
+        if (n.default_ttl < 0 || n.default_ttl > kv::max_ttl)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' default-ttl " +
+                            std::to_string(n.default_ttl) + " outside 0 .. 10 years");
+    }
+    return {};
+}
+
+KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_policy& rp) {
+    op_report rep;
+    return run(k,
+               false,
+               rp,
+               "get",
+               rep,
+               [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
+                   -> result<kv::record> {
+                   detail::entry* e = live(p, k, now_s);
+                   if (e == nullptr)
+                       return count_failure(
+                           p, fail(status::record_not_found, "get: record not found"));
+                   if (!detail::same_name(e->set(), k.set()))
+                       return count_failure(p, detail::set_mismatch("get", k, *e));
+                   kv::record out;
+                   detail::copy_bins(*e, out);
+                   out.generation = e->generation;
+                   out.void_time = e->void_time;
+                   out.ttl = e->ttl(now_s);
+                   count_read(p, *e);
+                   return out;
+               });
+}
+
+KVMODEL_DECL result<kv::record>
+cluster::get(const kv::key& k, std::span<const std::string> bins, const kv::read_policy& rp) {
+    std::vector<kv::operation> ops;
+    ops.reserve(bins.size());
+    for (const std::string& b : bins)
+        ops.push_back(kv::op::read(b));
+    op_report rep;
+    result<kv::record> r = operate_impl(k, ops, kv::as_write_policy(rp), rep, "get");
+    if (r)
+        r->results.clear();
+    return r;
+}
+
+KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_policy& rp) {
+    op_report rep;
+    result<kv::record> r =
+        run(k,
+            false,
+            rp,
+            "exists",
+            rep,
+            [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
+                -> result<kv::record> {
+                detail::entry* e = live(p, k, now_s);
+                kv::record out;
+                if (e != nullptr && !detail::same_name(e->set(), k.set()))
+                    return count_failure(p, detail::set_mismatch("exists", k, *e));
+                if (e != nullptr) {
+                    out.generation = e->generation;
+                    out.void_time = e->void_time;
+                    out.ttl = e->ttl(now_s);
+                    ++e->reads;
+                    p.account([](counters& c) { ++c.reads; });
+                }
+                return out;
+            });
+    if (!r)
+        return std::move(r).error();
+    return r->generation != 0;
+}
+
+KVMODEL_DECL result<kv::record>
+cluster::operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp) {
+    op_report rep;
+    return operate_impl(k, ops, wp, rep, "operate");
+}
+
+KVMODEL_DECL result<kv::record> cluster::operate(const kv::key& k,
+                                                 std::span<const kv::operation> ops,
+                                                 const kv::write_policy& wp,
+                                                 op_report& report) {
+    report = op_report{};
+    return operate_impl(k, ops, wp, report, "operate");
+}
+
+KVMODEL_DECL result<void>
+cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp) {
+    static constexpr std::string_view cmd = "put";
+    if (bins.empty())
+        return fail(status::parameter_error, "put: no bins");
+    const bool replace = wp.exists == kv::record_exists_action::replace ||
+                         wp.exists == kv::record_exists_action::replace_only;
+    for (const kv::bin& b : bins) {
+        if (result<void> c = kv::check_bin_name(b.name, cmd); !c)
+            return c;
+        if (b.val.is_nil() && replace)
+            return fail(status::parameter_error,
+                        "put: bin '" + b.name +
+                            "': a bin delete (nil) can't have record-level replace (" +
+                            std::string(kv::exists_action_name(wp.exists)) + ")");
+    }
+    op_report rep;
+    return run(k,
+               true,
+               wp,
+               cmd,
+               rep,
+               [&](detail::namespace_state& ns,
+                   detail::partition& p,
+                   std::int64_t now_s,
+                   bool& applied) -> result<void> {
+                   return write_command(
+                       ns, p, k, false, wp, now_s, cmd, applied, nullptr, [&](detail::txn& t) {
+                           return apply_put(t, bins, wp, ns);
+                       });
+               });
+}
+
+KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_policy& wp) {
+    op_report rep;
+    result<kv::record> r = run(
+        k,
+        true,
+        wp,
+        "remove",
+        rep,
+        [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool& applied)
+            -> result<kv::record> {
+            detail::entry* e = live(p, k, now_s);
+            if (e == nullptr)
+                return count_failure(p, fail(status::record_not_found, "remove: record not found"));
+            if (!detail::same_name(e->set(), k.set()))
+                return count_failure(p,
+                                     fail(status::parameter_error,
+                                          "remove: set name '" + k.set() +
+                                              "' does not match the record's set '" + e->set() +
+                                              "'"));
+            if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
+                (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
+                return count_failure(
+                    p,
+                    fail(status::generation_error,
+                         "remove: generation is " + std::to_string(e->generation) +
+                             ", policy expects " +
+                             (wp.gen == kv::generation_policy::gt ? "more than " : "") +
+                             std::to_string(wp.generation)));
+            erase_record(p, k, *e);
+            p.written();
+            p.account([](counters& c) { ++c.deletes; });
+            applied = true;
+            return kv::record{};
+        });
+    if (!r)
+        return std::move(r).error();
+    return {};
+}
+
+KVMODEL_DECL result<void> cluster::touch(const kv::key& k, const kv::write_policy& wp) {
+    const std::array<kv::operation, 1> ops = {kv::op::touch()};
+    op_report rep;
+    result<kv::record> r = operate_impl(k, ops, wp, rep, "touch");
+    if (!r)
+        return std::move(r).error();
+    return {};
+}
+
+KVMODEL_DECL std::vector<result<kv::record>> cluster::batch_get(std::span<const kv::key> keys,
+                                                                const kv::read_policy& rp) {
+    return batch_impl(keys, nullptr, rp);
+}
+
+KVMODEL_DECL std::vector<result<kv::record>> cluster::batch_get(std::span<const kv::key> keys,
+                                                                std::span<const std::string> bins,
+                                                                const kv::read_policy& rp) {
+    return batch_impl(keys, &bins, rp);
+}
+
+KVMODEL_DECL result<void> cluster::create_index(const kv::index_spec& ix) {
+    detail::namespace_state* ns = find_ns(ix.ns);
+    if (ns == nullptr)
+        return unknown_namespace("create_index", ix.ns);
+    if (result<void> b = kv::check_bin_name(ix.bin, "create_index"); !b)
+        return b;
+    if (ix.name.empty())
+        return fail(status::parameter_error, "create_index: empty index name");
+    std::unique_lock lock(ns->index_mu);
+    for (const kv::index_spec& x : ns->indexes)
+        if (x.name == ix.name)
+            return fail(status::index_found, "create_index: index '" + ix.name + "' exists");
+    ns->indexes.push_back(ix);
+    return {};
+}
+
+KVMODEL_DECL result<void> cluster::drop_index(const std::string& ns_name, const std::string& name) {
+    detail::namespace_state* ns = find_ns(ns_name);
+    if (ns == nullptr)
+        return unknown_namespace("drop_index", ns_name);
+    std::unique_lock lock(ns->index_mu);
+    for (auto it = ns->indexes.begin(); it != ns->indexes.end(); ++it) {
+        if (it->name == name) {
+            ns->indexes.erase(it);
+            return {};
+        }
+    }
+    return fail(status::index_not_found, "drop_index: no index '" + name + "'");
+}
+
+KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan(const kv::scan_request& req,
+                                                                 const kv::read_policy& rp) {
+    (void)rp;
+    return walk(req.ns, req.set, req.bins, req.max_records, "scan", [](const detail::entry&) {
+        return true;
+    });
+}
+
+KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::query_request& req,
+                                                                  const kv::read_policy& rp) {
+    (void)rp;
+    detail::namespace_state* ns = find_ns(req.ns);
+    if (ns == nullptr)
+        return unknown_namespace("query", req.ns);
+    const kv::filter& f = req.where;
+    std::optional<kv::index_type> type = index_type_of(f.begin);
+    if (!type)
+        return fail(status::parameter_error,
+                    "query: filter value must be an integer, string or bytes, got " +
+                        std::string(type_name(f.begin.type())));
+    if (f.end && (!f.begin.is_int() || !f.end->is_int()))
+        return fail(status::parameter_error, "query: a range filter needs integer bounds");
+    {
+        std::shared_lock lock(ns->index_mu);
+        bool found = false;
+        for (const kv::index_spec& x : ns->indexes)
+            if (x.bin == f.bin && x.collection == f.collection && x.type == *type &&
+                (x.set.empty() || x.set == req.set))
+                found = true;
+        if (!found)
+            return fail(status::index_not_found,
+                        "query: no " + std::string(index_type_name(*type)) + " index on bin '" +
+                            f.bin + "'" +
+                            (req.set.empty() ? "" : " covering set '" + req.set + "'"));
+    }
+    auto matches = [&f](const value& v) {
+        if (f.end)
+            return v.is_int() && v.as_int() >= f.begin.as_int() && v.as_int() <= f.end->as_int();
+        return v.type() == f.begin.type() && v == f.begin;
+    };
+    return walk(req.ns, req.set, req.bins, req.max_records, "query", [&](const detail::entry& e) {
+        const detail::stored_bin* b = e.find(f.bin);
+        if (b == nullptr)
+            return false;
+        switch (f.collection) {
+        case kv::index_collection::none:
+            return matches(b->val);
+        case kv::index_collection::list:
+            if (!b->val.is_list())
+                return false;
+            return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
+        case kv::index_collection::map_keys:
+        case kv::index_collection::map_values:
+            if (!b->val.is_map())
+                return false;
+            return std::any_of(
+                b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
+                    return matches(f.collection == kv::index_collection::map_keys ? x.key : x.val);
+                });
+        }
+        return false;
+    });
+}
+
+KVMODEL_DECL bool cluster::node_alive(int node) const {
+    std::lock_guard lock(m_topology_mu);
+    return node >= 0 && static_cast<std::uint32_t>(node) < m_cfg.nodes &&
+           m_alive[static_cast<std::size_t>(node)];
+}
+
+KVMODEL_DECL result<void> cluster::node_down(int node) {
+    return set_alive(node, false);
+}
+
+KVMODEL_DECL result<void> cluster::node_up(int node) {
+    return set_alive(node, true);
+}
+
+KVMODEL_DECL std::vector<int> cluster::replicas(std::string_view ns_name, std::uint32_t pid) const {
+    const detail::namespace_state* ns = find_ns(ns_name);
+    if (ns == nullptr || pid >= kv::partition_count)
+        return {};
+    detail::partition& p = ns->parts[pid];
+    std::lock_guard lock(p.mu);
+    return p.replicas;
+}
+
+KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
+    if ((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
+        (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes))
+        return fail(status::parameter_error,
+                    "add_fault: node " + std::to_string(f.node) + " does not exist");
+    if (!(f.probability >= 0.0 && f.probability <= 1.0))
+        return fail(status::parameter_error, "add_fault: probability must be in [0, 1]");
+    return m_faults.add(std::move(f));
+}
+
+KVMODEL_DECL sim::stats cluster::stats() const {
+    sim::stats out;
+    out.fault_fires = m_faults.total_fires();
+    const std::int64_t now_s = m_clock->now_s();
+    std::vector<bool> alive;
+    {
+        std::lock_guard lock(m_topology_mu);
+        alive = m_alive;
+    }
+    for (const auto& ns : m_namespaces)
+        out.namespaces.push_back(snapshot(*ns, alive, now_s));
+    return out;
+}
+
+KVMODEL_DECL void cluster::reset_stats() {
+    for (const auto& ns : m_namespaces) {
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            detail::partition& p = ns->parts[pid];
+            std::lock_guard lock(p.mu);
+            p.reset_counters();
+            for (auto& [d, e] : p.records)
+                e.reads = e.writes = 0;
+        }
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
+            ns->extras[n].round_trips.store(0, std::memory_order_relaxed);
+        }
+    }
+}
+
+KVMODEL_DECL std::size_t cluster::expire() {
+    const std::int64_t now_s = m_clock->now_s();
+    std::size_t n = 0;
+    for (const auto& ns : m_namespaces) {
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            detail::partition& p = ns->parts[pid];
+            std::lock_guard lock(p.mu);
+            for (auto it = p.records.begin(); it != p.records.end();) {
+                if (it->second.expired(now_s)) {
+                    p.depart(it->first, it->second, pid);
+                    it = p.records.erase(it);
+                    ++n;
+                } else {
+                    ++it;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+KVMODEL_DECL std::uint64_t cluster::record_count(std::string_view ns_name) const {
+    const detail::namespace_state* ns = find_ns(ns_name);
+    if (ns == nullptr)
+        return 0;
+    const std::int64_t now_s = m_clock->now_s();
+    std::uint64_t n = 0;
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        detail::partition& p = ns->parts[pid];
+        std::lock_guard lock(p.mu);
+        for (const auto& [d, e] : p.records)
+            if (!e.expired(now_s))
+                ++n;
+    }
+    return n;
+}
+
+#endif // KVMODEL_DEFINITIONS
 
 } // namespace kvmodel::sim
