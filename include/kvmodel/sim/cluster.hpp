@@ -596,15 +596,12 @@ public:
             for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
                 detail::partition& p = ns->parts[pid];
                 std::lock_guard lock(p.mu);
-                for (auto it = p.records.begin(); it != p.records.end();) {
-                    if (it->second.expired(now_s)) {
-                        p.depart(it->first, it->second, pid);
-                        it = p.records.erase(it);
-                        ++n;
-                    } else {
-                        ++it;
-                    }
-                }
+                n += p.records.erase_if([&](const kv::digest& d, const detail::entry& e) {
+                    if (!e.expired(now_s))
+                        return false;
+                    p.depart(d, e, pid);
+                    return true;
+                });
             }
         }
         return n;
@@ -728,15 +725,15 @@ private:
 
     // The live entry of k, or nullptr; an expired one is removed on the way.
     static detail::entry* live(detail::partition& p, const kv::key& k, std::int64_t now_s) {
-        auto it = p.records.find(k.digest());
-        if (it == p.records.end())
+        detail::entry* e = p.records.find(k.digest());
+        if (e == nullptr)
             return nullptr;
-        if (it->second.expired(now_s)) {
-            p.depart(it->first, it->second, k.partition_id());
-            p.records.erase(it);
+        if (e->expired(now_s)) {
+            p.depart(k.digest(), *e, k.partition_id());
+            p.records.erase(k.digest());
             return nullptr;
         }
-        return &it->second;
+        return e;
     }
 
     static void erase_record(detail::partition& p, const kv::key& k, const detail::entry& e) {
@@ -873,7 +870,7 @@ private:
         } else {
             detail::entry* e = cur;
             if (e == nullptr)
-                e = &p.records.emplace(k.digest(), std::move(fresh)).first->second;
+                e = &p.records.emplace(k.digest(), std::move(fresh));
             const std::uint64_t size = e->stored_size();
             ++e->writes;
             p.account([size](counters& c) {
@@ -1060,7 +1057,7 @@ private:
         // The partition's hot lines are likely cold (4096 of them): ask for
         // them now and overlap the wait with the bookkeeping below.
         __builtin_prefetch(&p, 1);
-        __builtin_prefetch(&p.records, 0);
+        __builtin_prefetch(&p.epoch.largest_record, 1); // the counters' second line
         const std::uint64_t command = m_faults.begin_command();
         const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
         const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);

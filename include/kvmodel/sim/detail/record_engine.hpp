@@ -91,10 +91,17 @@ inline const std::string& no_set() {
     return empty;
 }
 
-/// A stored record. Kept small (the set name is interned per namespace, a
-/// stored key is boxed) so a hash-map node stays within two cache lines.
+/// Bins a record holds inline, without a heap block of its own.
+inline constexpr std::size_t inline_bins = 4;
+
+/// A record's bins. The first inline_bins live inside the record, so
+/// reading a record of a few bins follows no pointer but its values'.
+using bin_list = boost::container::small_vector<stored_bin, inline_bins>;
+
+/// A stored record. The set name is interned per namespace and a stored key
+/// is boxed; the bins come last, so the fixed fields share the digest's
+/// cache line in the record table's node.
 struct entry {
-    std::vector<stored_bin> bins;
     /// Sum of bins[i].size.
     std::size_t bins_size = 0;
     /// Unix seconds; 0 = never expires.
@@ -107,6 +114,7 @@ struct entry {
     /// The user key, when stored (send_key).
     std::unique_ptr<value> stored_key;
     std::uint16_t generation = 0;
+    bin_list bins;
 
     const std::string& set() const noexcept { return *set_ref; }
     /// The record's flat size (record_size.hpp). O(1).
@@ -538,7 +546,7 @@ private:
     bool m_log_meta;
     // Inline room for the few changes of a typical command: no allocation.
     boost::container::small_vector<change, 4> m_changes;
-    std::vector<std::vector<stored_bin>> m_cleared;
+    std::vector<bin_list> m_cleared;
     std::uint16_t m_generation = 0;
     std::int64_t m_void_time = 0;
     std::unique_ptr<value> m_stored_key;
