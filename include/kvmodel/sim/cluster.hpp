@@ -664,10 +664,12 @@ private:
             return true;
         // A write taking no time never queues, and with no queue in the
         // partition there is nothing to wait behind: skip the bookkeeping.
-        if (service.count() <= 0 && p.pending.tracked() == 0)
+        if (service.count() <= 0 && !p.writes_queued)
             return true;
-        return p.pending.admit(
+        const bool admitted = p.pending.admit(
             k.digest(), now * 1000, service.count(), ns.transaction_pending_limit);
+        p.writes_queued = p.pending.tracked() != 0;
+        return admitted;
     }
 
     // The nodes in this partition's preference order: highest seeded hash
@@ -965,8 +967,8 @@ private:
                     // after them), so the positions found above stay valid.
                     for (std::size_t i = 0; i < bins.size(); ++i) {
                         if (at[i] == npos) {
-                            e.bins.push_back(
-                                detail::stored_bin{bins[i].name, bins[i].val, sizes[i]});
+                            e.bins.push_back(detail::stored_bin{
+                                detail::bin_name(bins[i].name), bins[i].val, sizes[i]});
                             continue;
                         }
                         detail::stored_bin& sb = e.bins[at[i]];

@@ -129,15 +129,18 @@ private:
 struct alignas(64) partition {
     // Hot. The first cache line holds what a command needs before it can
     // reach its record — the lock, the serving node and the record table's
-    // header — and the dirty flag and the counters' first fields (those every
-    // command bumps); the second line the rest of the counters a command
-    // bumps. Both addresses are known from the digest, so the two misses
-    // overlap, and the record's slot is one hop further.
+    // header — and the write flags and the counters' first fields (those
+    // every command bumps); the second line the rest of the counters a
+    // command bumps. Both addresses are known from the digest, so the two
+    // misses overlap, and the record's slot is one hop further.
     partition_lock mu;
     /// replicas.front(), or -1: the serving node.
     std::int16_t master_node = -1;
     /// A write was committed since the last topology change.
     bool dirty = false;
+    /// pending.tracked() != 0, here so that a write taking no time need not
+    /// read the queue's line to learn there is nothing to wait behind.
+    bool writes_queued = false;
     /// The records (the header is read on every command, written on inserts).
     record_table records;
     /// Counters since the last topology change (the master was fixed).
