@@ -1,8 +1,9 @@
 // kvmodel/sim/detail/state.hpp
 //
 // The simulated cluster's shared state: per namespace 4096 partitions, each
-// with its own lock (the only lock on the hot path), its records, its
-// accounting, and its replica bookkeeping; and the namespace's set names.
+// with its own lock (the only lock on the hot path), its records (in a
+// table beside it), its accounting, and its replica bookkeeping; and the
+// namespace's set names.
 //
 // Replication model: each partition has a fixed succession list of nodes (a
 // seeded rendezvous hash, as Aerospike orders nodes per partition); its
@@ -127,12 +128,10 @@ private:
 };
 
 struct alignas(64) partition {
-    // Hot. The first cache line holds what a command needs before it can
-    // reach its record — the lock, the serving node and the record table's
-    // header — and the write flags and the counters' first fields (those
-    // every command bumps); the second line the rest of the counters a
-    // command bumps. Both addresses are known from the digest, so the two
-    // misses overlap, and the record's slot is one hop further.
+    // Hot: the first cache line is the only one of the partition a command
+    // touches (unless it fails or has latency): the lock, the serving node,
+    // the write flags and the counters every command bumps. The records are
+    // in the namespace's record_table array (namespace_state::records).
     partition_lock mu;
     /// replicas.front(), or -1: the serving node.
     std::int16_t master_node = -1;
@@ -141,8 +140,6 @@ struct alignas(64) partition {
     /// pending.tracked() != 0, here so that a write taking no time need not
     /// read the queue's line to learn there is nothing to wait behind.
     bool writes_queued = false;
-    /// The records (the header is read on every command, written on inserts).
-    record_table records;
     /// Counters since the last topology change (the master was fixed).
     counters epoch;
 
@@ -270,6 +267,10 @@ struct namespace_state {
     std::uint32_t transaction_pending_limit = default_transaction_pending_limit;
     std::uint32_t replication_factor = 2;
     std::unique_ptr<partition[]> parts;   // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    /// The records of partition i, under parts[i].mu. Apart from the
+    /// partitions so that the 4096 table headers are dense (64 KiB, kept in
+    /// cache) and a command can prefetch its record's slot before the lock.
+    std::unique_ptr<record_table[]> records; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     std::unique_ptr<node_extra[]> extras; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     set_table sets;
     mutable std::shared_mutex index_mu;
