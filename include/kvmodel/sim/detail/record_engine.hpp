@@ -120,8 +120,8 @@ inline constexpr std::size_t inline_bins = 4;
 using bin_list = boost::container::small_vector<stored_bin, inline_bins>;
 
 /// A stored record. The set name is interned per namespace and a stored key
-/// is boxed; the bins come last, so the fixed fields share the digest's
-/// cache line in the record table's node.
+/// is boxed; the bins come last, so the fixed fields sit next to the digest
+/// in the record table's node.
 struct entry {
     /// Sum of bins[i].size.
     std::size_t bins_size = 0;

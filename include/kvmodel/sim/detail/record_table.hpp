@@ -74,9 +74,9 @@ public:
 
     /// Asks for the cache line of d's home slot. Needs no lock.
     void prefetch(const kv::digest& d) const noexcept {
-        if (const slot* slots = m_slots.load(std::memory_order_relaxed))
-            __builtin_prefetch(
-                &slots[static_cast<std::uint32_t>(hash(d)) & m_mask.load(std::memory_order_relaxed)]);
+        const slot* const slots = this->slots();
+        if (slots != nullptr)
+            __builtin_prefetch(&slots[static_cast<std::uint32_t>(hash(d)) & mask()]);
     }
 
     /// Adds the record of digest d, which must not be present.

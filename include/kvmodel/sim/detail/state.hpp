@@ -266,12 +266,12 @@ struct namespace_state {
     limits lim;
     std::uint32_t transaction_pending_limit = default_transaction_pending_limit;
     std::uint32_t replication_factor = 2;
-    std::unique_ptr<partition[]> parts;   // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    std::unique_ptr<partition[]> parts; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     /// The records of partition i, under parts[i].mu. Apart from the
     /// partitions so that the 4096 table headers are dense (64 KiB, kept in
     /// cache) and a command can prefetch its record's slot before the lock.
     std::unique_ptr<record_table[]> records; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
-    std::unique_ptr<node_extra[]> extras; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    std::unique_ptr<node_extra[]> extras;    // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     set_table sets;
     mutable std::shared_mutex index_mu;
     std::vector<kv::index_spec> indexes;
