@@ -29,8 +29,9 @@
 // a time; topology changes lock every partition in turn under a topology
 // mutex; nothing takes a global lock on the hot path.
 //
-// Costs: a command is one lookup in its partition's hash map plus the record
-// work: get copies the bins (O(1) per list/map bin, strings copied); a write
+// Costs: a command is one lookup in its partition's record table (an open-
+// addressing hash table, detail/record_table.hpp) plus the record work:
+// get copies the bins (O(1) per list/map bin, strings copied); a write
 // changes the record in place under an undo log (detail/record_engine.hpp):
 // unchanged bins are not touched, a list/map bin a CDT op mutates is cloned
 // once (O(its size), kept for rollback), and the record's new stored size is
@@ -296,6 +297,8 @@ private:
         ns->transaction_pending_limit = nc.transaction_pending_limit;
         ns->parts = std::make_unique<detail::partition[]>(
             kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+        ns->records = std::make_unique<detail::record_table[]>(
+            kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
         ns->extras = std::make_unique<detail::node_extra[]>(
             m_cfg.nodes); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
@@ -323,10 +326,12 @@ private:
             return true;
         // A write taking no time never queues, and with no queue in the
         // partition there is nothing to wait behind: skip the bookkeeping.
-        if (service.count() <= 0 && p.pending.tracked() == 0)
+        if (service.count() <= 0 && !p.writes_queued)
             return true;
-        return p.pending.admit(
+        const bool admitted = p.pending.admit(
             k.digest(), now * 1000, service.count(), ns.transaction_pending_limit);
+        p.writes_queued = p.pending.tracked() != 0;
+        return admitted;
     }
 
     // The nodes in this partition's preference order: highest seeded hash
@@ -383,21 +388,26 @@ private:
     // --- records -------------------------------------------------------------
 
     // The live entry of k, or nullptr; an expired one is removed on the way.
-    static detail::entry* live(detail::partition& p, const kv::key& k, std::int64_t now_s) {
-        auto it = p.records.find(k.digest());
-        if (it == p.records.end())
+    static detail::entry*
+    live(detail::namespace_state& ns, detail::partition& p, const kv::key& k, std::int64_t now_s) {
+        detail::record_table& records = ns.records[k.partition_id()];
+        detail::entry* e = records.find(k.digest());
+        if (e == nullptr)
             return nullptr;
-        if (it->second.expired(now_s)) {
-            p.depart(it->first, it->second, k.partition_id());
-            p.records.erase(it);
+        if (e->expired(now_s)) {
+            p.depart(k.digest(), *e, k.partition_id());
+            records.erase(k.digest());
             return nullptr;
         }
-        return &it->second;
+        return e;
     }
 
-    static void erase_record(detail::partition& p, const kv::key& k, const detail::entry& e) {
+    static void erase_record(detail::namespace_state& ns,
+                             detail::partition& p,
+                             const kv::key& k,
+                             const detail::entry& e) {
         p.depart(k.digest(), e, k.partition_id());
-        p.records.erase(k.digest());
+        ns.records[k.partition_id()].erase(k.digest());
     }
 
     static void count_error(detail::partition& p, status code) {
@@ -458,7 +468,7 @@ private:
                        bool& applied) -> result<kv::record> {
                        detail::failure_info fi;
                        if (read_only) {
-                           detail::entry* cur = live(p, k, now_s);
+                           detail::entry* cur = live(ns, p, k, now_s);
                            result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi);
                            if (r) {
                                count_read(p, *cur);
@@ -494,7 +504,7 @@ private:
                                bool& applied,
                                kv::record* out,
                                Apply&& apply) {
-        detail::entry* cur = live(p, k, now_s);
+        detail::entry* cur = live(ns, p, k, now_s);
         const std::string* new_set = &detail::no_set();
         if (cur == nullptr) {
             new_set = ns.sets.intern(k.set());
@@ -523,13 +533,12 @@ private:
             return count_failure(p, std::move(r));
         applied = true;
         if (oc.deleted) {
-            p.depart(k.digest(), *cur, k.partition_id());
-            p.records.erase(k.digest());
+            erase_record(ns, p, k, *cur);
             p.account([](counters& c) { ++c.deletes; });
         } else {
             detail::entry* e = cur;
             if (e == nullptr)
-                e = &p.records.emplace(k.digest(), std::move(fresh)).first->second;
+                e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
             const std::uint64_t size = e->stored_size();
             ++e->writes;
             p.account([size](counters& c) {
@@ -624,8 +633,8 @@ private:
                     // after them), so the positions found above stay valid.
                     for (std::size_t i = 0; i < bins.size(); ++i) {
                         if (at[i] == npos) {
-                            e.bins.push_back(
-                                detail::stored_bin{bins[i].name, bins[i].val, sizes[i]});
+                            e.bins.push_back(detail::stored_bin{
+                                detail::bin_name(bins[i].name), bins[i].val, sizes[i]});
                             continue;
                         }
                         detail::stored_bin& sb = e.bins[at[i]];
@@ -713,10 +722,11 @@ private:
             return error{c.error().code, std::string(cmd) + ": " + c.error().message};
         const std::uint32_t pid = k.partition_id();
         detail::partition& p = ns->parts[pid];
-        // The partition's hot lines are likely cold (4096 of them): ask for
-        // them now and overlap the wait with the bookkeeping below.
+        // The partition's hot line and the record's slot are likely cold
+        // (4096 partitions): ask for both now, so the two misses overlap each
+        // other and the bookkeeping below.
         __builtin_prefetch(&p, 1);
-        __builtin_prefetch(&p.records, 0);
+        ns->records[pid].prefetch(k.digest());
         const std::uint64_t command = m_faults.begin_command();
         const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
         const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);
@@ -878,7 +888,7 @@ private:
                     continue;
                 }
                 const std::int64_t now_s = now / 1000;
-                detail::entry* e = live(p, k, now_s);
+                detail::entry* e = live(*ns, p, k, now_s);
                 if (e == nullptr) {
                     out[i] = count_failure(
                         p, fail(status::record_not_found, "batch_get: record not found"));
@@ -973,7 +983,7 @@ private:
                                 " has no live copy");
             touched[static_cast<std::size_t>(node)] = true;
             std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
-            for (auto& [d, e] : p.records)
+            for (auto& [d, e] : ns->records[pid])
                 if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e))
                     hits.emplace_back(&d, &e);
             std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
@@ -1036,7 +1046,7 @@ private:
             ps.ops = p.total();
             std::uint64_t live_records = 0;
             std::uint64_t bytes = 0;
-            for (const auto& [d, e] : p.records) {
+            for (const auto& [d, e] : ns.records[pid]) {
                 if (!e.expired(now_s)) {
                     ++live_records;
                     bytes += e.stored_size();
@@ -1173,9 +1183,9 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                rp,
                "get",
                rep,
-               [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
+               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
                    -> result<kv::record> {
-                   detail::entry* e = live(p, k, now_s);
+                   detail::entry* e = live(ns, p, k, now_s);
                    if (e == nullptr)
                        return count_failure(
                            p, fail(status::record_not_found, "get: record not found"));
@@ -1212,9 +1222,9 @@ KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_polic
             rp,
             "exists",
             rep,
-            [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool&)
+            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
                 -> result<kv::record> {
-                detail::entry* e = live(p, k, now_s);
+                detail::entry* e = live(ns, p, k, now_s);
                 kv::record out;
                 if (e != nullptr && !detail::same_name(e->set(), k.set()))
                     return count_failure(p, detail::set_mismatch("exists", k, *e));
@@ -1287,9 +1297,9 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
         wp,
         "remove",
         rep,
-        [&](detail::namespace_state&, detail::partition& p, std::int64_t now_s, bool& applied)
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool& applied)
             -> result<kv::record> {
-            detail::entry* e = live(p, k, now_s);
+            detail::entry* e = live(ns, p, k, now_s);
             if (e == nullptr)
                 return count_failure(p, fail(status::record_not_found, "remove: record not found"));
             if (!detail::same_name(e->set(), k.set()))
@@ -1307,7 +1317,7 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
                              ", policy expects " +
                              (wp.gen == kv::generation_policy::gt ? "more than " : "") +
                              std::to_string(wp.generation)));
-            erase_record(p, k, *e);
+            erase_record(ns, p, k, *e);
             p.written();
             p.account([](counters& c) { ++c.deletes; });
             applied = true;
@@ -1485,7 +1495,7 @@ KVMODEL_DECL void cluster::reset_stats() {
             detail::partition& p = ns->parts[pid];
             std::lock_guard lock(p.mu);
             p.reset_counters();
-            for (auto& [d, e] : p.records)
+            for (auto& [d, e] : ns->records[pid])
                 e.reads = e.writes = 0;
         }
         for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
@@ -1501,15 +1511,12 @@ KVMODEL_DECL std::size_t cluster::expire() {
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
             detail::partition& p = ns->parts[pid];
             std::lock_guard lock(p.mu);
-            for (auto it = p.records.begin(); it != p.records.end();) {
-                if (it->second.expired(now_s)) {
-                    p.depart(it->first, it->second, pid);
-                    it = p.records.erase(it);
-                    ++n;
-                } else {
-                    ++it;
-                }
-            }
+            n += ns->records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
+                if (!e.expired(now_s))
+                    return false;
+                p.depart(d, e, pid);
+                return true;
+            });
         }
     }
     return n;
@@ -1524,7 +1531,7 @@ KVMODEL_DECL std::uint64_t cluster::record_count(std::string_view ns_name) const
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns->parts[pid];
         std::lock_guard lock(p.mu);
-        for (const auto& [d, e] : p.records)
+        for (const auto& [d, e] : ns->records[pid])
             if (!e.expired(now_s))
                 ++n;
     }

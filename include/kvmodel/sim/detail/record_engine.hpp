@@ -17,6 +17,7 @@
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/core/assert.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -28,6 +29,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -78,9 +80,28 @@ namespace kvmodel::sim::detail {
 /// Most operations one command may carry (the server's MAX_N_OPS).
 inline constexpr std::size_t max_ops = std::size_t{32} * 1024;
 
+/// A bin name held inline: Aerospike's are at most 15 bytes (the store
+/// checks every name it is handed), so a stored bin needs no string object
+/// and fills one cache line.
+class bin_name {
+public:
+    bin_name() = default;
+    explicit bin_name(std::string_view s)
+        : m_size(static_cast<std::uint8_t>(s.size())) {
+        KVMODEL_ASSERT(s.size() <= kv::max_bin_name_length);
+        std::memcpy(m_chars.data(), s.data(), s.size());
+    }
+    // NOLINTNEXTLINE(google-explicit-constructor): a name reads as a string_view
+    operator std::string_view() const noexcept { return {m_chars.data(), m_size}; }
+
+private:
+    std::array<char, kv::max_bin_name_length> m_chars{};
+    std::uint8_t m_size = 0;
+};
+
 /// A bin as stored, with its cached stored size (record_size::bin_size).
 struct stored_bin {
-    std::string name;
+    bin_name name;
     value val;
     std::size_t size = 0;
 };
@@ -91,10 +112,17 @@ inline const std::string& no_set() {
     return empty;
 }
 
-/// A stored record. Kept small (the set name is interned per namespace, a
-/// stored key is boxed) so a hash-map node stays within two cache lines.
+/// Bins a record holds inline, without a heap block of its own.
+inline constexpr std::size_t inline_bins = 4;
+
+/// A record's bins. The first inline_bins live inside the record, so
+/// reading a record of a few bins follows no pointer but its values'.
+using bin_list = boost::container::small_vector<stored_bin, inline_bins>;
+
+/// A stored record. The set name is interned per namespace and a stored key
+/// is boxed; the bins come last, so the fixed fields sit next to the digest
+/// in the record table's node.
 struct entry {
-    std::vector<stored_bin> bins;
     /// Sum of bins[i].size.
     std::size_t bins_size = 0;
     /// Unix seconds; 0 = never expires.
@@ -107,6 +135,7 @@ struct entry {
     /// The user key, when stored (send_key).
     std::unique_ptr<value> stored_key;
     std::uint16_t generation = 0;
+    bin_list bins;
 
     const std::string& set() const noexcept { return *set_ref; }
     /// The record's flat size (record_size.hpp). O(1).
@@ -141,12 +170,12 @@ struct entry {
             b->size = size;
             return;
         }
-        bins.push_back(stored_bin{std::string(name), std::move(v), size});
+        bins.push_back(stored_bin{bin_name(name), std::move(v), size});
         bins_size += size;
     }
     void erase(std::string_view name) {
         for (auto it = bins.begin(); it != bins.end(); ++it) {
-            if (it->name == name) {
+            if (same_name(it->name, name)) {
                 bins_size -= it->size;
                 bins.erase(it);
                 return;
@@ -302,8 +331,16 @@ inline error set_mismatch(std::string_view cmd, const kv::key& k, const entry& e
 /// Converts an entry's bins for a record.
 inline void copy_bins(const entry& e, kv::record& r) {
     r.bins.reserve(r.bins.size() + e.bins.size());
+    // Converts where the bin's name is initialised, so the string is built
+    // in place: a temporary string would be copied again (a name is short,
+    // so moving it copies its bytes).
+    struct name_string {
+        std::string_view name;
+        // NOLINTNEXTLINE(google-explicit-constructor): for copy-initialisation
+        operator std::string() const { return std::string(name); }
+    };
     for (const stored_bin& b : e.bins)
-        r.bins.emplace_back(b.name, b.val); // built in place: no temporary bin moved
+        r.bins.emplace_back(name_string{b.name}, b.val);
 }
 
 /// Applies one read-type op to a bin value without changing it; the result.
@@ -426,7 +463,7 @@ public:
             b->size = size;
             return;
         }
-        m_e.bins.push_back(stored_bin{std::string(name), v, size});
+        m_e.bins.push_back(stored_bin{bin_name(name), v, size});
         m_e.bins_size += size;
     }
 
@@ -449,7 +486,7 @@ public:
         }
         if (m_log)
             log(change::kind::inserted, m_e.bins.size());
-        m_e.bins.push_back(stored_bin{std::string(name), std::move(v), size});
+        m_e.bins.push_back(stored_bin{bin_name(name), std::move(v), size});
         m_e.bins_size += size;
     }
     void erase(std::string_view name) {
@@ -538,7 +575,7 @@ private:
     bool m_log_meta;
     // Inline room for the few changes of a typical command: no allocation.
     boost::container::small_vector<change, 4> m_changes;
-    std::vector<std::vector<stored_bin>> m_cleared;
+    std::vector<bin_list> m_cleared;
     std::uint16_t m_generation = 0;
     std::int64_t m_void_time = 0;
     std::unique_ptr<value> m_stored_key;

@@ -1,8 +1,9 @@
 // kvmodel/sim/detail/state.hpp
 //
 // The simulated cluster's shared state: per namespace 4096 partitions, each
-// with its own lock (the only lock on the hot path), its records, its
-// accounting, and its replica bookkeeping; and the namespace's set names.
+// with its own lock (the only lock on the hot path), its records (in a
+// table beside it), its accounting, and its replica bookkeeping; and the
+// namespace's set names.
 //
 // Replication model: each partition has a fixed succession list of nodes (a
 // seeded rendezvous hash, as Aerospike orders nodes per partition); its
@@ -22,6 +23,7 @@
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/detail/pending_writes.hpp>
 #include <kvmodel/sim/detail/record_engine.hpp>
+#include <kvmodel/sim/detail/record_table.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/stats.hpp>
 
@@ -35,7 +37,6 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -127,19 +128,20 @@ private:
 };
 
 struct alignas(64) partition {
-    // Hot. The first cache line is the only one a command writes besides its
-    // record: the lock, the serving node, the dirty flag and the counters'
-    // first fields (those every command bumps). Two threads on distinct keys
-    // of one partition then bounce one line between cores, not three.
+    // Hot: the first cache line is the only one of the partition a command
+    // touches (unless it fails or has latency): the lock, the serving node,
+    // the write flags and the counters every command bumps. The records are
+    // in the namespace's record_table array (namespace_state::records).
     partition_lock mu;
     /// replicas.front(), or -1: the serving node.
     std::int16_t master_node = -1;
     /// A write was committed since the last topology change.
     bool dirty = false;
+    /// pending.tracked() != 0, here so that a write taking no time need not
+    /// read the queue's line to learn there is nothing to wait behind.
+    bool writes_queued = false;
     /// Counters since the last topology change (the master was fixed).
     counters epoch;
-    /// The records (the header is read on every command, written on inserts).
-    std::unordered_map<kv::digest, entry, kv::digest_hash> records;
 
     // Cold.
     /// Counters of earlier epochs, in total and by the node that served them.
@@ -264,8 +266,12 @@ struct namespace_state {
     limits lim;
     std::uint32_t transaction_pending_limit = default_transaction_pending_limit;
     std::uint32_t replication_factor = 2;
-    std::unique_ptr<partition[]> parts;   // NOLINT(*-avoid-c-arrays): a fixed-size heap array
-    std::unique_ptr<node_extra[]> extras; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    std::unique_ptr<partition[]> parts; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    /// The records of partition i, under parts[i].mu. Apart from the
+    /// partitions so that the 4096 table headers are dense (64 KiB, kept in
+    /// cache) and a command can prefetch its record's slot before the lock.
+    std::unique_ptr<record_table[]> records; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    std::unique_ptr<node_extra[]> extras;    // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     set_table sets;
     mutable std::shared_mutex index_mu;
     std::vector<kv::index_spec> indexes;
