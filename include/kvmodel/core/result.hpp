@@ -73,13 +73,15 @@ public:
     result()
         requires std::is_default_constructible_v<T>
         : m_state(std::in_place_index<0>) {}
-    result(T v) : m_state(std::in_place_index<0>, std::move(v)) {} // NOLINT(google-explicit-constructor)
+    // By reference, not by value: a returned value is moved once, not twice.
+    result(const T& v) : m_state(std::in_place_index<0>, v) {}       // NOLINT(google-explicit-constructor)
+    result(T&& v) : m_state(std::in_place_index<0>, std::move(v)) {} // NOLINT(google-explicit-constructor)
     template <class U>
         requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::decay_t<U>, T> &&
                  !std::is_same_v<std::decay_t<U>, failure> &&
                  !std::is_same_v<std::decay_t<U>, kvmodel::error> &&
                  !std::is_same_v<std::decay_t<U>, result>)
-    result(U&& v) : m_state(std::in_place_index<0>, T(std::forward<U>(v))) {} // NOLINT
+    result(U&& v) : m_state(std::in_place_index<0>, std::forward<U>(v)) {} // NOLINT
     result(failure f) : m_state(std::in_place_index<1>, std::move(f.err)) {}  // NOLINT
     result(kvmodel::error e) : m_state(std::in_place_index<1>, std::move(e)) {}        // NOLINT
 

@@ -1397,6 +1397,14 @@ inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     }
 }
 
+/// One element as an op's result: an integer is built in the result itself,
+/// without an intermediate value to move and destroy.
+inline result<value> list_element_result(const value& e) {
+    if (const auto* i = std::get_if<std::int64_t>(&e.variant()))
+        return *i;
+    return e;
+}
+
 /// Applies list op o to an existing list l (no context). On error l is
 /// unchanged. run.wrote reports whether the op wrote l.
 inline result<value> list_apply(list& l, const op& o, list_run& run) {
@@ -1418,7 +1426,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
             l.push_back(kvmodel::detail::list_copy(o.key));
             run.wrote = true;
-            return list_int(n + 1);
+            return static_cast<std::int64_t>(n + 1); // built in the result
         }
         break;
     }
@@ -1428,8 +1436,8 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
                 // An indexed ORDERED list reads through its value index (rank
                 // = position there), as by_index_window does.
-                return kvmodel::detail::list_copy(
-                    l.is_ordered() && l.has_index() ? l.value_at_rank(*p) : l[*p]);
+                return list_element_result(l.is_ordered() && l.has_index() ? l.value_at_rank(*p)
+                                                                            : l[*p]);
             }
         }
         break;
@@ -1437,8 +1445,8 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
         if (list_plain_value_return(o.return_type)) {
             list_prepare_ranks(l);
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
-                return kvmodel::detail::list_copy(
-                    l.is_ordered() && !l.has_index() ? l[*p] : l.value_at_rank(*p));
+                return list_element_result(l.is_ordered() && !l.has_index() ? l[*p]
+                                                                             : l.value_at_rank(*p));
             }
         }
         break;
@@ -1487,6 +1495,9 @@ inline result<value> apply_list_op(std::optional<value>& target,
                                    std::size_t max_record_size = default_max_record_size) {
     list_run run;
     run.max_record_size = max_record_size;
+    // An existing list, the usual target: one call fewer on the way in.
+    if (target && target->is_list() && !is_map_op(o.code))
+        return list_apply(target->as_list(), o, run);
     return apply_list_op(target, o, run);
 }
 
