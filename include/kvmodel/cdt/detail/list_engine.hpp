@@ -1032,9 +1032,9 @@ inline result<value> list_add_ordered(list& l, const op& o, list_run& run, const
     list_prepare_ranks(l);
     if (list_flag(o, list_write_flags::add_unique) && l.count_less_equal(v) != l.count_less(v))
         return list_exists(o, list_int(l.size()), v);
-    l.insert_sorted(v);
+    l.insert_sorted(kvmodel::detail::list_copy(v));
     run.wrote = true;
-    return list_int(l.size());
+    return static_cast<std::int64_t>(l.size());
 }
 
 /// ORDERED append of items (server: packed_list_add_items_ordered).
@@ -1244,8 +1244,25 @@ inline bool list_plain_value_return(std::int32_t wire) noexcept {
            (wire & return_inverted) == 0;
 }
 
+/// remove_by_rank_range returning NONE on an ORDERED list (a capped list's
+/// trim), as list_selection::by_rank_range answers it: the rank window is the
+/// index window, NONE builds nothing, and an empty window writes nothing.
+inline result<value> list_trim_ordered(list& l, const op& o, list_run& run) {
+    list_prepare_ranks(l);
+    window w = list_index_window(o.index, list_wire_count(o.count), l.size());
+    if (!w.empty()) {
+        list_remove_window(l, w.begin, w.end);
+        run.wrote = true;
+    }
+    return value();
+}
+
 /// list_apply for every op but the few list_apply answers itself.
 inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
+    // A capped ORDERED list's trim, without the selector dispatch.
+    if (o.code == op_code::list_remove_by_rank_range && l.is_ordered() &&
+        (o.return_type & 0xffff) == 0 && (o.return_type & return_inverted) == 0)
+        return list_trim_ordered(l, o, run);
     switch (o.code) {
     case op_code::list_size:
         return list_int(l.size());

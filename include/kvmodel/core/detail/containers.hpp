@@ -380,10 +380,8 @@ struct list_impl {
             build();
         }
         if (srt) {
-            auto it = srt->upper_bound(v);
-            std::size_t pos = srt->rank(it);
-            srt->insert(it, std::move(v));
-            return pos;
+            // A non-unique index inserts after the equal values: one search.
+            return srt->rank(srt->insert(std::move(v)).first);
         }
         auto& r = ranked();
         // upper_bound by exact comparison: a node compares (value, label), so
@@ -894,8 +892,11 @@ inline void list::erase(std::size_t first, std::size_t last) {
     // no second position.
     if (auto& srt = im.srt) {
         auto b = im.sorted_at(first);
-        srt->erase(b, last == first + 1 ? std::next(b)
-                                        : last == srt->size() ? srt->end() : im.sorted_at(last));
+        if (last == first + 1) {
+            srt->erase(b);
+            return;
+        }
+        srt->erase(b, last == srt->size() ? srt->end() : im.sorted_at(last));
         return;
     }
     auto& seq = im.seq();
