@@ -42,9 +42,9 @@
 //    answer 2). Every other list rule above was probed on 8.1.2 and agrees
 //    (tests/data/cdt_scenarios.json has the cases).
 //
-// Costs on a list of n elements with k selected or returned (the list keeps a
-// position index and a (value, position) rank index once it needs one, see
-// core/detail/containers.hpp; short lists are vectors):
+// Costs on a list of n elements with k selected or returned (once it needs one, the list keeps
+// a (value, position) rank index, and a position index unless its values are sorted, as an
+// ORDERED list's are; see core/detail/containers.hpp; short lists are vectors):
 //   by index (single), size                      O(log n)  (O(1) on a flat list)
 //   index range                                  O(log n + k)
 //   by rank/value/value range/relative, ORDERED  O(log n + k)
