@@ -944,7 +944,7 @@ inline void list::sort(bool drop_duplicates) {
     std::vector<value> sorted;
     sorted.reserve(size());
     if (m_impl->srt) {
-        sorted.assign(m_impl->srt->begin(), m_impl->srt->end());
+        for (const value& v : *m_impl->srt) sorted.push_back(v);
     } else if (m_impl->idx) {
         // The ranked index already holds the stable order (ties by position).
         for (const auto& n : m_impl->ranked()) sorted.push_back(n.v);
