@@ -69,11 +69,15 @@ void check_ranks(const list& l, const std::vector<value>& ref) {
     }
 }
 
-void random_run(std::mt19937_64& rng, bool indexed, std::size_t start, int steps) {
+/// Random edits against the oracle. A sorted start (values never decreasing)
+/// builds the sorted layout; the first edit that unsorts it moves it to the
+/// positional one.
+void random_run(
+    std::mt19937_64& rng, bool indexed, std::size_t start, int steps, bool sorted_start = false) {
     list l;
     std::vector<value> ref;
     for (std::size_t i = 0; i < start; ++i) {
-        value v(static_cast<std::int64_t>(rng() % 7));
+        value v(static_cast<std::int64_t>(sorted_start ? i * 7 / start : rng() % 7));
         l.push_back(v);
         ref.push_back(v);
     }
@@ -166,6 +170,82 @@ TEST_CASE("list matches a vector oracle, flat and indexed", "[core][list]") {
         random_run(rng, false, 0, 120);  // stays short: flat, scans
         random_run(rng, false, 100, 60); // long and flat until a middle insert
         random_run(rng, true, 100, 200); // indexed from the start
+        random_run(rng, true, 100, 200, true); // sorted layout, until unsorted
+    }
+}
+
+TEST_CASE("a sorted list keeps its one index through sorted writes", "[core][list]") {
+    std::uint64_t seed = seed_from_env();
+    INFO("seed " << seed << " (KVMODEL_SEED to replay)");
+    std::mt19937_64 rng(seed);
+    auto less = [](const value& a, const value& b) { return detail::cdt_compare(a, b, false) < 0; };
+    for (int round = 0; round < 20; ++round) {
+        list l(list_order::ordered);
+        std::vector<value> ref;
+        for (int i = 0; i < 100; ++i) {
+            value v(static_cast<std::int64_t>(rng() % 30));
+            l.insert_sorted(v);
+            ref.insert(std::upper_bound(ref.begin(), ref.end(), v, less), v);
+        }
+        REQUIRE(l.has_index());
+        for (int step = 0; step < 300; ++step) {
+            std::size_t pos = rng() % ref.size();
+            value v(static_cast<std::int64_t>(rng() % 30));
+            switch (rng() % 5) {
+            case 0: {
+                std::size_t at = l.insert_sorted(v);
+                auto it = std::upper_bound(ref.begin(), ref.end(), v, less);
+                REQUIRE(at == static_cast<std::size_t>(it - ref.begin()));
+                ref.insert(it, v);
+                break;
+            }
+            case 1: {
+                // Where it sorts, before its equals: stays in place.
+                std::size_t at = l.count_less(v);
+                l.insert(at, v);
+                ref.insert(ref.begin() + static_cast<std::ptrdiff_t>(at), v);
+                break;
+            }
+            case 2:
+                l.erase(pos);
+                ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(pos));
+                break;
+            case 3: {
+                std::size_t last = std::min(ref.size(), pos + 1 + rng() % 4);
+                l.erase(pos, last);
+                ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(pos),
+                          ref.begin() + static_cast<std::ptrdiff_t>(last));
+                break;
+            }
+            default:
+                l.set(pos, ref[pos]); // its own value: in place
+                l.push_back(ref.back());
+                ref.push_back(ref.back());
+                break;
+            }
+            if (ref.size() < 70)
+                for (int k = 0; k < 30; ++k) {
+                    value w(static_cast<std::int64_t>(rng() % 30));
+                    l.insert_sorted(w);
+                    ref.insert(std::upper_bound(ref.begin(), ref.end(), w, less), w);
+                }
+            if (step % 16 == 0) {
+                check_same(l, ref);
+                check_ranks(l, ref);
+            }
+        }
+        check_same(l, ref);
+        check_ranks(l, ref);
+        CHECK(l.values_between(value(10), nullptr).size() ==
+              static_cast<std::size_t>(
+                  ref.end() - std::lower_bound(ref.begin(), ref.end(), value(10), less)));
+        // An unsorting write: the list moves to positions and still answers.
+        l.push_back(value(-1));
+        ref.push_back(value(-1));
+        l.set(0, value(29));
+        ref[0] = value(29);
+        check_same(l, ref);
+        check_ranks(l, ref);
     }
 }
 

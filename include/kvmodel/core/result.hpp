@@ -84,7 +84,7 @@ public:
                  !std::is_same_v<std::decay_t<U>, failure> &&
                  !std::is_same_v<std::decay_t<U>, kvmodel::error> &&
                  !std::is_same_v<std::decay_t<U>, result>)
-    result(U&& v) : m_state(std::in_place_index<0>, T(std::forward<U>(v))) {} // NOLINT
+    result(U&& v) : m_state(std::in_place_index<0>, std::forward<U>(v)) {} // NOLINT
     result(failure f) : m_state(std::in_place_index<1>, std::move(f.err)) {}  // NOLINT
     result(kvmodel::error e) : m_state(std::in_place_index<1>, std::move(e)) {}        // NOLINT
 

@@ -42,9 +42,9 @@
 //    answer 2). Every other list rule above was probed on 8.1.2 and agrees
 //    (tests/data/cdt_scenarios.json has the cases).
 //
-// Costs on a list of n elements with k selected or returned (the list keeps a
-// position index and a (value, position) rank index once it needs one, see
-// core/detail/containers.hpp; short lists are vectors):
+// Costs on a list of n elements with k selected or returned (once it needs one, the list keeps
+// a (value, position) rank index, and a position index unless its values are sorted, as an
+// ORDERED list's are; see core/detail/containers.hpp; short lists are vectors):
 //   by index (single), size                      O(log n)  (O(1) on a flat list)
 //   index range                                  O(log n + k)
 //   by rank/value/value range/relative, ORDERED  O(log n + k)
@@ -1032,9 +1032,9 @@ inline result<value> list_add_ordered(list& l, const op& o, list_run& run, const
     list_prepare_ranks(l);
     if (list_flag(o, list_write_flags::add_unique) && l.count_less_equal(v) != l.count_less(v))
         return list_exists(o, list_int(l.size()), v);
-    l.insert_sorted(v);
+    l.insert_sorted(kvmodel::detail::list_copy(v));
     run.wrote = true;
-    return list_int(l.size());
+    return static_cast<std::int64_t>(l.size());
 }
 
 /// ORDERED append of items (server: packed_list_add_items_ordered).
@@ -1244,8 +1244,25 @@ inline bool list_plain_value_return(std::int32_t wire) noexcept {
            (wire & return_inverted) == 0;
 }
 
+/// remove_by_rank_range returning NONE on an ORDERED list (a capped list's
+/// trim), as list_selection::by_rank_range answers it: the rank window is the
+/// index window, NONE builds nothing, and an empty window writes nothing.
+inline result<value> list_trim_ordered(list& l, const op& o, list_run& run) {
+    list_prepare_ranks(l);
+    window w = list_index_window(o.index, list_wire_count(o.count), l.size());
+    if (!w.empty()) {
+        list_remove_window(l, w.begin, w.end);
+        run.wrote = true;
+    }
+    return value();
+}
+
 /// list_apply for every op but the few list_apply answers itself.
 inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
+    // A capped ORDERED list's trim, without the selector dispatch.
+    if (o.code == op_code::list_remove_by_rank_range && l.is_ordered() &&
+        (o.return_type & 0xffff) == 0 && (o.return_type & return_inverted) == 0)
+        return list_trim_ordered(l, o, run);
     switch (o.code) {
     case op_code::list_size:
         return list_int(l.size());
@@ -1397,6 +1414,14 @@ inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     }
 }
 
+/// One element as an op's result: an integer is built in the result itself,
+/// without an intermediate value to move and destroy.
+inline result<value> list_element_result(const value& e) {
+    if (const auto* i = std::get_if<std::int64_t>(&e.variant()))
+        return *i;
+    return e;
+}
+
 /// Applies list op o to an existing list l (no context). On error l is
 /// unchanged. run.wrote reports whether the op wrote l.
 inline result<value> list_apply(list& l, const op& o, list_run& run) {
@@ -1418,7 +1443,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
             l.push_back(kvmodel::detail::list_copy(o.key));
             run.wrote = true;
-            return list_int(n + 1);
+            return static_cast<std::int64_t>(n + 1); // built in the result
         }
         break;
     }
@@ -1428,8 +1453,8 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
                 // An indexed ORDERED list reads through its value index (rank
                 // = position there), as by_index_window does.
-                return kvmodel::detail::list_copy(
-                    l.is_ordered() && l.has_index() ? l.value_at_rank(*p) : l[*p]);
+                return list_element_result(l.is_ordered() && l.has_index() ? l.value_at_rank(*p)
+                                                                            : l[*p]);
             }
         }
         break;
@@ -1437,8 +1462,8 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
         if (list_plain_value_return(o.return_type)) {
             list_prepare_ranks(l);
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
-                return kvmodel::detail::list_copy(
-                    l.is_ordered() && !l.has_index() ? l[*p] : l.value_at_rank(*p));
+                return list_element_result(l.is_ordered() && !l.has_index() ? l[*p]
+                                                                             : l.value_at_rank(*p));
             }
         }
         break;
@@ -1487,6 +1512,9 @@ inline result<value> apply_list_op(std::optional<value>& target,
                                    std::size_t max_record_size = default_max_record_size) {
     list_run run;
     run.max_record_size = max_record_size;
+    // An existing list, the usual target: one call fewer on the way in.
+    if (target && target->is_list() && !is_map_op(o.code))
+        return list_apply(target->as_list(), o, run);
     return apply_list_op(target, o, run);
 }
 

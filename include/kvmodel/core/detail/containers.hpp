@@ -4,17 +4,24 @@
 // Boost.MultiIndex ranked indices.
 //
 // list_impl: a plain vector while nothing needs more; once a long list gets a
-// middle insert or is asked to build_index(), two ranked indices over the same
-// nodes. Each node then carries a label, an order-maintenance tag increasing
-// with list position: the first index is keyed by label (list position = rank
-// there, so access by position, insert and erase anywhere are O(log n)); the
-// second by (value, label) (value rank, ties by position, as Aerospike's list
-// rank has them). Positions are never stored, so an insert shifts nothing.
-// Labels are 64-bit; when two neighbours have none left between them, a small
-// block around them is relabelled evenly (amortised O(log n); Bender et al.'s
-// order maintenance). Relabelling keeps relative order, so no node moves in
-// either index. A flat list answers rank questions by scanning: fine while it
-// is short (flat_max), and for long ones the engine builds the index first.
+// middle insert or is asked to build_index(), one of two tree layouts:
+//  * sorted (the list's values never decrease along it: every ORDERED list):
+//    one ranked index on the value, ties kept in list order, so position =
+//    value rank and every question is one search or one nth() in one tree.
+//    A write that would break the order (a smaller value appended, a take())
+//    moves the list to the positional layout first, O(n log n) once.
+//  * positional (anything else): two ranked indices over the same nodes.
+//    Each node carries a label, an order-maintenance tag increasing with list
+//    position: the first index is keyed by label (list position = rank there,
+//    so access by position, insert and erase anywhere are O(log n)); the
+//    second by (value, label) (value rank, ties by position, as Aerospike's
+//    list rank has them). Positions are never stored, so an insert shifts
+//    nothing. Labels are 64-bit; when two neighbours have none left between
+//    them, a small block around them is relabelled evenly (amortised
+//    O(log n); Bender et al.'s order maintenance). Relabelling keeps relative
+//    order, so no node moves in either index.
+// A flat list answers rank questions by scanning: fine while it is short
+// (flat_max), and for long ones the engine builds an index first.
 //
 // map_impl: a ranked index on the key (index = key order) and a ranked index on
 // (value, key) (rank = value order, ties by key). Their comparisons take the
@@ -41,8 +48,8 @@
 #include <utility>
 #include <vector>
 
-// The map indices' comparisons run once per tree level: their fast paths
-// are forced inline, the general comparison kept out of their way.
+// The list and map indices' comparisons run once per tree level: their fast
+// paths are forced inline, the general comparison kept out of their way.
 #if defined(__GNUC__)
 #    define KVMODEL_MAP_HOT [[gnu::always_inline]] inline
 #    define KVMODEL_MAP_HOT_MEMBER [[gnu::always_inline]]
@@ -100,11 +107,14 @@ inline value list_copy(const value& v) {
         return value(*i);
     return v;
 }
-/// A copy of a list element appended to a result: the variant's own copy.
-/// (Building integers directly, as list_copy does, runs fewer instructions
-/// but measured ~20% slower in bulk on 100-element ranges.)
+/// A copy of a list element appended to a result, integers built directly
+/// as list_copy has them (a third fewer instructions on a 100-element value
+/// range; the time difference is within the noise of a loaded machine).
 inline void list_copy_out(std::vector<value>& out, const value& v) {
-    out.push_back(v);
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant()))
+        out.emplace_back(*i);
+    else
+        out.push_back(v);
 }
 
 struct list_node {
@@ -118,18 +128,49 @@ struct list_node_label {
     std::uint64_t operator()(const list_node& n) const noexcept { return n.label; }
 };
 
+/// list_compare(a, b, wildcard_matches) < 0 with two integers decided
+/// inline: the list indices' comparison, run once per tree level.
+KVMODEL_MAP_HOT bool list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
+    const auto* i = std::get_if<std::int64_t>(&a.variant());
+    const auto* j = std::get_if<std::int64_t>(&b.variant());
+    if (i != nullptr && j != nullptr) return *i < *j;
+    return list_compare(a, b, wildcard_matches) < 0;
+}
+
 struct list_node_less {
     using is_transparent = void;
-    bool operator()(const list_node& a, const list_node& b) const noexcept {
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const list_node& a, const list_node& b) const noexcept {
+        const auto* i = std::get_if<std::int64_t>(&a.v.variant());
+        const auto* j = std::get_if<std::int64_t>(&b.v.variant());
+        if (i != nullptr && j != nullptr) return *i != *j ? *i < *j : a.label < b.label;
         int c = list_compare(a.v, b.v, false);
         return c != 0 ? c < 0 : a.label < b.label;
     }
     // Probe: a value alone, matching all labels (and WILDCARDs).
-    bool operator()(const list_node& a, const value& b) const noexcept {
-        return list_compare(a.v, b, true) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const list_node& a, const value& b) const noexcept {
+        return list_less(a.v, b, true);
     }
-    bool operator()(const value& a, const list_node& b) const noexcept {
-        return list_compare(a, b.v, true) < 0;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& a, const list_node& b) const noexcept {
+        return list_less(a, b.v, true);
+    }
+};
+
+/// A search value in the sorted layout's index: WILDCARDs in it match.
+struct list_value_probe {
+    const value* v;
+};
+
+/// The sorted layout's order: values, exactly; a probe matches WILDCARDs.
+struct list_value_less {
+    using is_transparent = void;
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& a, const value& b) const noexcept {
+        return list_less(a, b, false);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& a, list_value_probe b) const noexcept {
+        return list_less(a, *b.v, true);
+    }
+    KVMODEL_MAP_HOT_MEMBER bool operator()(list_value_probe a, const value& b) const noexcept {
+        return list_less(*a.v, b, true);
     }
 };
 
@@ -140,10 +181,16 @@ struct list_impl {
         list_node,
         mi::indexed_by<mi::ranked_unique<list_node_label>,
                        mi::ranked_unique<mi::identity<list_node>, list_node_less>>>;
+    /// The sorted layout: equal values in list order (non-unique inserts
+    /// go after their equals, or exactly at a valid hint).
+    using sorted_container = mi::multi_index_container<
+        value,
+        mi::indexed_by<mi::ranked_non_unique<mi::identity<value>, list_value_less>>>;
     using label_t = std::uint64_t;
     using seq_index = container::nth_index<0>::type;
     using seq_iterator = seq_index::const_iterator;
     using rank_iterator = container::nth_index<1>::type::const_iterator;
+    using sorted_iterator = sorted_container::const_iterator;
 
     /// Flat lists at most this long answer rank questions by scanning; longer
     /// ones build the indices on a middle insert or on build_index().
@@ -157,18 +204,25 @@ struct list_impl {
     // Appends and prepends step this far, so long runs of them never relabel.
     static constexpr label_t end_step = label_t{1} << 32;
 
-    std::vector<value> flat;        // the elements, while there is no index
-    std::unique_ptr<container> idx; // both indices, once built (flat is then empty)
+    // At most one of the three holds the elements (none: an empty flat list).
+    std::vector<value> flat;                // the elements, while there is no index
+    std::unique_ptr<container> idx;         // the positional layout's two indices
+    std::unique_ptr<sorted_container> srt;  // the sorted layout's one index
 
     list_impl() = default;
     list_impl(const list_impl& o)
-        : flat(o.flat), idx(o.idx ? std::make_unique<container>(*o.idx) : nullptr) {}
+        : flat(o.flat)
+        , idx(o.idx ? std::make_unique<container>(*o.idx) : nullptr)
+        , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr) {}
     list_impl& operator=(const list_impl&) = delete;
     list_impl(list_impl&&) = delete;
     list_impl& operator=(list_impl&&) = delete;
     ~list_impl() = default;
 
-    std::size_t size() const noexcept { return idx ? idx->size() : flat.size(); }
+    bool indexed() const noexcept { return idx || srt; }
+    std::size_t size() const noexcept {
+        return idx ? idx->size() : srt ? srt->size() : flat.size();
+    }
     seq_index& seq() noexcept { return idx->get<0>(); }
     const seq_index& seq() const noexcept { return idx->get<0>(); }
     auto& ranked() noexcept { return idx->get<1>(); }
@@ -188,14 +242,57 @@ struct list_impl {
         if (r + 1 == ranked().size()) return std::prev(ranked().end());
         return ranked().nth(r);
     }
-    const value& get(std::size_t pos) const { return idx ? at(pos)->v : flat[pos]; }
+    /// The sorted layout's element at pos (= rank), the ends in O(1).
+    sorted_iterator sorted_at(std::size_t pos) const {
+        if (pos == 0) return srt->begin();
+        if (pos + 1 == srt->size()) return std::prev(srt->end());
+        return srt->nth(pos);
+    }
+    const value& get(std::size_t pos) const {
+        if (idx) return at(pos)->v;
+        if (srt) return *sorted_at(pos);
+        return flat[pos];
+    }
 
-    /// Moves the flat elements into the indices. O(n log n).
+    static bool exact_less(const value& a, const value& b) noexcept {
+        return list_less(a, b, false);
+    }
+    /// True when v may sit between the elements around `it` (the sorted
+    /// layout's node at some position, or end()) without unsorting the list.
+    bool fits_before(sorted_iterator it, const value& v) const {
+        if (it != srt->end() && exact_less(*it, v)) return false;
+        return it == srt->begin() || !exact_less(v, *std::prev(it));
+    }
+
+    /// Moves the flat elements into an index: the sorted layout when they are
+    /// sorted, else the positional one. O(n log n).
     void build() {
-        if (idx) return;
-        idx = std::make_unique<container>();
+        if (indexed()) return;
         std::vector<value> items = std::move(flat);
         flat = {};
+        if (std::is_sorted(items.begin(), items.end(), exact_less)) {
+            srt = std::make_unique<sorted_container>();
+            for (value& v : items) srt->insert(srt->end(), std::move(v));
+            return;
+        }
+        idx = std::make_unique<container>();
+        assign_indexed(std::move(items));
+    }
+    /// Moves the elements (flat or sorted) into the positional layout: a write
+    /// is about to put them out of order. O(n log n).
+    void build_positional() {
+        if (idx) return;
+        std::vector<value> items;
+        if (srt) {
+            items.reserve(srt->size());
+            // The tree is dropped right after, unread: its values may be moved.
+            for (const value& v : *srt) items.push_back(std::move(const_cast<value&>(v)));
+            srt.reset();
+        } else {
+            items = std::move(flat);
+            flat = {};
+        }
+        idx = std::make_unique<container>();
         assign_indexed(std::move(items));
     }
 
@@ -244,7 +341,7 @@ struct list_impl {
     }
 
     void insert(std::size_t pos, value v) {
-        if (!idx) {
+        if (!indexed()) {
             if (pos == flat.size()) {
                 flat.push_back(std::move(v));
                 return;
@@ -254,6 +351,15 @@ struct list_impl {
                 return;
             }
             build(); // a middle insert into a long vector would shift it all
+        }
+        if (srt) {
+            // A valid hint is where a non-unique index links the node.
+            auto it = pos == srt->size() ? srt->end() : sorted_at(pos);
+            if (fits_before(it, v)) {
+                srt->insert(it, std::move(v));
+                return;
+            }
+            build_positional();
         }
         label_t l = label_for(pos);
         // The position index is keyed by label: hinting the node now at pos
@@ -266,8 +372,7 @@ struct list_impl {
     /// (an ORDERED one); returns its position. O(log n): one search in the
     /// value index, whose neighbours are the position neighbours too.
     std::size_t insert_sorted(value v) {
-        auto exact_less = [](const value& a, const value& b) { return list_compare(a, b, false) < 0; };
-        if (!idx) {
+        if (!indexed()) {
             auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
             auto pos = static_cast<std::size_t>(at - flat.begin());
             if (pos == flat.size() || flat.size() < flat_max) {
@@ -275,6 +380,10 @@ struct list_impl {
                 return pos;
             }
             build();
+        }
+        if (srt) {
+            // A non-unique index inserts after the equal values: one search.
+            return srt->rank(srt->insert(std::move(v)).first);
         }
         auto& r = ranked();
         // upper_bound by exact comparison: a node compares (value, label), so
@@ -589,11 +698,14 @@ struct map_impl {
 // ---------------------------------------------------------------- list
 
 /// Iterates a list in list order. Stepping is O(1) amortised; on an indexed
-/// list, jumps (+=, -, [], <=>) are O(log n) through the position index.
+/// list, jumps (+=, -, [], <=>) are O(log n) through the position (or sorted)
+/// index.
 class list::const_iterator {
 public:
     using index_type = detail::list_impl::seq_index;
     using base = index_type::const_iterator;
+    using sorted_type = detail::list_impl::sorted_container;
+    using sorted_base = sorted_type::const_iterator;
     using iterator_category = std::random_access_iterator_tag;
     using value_type = kvmodel::value;
     using difference_type = std::ptrdiff_t;
@@ -603,23 +715,27 @@ public:
     const_iterator() = default;
     explicit const_iterator(const kvmodel::value* flat) : m_flat(flat) {}
     const_iterator(const index_type* idx, base b) : m_idx(idx), m_it(b) {}
-    reference operator*() const { return m_idx ? m_it->v : *m_flat; }
+    const_iterator(const sorted_type* srt, sorted_base b) : m_srt(srt), m_sit(b) {}
+    reference operator*() const { return m_idx ? m_it->v : m_srt ? *m_sit : *m_flat; }
     pointer operator->() const { return &**this; }
     reference operator[](difference_type n) const { return *(*this + n); }
     const_iterator& operator++() {
         if (m_idx) ++m_it;
+        else if (m_srt) ++m_sit;
         else ++m_flat;
         return *this;
     }
     const_iterator operator++(int) { auto t = *this; ++*this; return t; }
     const_iterator& operator--() {
         if (m_idx) --m_it;
+        else if (m_srt) --m_sit;
         else --m_flat;
         return *this;
     }
     const_iterator operator--(int) { auto t = *this; --*this; return t; }
     const_iterator& operator+=(difference_type n) {
         if (m_idx) m_it = m_idx->nth(static_cast<std::size_t>(position() + n));
+        else if (m_srt) m_sit = m_srt->nth(static_cast<std::size_t>(position() + n));
         else m_flat += n;
         return *this;
     }
@@ -628,21 +744,27 @@ public:
     friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
     friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
     friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-        return a.m_idx ? a.position() - b.position() : a.m_flat - b.m_flat;
+        return a.m_idx || a.m_srt ? a.position() - b.position() : a.m_flat - b.m_flat;
     }
     friend bool operator==(const const_iterator& a, const const_iterator& b) {
-        return a.m_idx ? a.m_it == b.m_it : a.m_flat == b.m_flat;
+        if (a.m_idx) return a.m_it == b.m_it;
+        if (a.m_srt) return a.m_sit == b.m_sit;
+        return a.m_flat == b.m_flat;
     }
     friend std::strong_ordering operator<=>(const const_iterator& a, const const_iterator& b) {
         return (a - b) <=> 0;
     }
 
 private:
-    difference_type position() const { return static_cast<difference_type>(m_idx->rank(m_it)); }
+    difference_type position() const {
+        return static_cast<difference_type>(m_idx ? m_idx->rank(m_it) : m_srt->rank(m_sit));
+    }
 
     const kvmodel::value* m_flat = nullptr; // flat list: the element
-    const index_type* m_idx = nullptr;      // indexed list: the position index
+    const index_type* m_idx = nullptr;      // positional layout: the position index
     base m_it{};
+    const sorted_type* m_srt = nullptr;     // sorted layout: its index
+    sorted_base m_sit{};
 };
 
 inline list::list(std::initializer_list<value> items)
@@ -665,28 +787,32 @@ inline detail::list_impl& list::mut() {
     else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::list_impl>(*m_impl);
     return *m_impl;
 }
-inline bool list::has_index() const noexcept { return m_impl && m_impl->idx; }
+inline bool list::has_index() const noexcept { return m_impl && m_impl->indexed(); }
 inline void list::build_index() {
     if (size() > detail::list_impl::flat_max && !has_index()) mut().build();
 }
 inline std::size_t list::rank_of(std::size_t i) const {
     KVMODEL_ASSERT(i < size());
     const auto& im = *m_impl;
+    if (im.srt) return i;
     if (!im.idx) return im.flat_rank_of(i);
     return im.ranked().rank(im.idx->project<1>(im.at(i)));
 }
 inline std::size_t list::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
+    if (m_impl->srt) return r;
     if (!m_impl->idx) return m_impl->flat_rank_order()[r];
     return m_impl->position(m_impl->rank_at(r));
 }
 inline std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
+    if (const auto& s = m_impl->srt) return s->rank(s->lower_bound(detail::list_value_probe{&v}));
     if (!m_impl->idx) return m_impl->flat_count(v, false);
     return m_impl->ranked().rank(m_impl->ranked().lower_bound(v));
 }
 inline std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
+    if (const auto& s = m_impl->srt) return s->rank(s->upper_bound(detail::list_value_probe{&v}));
     if (!m_impl->idx) return m_impl->flat_count(v, true);
     return m_impl->ranked().rank(m_impl->ranked().upper_bound(v));
 }
@@ -695,6 +821,10 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
     last = std::min(last, size());
     if (first >= last) return out;
     out.reserve(last - first);
+    if (m_impl->srt) {
+        for (std::size_t r = first; r < last; ++r) out.push_back(r);
+        return out;
+    }
     if (!m_impl->idx) {
         std::vector<std::size_t> order = m_impl->flat_rank_order();
         out.assign(order.begin() + static_cast<std::ptrdiff_t>(first),
@@ -707,26 +837,36 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
 }
 inline const value& list::value_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
+    if (m_impl->srt) return *m_impl->sorted_at(r);
     if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
     return m_impl->rank_at(r)->v;
 }
 inline std::vector<value> list::values_between(const value& lo, const value* hi) const {
     std::vector<value> out;
     if (!m_impl) return out;
-    if (!m_impl->idx) {
+    if (!m_impl->indexed()) {
         std::size_t first = count_less(lo);
         std::size_t last = hi != nullptr ? count_less(*hi) : size();
         return first < last ? values_by_rank(first, last) : out;
     }
     // Two searches; the walk starts where the first one ended.
-    const auto& r = m_impl->ranked();
-    auto it = r.lower_bound(lo);
-    auto stop = hi != nullptr ? r.lower_bound(*hi) : r.end();
-    std::size_t first = r.rank(it);
-    std::size_t last = r.rank(stop);
-    if (first >= last) return out;
-    out.reserve(last - first);
-    for (; it != stop; ++it) detail::list_copy_out(out, it->v);
+    auto walk = [&](const auto& r, const auto& lo_probe, const auto* hi_probe, auto element) {
+        auto it = r.lower_bound(lo_probe);
+        auto stop = hi_probe != nullptr ? r.lower_bound(*hi_probe) : r.end();
+        std::size_t first = r.rank(it);
+        std::size_t last = r.rank(stop);
+        if (first >= last) return;
+        out.reserve(last - first);
+        for (; it != stop; ++it) detail::list_copy_out(out, element(*it));
+    };
+    if (const auto& s = m_impl->srt) {
+        detail::list_value_probe hp{hi};
+        walk(*s, detail::list_value_probe{&lo}, hi != nullptr ? &hp : nullptr,
+             [](const value& v) -> const value& { return v; });
+    } else {
+        walk(m_impl->ranked(), lo, hi,
+             [](const detail::list_node& n) -> const value& { return n.v; });
+    }
     return out;
 }
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
@@ -734,6 +874,11 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
     last = std::min(last, size());
     if (first >= last) return out;
     out.reserve(last - first);
+    if (m_impl->srt) {
+        auto it = m_impl->sorted_at(first);
+        for (std::size_t r = first; r < last; ++r, ++it) detail::list_copy_out(out, *it);
+        return out;
+    }
     if (!m_impl->idx) {
         std::vector<std::size_t> order = m_impl->flat_rank_order();
         for (std::size_t r = first; r < last; ++r) detail::list_copy_out(out, m_impl->flat[order[r]]);
@@ -745,7 +890,7 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
 }
 inline void list::push_back(value v) {
     auto& im = mut();
-    if (!im.idx) {
+    if (!im.indexed()) {
         im.flat.push_back(std::move(v));
         return;
     }
@@ -759,6 +904,15 @@ inline std::size_t list::insert_sorted(value v) { return mut().insert_sorted(std
 inline void list::set(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
+    if (im.srt) {
+        auto it = im.sorted_at(pos);
+        // In place between its neighbours, or the list stops being sorted.
+        if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
+            im.srt->replace(it, std::move(v));
+            return;
+        }
+        im.build_positional();
+    }
     if (!im.idx) {
         im.flat[pos] = std::move(v);
         return;
@@ -768,6 +922,8 @@ inline void list::set(std::size_t pos, value v) {
 inline value list::take(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
+    // The nil left behind would unsort a sorted list.
+    if (im.srt) im.build_positional();
     if (!im.idx) return std::exchange(im.flat[pos], value{});
     value out;
     im.seq().modify(im.at(pos), [&](detail::list_node& n) { out = std::exchange(n.v, value{}); });
@@ -776,6 +932,10 @@ inline value list::take(std::size_t pos) {
 inline void list::erase(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
+    if (im.srt) {
+        im.srt->erase(im.sorted_at(pos));
+        return;
+    }
     if (!im.idx) {
         im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(pos));
         return;
@@ -790,13 +950,22 @@ inline void list::erase(std::size_t first, std::size_t last) {
         return;
     }
     auto& im = mut();
-    if (!im.idx) {
+    if (!im.indexed()) {
         im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(first),
                       im.flat.begin() + static_cast<std::ptrdiff_t>(last));
         return;
     }
     // The ends are O(1) (no descent from the root); a single element needs
     // no second position.
+    if (auto& srt = im.srt) {
+        auto b = im.sorted_at(first);
+        if (last == first + 1) {
+            srt->erase(b);
+            return;
+        }
+        srt->erase(b, last == srt->size() ? srt->end() : im.sorted_at(last));
+        return;
+    }
     auto& seq = im.seq();
     auto b = im.at(first);
     if (last == first + 1) {
@@ -813,6 +982,11 @@ inline void list::erase_positions(const std::vector<std::size_t>& positions) {
         return;
     }
     auto& im = mut();
+    if (im.srt) {
+        for (auto it = positions.rbegin(); it != positions.rend(); ++it)
+            im.srt->erase(im.sorted_at(*it));
+        return;
+    }
     if (!im.idx) {
         // One compaction pass, not one shift per position.
         std::size_t out = 0;
@@ -836,7 +1010,9 @@ inline void list::sort(bool drop_duplicates) {
     if (size() < 2) return; // also: an empty list may have no impl at all
     std::vector<value> sorted;
     sorted.reserve(size());
-    if (m_impl->idx) {
+    if (m_impl->srt) {
+        for (const value& v : *m_impl->srt) sorted.push_back(v);
+    } else if (m_impl->idx) {
         // The ranked index already holds the stable order (ties by position).
         for (const auto& n : m_impl->ranked()) sorted.push_back(n.v);
     } else {
@@ -851,7 +1027,7 @@ inline void list::sort(bool drop_duplicates) {
         });
         sorted.erase(last, sorted.end());
     }
-    bool indexed = m_impl->idx != nullptr;
+    bool indexed = m_impl->indexed();
     auto fresh = std::make_shared<detail::list_impl>();
     fresh->flat = std::move(sorted);
     if (indexed) fresh->build(); // it was worth indexing before; it still is
@@ -859,11 +1035,13 @@ inline void list::sort(bool drop_duplicates) {
 }
 inline list::const_iterator list::begin() const {
     if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
+    if (m_impl->srt) return const_iterator(m_impl->srt.get(), m_impl->srt->begin());
     if (!m_impl->idx) return const_iterator(m_impl->flat.data());
     return const_iterator(&m_impl->seq(), m_impl->seq().begin());
 }
 inline list::const_iterator list::end() const {
     if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
+    if (m_impl->srt) return const_iterator(m_impl->srt.get(), m_impl->srt->end());
     if (!m_impl->idx) return const_iterator(m_impl->flat.data() + m_impl->flat.size());
     return const_iterator(&m_impl->seq(), m_impl->seq().end());
 }
@@ -1230,7 +1408,7 @@ struct map_access {
     /// list is empty or indexed. O(1).
     static const value* flat_items(const list& l, std::size_t& n) noexcept {
         const list_impl* im = l.m_impl.get();
-        if (im == nullptr || im->idx) return nullptr;
+        if (im == nullptr || im->indexed()) return nullptr;
         n = im->flat.size();
         return n == 0 ? nullptr : im->flat.data();
     }
