@@ -55,18 +55,8 @@ public:
 
     /// The record of digest d, or nullptr.
     entry* find(const kv::digest& d) noexcept {
-        if (m_size == 0)
-            return nullptr;
-        const std::uint64_t h = hash(d);
-        slot* const slots = this->slots();
-        const std::uint32_t mask = this->mask();
-        for (std::uint32_t i = static_cast<std::uint32_t>(h) & mask;; i = (i + 1) & mask) {
-            slot& s = slots[i];
-            if (!s.node)
-                return nullptr;
-            if (s.hash == h && s.node->first == d)
-                return &s.node->second;
-        }
+        slot* s = find_slot(d);
+        return s != nullptr ? &s->node->second : nullptr;
     }
     const entry* find(const kv::digest& d) const noexcept {
         return const_cast<record_table*>(this)->find(d); // NOLINT(*-const-cast): one body
@@ -92,22 +82,12 @@ public:
 
     /// Erases the record of digest d, if present.
     void erase(const kv::digest& d) noexcept {
-        if (m_size == 0)
+        slot* s = find_slot(d);
+        if (s == nullptr)
             return;
-        const std::uint64_t h = hash(d);
-        slot* const slots = this->slots();
-        const std::uint32_t mask = this->mask();
-        for (std::uint32_t i = static_cast<std::uint32_t>(h) & mask;; i = (i + 1) & mask) {
-            slot& s = slots[i];
-            if (!s.node)
-                return;
-            if (s.hash == h && s.node->first == d) {
-                s.node.reset();
-                --m_size;
-                close_gap(i);
-                return;
-            }
-        }
+        s->node.reset();
+        --m_size;
+        close_gap(static_cast<std::uint32_t>(s - slots()));
     }
 
     /// Erases the records for which pred(digest, entry) is true (called
@@ -186,6 +166,22 @@ private:
     slot* slots() const noexcept { return m_slots.load(std::memory_order_relaxed); }
     std::uint32_t mask() const noexcept { return m_mask.load(std::memory_order_relaxed); }
     std::size_t capacity() const noexcept { return slots() ? std::size_t{mask()} + 1 : 0; }
+
+    // The slot holding d's record, or nullptr.
+    slot* find_slot(const kv::digest& d) const noexcept {
+        if (m_size == 0)
+            return nullptr;
+        const std::uint64_t h = hash(d);
+        slot* const slots = this->slots();
+        const std::uint32_t mask = this->mask();
+        for (std::uint32_t i = static_cast<std::uint32_t>(h) & mask;; i = (i + 1) & mask) {
+            slot& s = slots[i];
+            if (!s.node)
+                return nullptr;
+            if (s.hash == h && s.node->first == d)
+                return &s;
+        }
+    }
 
     void place(std::uint64_t h, std::unique_ptr<value_type> node) noexcept {
         slot* const slots = this->slots();
