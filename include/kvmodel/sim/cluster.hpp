@@ -913,9 +913,7 @@ private:
                 }
                 kv::record rec;
                 detail::copy_bins(*e, rec);
-                rec.generation = e->generation;
-                rec.void_time = e->void_time;
-                rec.ttl = e->ttl(now_s);
+                detail::copy_header(*e, now_s, rec);
                 count_read(p, *e);
                 out[i] = std::move(rec);
             }
@@ -1000,9 +998,7 @@ private:
                         if (const detail::stored_bin* sb = e->find(b))
                             rec.bins.push_back(kv::bin{b, sb->val});
                 }
-                rec.generation = e->generation;
-                rec.void_time = e->void_time;
-                rec.ttl = e->ttl(now_s);
+                detail::copy_header(*e, now_s, rec);
                 count_read(p, *e);
                 p.account([](counters& c) { ++c.ops; });
                 std::optional<kv::key> k;
@@ -1193,9 +1189,7 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                        return count_failure(p, detail::set_mismatch("get", k, *e));
                    kv::record out;
                    detail::copy_bins(*e, out);
-                   out.generation = e->generation;
-                   out.void_time = e->void_time;
-                   out.ttl = e->ttl(now_s);
+                   detail::copy_header(*e, now_s, out);
                    count_read(p, *e);
                    return out;
                });
@@ -1229,9 +1223,7 @@ KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_polic
                 if (e != nullptr && !detail::same_name(e->set(), k.set()))
                     return count_failure(p, detail::set_mismatch("exists", k, *e));
                 if (e != nullptr) {
-                    out.generation = e->generation;
-                    out.void_time = e->void_time;
-                    out.ttl = e->ttl(now_s);
+                    detail::copy_header(*e, now_s, out);
                     ++e->reads;
                     p.account([](counters& c) { ++c.reads; });
                 }

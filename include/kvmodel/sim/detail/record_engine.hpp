@@ -328,6 +328,14 @@ inline error set_mismatch(std::string_view cmd, const kv::key& k, const entry& e
                      "' does not match the record's set '" + e.set() + "'"};
 }
 
+/// Copies an entry's header (generation, void time, TTL left at now_s) into
+/// a record.
+inline void copy_header(const entry& e, std::int64_t now_s, kv::record& r) noexcept {
+    r.generation = e.generation;
+    r.void_time = e.void_time;
+    r.ttl = e.ttl(now_s);
+}
+
 /// Converts an entry's bins for a record.
 inline void copy_bins(const entry& e, kv::record& r) {
     r.bins.reserve(r.bins.size() + e.bins.size());
@@ -396,9 +404,7 @@ inline result<kv::record> read_path(const entry* e,
                     std::string(cmd) + ": set name '" + k.set() +
                         "' does not match the record's set '" + e->set() + "'");
     kv::record out;
-    out.generation = e->generation;
-    out.void_time = e->void_time;
-    out.ttl = e->ttl(now_s);
+    copy_header(*e, now_s, out);
     out.results.reserve(ops.size());
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const kv::operation& o = ops[i];
