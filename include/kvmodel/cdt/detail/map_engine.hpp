@@ -442,28 +442,25 @@ map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside,
     return out;
 }
 
-/// Steps through picks as their entries.
-struct map_pick_walker {
-    const map_pick* p;
-    const map_entry& operator*() const { return *p->entry; }
-    map_pick_walker& operator++() {
+/// Steps through an array of items as the entries they point at (Entry).
+template <class Item, const map_entry* Item::*Entry>
+struct map_entry_walker {
+    const Item* p;
+    const map_entry& operator*() const { return *(p->*Entry); }
+    map_entry_walker& operator++() {
         ++p;
         return *this;
     }
 };
+
+/// Steps through picks as their entries.
+using map_pick_walker = map_entry_walker<map_pick, &map_pick::entry>;
 
 /// An integer key and its entry.
 using map_keyed_entry = std::pair<std::int64_t, const map_entry*>;
 
 /// Steps through keyed entries as their entries.
-struct map_keyed_walker {
-    const map_keyed_entry* p;
-    const map_entry& operator*() const { return *p->second; }
-    map_keyed_walker& operator++() {
-        ++p;
-        return *this;
-    }
-};
+using map_keyed_walker = map_entry_walker<map_keyed_entry, &map_keyed_entry::second>;
 
 /// The entries of ranks [a, b), a < b, in key order when every key is an
 /// integer (the usual), else empty. One search, a walk, and a sort by the
