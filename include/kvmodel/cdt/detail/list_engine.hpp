@@ -1237,11 +1237,10 @@ inline list_order list_create_order(const op& o) noexcept {
 
 // ------------------------------------------------------------------ entry
 
-/// True when a wire return type is VALUE, not inverted (other bits ignored,
-/// as decode_list_return ignores them).
-inline bool list_plain_value_return(std::int32_t wire) noexcept {
-    return (wire & 0xffff) == static_cast<std::int32_t>(return_type::value) &&
-           (wire & return_inverted) == 0;
+/// True when a wire return type is t, not inverted (other bits ignored, as
+/// decode_list_return ignores them).
+inline bool list_plain_return(std::int32_t wire, return_type t) noexcept {
+    return (wire & 0xffff) == static_cast<std::int32_t>(t) && (wire & return_inverted) == 0;
 }
 
 /// remove_by_rank_range returning NONE on an ORDERED list (a capped list's
@@ -1261,7 +1260,7 @@ inline result<value> list_trim_ordered(list& l, const op& o, list_run& run) {
 inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     // A capped ORDERED list's trim, without the selector dispatch.
     if (o.code == op_code::list_remove_by_rank_range && l.is_ordered() &&
-        (o.return_type & 0xffff) == 0 && (o.return_type & return_inverted) == 0)
+        list_plain_return(o.return_type, return_type::none))
         return list_trim_ordered(l, o, run);
     switch (o.code) {
     case op_code::list_size:
@@ -1449,7 +1448,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     }
     case op_code::list_get:
     case op_code::list_get_by_index:
-        if (o.code == op_code::list_get || list_plain_value_return(o.return_type)) {
+        if (o.code == op_code::list_get || list_plain_return(o.return_type, return_type::value)) {
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
                 // An indexed ORDERED list reads through its value index (rank
                 // = position there), as by_index_window does.
@@ -1459,7 +1458,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
         }
         break;
     case op_code::list_get_by_rank:
-        if (list_plain_value_return(o.return_type)) {
+        if (list_plain_return(o.return_type, return_type::value)) {
             list_prepare_ranks(l);
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
                 return list_element_result(l.is_ordered() && !l.has_index() ? l[*p]
