@@ -277,16 +277,35 @@ TEST_CASE("unordered rank selections as probed on 8.1.2 (§13)", "[cdt][list_eng
     CHECK(run_on(o, lo::get_by_index_range(1, 3, rt::reverse_rank)) == L({1, 2, 3}));
 }
 
-TEST_CASE("equal values in an UNORDERED list rank by position (§2), a departure",
+TEST_CASE("equal values split by a rank window: the server's order heap picks them",
           "[cdt][list_engine]") {
-    // Probed on 8.1.2: these three agree with the server...
+    // Probed on 8.1.2. AEROSPIKE-CDT.md §2 says list rank ties go by index;
+    // the server instead selects rank windows of an UNORDERED list with a
+    // binary heap (cdt.c order_heap), and which of several equal values lands
+    // in the window is the heap's doing.
     value t = L({2, 1, 2, 1, 2});
     CHECK(run_on(t, lo::get_by_rank_range(1, 2, rt::index)) == L({0, 3}));
     CHECK(run_on(t, lo::remove_by_rank(2, rt::index)) == value(0));
     CHECK(run_on(L({3, 1, 3, 2, 3}), lo::get_by_value(3, rt::reverse_index)) == L({4, 2, 0}));
-    // ...this one does not: the server's order heap answers index 4 for rank
-    // 3 (the middle 2 by position); the rule book's ties by position give 2.
-    CHECK(run_on(t, lo::get_by_rank(3, rt::index)) == value(2));
+    // Rank 3 is the middle 2 by position (index 2); the heap picks index 4.
+    CHECK(run_on(t, lo::get_by_rank(3, rt::index)) == value(4));
+    // Cases the random server diff found (tests/adapters/data/random_diff.json).
+    std::optional<value> b = L({"e", "b", "e", 5});
+    CHECK(ok(b, lo::remove_by_rank(3, rt::reverse_rank)) == value(0));
+    CHECK(same(*b, L({"b", "e", 5}))); // the first "e" goes, not the second
+    b = L({9, -1, 9});
+    CHECK(ok(b, lo::remove_by_rank(-2, rt::none)).is_nil());
+    CHECK(same(*b, L({9, -1})));
+    value v = L({-1.5, 9, 9, "c", 9, 4, 8});
+    CHECK(run_on(v, lo::get_by_value_rel_rank_range(-1.5, -3, 4, rt::index, true)) == L({2, 5, 6}));
+    value w = L({"c", 2, "d", 1, 9, 9});
+    CHECK(run_on(w, lo::get_by_rank_range(3, -2, rt::index, true)) == L({1, 3, 5}));
+    // A window that splits no ties is exactly its values.
+    CHECK(run_on(w, lo::get_by_rank_range(0, 2, rt::index)) == L({1, 3}));
+    // A list_rank context step picks the same way.
+    b = L({L({1}), L({0}), L({1})});
+    CHECK(ok(b, lo::append(7, {}, {cdt::ctx_step::list_rank(1)})) == value(2));
+    CHECK(same(*b, L({L({1}), L({0}), L({1, 7})})));
 }
 
 TEST_CASE("return types: single results, multi results, not found (§6)", "[cdt][list_engine]") {

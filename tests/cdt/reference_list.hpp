@@ -87,6 +87,53 @@ inline std::vector<std::size_t> rank_order(const rlist& l) {
     return o;
 }
 
+/// The positions the server's order heap picks for ranks [b, b + c) of an
+/// UNORDERED list (cdt.c order_heap_init_build_by_range_temp), written out
+/// plainly: a binary heap of positions (min-heap when the window is nearer
+/// the low end, else max-heap; a tie between children goes left, a child
+/// replaces its parent only when strictly better) pops the ranks beyond the
+/// window's near side, then the window's c ranks, each to the array's end.
+/// Among equal values this, not list order, decides which are picked.
+inline std::vector<std::size_t> heap_pick(const rlist& l, std::size_t b, std::size_t c) {
+    std::size_t n = l.v.size();
+    bool low = b <= n - b - c;
+    std::size_t skip = low ? b : n - b - c;
+    auto better = [&](std::size_t x, std::size_t y) {
+        int r = cmpx(l.v[x], l.v[y]);
+        return low ? r < 0 : r > 0;
+    };
+    std::vector<std::size_t> h;
+    for (std::size_t i = 0; i < n; ++i)
+        h.push_back(i);
+    std::size_t size = n;
+    auto sift = [&](std::size_t i) {
+        for (;;) {
+            std::size_t a = 2 * i + 1;
+            std::size_t z = 2 * i + 2;
+            if (a >= size)
+                return;
+            std::size_t ch = a;
+            if (z < size && better(h[z], h[a]))
+                ch = z;
+            if (!better(h[ch], h[i]))
+                return;
+            std::swap(h[ch], h[i]);
+            i = ch;
+        }
+    };
+    for (std::size_t i = n / 2; i > 0; --i)
+        sift(i - 1);
+    for (std::size_t k = 0; k < skip + c; ++k) {
+        std::size_t top = h[0];
+        --size;
+        h[0] = h[size];
+        sift(0);
+        h[size] = top;
+    }
+    return std::vector<std::size_t>(h.begin() + static_cast<std::ptrdiff_t>(size),
+                                    h.begin() + static_cast<std::ptrdiff_t>(size + c));
+}
+
 inline value vint(std::int64_t i) {
     return value(i);
 }
@@ -419,8 +466,8 @@ struct sel {
             return ok(not_found(t, multi));
         std::vector<std::size_t> order = rank_order(l);
         std::vector<bool> picked(n, false);
-        for (std::size_t r = w.b; r < w.b + w.c; ++r)
-            picked[order[r]] = true;
+        for (std::size_t p : heap_pick(l, w.b, w.c))
+            picked[p] = true;
         if (inv)
             picked.flip();
         std::vector<std::size_t> pos;
@@ -1148,7 +1195,7 @@ inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
             if (r < 0 || r >= n)
                 return false;
             rlist tmp{v, false, false};
-            h = {true, false, rank_order(tmp)[static_cast<std::size_t>(r)], 0};
+            h = {true, false, heap_pick(tmp, static_cast<std::size_t>(r), 1).front(), 0};
             return true;
         }
         for (std::size_t p = 0; p < v.size(); ++p)

@@ -13,6 +13,11 @@
 //    results of a rank window come from a heap: in DESCENDING rank order when
 //    the window sits nearer the low end (rank <= n - rank - count), else
 //    ascending (AEROSPIKE-CDT.md §13).
+//  * Which of several equal values a rank window of an UNORDERED list holds
+//    when they straddle its edge is the server's order heap's choice, not
+//    list order (AEROSPIKE-CDT.md §2 says ties go by index; 8.1.2 answers
+//    get_by_rank(3) INDEX on [2, 1, 2, 1, 2] with 4, not 2): list_heap_window
+//    replays that heap, for rank selections and list_rank context steps.
 //  * RANK / REVERSE_RANK of an index selection on an UNORDERED list report
 //    each element's count of strictly smaller elements (equal values share a
 //    rank), in list order; when the selection is the whole list, 0..n-1.
@@ -36,11 +41,6 @@
 //    (OP_NOT_APPLICABLE); no client API sends them.
 //  * Overlapping WILDCARD items in a value list: each element's rank is
 //    credited to the last item (argument order) it matches.
-//  * Ties in an UNORDERED list's rank are by position (AEROSPIKE-CDT.md §2);
-//    the server's order heap picks among equal values by its own layout
-//    (probed on 8.1.2: get_by_rank(3) INDEX on [2, 1, 2, 1, 2] answers 4, we
-//    answer 2). Every other list rule above was probed on 8.1.2 and agrees
-//    (tests/data/cdt_scenarios.json has the cases).
 //
 // Costs on a list of n elements with k selected or returned (once it needs one, the list keeps
 // a (value, position) rank index, and a position index unless its values are sorted, as an
@@ -50,7 +50,10 @@
 //   by rank/value/value range/relative, ORDERED  O(log n + k)
 //   the same on UNORDERED lists                  O(log n + k log n) when the
 //                                                result needs positions (INDEX,
-//                                                list-order VALUE, removal)
+//                                                list-order VALUE, removal);
+//                                                O(n log n) when equal values
+//                                                straddle a rank window's edge
+//                                                (the server's heap is replayed)
 //   value list of m items                        O(m log n + k log n)
 //   append / insert one                          O(1) amortised on a flat list,
 //                                                O(log n) once indexed
@@ -314,10 +317,78 @@ inline std::vector<std::size_t> list_complement(const std::vector<std::size_t>& 
     return out;
 }
 
-/// Positions of ranks [a, b), ascending. O((b - a) log n).
+/// The positions the server's order heap picks for ranks [b, b + c) of an
+/// UNORDERED list, in the heap's layout (server: cdt.c
+/// order_heap_init_build_by_range_temp). A binary heap over the positions is
+/// built (a min-heap when the window sits nearer the low end, else a max-heap)
+/// and the `discard` elements beyond the window's near side and then the c of
+/// the window are popped to the array's end; among equal values, which ones
+/// land in the window is the heap's doing, not list order. O(n + (c +
+/// discard) log n) comparisons.
+inline std::vector<std::size_t> list_heap_window(const list& l, std::size_t b, std::size_t c) {
+    const std::size_t n = l.size();
+    const std::size_t tail = n - b - c;
+    const bool min_heap = b <= tail;
+    const std::size_t discard = min_heap ? b : tail;
+    std::vector<const value*> at(n);
+    {
+        std::size_t i = 0;
+        for (const value& v : l)
+            at[i++] = &v;
+    }
+    // Whether x wins over y: strictly smaller in a min-heap, larger in a max-heap.
+    auto wins = [&](std::size_t x, std::size_t y) {
+        int cmp = kvmodel::detail::list_compare(*at[x], *at[y], false);
+        return min_heap ? cmp < 0 : cmp > 0;
+    };
+    std::vector<std::size_t> h(n);
+    for (std::size_t i = 0; i < n; ++i)
+        h[i] = i;
+    std::size_t filled = n;
+    auto heapify = [&](std::size_t i) {
+        while (true) {
+            std::size_t c1 = 2 * i + 1;
+            std::size_t c2 = 2 * i + 2;
+            if (c1 >= filled)
+                break;
+            // The left child unless the right one is strictly better (server's heapify).
+            std::size_t child = c2 < filled && wins(h[c2], h[c1]) ? c2 : c1;
+            if (!wins(h[child], h[i]))
+                break;
+            std::swap(h[i], h[child]);
+            i = child;
+        }
+    };
+    for (std::size_t i = n / 2; i-- > 0;)
+        heapify(i);
+    for (std::size_t k = 0; k < c + discard; ++k) {
+        std::size_t top = h[0];
+        h[0] = h[--filled];
+        heapify(0);
+        h[filled] = top;
+    }
+    return {h.begin() + static_cast<std::ptrdiff_t>(filled),
+            h.begin() + static_cast<std::ptrdiff_t>(filled + c)};
+}
+
+/// Whether equal values straddle an edge of the rank window [a, b) of an
+/// UNORDERED list: then which of them the window holds is the server's
+/// heap's choice (list_heap_window); otherwise the window's elements are
+/// exactly those of its values.
+inline bool list_window_splits_ties(const list& l, std::size_t a, std::size_t b) {
+    auto same = [&](std::size_t r) { // ranks r - 1 and r hold equal values
+        return kvmodel::detail::list_compare(l.value_at_rank(r - 1), l.value_at_rank(r), false) == 0;
+    };
+    return a < b && ((a > 0 && same(a)) || (b < l.size() && same(b)));
+}
+
+/// Positions of ranks [a, b) of an UNORDERED list, ascending: the elements
+/// the server selects, ties included. O((b - a) log n) unless equal values
+/// straddle the window's edges (then the server's heap, O(n log n)).
 inline std::vector<std::size_t>
 list_positions_of_ranks(const list& l, std::size_t a, std::size_t b) {
-    std::vector<std::size_t> pos = l.indexes_by_rank(a, b);
+    std::vector<std::size_t> pos = list_window_splits_ties(l, a, b) ? list_heap_window(l, a, b - a)
+                                                                    : l.indexes_by_rank(a, b);
     std::sort(pos.begin(), pos.end());
     return pos;
 }
