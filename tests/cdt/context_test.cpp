@@ -125,10 +125,14 @@ TEST_CASE("value steps pick the first equal element", "[cdt][context]") {
     std::optional<value> m = M({{"x", L({7})}, {"y", L({7})}});
     CHECK(ok(m, lo::append(8, {}, {ctx_step::map_value(L({7}))})) == value(2));
     CHECK(same(*m, M({{"x", L({7, 8})}, {"y", L({7})}})));
-    // Rank ties: by position in a list, by key in a map.
+    // Rank ties: in a list, the server's order heap picks (probed on 8.1.2:
+    // rank 1 of [[5], [5]] is the first [5], as rank 0 is); in a map, by key.
     std::optional<value> t = L({L({5}), L({5})});
     CHECK(ok(t, lo::append(1, {}, {ctx_step::list_rank(1)})) == value(2));
-    CHECK(same(*t, L({L({5}), L({5, 1})})));
+    CHECK(same(*t, L({L({5, 1}), L({5})})));
+    t = L({L({5}), L({5})});
+    CHECK(ok(t, lo::append(1, {}, {ctx_step::list_rank(0)})) == value(2));
+    CHECK(same(*t, L({L({5, 1}), L({5})})));
     std::optional<value> mt = M({{"b", L({5})}, {"a", L({5})}});
     CHECK(ok(mt, lo::append(1, {}, {ctx_step::map_rank(0)})) == value(2));
     CHECK(same(*mt, M({{"a", L({5, 1})}, {"b", L({5})}})));
@@ -295,6 +299,33 @@ TEST_CASE("reads and removes through a create step create nothing", "[cdt][conte
     // A write that writes nothing new still creates the (empty) container.
     CHECK(ok(b, lo::append_items({}, {}, c)) == value(0));
     CHECK(same(*b, L({1, L({})})));
+}
+
+TEST_CASE("a map put that NO_FAIL denies creates nothing through a create step",
+          "[cdt][context]") {
+    // Probed on 8.1.2 (tests/adapters/data/server_probes.json): a put or a
+    // put_items whose every item UPDATE_ONLY|NO_FAIL skips leaves a map a
+    // create step would make uncreated, up the whole chain and on a missing
+    // bin; an empty put_items, set_policy and increment still create it.
+    namespace mf = kvmodel::cdt::map_write_flags;
+    const auto denied = mo::policy(map_order::unordered, mf::update_only | mf::no_fail);
+    std::optional<value> b = M({{"x", 1}});
+    steps a = {ctx_step::map_key_create("a", map_order::unordered)};
+    steps ab = {ctx_step::map_key_create("a", map_order::unordered),
+                ctx_step::map_key_create("b", map_order::unordered)};
+    CHECK(ok(b, mo::put(7, 1, denied, a)) == value(0));
+    CHECK(ok(b, mo::put(7, 1, denied, ab)) == value(0));
+    CHECK(ok(b, mo::put_items({{1, 2}, {3, 4}}, denied, a)) == value(0));
+    CHECK(same(*b, M({{"x", 1}})));
+    std::optional<value> none;
+    CHECK(ok(none, mo::put(7, 1, denied, a)) == value(0));
+    CHECK_FALSE(none.has_value());
+    CHECK(ok(b, mo::put_items({}, {}, a)) == value(0));
+    CHECK(same(*b, M({{"a", M({})}, {"x", 1}})));
+    std::optional<value> l = L({1});
+    CHECK(ok(l, mo::put(7, 1, denied, {ctx_step::list_index_create(3, list_order::unordered, true)})) ==
+          value(0));
+    CHECK(same(*l, L({1})));
 }
 
 TEST_CASE("list_create and map_create with a context", "[cdt][context]") {

@@ -14,7 +14,8 @@
 //    target of the wrong type: BIN_TYPE_ERROR (from the engine). A bin that is
 //    not a list or map at all: PARAMETER_ERROR (the server's cdt_context_dig).
 //  * list_value / map_value pick the first equal element (list order; key
-//    order for maps); list_rank ties are by position, map_rank ties by key.
+//    order for maps); among equal values list_rank picks as the server's
+//    order heap does (list_heap_window), map_rank by key.
 //  * Create steps: a missing element is created, as the container the next
 //    step (or the op) needs; the step's order/pad flags describe the container
 //    the step indexes into and apply only when that container is created too.
@@ -26,7 +27,8 @@
 //  * Read ops reaching a missing element through a create step:
 //    OP_NOT_APPLICABLE. Remove-type ops through a create step create nothing
 //    and answer nil (on a missing bin too). A modify op that ends as a no-op
-//    without writing (NO_FAIL denials, sorting nothing) creates nothing either.
+//    without writing (NO_FAIL denials of list writes and of every item of a
+//    map put / put_items, sorting nothing) creates nothing either.
 //  * A container modified through a context inside an ORDERED list is
 //    re-sorted into place.
 //  * list_create / map_create with a context are the clients' encoding: the
@@ -253,6 +255,9 @@ private:
                 if (!p)
                     return fail(
                         step_error(i, "rank out of range (size " + std::to_string(n) + ")"));
+                // Equal values: the server's heap picks one (list_heap_window).
+                if (detail::list_window_splits_ties(l, *p, *p + 1))
+                    return ctx_hit{detail::list_heap_window(l, *p, 1).front(), false, 0};
                 return ctx_hit{l.index_at_rank(*p), false, 0};
             }
             // list_value: the first equal element in list order.
@@ -371,8 +376,18 @@ private:
 
     /// The op on its target (nullopt when a create step made room for it).
     result<value> apply_target(std::optional<value>& target, bool bin_exists = true) const {
-        if (is_map_op(m_op.code))
-            return apply_map_op(target, m_op, false);
+        if (is_map_op(m_op.code)) {
+            bool was_absent = !target;
+            result<value> r = apply_map_op(target, m_op, false);
+            // A created map that a put or a non-empty put_items left empty:
+            // NO_FAIL denied every item, and the server creates nothing then
+            // (an empty put_items, or an increment, still creates the map).
+            bool denied = m_op.code == op_code::map_put ||
+                          (m_op.code == op_code::map_put_items && !m_op.items.empty());
+            if (r && was_absent && denied && target && target->as_map().empty())
+                target.reset();
+            return r;
+        }
         // sort refuses a dead bin (BIN_TYPE_ERROR); in a live one, the empty
         // list a create step stands for has nothing to sort: a no-op.
         if (!target && m_op.code == op_code::list_sort && bin_exists)
