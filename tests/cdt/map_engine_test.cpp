@@ -1057,6 +1057,18 @@ TEST_CASE("map value list: key order for elements and INDEX, argument order for 
     CHECK(get(bin, mo::get_by_value_list({9}, rt::key)) == J("[]"));
     CHECK(ok(bin, mo::remove_by_value_list(vals, rt::count)) == value(3));
     CHECK(keys_of(bin) == J(R"(["a","c"])"));
+
+    // A map of one entry takes the server's order-index path (its order
+    // index is always "valid"): every item reports its own match, repeats
+    // included (probed on 8.1.2).
+    std::optional<value> one = J(R"({"$map": [["b", 8]]})");
+    REQUIRE(one->is_map());
+    CHECK(get(one, mo::get_by_value_list({8, 8}, rt::index)) == J("[0,0]"));
+    CHECK(get(one, mo::get_by_value_list({8, 3, 8}, rt::rank)) == J("[0,0]"));
+    CHECK(get(one, mo::get_by_value_list({8, 8, 8}, rt::reverse_index)) == J("[0,0,0]"));
+    CHECK(get(one, mo::get_by_value_list({8, 8}, rt::value)) == J("[8]"));
+    CHECK(get(one, mo::get_by_value_list({8, 8}, rt::count)) == value(1));
+    CHECK(ok(one, mo::remove_by_value_list({8, 8}, rt::rank)) == J("[0,0]"));
 }
 
 TEST_CASE("map empty key/value list + INVERTED: everything (§12 server crash cases)",

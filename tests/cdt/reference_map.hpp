@@ -753,6 +753,10 @@ public:
         mark(mask);
         std::size_t cnt = mask_idxs(mask).size();
         std::vector<std::size_t> by_rank = ref_by_rank(m);
+        // The order-index path: with a persisted value index, and on a map of
+        // at most one entry, whose order index the server always counts as
+        // valid (cdt.c order_index_is_valid).
+        const bool ordidx = vidx || n <= 1;
         switch (rt) {
         case rtype::none:
             return ref_ok(value());
@@ -762,7 +766,7 @@ public:
             return ref_ok(cnt != 0);
         case rtype::index:
         case rtype::reverse_index: {
-            if (vidx && !inv) {
+            if (ordidx && !inv) {
                 // result_data_set_by_irc with the order index: per item, its
                 // entries in rank order.
                 std::vector<std::int64_t> out;
@@ -777,7 +781,7 @@ public:
         case rtype::rank:
         case rtype::reverse_rank: {
             std::vector<std::int64_t> out;
-            if (vidx) {
+            if (ordidx) {
                 if (inv)
                     return ref_ok(ranks_of(mask_idxs(mask)));
                 for (const value& v : values) {

@@ -677,7 +677,7 @@ public:
             std::size_t lo = m_map.count_less_value(v);
             hits.push_back({lo, m_map.count_less_equal_value(v) - lo, 0});
         }
-        if (!m_vidx)
+        if (!value_index_path())
             credit_last_item(hits);
         return list_result(hits, /*by_rank=*/true);
     }
@@ -1077,6 +1077,12 @@ private:
         return hits;
     }
 
+    /// Whether a value list takes the server's value-index path: with a
+    /// persisted value index, and on a map of at most one entry, whose order
+    /// index the server always counts as valid (order_index_is_valid). There
+    /// each item reports its own matches, repeated items included.
+    [[nodiscard]] bool value_index_path() const { return m_vidx || m_n <= 1; }
+
     /// Credits every matched position to the last item (argument order) that
     /// matches it, as the server's sorted-items search does for equal items.
     static void credit_last_item(std::vector<item_hits>& hits) {
@@ -1144,7 +1150,7 @@ private:
                 }
                 return map_list_of(std::move(out));
             }
-            if (m_vidx && !m_inv) {
+            if (value_index_path() && !m_inv) {
                 // Per item, argument order; within an item, rank order.
                 for (const item_hits& h : hits) {
                     if (h.span == 0)
@@ -1164,7 +1170,7 @@ private:
             // Only value lists get here (key lists refuse RANK).
             std::vector<value> out;
             out.reserve(mask.size());
-            if (m_vidx) {
+            if (value_index_path()) {
                 if (m_inv) {
                     for (const map_pick& p : map_picks_by_ranks(m_map, mask, false))
                         out.push_back(map_pos(p.rank, n, rev_rank()));
