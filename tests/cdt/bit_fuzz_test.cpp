@@ -252,10 +252,18 @@ ref_out ref_apply(model& m, const bit_op& o) {
         for (std::size_t i = 0; i < un; ++i)
             if (range[i] == o.scan_value) return {status::ok, value(static_cast<std::int64_t>(i))};
         return {status::ok, value(-1)};
-    case bit_op_code::bit_rscan:
+    case bit_op_code::bit_rscan: {
         for (std::size_t i = un; i-- > 0;)
             if (range[i] == o.scan_value) return {status::ok, value(static_cast<std::int64_t>(i))};
+        // Not in the range: the server also looks at the bits of the first
+        // byte before the range (it never masks them) and answers the last
+        // match there as a negative distance.
+        auto first_byte = static_cast<std::size_t>(off / 8 * 8);
+        for (auto i = static_cast<std::size_t>(off); i-- > first_byte;)
+            if (m.bits[i] == o.scan_value)
+                return {status::ok, value(static_cast<std::int64_t>(i) - off)};
         return {status::ok, value(-1)};
+    }
     case bit_op_code::bit_get_int: {
         std::uint64_t v = 0;
         for (bool x : range) v = (v << 1) | (x ? 1U : 0U);

@@ -306,25 +306,46 @@ inline std::int64_t sign_extend(std::uint64_t v, std::size_t n) noexcept {
     return static_cast<std::int64_t>((v ^ sign) - sign); // two's complement, no UB
 }
 
-/// Index of the first (lscan) or last (rscan) bit equal to want among the
-/// first n bits of a buffer; -1 when there is none.
-inline std::int64_t scan(const bytes& buf, std::size_t n, bool want, bool from_left) noexcept {
+/// Index of the first bit equal to want among the first n bits of a buffer
+/// (lscan); -1 when there is none.
+inline std::int64_t lscan(const bytes& buf, std::size_t n, bool want) noexcept {
     const std::size_t len = buf.size();
-    auto byte_at = [&](std::size_t i) -> std::uint8_t {
+    for (std::size_t i = 0; i < len; ++i) {
         std::uint8_t v = want ? buf[i] : static_cast<std::uint8_t>(~buf[i]);
         if (i + 1 == len) v &= tail_keep_mask(n); // the padding bits never match
-        return v;
-    };
-    if (from_left) {
-        for (std::size_t i = 0; i < len; ++i)
-            if (std::uint8_t v = byte_at(i); v != 0)
-                return static_cast<std::int64_t>(8 * i) + std::countl_zero(v);
-    } else {
-        for (std::size_t i = len; i-- > 0;)
-            if (std::uint8_t v = byte_at(i); v != 0)
-                return static_cast<std::int64_t>(8 * i) + 7 - std::countr_zero(v);
+        if (v != 0) return static_cast<std::int64_t>(8 * i) + std::countl_zero(v);
     }
     return -1;
+}
+
+/// rscan as the server computes it (particle_blob.c bits_read_op_rscan) on
+/// the n bits from bit pos of b: the bytes the range touches are searched
+/// from the right for the last bit equal to want, the last byte masked to the
+/// range's end but the first byte NOT masked to its start, so a match in the
+/// first byte before pos is answered as a negative position (-1 .. -7, its
+/// distance before pos) instead of -1 ("not found"). Probed on 8.1.2:
+/// rscan(2, 1, true) on 8f 1f answers -2. n > 0 (size 0 is refused earlier).
+inline std::int64_t server_rscan(const bytes& b, std::size_t pos, std::size_t n, bool want) noexcept {
+    const std::size_t first = pos / 8;
+    const std::size_t off = pos % 8;
+    const std::size_t n_bytes = (off + n + 7) / 8;
+    auto bits_of = [&](std::size_t i) {
+        return want ? b[i] : static_cast<std::uint8_t>(~b[i]);
+    };
+    std::size_t cur = first + n_bytes - 1;
+    const auto end_mask = static_cast<std::uint8_t>(0xFF << ((8 - (n + off) % 8) % 8));
+    std::uint8_t last = bits_of(cur) & end_mask;
+    if (last == 0 && n_bytes != 1) {
+        --cur;
+        while (bits_of(cur) == 0 && cur > first)
+            --cur;
+        last = bits_of(cur);
+    }
+    if (last == 0)
+        return -1;
+    const std::int64_t found = static_cast<std::int64_t>(8 * (cur - first)) + 7 - std::countr_zero(last) -
+                               static_cast<std::int64_t>(off);
+    return found >= static_cast<std::int64_t>(n) ? -1 : found;
 }
 
 /// The result of add/subtract on the n-bit integer load, or nullopt on an
@@ -584,8 +605,9 @@ inline result<value> read(const bytes& b, const bit_op& o) {
         for (std::uint8_t c : cur) count += std::popcount(c);
         return value(count);
     }
-    case bit_op_code::bit_lscan: return value(scan(cur, un, o.scan_value, true));
-    case bit_op_code::bit_rscan: return value(scan(cur, un, o.scan_value, false));
+    case bit_op_code::bit_lscan: return value(lscan(cur, un, o.scan_value));
+    case bit_op_code::bit_rscan:
+        return value(server_rscan(b, static_cast<std::size_t>(pos), un, o.scan_value));
     case bit_op_code::bit_get_int: {
         const std::uint64_t v = buffer_to_uint(cur, un);
         return value(o.sign ? sign_extend(v, un) : static_cast<std::int64_t>(v));
