@@ -60,6 +60,10 @@ def hx(s):
     return {"$bytes": s}
 
 
+# ops whose order= is their own argument; for the others it is the policy's
+ORDER_ARG_OPS = {"map_set_policy", "map_create", "list_create", "list_set_order"}
+
+
 def op(name, rt=None, inv=False, flags=None, ctx=None, order=None, **args):
     o = {"op": name}
     if args:
@@ -71,7 +75,10 @@ def op(name, rt=None, inv=False, flags=None, ctx=None, order=None, **args):
     if flags:
         o["flags"] = flags
     if order is not None:
-        o["policy_order"] = order
+        if name in ORDER_ARG_OPS:
+            o.setdefault("args", {})["order"] = order
+        else:
+            o["policy_order"] = order
     if ctx:
         o["ctx"] = ctx
     return o
@@ -148,9 +155,18 @@ class Test:
         self.fresh = False
         self.given = ABSENT
 
-    def call(self, ops, results=None, final=None, error=None, order=None, note=None, name=None, **more):
+    def call(self, ops, results=None, final=None, error=None, order=None, note=None, name=None, restore=None,
+             **more):
         """One operate() of the test; name: the C test it belongs to when one
         record is carried across tests (ids count calls per C test)."""
+        if restore:
+            # An initial value cannot say that a nested container is ordered:
+            # the earlier calls' nested orders are set again first.
+            ops = restore + ops
+            if results is not None:
+                results = [None] * len(restore) + results
+            rn = "the first %d op(s) restore the nested order the test's earlier calls left" % len(restore)
+            note = rn if note is None else note + "; " + rn
         key = (self.cfile, name or self.name)
         COUNTS[key] = COUNTS.get(key, 0) + 1
         if order is not None:
@@ -320,7 +336,7 @@ t.call([op("map_get_by_rank_range", "KEY", rank=-2, count=2),
         op("map_get_by_value", "KEY", value=77), op("map_get_by_value", "RANK", value=81),
         op("map_get_by_key", "RANK", key="Charlie"), op("map_get_by_key", "REVERSE_RANK", key="Charlie")],
        results=[["Harry", "Jim"], [["Charlie", 55], ["John", 81]], 55, "Harry", starts(3), 1,
-                starts("Jim", 94), starts("John"), [], starts(1), 0, 3])
+                starts(["Jim", 94]), starts("John"), [], starts(1), 0, 3])
 
 SEVEN = [["Charlie", 55], ["Jim", 98], ["John", 76], ["Harry", 82], ["Sally", 79], ["Lenny", 84], ["Abe", 88]]
 t = mt("map_remove")
@@ -435,7 +451,8 @@ t.call([op("map_put", key="key121", value=11, ctx=[c_mk("key1"), c_mr(-1)]), op(
 t = mt("map_ctx_create")
 t.call([op("map_put", key="ka", value=11, ctx=[c_mkc("aaaa5", "UNORDERED"), c_mkc("aa3", "K_ORDERED")])])
 t.call([op("read")])
-t.call([op("map_put", key="la", value=-11, ctx=[c_mkc("aaaa5", "UNORDERED"), c_mkc("bb3", "K_ORDERED")])])
+t.call([op("map_put", key="la", value=-11, ctx=[c_mkc("aaaa5", "UNORDERED"), c_mkc("bb3", "K_ORDERED")])],
+       restore=[op("map_set_policy", order="K_ORDERED", ctx=[c_mk("aaaa5")])])
 t.call([op("read")])
 
 t = mt("map_simple2")
@@ -449,7 +466,7 @@ t.call([op("map_put", key="sfcd", value=[], flags=["UPDATE_ONLY", "NO_FAIL"])],
        final={"$map": []},
        note="the C test asserts OK and that the record exists afterwards: the bin is an empty map")
 
-t = mt("map_ctx_create2")
+t = mt("map_ctx_create2", "KV_ORDERED")
 for k, v in zip(["9", "11", "11", "11", "12", "13", "14", "10", "11"], [700, 710, 705, 720, 730, 740, 750, 690, 702]):
     t.call([op("list_append", value=v, ctx=[c_mkc(k, "KV_ORDERED")]),
             op("list_remove_by_rank_range", "NONE", inv=True, rank=0, count=1, ctx=[c_mk(k)])])
@@ -471,9 +488,10 @@ for i, order in enumerate(["UNORDERED", "K_ORDERED", "KV_ORDERED"]):
     for k in range(10):
         outer = rs[k * 21]
         for j in range(10):
+            again = [op("map_set_policy", order=order, ctx=[c_mk(outer)])] if j and order != "UNORDERED" else None
             t.call([op("map_put", key=rs[k * 21 + 1 + 2 * j], value=rs[k * 21 + 2 + 2 * j], order=order,
                        ctx=[c_mkc(outer, order)])],
-                   note="random strings of the C test replaced by fixed ones")
+                   note="random strings of the C test replaced by fixed ones", restore=again)
 
 t = mt("map_wild")
 t.call([op("map_put_items", items=[["a", [0, 0]], ["b", [1, 10]], ["c", [2, 20]], ["d", [3, 30]]])])
@@ -519,7 +537,8 @@ def sort_test(name, maps, order="K_ORDERED", remove=1, left=2):
     for mp in maps:
         ops += [op("list_append", value=mp), op("map_set_policy", order=order, ctx=[c_li(-1)])]
     t.call(ops)
-    t.call([op("list_remove_by_value", "NONE", value=maps[remove])], final=size(left))
+    t.call([op("list_remove_by_value", "NONE", value=maps[remove])], final=size(left),
+           restore=[op("map_set_policy", order=order, ctx=[c_li(i)]) for i in range(len(maps))])
 
 
 sort_test("map_sort_int", [m((1000, 4), (1050, 2), (2000, 1), (2500, 3)), m((6700, 2), (6800, 4), (7000, 3), (9000, 1)),
@@ -796,7 +815,9 @@ t2 = test("client_suite_list", LB, "list_ctx_create_noop.temp", "list")
 t2.absent()
 t2.call([op("list_clear", ctx=[c_lic(3, "ORDERED")])], bin_exists=False,
         note="bin temp of the C test: a remove-type op does not create the bin")
-t.call([op("list_append", value=1, ctx=[c_lic(3, "ORDERED")]), op("list_append", value=2, ctx=[c_lic(3, "ORDERED")])])
+# the top list is ORDERED from here on (made by the create step of call 3)
+t.call([op("list_append", value=1, ctx=[c_lic(3, "ORDERED")]), op("list_append", value=2, ctx=[c_lic(3, "ORDERED")])],
+       order="ORDERED")
 t.call([op("list_clear", ctx=[c_lic(3, "ORDERED")])], unchanged=True)
 t.call([op("list_clear", ctx=[c_lic(4, "ORDERED"), c_lic(0, "UNORDERED_LIST"), c_lic(0, "UNORDERED_LIST")])], unchanged=True)
 t.call([op("list_set_order", order="ORDERED", ctx=[c_lic(4, "ORDERED"), c_lic(0, "UNORDERED_LIST"), c_lic(0, "UNORDERED_LIST")])],
@@ -805,15 +826,19 @@ t.call([op("list_set_order", order="ORDERED", ctx=[c_lic(4, "ORDERED"), c_lic(0,
 t = lt("list_ctx_create")
 t.call([op("list_append", value=1, order="ORDERED", ctx=[c_lic(3, "UNORDERED_LIST", pad=True)])])
 t.call([op("read")], results=[[None, None, None, [1]]])
-t.call([op("list_append", value=2, ctx=[c_lic(3, "UNORDERED_LIST", pad=True), c_lic(3, "UNORDERED_LIST", pad=True)])])
+RS3 = [op("list_set_order", order="ORDERED", ctx=[c_li(3)])]
+t.call([op("list_append", value=2, ctx=[c_lic(3, "UNORDERED_LIST", pad=True), c_lic(3, "UNORDERED_LIST", pad=True)])],
+       restore=RS3)
 t.call([op("read")], results=[[None, None, None, [1, [2]]]])
-t.call([op("list_append", value=1, ctx=[c_lic(3, "UNORDERED_LIST", pad=True), c_lic(3, "UNORDERED_LIST", pad=True)])])
+t.call([op("list_append", value=1, ctx=[c_lic(3, "UNORDERED_LIST", pad=True), c_lic(3, "UNORDERED_LIST", pad=True)])],
+       restore=RS3)
 t.call([op("read")], results=[[None, None, None, [1, [1], [2]]]])
 
-t = lt("list_ctx_create_order")
+t = lt("list_ctx_create_order", "ORDERED")
 t.call([op("list_append", value=10, ctx=[c_lic(3, "ORDERED"), c_lic(3, "ORDERED")])])
 t.call([op("read")], results=[[[[10]]]])
-t.call([op("list_append", value=1, ctx=[c_lic(3, "ORDERED"), c_lic(3, "ORDERED")])])
+t.call([op("list_append", value=1, ctx=[c_lic(3, "ORDERED"), c_lic(3, "ORDERED")])],
+       restore=[op("list_set_order", order="ORDERED", ctx=[c_li(0)])])
 t.call([op("read")], results=[[[[1]], [[10]]]])
 
 # The four loops below check the bin after every append with a read; the
@@ -829,7 +854,7 @@ DATA3 = [0, 0x80, 0x100]
 ONE_INT = {"$each": [{"$int": True}]}
 t = lt("list_ctx_create_toplvl")
 for order in ["UNORDERED_LIST", "ORDERED"]:
-    t.reset()
+    t.reset(order=order)
     for i in range(255):
         t.call([op("list_append", value=DATA3[i % 3] + i // 3, ctx=[c_lic(i, order)])], final=ONE_INT,
                note="%s, index %d" % (order, i))
@@ -840,16 +865,18 @@ for top in ["UNORDERED", "K_ORDERED", "KV_ORDERED"]:
     for order in ["UNORDERED_LIST", "ORDERED"]:
         t.reset(order=top)
         for i in range(255):
+            again = [op("list_set_order", order=order, ctx=[c_mk(0)])] if i and order == "ORDERED" else None
             t.call([op("list_append", value=DATA3[i % 3] + i // 3, ctx=[c_mkc(0, top), c_lic(i, order)])],
-                   final={"$map": [[0, ONE_INT]]}, note="%s map, %s list, index %d" % (top, order, i))
+                   final={"$map": [[0, ONE_INT]]}, note="%s map, %s list, index %d" % (top, order, i), restore=again)
 
 t = lt("list_ctx_create_nontoplvl_list")
 for top in ["UNORDERED_LIST", "ORDERED"]:
     for order in ["UNORDERED_LIST", "ORDERED"]:
         t.reset(order=top)
         for i in range(255):
+            again = [op("list_set_order", order=order, ctx=[c_li(0)])] if i and order == "ORDERED" else None
             t.call([op("list_append", value=DATA3[i % 3] + i // 3, ctx=[c_lic(0, top), c_lic(i, order)])],
-                   final=[ONE_INT], note="%s top, %s list, index %d" % (top, order, i))
+                   final=[ONE_INT], note="%s top, %s list, index %d" % (top, order, i), restore=again)
 
 t = lt("list_ctx_create_pad")
 t.start([[7, 9, 5], [1, 2, 3], [6, 5, 4, 1]])
