@@ -157,8 +157,9 @@ class Test:
 
     def call(self, ops, results=None, final=None, error=None, order=None, note=None, name=None, restore=None,
              **more):
-        """One operate() of the test; name: the C test it belongs to when one
-        record is carried across tests (ids count calls per C test)."""
+        """One operate() of the test; order: the bin's order after it (when
+        the call changes it); name: the C test it belongs to when one record
+        is carried across tests (ids count calls per C test)."""
         if restore:
             # An initial value cannot say that a nested container is ordered:
             # the earlier calls' nested orders are set again first.
@@ -169,8 +170,6 @@ class Test:
             note = rn if note is None else note + "; " + rn
         key = (self.cfile, name or self.name)
         COUNTS[key] = COUNTS.get(key, 0) + 1
-        if order is not None:
-            self.order = order
         exp = {}
         if results is not None:
             assert len(results) == len(ops), (self.name, len(self.calls) + 1)
@@ -185,6 +184,8 @@ class Test:
         if note:
             c["notes"] = note
         self.calls.append({"case": c, "ops": ops, "exp": exp, "fresh": self.fresh, "given": self.given})
+        if order is not None:
+            self.order = order  # the bin's order once this call has run
         self.fresh = False
         self.given = None
         return self
@@ -810,14 +811,13 @@ t.call([op("list_clear", ctx=[c_lic(3, "ORDERED")])], error=True,
        note="remove-type op through a create ctx on a missing record fails")
 t.call([op("list_set_order", order="UNORDERED_LIST", ctx=[c_lic(0, "UNORDERED_LIST")])], final=[[]])
 t.reset()
-t.call([op("list_set_order", order="UNORDERED_LIST", ctx=[c_lic(3, "ORDERED")])], final=[[]])
+# its create step makes the top list ORDERED
+t.call([op("list_set_order", order="UNORDERED_LIST", ctx=[c_lic(3, "ORDERED")])], final=[[]], order="ORDERED")
 t2 = test("client_suite_list", LB, "list_ctx_create_noop.temp", "list")
 t2.absent()
 t2.call([op("list_clear", ctx=[c_lic(3, "ORDERED")])], bin_exists=False,
         note="bin temp of the C test: a remove-type op does not create the bin")
-# the top list is ORDERED from here on (made by the create step of call 3)
-t.call([op("list_append", value=1, ctx=[c_lic(3, "ORDERED")]), op("list_append", value=2, ctx=[c_lic(3, "ORDERED")])],
-       order="ORDERED")
+t.call([op("list_append", value=1, ctx=[c_lic(3, "ORDERED")]), op("list_append", value=2, ctx=[c_lic(3, "ORDERED")])])
 t.call([op("list_clear", ctx=[c_lic(3, "ORDERED")])], unchanged=True)
 t.call([op("list_clear", ctx=[c_lic(4, "ORDERED"), c_lic(0, "UNORDERED_LIST"), c_lic(0, "UNORDERED_LIST")])], unchanged=True)
 t.call([op("list_set_order", order="ORDERED", ctx=[c_lic(4, "ORDERED"), c_lic(0, "UNORDERED_LIST"), c_lic(0, "UNORDERED_LIST")])],
