@@ -706,8 +706,8 @@ t.call([op("list_append_items", values=[])])
 t.call([op("read")], results=[[]])
 for v in ["test", 1, 2, 30000, 4, 5, "end"]:
     t.call([op("list_append", value=v)], results=[ANY])
-t.call([op("list_increment", index=0, delta=1)], error=4)
-t.call([op("list_increment", index=6, delta=1)], error=4)
+t.call([op("list_increment", index=0, delta=1)], error=True)
+t.call([op("list_increment", index=6, delta=1)], error=True)
 for i in range(1, 6):
     t.call([op("list_increment", index=i, delta=1)], results=[ANY])
 t.call([op("read")], results=[["test", 2, 3, 30001, 5, 6, "end"]])
