@@ -177,6 +177,23 @@ struct list_value_less {
     }
 };
 
+/// A sorted-list leaf moves an integer over an integer as a plain store, no
+/// variant dispatch (ORDERED lists mostly hold integers, and a leaf insert or
+/// erase moves up to a leaf's worth of them), and leaves a freed slot that
+/// holds an integer as it is: it owns nothing.
+template <>
+struct btree_slot<value> {
+    KVMODEL_MAP_HOT_MEMBER static void move(value& to, value& from) {
+        auto* i = std::get_if<std::int64_t>(&to.variant());
+        const auto* j = std::get_if<std::int64_t>(&from.variant());
+        if (i != nullptr && j != nullptr) *i = *j;
+        else to = std::move(from);
+    }
+    KVMODEL_MAP_HOT_MEMBER static void vacate(value& v) {
+        if (!std::holds_alternative<std::int64_t>(v.variant())) v = value{};
+    }
+};
+
 namespace mi = boost::multi_index;
 
 struct list_impl {

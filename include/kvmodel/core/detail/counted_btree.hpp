@@ -20,8 +20,9 @@
 // (InnerCap + 1) / 2 children) is merged with a sibling when both fit in one
 // node, else the two are evened out; the root may hold fewer and collapses
 // when left with one child. Erasing the first element (the trim of a capped
-// list) shifts one leaf and, now and then, merges or evens it with its
-// neighbour: O(LeafCap) amortised, no descent.
+// list) frees the front slot of the first leaf (see below) and, once the leaf
+// is under half full, merges or evens it with its neighbour: no descent, and
+// O(1) but for that O(LeafCap) step.
 //
 // Costs: nth, rank, lower_bound, upper_bound, insert, erase: O(log n) (each
 // with an O(LeafCap) or O(InnerCap) shift or scan per level touched).
@@ -30,7 +31,10 @@
 // Iterators: begin(), ++, -- and * are O(1). Any insert, replace or erase
 // invalidates every iterator (values move inside and between leaves);
 // reading does not. T must be default-constructible and movable: free leaf
-// slots hold T{}.
+// slots hold T{} (or what Slot::vacate leaves there). A leaf's values sit in
+// a window of its slots, so erasing near its front moves the front values
+// right instead of the rest left: the trim of the first value is O(1) but
+// for the occasional merge.
 #pragma once
 
 #include <algorithm>
@@ -42,7 +46,19 @@
 
 namespace kvmodel::detail {
 
-template <class T, class Less, std::size_t LeafCap = 32, std::size_t InnerCap = 32>
+/// How a leaf moves a value between its slots and clears a freed slot; a
+/// specialisation may skip work for cheap alternatives (see containers.hpp).
+template <class T>
+struct btree_slot {
+    static void move(T& to, T& from) { to = std::move(from); }
+    static void vacate(T& t) { t = T{}; }
+};
+
+template <class T,
+          class Less,
+          std::size_t LeafCap = 32,
+          std::size_t InnerCap = 32,
+          class Slot = btree_slot<T>>
 class counted_btree {
     static_assert(LeafCap >= 2, "a leaf must hold two values to split");
     static_assert(InnerCap >= 3, "an inner node must hold three children to split");
@@ -57,8 +73,18 @@ class counted_btree {
     struct leaf_node : node {
         leaf_node* prev = nullptr;
         leaf_node* next = nullptr;
-        T vals[LeafCap];
+        std::size_t off = 0; // the values are raw[off, off + n): a trim frees the front
+        T raw[LeafCap];
         leaf_node() : node(true) {}
+        T* data() noexcept { return raw + off; }
+        const T* data() const noexcept { return raw + off; }
+        // Moves the values to raw[0, n), where splits and merges want them.
+        void compact() {
+            if (off == 0) return;
+            for (std::size_t i = 0; i < this->n; ++i) Slot::move(raw[i], raw[off + i]);
+            for (std::size_t i = std::max(off, this->n); i < off + this->n; ++i) Slot::vacate(raw[i]);
+            off = 0;
+        }
     };
     struct inner : node {
         node* child[InnerCap] = {};
@@ -83,8 +109,8 @@ public:
         using reference = const T&;
 
         const_iterator() = default;
-        reference operator*() const { return m_leaf->vals[m_slot]; }
-        pointer operator->() const { return &m_leaf->vals[m_slot]; }
+        reference operator*() const { return m_leaf->data()[m_slot]; }
+        pointer operator->() const { return &m_leaf->data()[m_slot]; }
         const_iterator& operator++() {
             if (++m_slot == m_leaf->n && m_leaf->next != nullptr) {
                 m_leaf = m_leaf->next;
@@ -224,7 +250,7 @@ public:
         }
         auto* l = static_cast<leaf_node*>(x);
         std::size_t slot = static_cast<std::size_t>(
-            std::upper_bound(l->vals, l->vals + l->n, v, m_less) - l->vals);
+            std::upper_bound(l->data(), l->data() + l->n, v, m_less) - l->data());
         // Separators on the way down already bound v: no separator changes.
         return {insert_at(l, slot, std::move(v), true), r + slot};
     }
@@ -244,7 +270,7 @@ public:
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         if (pos.m_slot == 0) widen_left(l, v);
         if (pos.m_slot + 1 == l->n) widen_right(l, v);
-        l->vals[pos.m_slot] = std::move(v);
+        l->data()[pos.m_slot] = std::move(v);
     }
 
     /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
@@ -279,7 +305,7 @@ public:
         for (std::size_t i = 0; i < leaves; ++i) {
             std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
             auto* l = new leaf_node();
-            for (std::size_t j = 0; j < take; ++j) l->vals[j] = std::move(sorted[at++]);
+            for (std::size_t j = 0; j < take; ++j) l->data()[j] = std::move(sorted[at++]);
             l->n = take;
             l->prev = prev;
             if (prev != nullptr) prev->next = l;
@@ -317,7 +343,7 @@ public:
         std::vector<T> out;
         out.reserve(m_size);
         for (leaf_node* l = m_first; l != nullptr; l = l->next)
-            for (std::size_t i = 0; i < l->n; ++i) out.push_back(std::move(l->vals[i]));
+            for (std::size_t i = 0; i < l->n; ++i) out.push_back(std::move(l->data()[i]));
         clear();
         return out;
     }
@@ -359,7 +385,7 @@ private:
     }
     static const T& first_of(const node* x) {
         while (!x->leaf) x = static_cast<const inner*>(x)->child[0];
-        return static_cast<const leaf_node*>(x)->vals[0];
+        return static_cast<const leaf_node*>(x)->data()[0];
     }
     static std::size_t index_in_parent(const node* x) {
         const inner* p = x->parent;
@@ -393,7 +419,7 @@ private:
         std::size_t hi = l->n;
         while (lo < hi) {
             std::size_t mid = (lo + hi) / 2;
-            if (in_leaf(l->vals[mid])) lo = mid + 1;
+            if (in_leaf(l->data()[mid])) lo = mid + 1;
             else hi = mid;
         }
         r += lo;
@@ -405,7 +431,7 @@ private:
 
     const_iterator first_value(T v) {
         auto* l = new leaf_node();
-        l->vals[0] = std::move(v);
+        l->data()[0] = std::move(v);
         l->n = 1;
         m_root = m_first = m_last = l;
         m_size = 1;
@@ -453,16 +479,27 @@ private:
         ++m_size;
         if (!counted) add_counts(l, 1);
         if (l->n < LeafCap) {
-            std::move_backward(l->vals + slot, l->vals + l->n, l->vals + l->n + 1);
-            l->vals[slot] = std::move(v);
+            // Shift the shorter side when both have room.
+            if (l->off > 0 && (slot < l->n - slot || l->off + l->n == LeafCap)) {
+                --l->off;
+                T* d = l->data();
+                for (std::size_t i = 0; i < slot; ++i) Slot::move(d[i], d[i + 1]);
+            } else {
+                T* d = l->data();
+                for (std::size_t i = l->n; i > slot; --i) Slot::move(d[i], d[i - 1]);
+            }
+            l->data()[slot] = std::move(v);
             ++l->n;
             return {l, slot};
         }
         // Full: the upper half moves to a new right neighbour.
         auto* r = new leaf_node();
         std::size_t keep = (LeafCap + 1) / 2;
-        std::move(l->vals + keep, l->vals + LeafCap, r->vals);
-        for (std::size_t i = keep; i < LeafCap; ++i) l->vals[i] = T{};
+        // Full: off is 0.
+        for (std::size_t i = keep; i < LeafCap; ++i) {
+            Slot::move(r->raw[i - keep], l->raw[i]);
+            Slot::vacate(l->raw[i]);
+        }
         r->n = LeafCap - keep;
         l->n = keep;
         r->prev = l;
@@ -475,10 +512,11 @@ private:
             into = r;
             slot -= keep;
         }
-        std::move_backward(into->vals + slot, into->vals + into->n, into->vals + into->n + 1);
-        into->vals[slot] = std::move(v);
+        T* d = into->data();
+        for (std::size_t i = into->n; i > slot; --i) Slot::move(d[i], d[i - 1]);
+        d[slot] = std::move(v);
         ++into->n;
-        T s = r->vals[0];
+        T s = r->data()[0];
         add_child_after(l, r, std::move(s));
         return {into, slot};
     }
@@ -568,9 +606,18 @@ private:
     }
 
     void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
-        std::move(l->vals + slot + m, l->vals + l->n, l->vals + slot);
-        for (std::size_t i = l->n - m; i < l->n; ++i) l->vals[i] = T{};
+        T* d = l->data();
+        if (slot < l->n - slot - m) {
+            // Fewer values before the gap: they move right, the front frees.
+            for (std::size_t i = slot; i-- > 0;) Slot::move(d[i + m], d[i]);
+            for (std::size_t i = 0; i < m; ++i) Slot::vacate(d[i]);
+            l->off += m;
+        } else {
+            for (std::size_t i = slot; i + m < l->n; ++i) Slot::move(d[i], d[i + m]);
+            for (std::size_t i = l->n - m; i < l->n; ++i) Slot::vacate(d[i]);
+        }
         l->n -= m;
+        if (l->n == 0) l->off = 0;
         m_size -= m;
         add_counts(l, -static_cast<std::ptrdiff_t>(m));
         if (m_size == 0) {
@@ -595,8 +642,10 @@ private:
         std::size_t j = k + 1 < p->n ? k + 1 : k;
         auto* a = static_cast<leaf_node*>(p->child[j - 1]);
         auto* b = static_cast<leaf_node*>(p->child[j]);
+        a->compact();
+        b->compact();
         if (a->n + b->n <= LeafCap) {
-            std::move(b->vals, b->vals + b->n, a->vals + a->n);
+            for (std::size_t i = 0; i < b->n; ++i) Slot::move(a->raw[a->n + i], b->raw[i]);
             a->n += b->n;
             p->cnt[j - 1] += p->cnt[j];
             drop_child(p, j);
@@ -609,20 +658,22 @@ private:
         std::size_t want_a = total / 2;
         if (a->n < want_a) {
             std::size_t d = want_a - a->n;
-            std::move(b->vals, b->vals + d, a->vals + a->n);
-            std::move(b->vals + d, b->vals + b->n, b->vals);
-            for (std::size_t i = b->n - d; i < b->n; ++i) b->vals[i] = T{};
+            for (std::size_t i = 0; i < d; ++i) Slot::move(a->raw[a->n + i], b->raw[i]);
+            for (std::size_t i = d; i < b->n; ++i) Slot::move(b->raw[i - d], b->raw[i]);
+            for (std::size_t i = b->n - d; i < b->n; ++i) Slot::vacate(b->raw[i]);
         } else {
             std::size_t d = a->n - want_a;
-            std::move_backward(b->vals, b->vals + b->n, b->vals + b->n + d);
-            std::move(a->vals + want_a, a->vals + a->n, b->vals);
-            for (std::size_t i = want_a; i < a->n; ++i) a->vals[i] = T{};
+            for (std::size_t i = b->n; i-- > 0;) Slot::move(b->raw[i + d], b->raw[i]);
+            for (std::size_t i = 0; i < d; ++i) {
+                Slot::move(b->raw[i], a->raw[want_a + i]);
+                Slot::vacate(a->raw[want_a + i]);
+            }
         }
         b->n = total - want_a;
         a->n = want_a;
         p->cnt[j - 1] = a->n;
         p->cnt[j] = b->n;
-        p->sep[j] = b->vals[0];
+        p->sep[j] = b->data()[0];
     }
 
     void fix_inner(inner* x) {
@@ -701,7 +752,7 @@ private:
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
             auto* c = new leaf_node();
-            for (std::size_t i = 0; i < l->n; ++i) c->vals[i] = l->vals[i];
+            for (std::size_t i = 0; i < l->n; ++i) c->data()[i] = l->data()[i];
             c->n = l->n;
             c->parent = parent;
             c->prev = last;
@@ -744,14 +795,14 @@ private:
             const auto* l = static_cast<const leaf_node*>(x);
             if (leaf_depth == static_cast<std::size_t>(-1)) leaf_depth = depth;
             if (depth != leaf_depth) return false;
-            if (l->n == 0 || l->n > LeafCap) return false;
+            if (l->n == 0 || l->off + l->n > LeafCap) return false;
             if (x != m_root && l->n < min_leaf) return false;
             if (l->prev != prev) return false;
             if (prev != nullptr && prev->next != l) return false;
             if (prev == nullptr && m_first != l) return false;
             for (std::size_t i = 0; i < l->n; ++i) {
-                if (lo != nullptr && m_less(l->vals[i], *lo)) return false;
-                if (hi != nullptr && m_less(*hi, l->vals[i])) return false;
+                if (lo != nullptr && m_less(l->data()[i], *lo)) return false;
+                if (hi != nullptr && m_less(*hi, l->data()[i])) return false;
             }
             prev = l;
             total += l->n;
