@@ -236,7 +236,8 @@ public:
 
     /// Inserts v after the elements equal to it; returns where it went and
     /// its rank. O(log n).
-    position insert(T v) {
+    position insert(const T& v) { return insert(T(v)); }
+    position insert(T&& v) {
         if (m_root == nullptr) return {first_value(std::move(v)), 0};
         std::size_t r = 0;
         node* x = m_root;
@@ -257,7 +258,8 @@ public:
 
     /// Inserts v just before pos. The caller has checked that v sits between
     /// the elements around pos in order. O(log n).
-    const_iterator insert(const_iterator pos, T v) {
+    const_iterator insert(const_iterator pos, const T& v) { return insert(pos, T(v)); }
+    const_iterator insert(const_iterator pos, T&& v) {
         if (m_root == nullptr) return first_value(std::move(v));
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         if (pos.m_slot == 0) widen_left(l, v);
@@ -266,7 +268,8 @@ public:
 
     /// Replaces the element at pos by v, which the caller has checked keeps
     /// the order. O(log n) at a leaf's edge, else O(1).
-    void replace(const_iterator pos, T v) {
+    void replace(const_iterator pos, const T& v) { replace(pos, T(v)); }
+    void replace(const_iterator pos, T&& v) {
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         if (pos.m_slot == 0) widen_left(l, v);
         if (pos.m_slot + 1 == l->n) widen_right(l, v);
@@ -429,7 +432,7 @@ private:
         return {{l, lo}, r};
     }
 
-    const_iterator first_value(T v) {
+    const_iterator first_value(T&& v) {
         auto* l = new leaf_node();
         l->data()[0] = std::move(v);
         l->n = 1;
@@ -475,7 +478,7 @@ private:
     }
 
     // counted: the path's counts already include v.
-    const_iterator insert_at(leaf_node* l, std::size_t slot, T v, bool counted) {
+    const_iterator insert_at(leaf_node* l, std::size_t slot, T&& v, bool counted) {
         ++m_size;
         if (!counted) add_counts(l, 1);
         if (l->n < LeafCap) {
@@ -488,7 +491,7 @@ private:
                 T* d = l->data();
                 for (std::size_t i = l->n; i > slot; --i) Slot::move(d[i], d[i - 1]);
             }
-            l->data()[slot] = std::move(v);
+            Slot::move(l->data()[slot], v);
             ++l->n;
             return {l, slot};
         }
@@ -514,7 +517,7 @@ private:
         }
         T* d = into->data();
         for (std::size_t i = into->n; i > slot; --i) Slot::move(d[i], d[i - 1]);
-        d[slot] = std::move(v);
+        Slot::move(d[slot], v);
         ++into->n;
         T s = r->data()[0];
         add_child_after(l, r, std::move(s));
