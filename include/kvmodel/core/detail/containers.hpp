@@ -715,7 +715,8 @@ struct map_impl {
 
 /// Iterates a list in list order. Stepping is O(1) amortised; on an indexed
 /// list, jumps (+=, -, [], <=>) are O(log n) through the position (or sorted)
-/// index.
+/// index. Any write to the list invalidates its iterators and references to
+/// its elements (a sorted list's values move inside and between leaves).
 class list::const_iterator {
 public:
     using index_type = detail::list_impl::seq_index;

@@ -243,7 +243,8 @@ public:
         node* x = m_root;
         while (!x->leaf) {
             auto* in = static_cast<inner*>(x);
-            // Separators s[1..n): go right of every one not above v.
+            // Separators s[1..n): go right of every one not above v (a
+            // linear scan: fewer instructions than a binary search here).
             std::size_t k = 0;
             while (k + 1 < in->n && !m_less(v, in->sep[k + 1])) r += in->cnt[k++];
             ++in->cnt[k]; // v goes below child k: counted on the way down
@@ -397,6 +398,20 @@ private:
         return k;
     }
 
+    // The child a search goes down: past every separator go_right accepts
+    // (they are sorted, so a binary search over s[1..n)).
+    template <class GoRight>
+    static std::size_t child_for(const inner* in, GoRight go_right) {
+        std::size_t lo = 1;
+        std::size_t hi = in->n;
+        while (lo < hi) {
+            std::size_t mid = (lo + hi) / 2;
+            if (go_right(in->sep[mid])) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo - 1;
+    }
+
     // go_right(s): the search goes past separator s; in_leaf(v): past value v.
     template <class GoRight, class InLeaf>
     position descend(GoRight go_right, InLeaf in_leaf) const {
@@ -405,15 +420,7 @@ private:
         const node* x = m_root;
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
-            // Separators are sorted: binary search over s[1..n).
-            std::size_t lo = 1;
-            std::size_t hi = in->n;
-            while (lo < hi) {
-                std::size_t mid = (lo + hi) / 2;
-                if (go_right(in->sep[mid])) lo = mid + 1;
-                else hi = mid;
-            }
-            std::size_t k = lo - 1;
+            std::size_t k = child_for(in, go_right);
             for (std::size_t j = 0; j < k; ++j) r += in->cnt[j];
             x = in->child[k];
         }
