@@ -66,14 +66,18 @@ void run_oracle(std::uint64_t seed, int steps, int max_key, std::size_t max_size
     auto t = std::make_unique<tree>();
     std::vector<elem> ref;
     std::mt19937_64 rng(seed);
-    auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+    auto pick = [&](std::size_t n) {
+        return static_cast<std::size_t>(rng() % n);
+    };
     auto key_between = [&](std::size_t p) {
         // A key that keeps the order at position p (before ref[p]).
         int lo = p > 0 ? ref[p - 1].key : 0;
         int hi = p < ref.size() ? ref[p].key : max_key;
         return lo + static_cast<int>(pick(static_cast<std::size_t>(hi - lo + 1)));
     };
-    auto by_key = [](const elem& a, const elem& b) { return a.key < b.key; };
+    auto by_key = [](const elem& a, const elem& b) {
+        return a.key < b.key;
+    };
     int next_id = 0;
     for (int step = 0; step < steps; ++step) {
         INFO("seed " << seed << " step " << step << " size " << ref.size());
@@ -81,8 +85,10 @@ void run_oracle(std::uint64_t seed, int steps, int max_key, std::size_t max_size
         // Grow while small, shrink while large: sizes sweep up and down.
         bool grow = n < max_size / 4 || (n < max_size && pick(2) == 0);
         int op = static_cast<int>(pick(13));
-        if (grow && op >= 6) op = static_cast<int>(pick(3));
-        if (n == 0 && op >= 3 && op <= 8) op = 0;
+        if (grow && op >= 6)
+            op = static_cast<int>(pick(3));
+        if (n == 0 && op >= 3 && op <= 8)
+            op = 0;
         switch (op) {
         case 0: { // insert after equals
             elem e{static_cast<int>(pick(static_cast<std::size_t>(max_key + 1))), next_id++};
@@ -138,11 +144,14 @@ void run_oracle(std::uint64_t seed, int steps, int max_key, std::size_t max_size
         }
         case 6: { // erase a rank range
             std::size_t a = pick(n + 1);
-            std::size_t len = pick(3) == 0 ? pick(n - a + 1) : pick(std::min<std::size_t>(n - a, 8) + 1);
+            std::size_t len =
+                pick(3) == 0 ? pick(n - a + 1) : pick(std::min<std::size_t>(n - a, 8) + 1);
             ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(a),
                       ref.begin() + static_cast<std::ptrdiff_t>(a + len));
-            if (pick(2) == 0) t->erase_ranks(a, a + len);
-            else t->erase(t->nth(a), t->nth(a + len));
+            if (pick(2) == 0)
+                t->erase_ranks(a, a + len);
+            else
+                t->erase(t->nth(a), t->nth(a + len));
             break;
         }
         case 7: { // trim several from the front
@@ -184,8 +193,10 @@ void run_oracle(std::uint64_t seed, int steps, int max_key, std::size_t max_size
         }
         case 10: { // bulk load from the oracle
             std::vector<elem> copy = ref;
-            if (pick(2) == 0) t = std::make_unique<tree>(std::move(copy));
-            else t->assign_sorted(std::move(copy));
+            if (pick(2) == 0)
+                t = std::make_unique<tree>(std::move(copy));
+            else
+                t->assign_sorted(std::move(copy));
             break;
         }
         case 11: { // move everything out, then back in
@@ -203,8 +214,10 @@ void run_oracle(std::uint64_t seed, int steps, int max_key, std::size_t max_size
             break;
         }
         }
-        if (ref.size() <= 64 || step % 16 == 0) check_same(*t, ref);
-        else REQUIRE(t->check());
+        if (ref.size() <= 64 || step % 16 == 0)
+            check_same(*t, ref);
+        else
+            REQUIRE(t->check());
     }
     check_same(*t, ref);
 }
@@ -236,7 +249,8 @@ TEST_CASE("counted_btree holds list values with WILDCARD probes", "[core][counte
     std::vector<value> ref;
     std::mt19937_64 rng(seed_from_env());
     for (int i = 0; i < 500; ++i) {
-        value v = rng() % 3 == 0 ? value(std::to_string(rng() % 40)) : value(static_cast<std::int64_t>(rng() % 40));
+        value v = rng() % 3 == 0 ? value(std::to_string(rng() % 40))
+                                 : value(static_cast<std::int64_t>(rng() % 40));
         auto at = std::upper_bound(ref.begin(), ref.end(), v, list_value_less{});
         auto want = static_cast<std::size_t>(at - ref.begin());
         ref.insert(at, v);

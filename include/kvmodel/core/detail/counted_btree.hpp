@@ -68,21 +68,26 @@ class counted_btree {
         inner* parent = nullptr;
         std::size_t n = 0; // values in a leaf, children in an inner node
         bool leaf;
-        explicit node(bool is_leaf) : leaf(is_leaf) {}
+        explicit node(bool is_leaf)
+            : leaf(is_leaf) {}
     };
     struct leaf_node : node {
         leaf_node* prev = nullptr;
         leaf_node* next = nullptr;
         std::size_t off = 0; // the values are raw[off, off + n): a trim frees the front
         T raw[LeafCap];
-        leaf_node() : node(true) {}
+        leaf_node()
+            : node(true) {}
         T* data() noexcept { return raw + off; }
         const T* data() const noexcept { return raw + off; }
         // Moves the values to raw[0, n), where splits and merges want them.
         void compact() {
-            if (off == 0) return;
-            for (std::size_t i = 0; i < this->n; ++i) Slot::move(raw[i], raw[off + i]);
-            for (std::size_t i = std::max(off, this->n); i < off + this->n; ++i) Slot::vacate(raw[i]);
+            if (off == 0)
+                return;
+            for (std::size_t i = 0; i < this->n; ++i)
+                Slot::move(raw[i], raw[off + i]);
+            for (std::size_t i = std::max(off, this->n); i < off + this->n; ++i)
+                Slot::vacate(raw[i]);
             off = 0;
         }
     };
@@ -90,7 +95,8 @@ class counted_btree {
         node* child[InnerCap] = {};
         std::size_t cnt[InnerCap] = {}; // elements under each child
         T sep[InnerCap];                // sep[0] unused
-        inner() : node(false) {}
+        inner()
+            : node(false) {}
     };
 
     static constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
@@ -142,7 +148,9 @@ public:
 
     private:
         friend class counted_btree;
-        const_iterator(const leaf_node* l, std::size_t slot) : m_leaf(l), m_slot(slot) {}
+        const_iterator(const leaf_node* l, std::size_t slot)
+            : m_leaf(l)
+            , m_slot(slot) {}
         // end() is (last leaf, its size); no other iterator sits past a leaf's values.
         const leaf_node* m_leaf = nullptr;
         std::size_t m_slot = 0;
@@ -157,7 +165,8 @@ public:
 
     counted_btree() = default;
     counted_btree(const counted_btree& o) {
-        if (o.m_root == nullptr) return;
+        if (o.m_root == nullptr)
+            return;
         leaf_node* last = nullptr;
         m_root = clone(o.m_root, nullptr, last);
         m_last = last;
@@ -181,7 +190,8 @@ public:
     const_iterator end() const noexcept { return {m_last, m_last != nullptr ? m_last->n : 0}; }
 
     void clear() noexcept {
-        if (m_root != nullptr) destroy(m_root);
+        if (m_root != nullptr)
+            destroy(m_root);
         m_root = nullptr;
         m_first = m_last = nullptr;
         m_size = 0;
@@ -189,12 +199,14 @@ public:
 
     /// The element at position i (i == size() gives end()). O(log n).
     const_iterator nth(std::size_t i) const {
-        if (i >= m_size) return end();
+        if (i >= m_size)
+            return end();
         const node* x = m_root;
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
             std::size_t k = 0;
-            while (i >= in->cnt[k]) i -= in->cnt[k++];
+            while (i >= in->cnt[k])
+                i -= in->cnt[k++];
             x = in->child[k];
         }
         return {static_cast<const leaf_node*>(x), i};
@@ -202,12 +214,14 @@ public:
 
     /// The position of it (size() for end()). O(log n).
     std::size_t rank(const_iterator it) const {
-        if (it.m_leaf == nullptr) return 0;
+        if (it.m_leaf == nullptr)
+            return 0;
         std::size_t r = it.m_slot;
         const node* x = it.m_leaf;
         while (x->parent != nullptr) {
             const inner* p = x->parent;
-            for (std::size_t k = 0; p->child[k] != x; ++k) r += p->cnt[k];
+            for (std::size_t k = 0; p->child[k] != x; ++k)
+                r += p->cnt[k];
             x = p;
         }
         return r;
@@ -216,8 +230,8 @@ public:
     /// The first element not below key, and its rank. O(log n).
     template <class K>
     position lower_bound_pos(const K& key) const {
-        return descend(
-            [&](const T& s) { return m_less(s, key); }, [&](const T& v) { return m_less(v, key); });
+        return descend([&](const T& s) { return m_less(s, key); },
+                       [&](const T& v) { return m_less(v, key); });
     }
     /// The first element above key, and its rank. O(log n).
     template <class K>
@@ -238,7 +252,8 @@ public:
     /// its rank. O(log n).
     position insert(const T& v) { return insert(T(v)); }
     position insert(T&& v) {
-        if (m_root == nullptr) return {first_value(std::move(v)), 0};
+        if (m_root == nullptr)
+            return {first_value(std::move(v)), 0};
         std::size_t r = 0;
         node* x = m_root;
         while (!x->leaf) {
@@ -246,7 +261,8 @@ public:
             // Separators s[1..n): go right of every one not above v (a
             // linear scan: fewer instructions than a binary search here).
             std::size_t k = 0;
-            while (k + 1 < in->n && !m_less(v, in->sep[k + 1])) r += in->cnt[k++];
+            while (k + 1 < in->n && !m_less(v, in->sep[k + 1]))
+                r += in->cnt[k++];
             ++in->cnt[k]; // v goes below child k: counted on the way down
             x = in->child[k];
         }
@@ -261,9 +277,11 @@ public:
     /// the elements around pos in order. O(log n).
     const_iterator insert(const_iterator pos, const T& v) { return insert(pos, T(v)); }
     const_iterator insert(const_iterator pos, T&& v) {
-        if (m_root == nullptr) return first_value(std::move(v));
+        if (m_root == nullptr)
+            return first_value(std::move(v));
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        if (pos.m_slot == 0) widen_left(l, v);
+        if (pos.m_slot == 0)
+            widen_left(l, v);
         return insert_at(l, pos.m_slot, std::move(v), false);
     }
 
@@ -272,13 +290,17 @@ public:
     void replace(const_iterator pos, const T& v) { replace(pos, T(v)); }
     void replace(const_iterator pos, T&& v) {
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        if (pos.m_slot == 0) widen_left(l, v);
-        if (pos.m_slot + 1 == l->n) widen_right(l, v);
+        if (pos.m_slot == 0)
+            widen_left(l, v);
+        if (pos.m_slot + 1 == l->n)
+            widen_right(l, v);
         l->data()[pos.m_slot] = std::move(v);
     }
 
     /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
-    void erase(const_iterator pos) { erase_in_leaf(const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1); }
+    void erase(const_iterator pos) {
+        erase_in_leaf(const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1);
+    }
 
     /// Erases the elements of positions [first, last). O(log n + k).
     void erase_ranks(std::size_t first, std::size_t last) {
@@ -291,7 +313,8 @@ public:
         }
     }
     void erase(const_iterator first, const_iterator last) {
-        if (first == last) return;
+        if (first == last)
+            return;
         erase_ranks(rank(first), rank(last));
     }
 
@@ -299,7 +322,8 @@ public:
     void assign_sorted(std::vector<T>&& sorted) {
         clear();
         std::size_t n = sorted.size();
-        if (n == 0) return;
+        if (n == 0)
+            return;
         // Leaves as full as an even split allows: each at least half full.
         std::size_t leaves = (n + LeafCap - 1) / LeafCap;
         std::vector<node*> level;
@@ -309,11 +333,14 @@ public:
         for (std::size_t i = 0; i < leaves; ++i) {
             std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
             auto* l = new leaf_node();
-            for (std::size_t j = 0; j < take; ++j) l->data()[j] = std::move(sorted[at++]);
+            for (std::size_t j = 0; j < take; ++j)
+                l->data()[j] = std::move(sorted[at++]);
             l->n = take;
             l->prev = prev;
-            if (prev != nullptr) prev->next = l;
-            else m_first = l;
+            if (prev != nullptr)
+                prev->next = l;
+            else
+                m_first = l;
             prev = l;
             level.push_back(l);
         }
@@ -331,7 +358,8 @@ public:
                     node* ch = level[c++];
                     in->child[j] = ch;
                     in->cnt[j] = count_of(ch);
-                    if (j > 0) in->sep[j] = first_of(ch);
+                    if (j > 0)
+                        in->sep[j] = first_of(ch);
                     ch->parent = in;
                 }
                 in->n = take;
@@ -347,7 +375,8 @@ public:
         std::vector<T> out;
         out.reserve(m_size);
         for (leaf_node* l = m_first; l != nullptr; l = l->next)
-            for (std::size_t i = 0; i < l->n; ++i) out.push_back(std::move(l->data()[i]));
+            for (std::size_t i = 0; i < l->n; ++i)
+                out.push_back(std::move(l->data()[i]));
         clear();
         return out;
     }
@@ -355,20 +384,27 @@ public:
     /// Checks every structural invariant; false on the first broken one.
     /// For tests. O(n).
     bool check() const {
-        if (m_root == nullptr) return m_size == 0 && m_first == nullptr && m_last == nullptr;
-        if (m_root->parent != nullptr) return false;
-        if (!m_root->leaf && m_root->n < 2) return false;
+        if (m_root == nullptr)
+            return m_size == 0 && m_first == nullptr && m_last == nullptr;
+        if (m_root->parent != nullptr)
+            return false;
+        if (!m_root->leaf && m_root->n < 2)
+            return false;
         const leaf_node* prev = nullptr;
         std::size_t depth = 0;
         std::size_t leaf_depth = static_cast<std::size_t>(-1);
         std::size_t total = 0;
-        if (!check_node(m_root, nullptr, nullptr, depth, leaf_depth, prev, total)) return false;
-        if (prev != m_last || prev->next != nullptr || m_first->prev != nullptr) return false;
-        if (total != m_size) return false;
+        if (!check_node(m_root, nullptr, nullptr, depth, leaf_depth, prev, total))
+            return false;
+        if (prev != m_last || prev->next != nullptr || m_first->prev != nullptr)
+            return false;
+        if (total != m_size)
+            return false;
         // Values in order along the leaves.
         for (auto it = begin(), nx = begin(); it != end(); it = nx) {
             ++nx;
-            if (nx != end() && m_less(*nx, *it)) return false;
+            if (nx != end() && m_less(*nx, *it))
+                return false;
         }
         return true;
     }
@@ -381,20 +417,24 @@ private:
     [[no_unique_address]] Less m_less{};
 
     static std::size_t count_of(const node* x) {
-        if (x->leaf) return x->n;
+        if (x->leaf)
+            return x->n;
         const auto* in = static_cast<const inner*>(x);
         std::size_t s = 0;
-        for (std::size_t k = 0; k < in->n; ++k) s += in->cnt[k];
+        for (std::size_t k = 0; k < in->n; ++k)
+            s += in->cnt[k];
         return s;
     }
     static const T& first_of(const node* x) {
-        while (!x->leaf) x = static_cast<const inner*>(x)->child[0];
+        while (!x->leaf)
+            x = static_cast<const inner*>(x)->child[0];
         return static_cast<const leaf_node*>(x)->data()[0];
     }
     static std::size_t index_in_parent(const node* x) {
         const inner* p = x->parent;
         std::size_t k = 0;
-        while (p->child[k] != x) ++k;
+        while (p->child[k] != x)
+            ++k;
         return k;
     }
 
@@ -406,8 +446,10 @@ private:
         std::size_t hi = in->n;
         while (lo < hi) {
             std::size_t mid = (lo + hi) / 2;
-            if (go_right(in->sep[mid])) lo = mid + 1;
-            else hi = mid;
+            if (go_right(in->sep[mid]))
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         return lo - 1;
     }
@@ -415,13 +457,15 @@ private:
     // go_right(s): the search goes past separator s; in_leaf(v): past value v.
     template <class GoRight, class InLeaf>
     position descend(GoRight go_right, InLeaf in_leaf) const {
-        if (m_root == nullptr) return {end(), 0};
+        if (m_root == nullptr)
+            return {end(), 0};
         std::size_t r = 0;
         const node* x = m_root;
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
             std::size_t k = child_for(in, go_right);
-            for (std::size_t j = 0; j < k; ++j) r += in->cnt[j];
+            for (std::size_t j = 0; j < k; ++j)
+                r += in->cnt[j];
             x = in->child[k];
         }
         const auto* l = static_cast<const leaf_node*>(x);
@@ -429,13 +473,16 @@ private:
         std::size_t hi = l->n;
         while (lo < hi) {
             std::size_t mid = (lo + hi) / 2;
-            if (in_leaf(l->data()[mid])) lo = mid + 1;
-            else hi = mid;
+            if (in_leaf(l->data()[mid]))
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         r += lo;
         // Past the leaf's last value: the answer is the next leaf's first
         // (the separators guarantee it qualifies), or end().
-        if (lo == l->n && l->next != nullptr) return {{l->next, 0}, r};
+        if (lo == l->n && l->next != nullptr)
+            return {{l->next, 0}, r};
         return {{l, lo}, r};
     }
 
@@ -453,7 +500,8 @@ private:
     T* left_sep(node* x) {
         while (x->parent != nullptr) {
             std::size_t k = index_in_parent(x);
-            if (k > 0) return &x->parent->sep[k];
+            if (k > 0)
+                return &x->parent->sep[k];
             x = x->parent;
         }
         return nullptr;
@@ -461,7 +509,8 @@ private:
     T* right_sep(node* x) {
         while (x->parent != nullptr) {
             std::size_t k = index_in_parent(x);
-            if (k + 1 < x->parent->n) return &x->parent->sep[k + 1];
+            if (k + 1 < x->parent->n)
+                return &x->parent->sep[k + 1];
             x = x->parent;
         }
         return nullptr;
@@ -469,17 +518,20 @@ private:
     // v becomes the leaf's first (last) value: lower (raise) the bound if
     // it no longer holds. The caller's order check makes v a valid bound.
     void widen_left(leaf_node* l, const T& v) {
-        if (T* s = left_sep(l); s != nullptr && m_less(v, *s)) *s = v;
+        if (T* s = left_sep(l); s != nullptr && m_less(v, *s))
+            *s = v;
     }
     void widen_right(leaf_node* l, const T& v) {
-        if (T* s = right_sep(l); s != nullptr && m_less(*s, v)) *s = v;
+        if (T* s = right_sep(l); s != nullptr && m_less(*s, v))
+            *s = v;
     }
 
     // Adds d to the counts on the path from x to the root.
     static void add_counts(node* x, std::ptrdiff_t d) {
         while (x->parent != nullptr) {
             std::size_t k = index_in_parent(x);
-            x->parent->cnt[k] = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(x->parent->cnt[k]) + d);
+            x->parent->cnt[k] =
+                static_cast<std::size_t>(static_cast<std::ptrdiff_t>(x->parent->cnt[k]) + d);
             x = x->parent;
         }
     }
@@ -487,16 +539,19 @@ private:
     // counted: the path's counts already include v.
     const_iterator insert_at(leaf_node* l, std::size_t slot, T&& v, bool counted) {
         ++m_size;
-        if (!counted) add_counts(l, 1);
+        if (!counted)
+            add_counts(l, 1);
         if (l->n < LeafCap) {
             // Shift the shorter side when both have room.
             if (l->off > 0 && (slot < l->n - slot || l->off + l->n == LeafCap)) {
                 --l->off;
                 T* d = l->data();
-                for (std::size_t i = 0; i < slot; ++i) Slot::move(d[i], d[i + 1]);
+                for (std::size_t i = 0; i < slot; ++i)
+                    Slot::move(d[i], d[i + 1]);
             } else {
                 T* d = l->data();
-                for (std::size_t i = l->n; i > slot; --i) Slot::move(d[i], d[i - 1]);
+                for (std::size_t i = l->n; i > slot; --i)
+                    Slot::move(d[i], d[i - 1]);
             }
             Slot::move(l->data()[slot], v);
             ++l->n;
@@ -514,8 +569,10 @@ private:
         l->n = keep;
         r->prev = l;
         r->next = l->next;
-        if (l->next != nullptr) l->next->prev = r;
-        else m_last = r;
+        if (l->next != nullptr)
+            l->next->prev = r;
+        else
+            m_last = r;
         l->next = r;
         leaf_node* into = l;
         if (slot > keep) {
@@ -523,7 +580,8 @@ private:
             slot -= keep;
         }
         T* d = into->data();
-        for (std::size_t i = into->n; i > slot; --i) Slot::move(d[i], d[i - 1]);
+        for (std::size_t i = into->n; i > slot; --i)
+            Slot::move(d[i], d[i - 1]);
         Slot::move(d[slot], v);
         ++into->n;
         T s = r->data()[0];
@@ -612,36 +670,47 @@ private:
         p->child[p->n] = nullptr;
         p->cnt[p->n] = 0;
         p->sep[p->n] = T{};
-        if (at == 0) p->sep[0] = T{}; // the new first child needs no separator
+        if (at == 0)
+            p->sep[0] = T{}; // the new first child needs no separator
     }
 
     void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
         T* d = l->data();
         if (slot < l->n - slot - m) {
             // Fewer values before the gap: they move right, the front frees.
-            for (std::size_t i = slot; i-- > 0;) Slot::move(d[i + m], d[i]);
-            for (std::size_t i = 0; i < m; ++i) Slot::vacate(d[i]);
+            for (std::size_t i = slot; i-- > 0;)
+                Slot::move(d[i + m], d[i]);
+            for (std::size_t i = 0; i < m; ++i)
+                Slot::vacate(d[i]);
             l->off += m;
         } else {
-            for (std::size_t i = slot; i + m < l->n; ++i) Slot::move(d[i], d[i + m]);
-            for (std::size_t i = l->n - m; i < l->n; ++i) Slot::vacate(d[i]);
+            for (std::size_t i = slot; i + m < l->n; ++i)
+                Slot::move(d[i], d[i + m]);
+            for (std::size_t i = l->n - m; i < l->n; ++i)
+                Slot::vacate(d[i]);
         }
         l->n -= m;
-        if (l->n == 0) l->off = 0;
+        if (l->n == 0)
+            l->off = 0;
         m_size -= m;
         add_counts(l, -static_cast<std::ptrdiff_t>(m));
         if (m_size == 0) {
             clear();
             return;
         }
-        if (l->n < min_leaf && l->parent != nullptr) fix_leaf(l);
+        if (l->n < min_leaf && l->parent != nullptr)
+            fix_leaf(l);
     }
 
     void unlink_leaf(leaf_node* l) {
-        if (l->prev != nullptr) l->prev->next = l->next;
-        else m_first = l->next;
-        if (l->next != nullptr) l->next->prev = l->prev;
-        else m_last = l->prev;
+        if (l->prev != nullptr)
+            l->prev->next = l->next;
+        else
+            m_first = l->next;
+        if (l->next != nullptr)
+            l->next->prev = l->prev;
+        else
+            m_last = l->prev;
         delete l;
     }
 
@@ -655,7 +724,8 @@ private:
         a->compact();
         b->compact();
         if (a->n + b->n <= LeafCap) {
-            for (std::size_t i = 0; i < b->n; ++i) Slot::move(a->raw[a->n + i], b->raw[i]);
+            for (std::size_t i = 0; i < b->n; ++i)
+                Slot::move(a->raw[a->n + i], b->raw[i]);
             a->n += b->n;
             p->cnt[j - 1] += p->cnt[j];
             drop_child(p, j);
@@ -668,12 +738,16 @@ private:
         std::size_t want_a = total / 2;
         if (a->n < want_a) {
             std::size_t d = want_a - a->n;
-            for (std::size_t i = 0; i < d; ++i) Slot::move(a->raw[a->n + i], b->raw[i]);
-            for (std::size_t i = d; i < b->n; ++i) Slot::move(b->raw[i - d], b->raw[i]);
-            for (std::size_t i = b->n - d; i < b->n; ++i) Slot::vacate(b->raw[i]);
+            for (std::size_t i = 0; i < d; ++i)
+                Slot::move(a->raw[a->n + i], b->raw[i]);
+            for (std::size_t i = d; i < b->n; ++i)
+                Slot::move(b->raw[i - d], b->raw[i]);
+            for (std::size_t i = b->n - d; i < b->n; ++i)
+                Slot::vacate(b->raw[i]);
         } else {
             std::size_t d = a->n - want_a;
-            for (std::size_t i = b->n; i-- > 0;) Slot::move(b->raw[i + d], b->raw[i]);
+            for (std::size_t i = b->n; i-- > 0;)
+                Slot::move(b->raw[i + d], b->raw[i]);
             for (std::size_t i = 0; i < d; ++i) {
                 Slot::move(b->raw[i], a->raw[want_a + i]);
                 Slot::vacate(a->raw[want_a + i]);
@@ -695,7 +769,8 @@ private:
             }
             return;
         }
-        if (x->n >= min_inner) return;
+        if (x->n >= min_inner)
+            return;
         inner* p = x->parent;
         std::size_t k = index_in_parent(x);
         std::size_t j = k + 1 < p->n ? k + 1 : k;
@@ -716,8 +791,10 @@ private:
             fix_inner(p);
             return;
         }
-        while (a->n + 1 < b->n) rotate_left(p, j, a, b);
-        while (b->n + 1 < a->n) rotate_right(p, j, a, b);
+        while (a->n + 1 < b->n)
+            rotate_left(p, j, a, b);
+        while (b->n + 1 < a->n)
+            rotate_right(p, j, a, b);
     }
     // b's first child moves to the end of a (b = p->child[j]).
     static void rotate_left(inner* p, std::size_t j, inner* a, inner* b) {
@@ -746,7 +823,8 @@ private:
         for (std::size_t i = b->n; i > 0; --i) {
             b->child[i] = b->child[i - 1];
             b->cnt[i] = b->cnt[i - 1];
-            if (i > 1) b->sep[i] = std::move(b->sep[i - 1]);
+            if (i > 1)
+                b->sep[i] = std::move(b->sep[i - 1]);
         }
         b->sep[1] = std::move(p->sep[j]);
         b->child[0] = ch;
@@ -762,12 +840,15 @@ private:
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
             auto* c = new leaf_node();
-            for (std::size_t i = 0; i < l->n; ++i) c->data()[i] = l->data()[i];
+            for (std::size_t i = 0; i < l->n; ++i)
+                c->data()[i] = l->data()[i];
             c->n = l->n;
             c->parent = parent;
             c->prev = last;
-            if (last != nullptr) last->next = c;
-            else m_first = c;
+            if (last != nullptr)
+                last->next = c;
+            else
+                m_first = c;
             last = c;
             return c;
         }
@@ -778,7 +859,8 @@ private:
         for (std::size_t k = 0; k < in->n; ++k) {
             c->child[k] = clone(in->child[k], c, last);
             c->cnt[k] = in->cnt[k];
-            if (k > 0) c->sep[k] = in->sep[k];
+            if (k > 0)
+                c->sep[k] = in->sep[k];
         }
         return c;
     }
@@ -789,7 +871,8 @@ private:
             return;
         }
         auto* in = static_cast<inner*>(x);
-        for (std::size_t k = 0; k < in->n; ++k) destroy(in->child[k]);
+        for (std::size_t k = 0; k < in->n; ++k)
+            destroy(in->child[k]);
         delete in;
     }
 
@@ -803,40 +886,57 @@ private:
                     std::size_t& total) const {
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
-            if (leaf_depth == static_cast<std::size_t>(-1)) leaf_depth = depth;
-            if (depth != leaf_depth) return false;
-            if (l->n == 0 || l->off + l->n > LeafCap) return false;
-            if (x != m_root && l->n < min_leaf) return false;
-            if (l->prev != prev) return false;
-            if (prev != nullptr && prev->next != l) return false;
-            if (prev == nullptr && m_first != l) return false;
+            if (leaf_depth == static_cast<std::size_t>(-1))
+                leaf_depth = depth;
+            if (depth != leaf_depth)
+                return false;
+            if (l->n == 0 || l->off + l->n > LeafCap)
+                return false;
+            if (x != m_root && l->n < min_leaf)
+                return false;
+            if (l->prev != prev)
+                return false;
+            if (prev != nullptr && prev->next != l)
+                return false;
+            if (prev == nullptr && m_first != l)
+                return false;
             for (std::size_t i = 0; i < l->n; ++i) {
-                if (lo != nullptr && m_less(l->data()[i], *lo)) return false;
-                if (hi != nullptr && m_less(*hi, l->data()[i])) return false;
+                if (lo != nullptr && m_less(l->data()[i], *lo))
+                    return false;
+                if (hi != nullptr && m_less(*hi, l->data()[i]))
+                    return false;
             }
             prev = l;
             total += l->n;
             return true;
         }
         const auto* in = static_cast<const inner*>(x);
-        if (in->n > InnerCap || in->n < 1) return false;
-        if (x != m_root && in->n < min_inner) return false;
+        if (in->n > InnerCap || in->n < 1)
+            return false;
+        if (x != m_root && in->n < min_inner)
+            return false;
         for (std::size_t k = 0; k < in->n; ++k) {
             const node* c = in->child[k];
-            if (c == nullptr || c->parent != in) return false;
-            if (k > 1 && m_less(in->sep[k], in->sep[k - 1])) return false;
-            if (in->cnt[k] != count_of_deep(c)) return false;
+            if (c == nullptr || c->parent != in)
+                return false;
+            if (k > 1 && m_less(in->sep[k], in->sep[k - 1]))
+                return false;
+            if (in->cnt[k] != count_of_deep(c))
+                return false;
             const T* clo = k > 0 ? &in->sep[k] : lo;
             const T* chi = k + 1 < in->n ? &in->sep[k + 1] : hi;
-            if (!check_node(c, clo, chi, depth + 1, leaf_depth, prev, total)) return false;
+            if (!check_node(c, clo, chi, depth + 1, leaf_depth, prev, total))
+                return false;
         }
         return true;
     }
     static std::size_t count_of_deep(const node* x) {
-        if (x->leaf) return x->n;
+        if (x->leaf)
+            return x->n;
         const auto* in = static_cast<const inner*>(x);
         std::size_t s = 0;
-        for (std::size_t k = 0; k < in->n; ++k) s += count_of_deep(in->child[k]);
+        for (std::size_t k = 0; k < in->n; ++k)
+            s += count_of_deep(in->child[k]);
         return s;
     }
 };
