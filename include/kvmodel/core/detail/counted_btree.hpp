@@ -267,8 +267,7 @@ public:
             x = in->child[k];
         }
         auto* l = static_cast<leaf_node*>(x);
-        std::size_t slot = static_cast<std::size_t>(
-            std::upper_bound(l->data(), l->data() + l->n, v, m_less) - l->data());
+        std::size_t slot = leaf_search(l->data(), l->n, [&](const T& e) { return !m_less(v, e); });
         // Separators on the way down already bound v: no separator changes.
         return {insert_at(l, slot, std::move(v), true), r + slot};
     }
@@ -454,6 +453,22 @@ private:
         return lo - 1;
     }
 
+    // The number of leading values of d[0, n) that past accepts (a prefix):
+    // a binary search whose step is a select, not a branch (a random probe
+    // mispredicts half its branches).
+    template <class Past>
+    static std::size_t leaf_search(const T* d, std::size_t n, Past past) {
+        if (n == 0)
+            return 0;
+        const T* base = d;
+        while (n > 1) {
+            std::size_t half = n / 2;
+            base = past(base[half]) ? base + half : base;
+            n -= half;
+        }
+        return static_cast<std::size_t>(base - d) + (past(*base) ? 1 : 0);
+    }
+
     // go_right(s): the search goes past separator s; in_leaf(v): past value v.
     template <class GoRight, class InLeaf>
     position descend(GoRight go_right, InLeaf in_leaf) const {
@@ -469,15 +484,7 @@ private:
             x = in->child[k];
         }
         const auto* l = static_cast<const leaf_node*>(x);
-        std::size_t lo = 0;
-        std::size_t hi = l->n;
-        while (lo < hi) {
-            std::size_t mid = (lo + hi) / 2;
-            if (in_leaf(l->data()[mid]))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        std::size_t lo = leaf_search(l->data(), l->n, in_leaf);
         r += lo;
         // Past the leaf's last value: the answer is the next leaf's first
         // (the separators guarantee it qualifies), or end().
