@@ -26,11 +26,14 @@
 //
 // Costs: nth, rank, lower_bound, upper_bound, insert, erase: O(log n) (each
 // with an O(LeafCap) or O(InnerCap) shift or scan per level touched).
-// erase(first, last): O(log n + k), leaf by leaf. Copy and bulk load: O(n).
+// erase(first, last): leaf by leaf, one descent per leaf touched:
+// O((1 + k / LeafCap) log n + k), so O(log n + k) while LeafCap >= log n.
+// Copy and bulk load: O(n).
 //
 // Iterators: begin(), ++, -- and * are O(1). Any insert, replace or erase
 // invalidates every iterator (values move inside and between leaves);
-// reading does not. T must be default-constructible and movable: free leaf
+// reading does not. T must be default-constructible and copyable (inner
+// nodes keep copies of values as separators): free leaf
 // slots hold T{} (or what Slot::vacate leaves there). A leaf's values sit in
 // a window of its slots, so erasing near its front moves the front values
 // right instead of the rest left: the trim of the first value is O(1) but
