@@ -1,13 +1,15 @@
 // kvmodel/core/detail/containers.hpp
 //
 // The order-statistics containers behind kvmodel::list and kvmodel::map, on
-// Boost.MultiIndex ranked indices.
+// Boost.MultiIndex ranked indices, and a counted B+tree for sorted lists.
 //
 // list_impl: a plain vector while nothing needs more; once a long list gets a
 // middle insert or is asked to build_index(), one of two tree layouts:
 //  * sorted (the list's values never decrease along it: every ORDERED list):
-//    one ranked index on the value, ties kept in list order, so position =
-//    value rank and every question is one search or one nth() in one tree.
+//    the values in one counted B+tree (counted_btree.hpp: leaves of 32
+//    contiguous values, subtree counts in the inner nodes), ties kept in list
+//    order, so position = value rank and every question is one search or one
+//    nth() down a tree of a few levels; a range read walks contiguous leaves.
 //    A write that would break the order (a smaller value appended, a take())
 //    moves the list to the positional layout first, O(n log n) once.
 //  * positional (anything else): two ranked indices over the same nodes.
@@ -32,6 +34,7 @@
 // most list values without following the list's pointers.
 #pragma once
 
+#include <kvmodel/core/detail/counted_btree.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <boost/multi_index/identity.hpp>
@@ -174,6 +177,23 @@ struct list_value_less {
     }
 };
 
+/// A sorted-list leaf moves an integer over an integer as a plain store, no
+/// variant dispatch (ORDERED lists mostly hold integers, and a leaf insert or
+/// erase moves up to a leaf's worth of them), and leaves a freed slot that
+/// holds an integer as it is: it owns nothing.
+template <>
+struct btree_slot<value> {
+    KVMODEL_MAP_HOT_MEMBER static void move(value& to, value& from) {
+        auto* i = std::get_if<std::int64_t>(&to.variant());
+        const auto* j = std::get_if<std::int64_t>(&from.variant());
+        if (i != nullptr && j != nullptr) *i = *j;
+        else to = std::move(from);
+    }
+    KVMODEL_MAP_HOT_MEMBER static void vacate(value& v) {
+        if (!std::holds_alternative<std::int64_t>(v.variant())) v = value{};
+    }
+};
+
 namespace mi = boost::multi_index;
 
 struct list_impl {
@@ -182,10 +202,9 @@ struct list_impl {
         mi::indexed_by<mi::ranked_unique<list_node_label>,
                        mi::ranked_unique<mi::identity<list_node>, list_node_less>>>;
     /// The sorted layout: equal values in list order (non-unique inserts
-    /// go after their equals, or exactly at a valid hint).
-    using sorted_container = mi::multi_index_container<
-        value,
-        mi::indexed_by<mi::ranked_non_unique<mi::identity<value>, list_value_less>>>;
+    /// go after their equals, or exactly at a valid hint). Leaves of 32
+    /// values (40 bytes each), inner nodes of 32 children.
+    using sorted_container = counted_btree<value, list_value_less, 32, 32>;
     using label_t = std::uint64_t;
     using seq_index = container::nth_index<0>::type;
     using seq_iterator = seq_index::const_iterator;
@@ -271,8 +290,7 @@ struct list_impl {
         std::vector<value> items = std::move(flat);
         flat = {};
         if (std::is_sorted(items.begin(), items.end(), exact_less)) {
-            srt = std::make_unique<sorted_container>();
-            for (value& v : items) srt->insert(srt->end(), std::move(v));
+            srt = std::make_unique<sorted_container>(std::move(items)); // O(n)
             return;
         }
         idx = std::make_unique<container>();
@@ -284,9 +302,7 @@ struct list_impl {
         if (idx) return;
         std::vector<value> items;
         if (srt) {
-            items.reserve(srt->size());
-            // The tree is dropped right after, unread: its values may be moved.
-            for (const value& v : *srt) items.push_back(std::move(const_cast<value&>(v)));
+            items = srt->release_sorted();
             srt.reset();
         } else {
             items = std::move(flat);
@@ -383,7 +399,7 @@ struct list_impl {
         }
         if (srt) {
             // A non-unique index inserts after the equal values: one search.
-            return srt->rank(srt->insert(std::move(v)).first);
+            return srt->insert(std::move(v)).rank;
         }
         auto& r = ranked();
         // upper_bound by exact comparison: a node compares (value, label), so
@@ -699,7 +715,8 @@ struct map_impl {
 
 /// Iterates a list in list order. Stepping is O(1) amortised; on an indexed
 /// list, jumps (+=, -, [], <=>) are O(log n) through the position (or sorted)
-/// index.
+/// index. Any write to the list invalidates its iterators and references to
+/// its elements (a sorted list's values move inside and between leaves).
 class list::const_iterator {
 public:
     using index_type = detail::list_impl::seq_index;
@@ -806,13 +823,13 @@ inline std::size_t list::index_at_rank(std::size_t r) const {
 }
 inline std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
-    if (const auto& s = m_impl->srt) return s->rank(s->lower_bound(detail::list_value_probe{&v}));
+    if (const auto& s = m_impl->srt) return s->lower_bound_pos(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, false);
     return m_impl->ranked().rank(m_impl->ranked().lower_bound(v));
 }
 inline std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
-    if (const auto& s = m_impl->srt) return s->rank(s->upper_bound(detail::list_value_probe{&v}));
+    if (const auto& s = m_impl->srt) return s->upper_bound_pos(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, true);
     return m_impl->ranked().rank(m_impl->ranked().upper_bound(v));
 }
@@ -860,9 +877,14 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
         for (; it != stop; ++it) detail::list_copy_out(out, element(*it));
     };
     if (const auto& s = m_impl->srt) {
-        detail::list_value_probe hp{hi};
-        walk(*s, detail::list_value_probe{&lo}, hi != nullptr ? &hp : nullptr,
-             [](const value& v) -> const value& { return v; });
+        // Each search gives its rank too: no walk back up.
+        auto from = s->lower_bound_pos(detail::list_value_probe{&lo});
+        std::size_t last = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi}).rank
+                                         : s->size();
+        if (from.rank >= last) return out;
+        out.reserve(last - from.rank);
+        auto it = from.it;
+        for (std::size_t r = from.rank; r < last; ++r, ++it) detail::list_copy_out(out, *it);
     } else {
         walk(m_impl->ranked(), lo, hi,
              [](const detail::list_node& n) -> const value& { return n.v; });
@@ -958,12 +980,8 @@ inline void list::erase(std::size_t first, std::size_t last) {
     // The ends are O(1) (no descent from the root); a single element needs
     // no second position.
     if (auto& srt = im.srt) {
-        auto b = im.sorted_at(first);
-        if (last == first + 1) {
-            srt->erase(b);
-            return;
-        }
-        srt->erase(b, last == srt->size() ? srt->end() : im.sorted_at(last));
+        if (last == first + 1) srt->erase(im.sorted_at(first));
+        else srt->erase_ranks(first, last); // leaf by leaf, O(log n + k)
         return;
     }
     auto& seq = im.seq();

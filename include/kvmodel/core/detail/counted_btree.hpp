@@ -1,0 +1,954 @@
+// kvmodel/core/detail/counted_btree.hpp
+//
+// An order-statistics B+tree: a sorted multiset whose elements also answer by
+// position. The sorted layout of kvmodel::list (an ORDERED list) lives here.
+//
+// Shape. Values sit in leaves, up to LeafCap of them contiguous in one node;
+// the leaves are doubly linked in order. An inner node holds up to InnerCap
+// children, each child's subtree element count, and a separator per child
+// but the first. Every node knows its parent, so an iterator (leaf, slot)
+// finds its rank by walking up: slot plus the counts of the children left of
+// the path. Height is O(log n) with fan-outs of LeafCap and InnerCap.
+//
+// Separators are bounds, not copies of the child's first element: for
+// children c[i-1], c[i] and separator s[i], every value under c[i-1] is not
+// above s[i], which is not above any value under c[i]. Erasing never breaks
+// that, so an erase touches no separator; an insert or replace at a leaf's
+// edge widens the one separator bounding it (O(height)).
+//
+// Underflow. A leaf under LeafCap / 2 values (an inner node under
+// (InnerCap + 1) / 2 children) is merged with a sibling when both fit in one
+// node, else the two are evened out; the root may hold fewer and collapses
+// when left with one child. Erasing the first element (the trim of a capped
+// list) frees the front slot of the first leaf (see below) and, once the leaf
+// is under half full, merges or evens it with its neighbour: no descent, and
+// O(1) but for that O(LeafCap) step.
+//
+// Costs: nth, rank, lower_bound, upper_bound, insert, erase: O(log n) (each
+// with an O(LeafCap) or O(InnerCap) shift or scan per level touched).
+// erase(first, last): leaf by leaf, one descent per leaf touched:
+// O((1 + k / LeafCap) log n + k), so O(log n + k) while LeafCap >= log n.
+// Copy and bulk load: O(n).
+//
+// Iterators: begin(), ++, -- and * are O(1). Any insert, replace or erase
+// invalidates every iterator (values move inside and between leaves);
+// reading does not. T must be default-constructible and copyable (inner
+// nodes keep copies of values as separators): free leaf
+// slots hold T{} (or what Slot::vacate leaves there). A leaf's values sit in
+// a window of its slots, so erasing near its front moves the front values
+// right instead of the rest left: the trim of the first value is O(1) but
+// for the occasional merge.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::detail {
+
+/// How a leaf moves a value between its slots and clears a freed slot; a
+/// specialisation may skip work for cheap alternatives (see containers.hpp).
+template <class T>
+struct btree_slot {
+    static void move(T& to, T& from) { to = std::move(from); }
+    static void vacate(T& t) { t = T{}; }
+};
+
+template <class T,
+          class Less,
+          std::size_t LeafCap = 32,
+          std::size_t InnerCap = 32,
+          class Slot = btree_slot<T>>
+class counted_btree {
+    static_assert(LeafCap >= 2, "a leaf must hold two values to split");
+    static_assert(InnerCap >= 3, "an inner node must hold three children to split");
+
+    struct inner;
+    struct node {
+        inner* parent = nullptr;
+        std::size_t n = 0; // values in a leaf, children in an inner node
+        bool leaf;
+        explicit node(bool is_leaf)
+            : leaf(is_leaf) {}
+    };
+    struct leaf_node : node {
+        leaf_node* prev = nullptr;
+        leaf_node* next = nullptr;
+        std::size_t off = 0; // the values are raw[off, off + n): a trim frees the front
+        T raw[LeafCap];
+        leaf_node()
+            : node(true) {}
+        T* data() noexcept { return raw + off; }
+        const T* data() const noexcept { return raw + off; }
+        // Moves the values to raw[0, n), where splits and merges want them.
+        void compact() {
+            if (off == 0)
+                return;
+            for (std::size_t i = 0; i < this->n; ++i)
+                Slot::move(raw[i], raw[off + i]);
+            for (std::size_t i = std::max(off, this->n); i < off + this->n; ++i)
+                Slot::vacate(raw[i]);
+            off = 0;
+        }
+    };
+    struct inner : node {
+        node* child[InnerCap] = {};
+        std::size_t cnt[InnerCap] = {}; // elements under each child
+        T sep[InnerCap];                // sep[0] unused
+        inner()
+            : node(false) {}
+    };
+
+    static constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
+    static constexpr std::size_t min_inner = (InnerCap + 1) / 2;
+
+public:
+    using value_type = T;
+    using size_type = std::size_t;
+
+    class const_iterator {
+    public:
+        using iterator_category = std::bidirectional_iterator_tag;
+        using value_type = T;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const T*;
+        using reference = const T&;
+
+        const_iterator() = default;
+        reference operator*() const { return m_leaf->data()[m_slot]; }
+        pointer operator->() const { return &m_leaf->data()[m_slot]; }
+        const_iterator& operator++() {
+            if (++m_slot == m_leaf->n && m_leaf->next != nullptr) {
+                m_leaf = m_leaf->next;
+                m_slot = 0;
+            }
+            return *this;
+        }
+        const_iterator operator++(int) {
+            auto t = *this;
+            ++*this;
+            return t;
+        }
+        const_iterator& operator--() {
+            if (m_slot == 0) {
+                m_leaf = m_leaf->prev;
+                m_slot = m_leaf->n;
+            }
+            --m_slot;
+            return *this;
+        }
+        const_iterator operator--(int) {
+            auto t = *this;
+            --*this;
+            return t;
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) {
+            return a.m_leaf == b.m_leaf && a.m_slot == b.m_slot;
+        }
+
+    private:
+        friend class counted_btree;
+        const_iterator(const leaf_node* l, std::size_t slot)
+            : m_leaf(l)
+            , m_slot(slot) {}
+        // end() is (last leaf, its size); no other iterator sits past a leaf's values.
+        const leaf_node* m_leaf = nullptr;
+        std::size_t m_slot = 0;
+    };
+    using iterator = const_iterator;
+
+    /// An iterator and its rank, as one descent finds both.
+    struct position {
+        const_iterator it;
+        std::size_t rank;
+    };
+
+    counted_btree() = default;
+    counted_btree(const counted_btree& o) {
+        if (o.m_root == nullptr)
+            return;
+        leaf_node* last = nullptr;
+        m_root = clone(o.m_root, nullptr, last);
+        m_last = last;
+        m_size = o.m_size;
+    }
+    counted_btree(counted_btree&& o) noexcept
+        : m_root(std::exchange(o.m_root, nullptr))
+        , m_first(std::exchange(o.m_first, nullptr))
+        , m_last(std::exchange(o.m_last, nullptr))
+        , m_size(std::exchange(o.m_size, 0)) {}
+    counted_btree& operator=(const counted_btree&) = delete;
+    counted_btree& operator=(counted_btree&&) = delete;
+    ~counted_btree() { clear(); }
+
+    /// Builds the tree from values already in order, leaves filled. O(n).
+    explicit counted_btree(std::vector<T>&& sorted) { assign_sorted(std::move(sorted)); }
+
+    std::size_t size() const noexcept { return m_size; }
+    bool empty() const noexcept { return m_size == 0; }
+    const_iterator begin() const noexcept { return {m_first, 0}; }
+    const_iterator end() const noexcept { return {m_last, m_last != nullptr ? m_last->n : 0}; }
+
+    void clear() noexcept {
+        if (m_root != nullptr)
+            destroy(m_root);
+        m_root = nullptr;
+        m_first = m_last = nullptr;
+        m_size = 0;
+    }
+
+    /// The element at position i (i == size() gives end()). O(log n).
+    const_iterator nth(std::size_t i) const {
+        if (i >= m_size)
+            return end();
+        const node* x = m_root;
+        while (!x->leaf) {
+            const auto* in = static_cast<const inner*>(x);
+            std::size_t k = 0;
+            while (i >= in->cnt[k])
+                i -= in->cnt[k++];
+            x = in->child[k];
+        }
+        return {static_cast<const leaf_node*>(x), i};
+    }
+
+    /// The position of it (size() for end()). O(log n).
+    std::size_t rank(const_iterator it) const {
+        if (it.m_leaf == nullptr)
+            return 0;
+        std::size_t r = it.m_slot;
+        const node* x = it.m_leaf;
+        while (x->parent != nullptr) {
+            const inner* p = x->parent;
+            for (std::size_t k = 0; p->child[k] != x; ++k)
+                r += p->cnt[k];
+            x = p;
+        }
+        return r;
+    }
+
+    /// The first element not below key, and its rank. O(log n).
+    template <class K>
+    position lower_bound_pos(const K& key) const {
+        return descend([&](const T& s) { return m_less(s, key); },
+                       [&](const T& v) { return m_less(v, key); });
+    }
+    /// The first element above key, and its rank. O(log n).
+    template <class K>
+    position upper_bound_pos(const K& key) const {
+        return descend([&](const T& s) { return !m_less(key, s); },
+                       [&](const T& v) { return !m_less(key, v); });
+    }
+    template <class K>
+    const_iterator lower_bound(const K& key) const {
+        return lower_bound_pos(key).it;
+    }
+    template <class K>
+    const_iterator upper_bound(const K& key) const {
+        return upper_bound_pos(key).it;
+    }
+
+    /// Inserts v after the elements equal to it; returns where it went and
+    /// its rank. O(log n).
+    position insert(const T& v) { return insert(T(v)); }
+    position insert(T&& v) {
+        if (m_root == nullptr)
+            return {first_value(std::move(v)), 0};
+        std::size_t r = 0;
+        node* x = m_root;
+        while (!x->leaf) {
+            auto* in = static_cast<inner*>(x);
+            // Separators s[1..n): go right of every one not above v (a
+            // linear scan: fewer instructions than a binary search here).
+            std::size_t k = 0;
+            while (k + 1 < in->n && !m_less(v, in->sep[k + 1]))
+                r += in->cnt[k++];
+            ++in->cnt[k]; // v goes below child k: counted on the way down
+            x = in->child[k];
+        }
+        auto* l = static_cast<leaf_node*>(x);
+        std::size_t slot = leaf_search(l->data(), l->n, [&](const T& e) { return !m_less(v, e); });
+        // Separators on the way down already bound v: no separator changes.
+        return {insert_at(l, slot, std::move(v), true), r + slot};
+    }
+
+    /// Inserts v just before pos. The caller has checked that v sits between
+    /// the elements around pos in order. O(log n).
+    const_iterator insert(const_iterator pos, const T& v) { return insert(pos, T(v)); }
+    const_iterator insert(const_iterator pos, T&& v) {
+        if (m_root == nullptr)
+            return first_value(std::move(v));
+        auto* l = const_cast<leaf_node*>(pos.m_leaf);
+        if (pos.m_slot == 0)
+            widen_left(l, v);
+        return insert_at(l, pos.m_slot, std::move(v), false);
+    }
+
+    /// Replaces the element at pos by v, which the caller has checked keeps
+    /// the order. O(log n) at a leaf's edge, else O(1).
+    void replace(const_iterator pos, const T& v) { replace(pos, T(v)); }
+    void replace(const_iterator pos, T&& v) {
+        auto* l = const_cast<leaf_node*>(pos.m_leaf);
+        if (pos.m_slot == 0)
+            widen_left(l, v);
+        if (pos.m_slot + 1 == l->n)
+            widen_right(l, v);
+        l->data()[pos.m_slot] = std::move(v);
+    }
+
+    /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
+    void erase(const_iterator pos) {
+        erase_in_leaf(const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1);
+    }
+
+    /// Erases the elements of positions [first, last). O(log n + k).
+    void erase_ranks(std::size_t first, std::size_t last) {
+        while (first < last) {
+            const_iterator it = nth(first);
+            auto* l = const_cast<leaf_node*>(it.m_leaf);
+            std::size_t m = std::min(last - first, l->n - it.m_slot);
+            erase_in_leaf(l, it.m_slot, m);
+            last -= m;
+        }
+    }
+    void erase(const_iterator first, const_iterator last) {
+        if (first == last)
+            return;
+        erase_ranks(rank(first), rank(last));
+    }
+
+    /// Replaces the contents by values already in order. O(n).
+    void assign_sorted(std::vector<T>&& sorted) {
+        clear();
+        std::size_t n = sorted.size();
+        if (n == 0)
+            return;
+        // Leaves as full as an even split allows: each at least half full.
+        std::size_t leaves = (n + LeafCap - 1) / LeafCap;
+        std::vector<node*> level;
+        level.reserve(leaves);
+        std::size_t at = 0;
+        leaf_node* prev = nullptr;
+        for (std::size_t i = 0; i < leaves; ++i) {
+            std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
+            auto* l = new leaf_node();
+            for (std::size_t j = 0; j < take; ++j)
+                l->data()[j] = std::move(sorted[at++]);
+            l->n = take;
+            l->prev = prev;
+            if (prev != nullptr)
+                prev->next = l;
+            else
+                m_first = l;
+            prev = l;
+            level.push_back(l);
+        }
+        m_last = prev;
+        m_size = n;
+        while (level.size() > 1) {
+            std::size_t groups = (level.size() + InnerCap - 1) / InnerCap;
+            std::vector<node*> up;
+            up.reserve(groups);
+            std::size_t c = 0;
+            for (std::size_t g = 0; g < groups; ++g) {
+                std::size_t take = level.size() / groups + (g < level.size() % groups ? 1 : 0);
+                auto* in = new inner();
+                for (std::size_t j = 0; j < take; ++j) {
+                    node* ch = level[c++];
+                    in->child[j] = ch;
+                    in->cnt[j] = count_of(ch);
+                    if (j > 0)
+                        in->sep[j] = first_of(ch);
+                    ch->parent = in;
+                }
+                in->n = take;
+                up.push_back(in);
+            }
+            level = std::move(up);
+        }
+        m_root = level.front();
+    }
+
+    /// Moves every value out, in order, and empties the tree. O(n).
+    std::vector<T> release_sorted() {
+        std::vector<T> out;
+        out.reserve(m_size);
+        for (leaf_node* l = m_first; l != nullptr; l = l->next)
+            for (std::size_t i = 0; i < l->n; ++i)
+                out.push_back(std::move(l->data()[i]));
+        clear();
+        return out;
+    }
+
+    /// Checks every structural invariant; false on the first broken one.
+    /// For tests. O(n).
+    bool check() const {
+        if (m_root == nullptr)
+            return m_size == 0 && m_first == nullptr && m_last == nullptr;
+        if (m_root->parent != nullptr)
+            return false;
+        if (!m_root->leaf && m_root->n < 2)
+            return false;
+        const leaf_node* prev = nullptr;
+        std::size_t depth = 0;
+        std::size_t leaf_depth = static_cast<std::size_t>(-1);
+        std::size_t total = 0;
+        if (!check_node(m_root, nullptr, nullptr, depth, leaf_depth, prev, total))
+            return false;
+        if (prev != m_last || prev->next != nullptr || m_first->prev != nullptr)
+            return false;
+        if (total != m_size)
+            return false;
+        // Values in order along the leaves.
+        for (auto it = begin(), nx = begin(); it != end(); it = nx) {
+            ++nx;
+            if (nx != end() && m_less(*nx, *it))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    node* m_root = nullptr;
+    leaf_node* m_first = nullptr;
+    leaf_node* m_last = nullptr;
+    std::size_t m_size = 0;
+    [[no_unique_address]] Less m_less{};
+
+    static std::size_t count_of(const node* x) {
+        if (x->leaf)
+            return x->n;
+        const auto* in = static_cast<const inner*>(x);
+        std::size_t s = 0;
+        for (std::size_t k = 0; k < in->n; ++k)
+            s += in->cnt[k];
+        return s;
+    }
+    static const T& first_of(const node* x) {
+        while (!x->leaf)
+            x = static_cast<const inner*>(x)->child[0];
+        return static_cast<const leaf_node*>(x)->data()[0];
+    }
+    static std::size_t index_in_parent(const node* x) {
+        const inner* p = x->parent;
+        std::size_t k = 0;
+        while (p->child[k] != x)
+            ++k;
+        return k;
+    }
+
+    // The child a search goes down: past every separator go_right accepts
+    // (they are sorted, so a binary search over s[1..n)).
+    template <class GoRight>
+    static std::size_t child_for(const inner* in, GoRight go_right) {
+        std::size_t lo = 1;
+        std::size_t hi = in->n;
+        while (lo < hi) {
+            std::size_t mid = (lo + hi) / 2;
+            if (go_right(in->sep[mid]))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo - 1;
+    }
+
+    // The number of leading values of d[0, n) that past accepts (a prefix):
+    // a binary search whose step is a select, not a branch (a random probe
+    // mispredicts half its branches).
+    template <class Past>
+    static std::size_t leaf_search(const T* d, std::size_t n, Past past) {
+        if (n == 0)
+            return 0;
+        const T* base = d;
+        while (n > 1) {
+            std::size_t half = n / 2;
+            base = past(base[half]) ? base + half : base;
+            n -= half;
+        }
+        return static_cast<std::size_t>(base - d) + (past(*base) ? 1 : 0);
+    }
+
+    // go_right(s): the search goes past separator s; in_leaf(v): past value v.
+    template <class GoRight, class InLeaf>
+    position descend(GoRight go_right, InLeaf in_leaf) const {
+        if (m_root == nullptr)
+            return {end(), 0};
+        std::size_t r = 0;
+        const node* x = m_root;
+        while (!x->leaf) {
+            const auto* in = static_cast<const inner*>(x);
+            std::size_t k = child_for(in, go_right);
+            for (std::size_t j = 0; j < k; ++j)
+                r += in->cnt[j];
+            x = in->child[k];
+        }
+        const auto* l = static_cast<const leaf_node*>(x);
+        std::size_t lo = leaf_search(l->data(), l->n, in_leaf);
+        r += lo;
+        // Past the leaf's last value: the answer is the next leaf's first
+        // (the separators guarantee it qualifies), or end().
+        if (lo == l->n && l->next != nullptr)
+            return {{l->next, 0}, r};
+        return {{l, lo}, r};
+    }
+
+    const_iterator first_value(T&& v) {
+        auto* l = new leaf_node();
+        l->data()[0] = std::move(v);
+        l->n = 1;
+        m_root = m_first = m_last = l;
+        m_size = 1;
+        return {l, 0};
+    }
+
+    /// The separator bounding x's subtree on the left (nullptr when x is on
+    /// the leftmost path).
+    T* left_sep(node* x) {
+        while (x->parent != nullptr) {
+            std::size_t k = index_in_parent(x);
+            if (k > 0)
+                return &x->parent->sep[k];
+            x = x->parent;
+        }
+        return nullptr;
+    }
+    T* right_sep(node* x) {
+        while (x->parent != nullptr) {
+            std::size_t k = index_in_parent(x);
+            if (k + 1 < x->parent->n)
+                return &x->parent->sep[k + 1];
+            x = x->parent;
+        }
+        return nullptr;
+    }
+    // v becomes the leaf's first (last) value: lower (raise) the bound if
+    // it no longer holds. The caller's order check makes v a valid bound.
+    void widen_left(leaf_node* l, const T& v) {
+        if (T* s = left_sep(l); s != nullptr && m_less(v, *s))
+            *s = v;
+    }
+    void widen_right(leaf_node* l, const T& v) {
+        if (T* s = right_sep(l); s != nullptr && m_less(*s, v))
+            *s = v;
+    }
+
+    // Adds d to the counts on the path from x to the root.
+    static void add_counts(node* x, std::ptrdiff_t d) {
+        while (x->parent != nullptr) {
+            std::size_t k = index_in_parent(x);
+            x->parent->cnt[k] =
+                static_cast<std::size_t>(static_cast<std::ptrdiff_t>(x->parent->cnt[k]) + d);
+            x = x->parent;
+        }
+    }
+
+    // counted: the path's counts already include v.
+    const_iterator insert_at(leaf_node* l, std::size_t slot, T&& v, bool counted) {
+        ++m_size;
+        if (!counted)
+            add_counts(l, 1);
+        if (l->n < LeafCap) {
+            // Shift the shorter side when both have room.
+            if (l->off > 0 && (slot < l->n - slot || l->off + l->n == LeafCap)) {
+                --l->off;
+                T* d = l->data();
+                for (std::size_t i = 0; i < slot; ++i)
+                    Slot::move(d[i], d[i + 1]);
+            } else {
+                T* d = l->data();
+                for (std::size_t i = l->n; i > slot; --i)
+                    Slot::move(d[i], d[i - 1]);
+            }
+            Slot::move(l->data()[slot], v);
+            ++l->n;
+            return {l, slot};
+        }
+        // Full: the upper half moves to a new right neighbour.
+        auto* r = new leaf_node();
+        std::size_t keep = (LeafCap + 1) / 2;
+        // Full: off is 0.
+        for (std::size_t i = keep; i < LeafCap; ++i) {
+            Slot::move(r->raw[i - keep], l->raw[i]);
+            Slot::vacate(l->raw[i]);
+        }
+        r->n = LeafCap - keep;
+        l->n = keep;
+        r->prev = l;
+        r->next = l->next;
+        if (l->next != nullptr)
+            l->next->prev = r;
+        else
+            m_last = r;
+        l->next = r;
+        leaf_node* into = l;
+        if (slot > keep) {
+            into = r;
+            slot -= keep;
+        }
+        T* d = into->data();
+        for (std::size_t i = into->n; i > slot; --i)
+            Slot::move(d[i], d[i - 1]);
+        Slot::move(d[slot], v);
+        ++into->n;
+        T s = r->data()[0];
+        add_child_after(l, r, std::move(s));
+        return {into, slot};
+    }
+
+    // Links new node r right after x in x's parent, with separator s; the
+    // parent's count for x covered both before the split.
+    void add_child_after(node* x, node* r, T s) {
+        inner* p = x->parent;
+        if (p == nullptr) {
+            p = new inner();
+            p->child[0] = x;
+            p->cnt[0] = count_of(x) + count_of(r);
+            p->n = 1;
+            x->parent = p;
+            m_root = p;
+        }
+        std::size_t k = index_in_parent(x);
+        std::size_t total = p->cnt[k];
+        std::size_t rc = count_of(r);
+        if (p->n < InnerCap) {
+            place_child(p, k + 1, r, rc, std::move(s));
+            p->cnt[k] = total - rc;
+            return;
+        }
+        // Full: the InnerCap + 1 children, r among them, split evenly
+        // between p and a new right neighbour q.
+        constexpr std::size_t all = InnerCap + 1;
+        node* ch[all];
+        std::size_t cn[all];
+        T sp[all];
+        for (std::size_t j = 0, o = 0; j < all; ++j) {
+            if (j == k + 1) {
+                ch[j] = r;
+                cn[j] = rc;
+                sp[j] = std::move(s);
+                continue;
+            }
+            ch[j] = p->child[o];
+            cn[j] = j == k ? total - rc : p->cnt[o];
+            sp[j] = std::move(p->sep[o]);
+            ++o;
+        }
+        constexpr std::size_t keep = (all + 1) / 2;
+        auto* q = new inner();
+        for (std::size_t j = 0; j < all; ++j) {
+            inner* into = j < keep ? p : q;
+            std::size_t at = j < keep ? j : j - keep;
+            into->child[at] = ch[j];
+            into->cnt[at] = cn[j];
+            into->sep[at] = at > 0 ? std::move(sp[j]) : T{};
+            ch[j]->parent = into;
+        }
+        for (std::size_t j = keep; j < InnerCap; ++j) {
+            p->child[j] = nullptr;
+            p->cnt[j] = 0;
+            p->sep[j] = T{};
+        }
+        p->n = keep;
+        q->n = all - keep;
+        add_child_after(p, q, std::move(sp[keep]));
+    }
+
+    static void place_child(inner* p, std::size_t at, node* c, std::size_t cnt, T s) {
+        for (std::size_t j = p->n; j > at; --j) {
+            p->child[j] = p->child[j - 1];
+            p->cnt[j] = p->cnt[j - 1];
+            p->sep[j] = std::move(p->sep[j - 1]);
+        }
+        p->child[at] = c;
+        p->cnt[at] = cnt;
+        p->sep[at] = std::move(s);
+        c->parent = p;
+        ++p->n;
+    }
+    // Removes child at (and its separator) from p.
+    static void drop_child(inner* p, std::size_t at) {
+        for (std::size_t j = at; j + 1 < p->n; ++j) {
+            p->child[j] = p->child[j + 1];
+            p->cnt[j] = p->cnt[j + 1];
+            p->sep[j] = std::move(p->sep[j + 1]);
+        }
+        --p->n;
+        p->child[p->n] = nullptr;
+        p->cnt[p->n] = 0;
+        p->sep[p->n] = T{};
+        if (at == 0)
+            p->sep[0] = T{}; // the new first child needs no separator
+    }
+
+    void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
+        T* d = l->data();
+        if (slot < l->n - slot - m) {
+            // Fewer values before the gap: they move right, the front frees.
+            for (std::size_t i = slot; i-- > 0;)
+                Slot::move(d[i + m], d[i]);
+            for (std::size_t i = 0; i < m; ++i)
+                Slot::vacate(d[i]);
+            l->off += m;
+        } else {
+            for (std::size_t i = slot; i + m < l->n; ++i)
+                Slot::move(d[i], d[i + m]);
+            for (std::size_t i = l->n - m; i < l->n; ++i)
+                Slot::vacate(d[i]);
+        }
+        l->n -= m;
+        if (l->n == 0)
+            l->off = 0;
+        m_size -= m;
+        add_counts(l, -static_cast<std::ptrdiff_t>(m));
+        if (m_size == 0) {
+            clear();
+            return;
+        }
+        if (l->n < min_leaf && l->parent != nullptr)
+            fix_leaf(l);
+    }
+
+    void unlink_leaf(leaf_node* l) {
+        if (l->prev != nullptr)
+            l->prev->next = l->next;
+        else
+            m_first = l->next;
+        if (l->next != nullptr)
+            l->next->prev = l->prev;
+        else
+            m_last = l->prev;
+        delete l;
+    }
+
+    void fix_leaf(leaf_node* l) {
+        inner* p = l->parent;
+        std::size_t k = index_in_parent(l);
+        // Pair the leaf with a sibling under the same parent: (a, b) = (c[j-1], c[j]).
+        std::size_t j = k + 1 < p->n ? k + 1 : k;
+        auto* a = static_cast<leaf_node*>(p->child[j - 1]);
+        auto* b = static_cast<leaf_node*>(p->child[j]);
+        a->compact();
+        b->compact();
+        if (a->n + b->n <= LeafCap) {
+            for (std::size_t i = 0; i < b->n; ++i)
+                Slot::move(a->raw[a->n + i], b->raw[i]);
+            a->n += b->n;
+            p->cnt[j - 1] += p->cnt[j];
+            drop_child(p, j);
+            unlink_leaf(b);
+            fix_inner(p);
+            return;
+        }
+        // Even the two out; the separator becomes b's new first value.
+        std::size_t total = a->n + b->n;
+        std::size_t want_a = total / 2;
+        if (a->n < want_a) {
+            std::size_t d = want_a - a->n;
+            for (std::size_t i = 0; i < d; ++i)
+                Slot::move(a->raw[a->n + i], b->raw[i]);
+            for (std::size_t i = d; i < b->n; ++i)
+                Slot::move(b->raw[i - d], b->raw[i]);
+            for (std::size_t i = b->n - d; i < b->n; ++i)
+                Slot::vacate(b->raw[i]);
+        } else {
+            std::size_t d = a->n - want_a;
+            for (std::size_t i = b->n; i-- > 0;)
+                Slot::move(b->raw[i + d], b->raw[i]);
+            for (std::size_t i = 0; i < d; ++i) {
+                Slot::move(b->raw[i], a->raw[want_a + i]);
+                Slot::vacate(a->raw[want_a + i]);
+            }
+        }
+        b->n = total - want_a;
+        a->n = want_a;
+        p->cnt[j - 1] = a->n;
+        p->cnt[j] = b->n;
+        p->sep[j] = b->data()[0];
+    }
+
+    void fix_inner(inner* x) {
+        if (x->parent == nullptr) {
+            if (x->n == 1) { // the root keeps one child: that child is the root
+                m_root = x->child[0];
+                m_root->parent = nullptr;
+                delete x;
+            }
+            return;
+        }
+        if (x->n >= min_inner)
+            return;
+        inner* p = x->parent;
+        std::size_t k = index_in_parent(x);
+        std::size_t j = k + 1 < p->n ? k + 1 : k;
+        auto* a = static_cast<inner*>(p->child[j - 1]);
+        auto* b = static_cast<inner*>(p->child[j]);
+        if (a->n + b->n <= InnerCap) {
+            // p's separator bounds b's first child on the left.
+            for (std::size_t i = 0; i < b->n; ++i) {
+                a->child[a->n + i] = b->child[i];
+                a->cnt[a->n + i] = b->cnt[i];
+                a->sep[a->n + i] = i == 0 ? std::move(p->sep[j]) : std::move(b->sep[i]);
+                b->child[i]->parent = a;
+            }
+            a->n += b->n;
+            p->cnt[j - 1] += p->cnt[j];
+            drop_child(p, j);
+            delete b;
+            fix_inner(p);
+            return;
+        }
+        while (a->n + 1 < b->n)
+            rotate_left(p, j, a, b);
+        while (b->n + 1 < a->n)
+            rotate_right(p, j, a, b);
+    }
+    // b's first child moves to the end of a (b = p->child[j]).
+    static void rotate_left(inner* p, std::size_t j, inner* a, inner* b) {
+        std::size_t c = b->cnt[0];
+        a->child[a->n] = b->child[0];
+        a->cnt[a->n] = c;
+        a->sep[a->n] = std::move(p->sep[j]);
+        b->child[0]->parent = a;
+        ++a->n;
+        p->sep[j] = std::move(b->sep[1]);
+        drop_child(b, 0);
+        p->cnt[j - 1] += c;
+        p->cnt[j] -= c;
+    }
+    // a's last child moves to the front of b.
+    static void rotate_right(inner* p, std::size_t j, inner* a, inner* b) {
+        std::size_t last = a->n - 1;
+        std::size_t c = a->cnt[last];
+        node* ch = a->child[last];
+        T s = std::move(a->sep[last]);
+        a->child[last] = nullptr;
+        a->cnt[last] = 0;
+        a->sep[last] = T{};
+        --a->n;
+        // b's old first child gets p's separator; ch's bound moves up to p.
+        for (std::size_t i = b->n; i > 0; --i) {
+            b->child[i] = b->child[i - 1];
+            b->cnt[i] = b->cnt[i - 1];
+            if (i > 1)
+                b->sep[i] = std::move(b->sep[i - 1]);
+        }
+        b->sep[1] = std::move(p->sep[j]);
+        b->child[0] = ch;
+        b->cnt[0] = c;
+        ch->parent = b;
+        ++b->n;
+        p->sep[j] = std::move(s);
+        p->cnt[j - 1] -= c;
+        p->cnt[j] += c;
+    }
+
+    node* clone(const node* x, inner* parent, leaf_node*& last) {
+        if (x->leaf) {
+            const auto* l = static_cast<const leaf_node*>(x);
+            auto* c = new leaf_node();
+            for (std::size_t i = 0; i < l->n; ++i)
+                c->data()[i] = l->data()[i];
+            c->n = l->n;
+            c->parent = parent;
+            c->prev = last;
+            if (last != nullptr)
+                last->next = c;
+            else
+                m_first = c;
+            last = c;
+            return c;
+        }
+        const auto* in = static_cast<const inner*>(x);
+        auto* c = new inner();
+        c->parent = parent;
+        c->n = in->n;
+        for (std::size_t k = 0; k < in->n; ++k) {
+            c->child[k] = clone(in->child[k], c, last);
+            c->cnt[k] = in->cnt[k];
+            if (k > 0)
+                c->sep[k] = in->sep[k];
+        }
+        return c;
+    }
+
+    static void destroy(node* x) noexcept {
+        if (x->leaf) {
+            delete static_cast<leaf_node*>(x);
+            return;
+        }
+        auto* in = static_cast<inner*>(x);
+        for (std::size_t k = 0; k < in->n; ++k)
+            destroy(in->child[k]);
+        delete in;
+    }
+
+    // lo/hi: the separators bounding x (nullptr: unbounded).
+    bool check_node(const node* x,
+                    const T* lo,
+                    const T* hi,
+                    std::size_t depth,
+                    std::size_t& leaf_depth,
+                    const leaf_node*& prev,
+                    std::size_t& total) const {
+        if (x->leaf) {
+            const auto* l = static_cast<const leaf_node*>(x);
+            if (leaf_depth == static_cast<std::size_t>(-1))
+                leaf_depth = depth;
+            if (depth != leaf_depth)
+                return false;
+            if (l->n == 0 || l->off + l->n > LeafCap)
+                return false;
+            if (x != m_root && l->n < min_leaf)
+                return false;
+            if (l->prev != prev)
+                return false;
+            if (prev != nullptr && prev->next != l)
+                return false;
+            if (prev == nullptr && m_first != l)
+                return false;
+            for (std::size_t i = 0; i < l->n; ++i) {
+                if (lo != nullptr && m_less(l->data()[i], *lo))
+                    return false;
+                if (hi != nullptr && m_less(*hi, l->data()[i]))
+                    return false;
+            }
+            prev = l;
+            total += l->n;
+            return true;
+        }
+        const auto* in = static_cast<const inner*>(x);
+        if (in->n > InnerCap || in->n < 1)
+            return false;
+        if (x != m_root && in->n < min_inner)
+            return false;
+        for (std::size_t k = 0; k < in->n; ++k) {
+            const node* c = in->child[k];
+            if (c == nullptr || c->parent != in)
+                return false;
+            if (k > 1 && m_less(in->sep[k], in->sep[k - 1]))
+                return false;
+            if (in->cnt[k] != count_of_deep(c))
+                return false;
+            const T* clo = k > 0 ? &in->sep[k] : lo;
+            const T* chi = k + 1 < in->n ? &in->sep[k + 1] : hi;
+            if (!check_node(c, clo, chi, depth + 1, leaf_depth, prev, total))
+                return false;
+        }
+        return true;
+    }
+    static std::size_t count_of_deep(const node* x) {
+        if (x->leaf)
+            return x->n;
+        const auto* in = static_cast<const inner*>(x);
+        std::size_t s = 0;
+        for (std::size_t k = 0; k < in->n; ++k)
+            s += count_of_deep(in->child[k]);
+        return s;
+    }
+};
+
+} // namespace kvmodel::detail

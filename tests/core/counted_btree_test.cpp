@@ -1,0 +1,273 @@
+// Tests of detail::counted_btree (core/detail/counted_btree.hpp): every
+// operation against a sorted std::vector oracle on seeded random sequences,
+// with tiny node capacities (splits, merges and evening-out on nearly every
+// step) and the production ones, the tree's invariant check after each step.
+#include <kvmodel/core/detail/containers.hpp>
+#include <kvmodel/core/detail/counted_btree.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <iterator>
+#include <memory>
+#include <random>
+#include <vector>
+
+using kvmodel::detail::counted_btree;
+
+namespace {
+
+std::uint64_t seed_from_env() {
+    const char* s = std::getenv("KVMODEL_SEED");
+    return s != nullptr && *s != '\0' ? std::strtoull(s, nullptr, 0) : 0x62747265ULL;
+}
+
+/// An element ordered by key only; id tells equal keys apart, so the oracle
+/// also checks where equals go.
+struct elem {
+    int key = 0;
+    int id = 0;
+    friend bool operator==(const elem&, const elem&) = default;
+};
+struct key_probe {
+    int key;
+};
+struct elem_less {
+    bool operator()(const elem& a, const elem& b) const { return a.key < b.key; }
+    bool operator()(const elem& a, key_probe b) const { return a.key < b.key; }
+    bool operator()(key_probe a, const elem& b) const { return a.key < b.key; }
+};
+
+template <class Tree>
+void check_same(const Tree& t, const std::vector<elem>& ref) {
+    REQUIRE(t.check());
+    REQUIRE(t.size() == ref.size());
+    REQUIRE(t.empty() == ref.empty());
+    std::size_t i = 0;
+    for (auto it = t.begin(); it != t.end(); ++it, ++i) {
+        REQUIRE(i < ref.size());
+        REQUIRE(*it == ref[i]);
+    }
+    REQUIRE(i == ref.size());
+    // And backwards.
+    auto it = t.end();
+    for (std::size_t j = ref.size(); j-- > 0;) {
+        --it;
+        REQUIRE(*it == ref[j]);
+    }
+    REQUIRE(it == t.begin());
+}
+
+template <std::size_t LeafCap, std::size_t InnerCap>
+void run_oracle(std::uint64_t seed, int steps, int max_key, std::size_t max_size) {
+    using tree = counted_btree<elem, elem_less, LeafCap, InnerCap>;
+    auto t = std::make_unique<tree>();
+    std::vector<elem> ref;
+    std::mt19937_64 rng(seed);
+    auto pick = [&](std::size_t n) {
+        return static_cast<std::size_t>(rng() % n);
+    };
+    auto key_between = [&](std::size_t p) {
+        // A key that keeps the order at position p (before ref[p]).
+        int lo = p > 0 ? ref[p - 1].key : 0;
+        int hi = p < ref.size() ? ref[p].key : max_key;
+        return lo + static_cast<int>(pick(static_cast<std::size_t>(hi - lo + 1)));
+    };
+    auto by_key = [](const elem& a, const elem& b) {
+        return a.key < b.key;
+    };
+    int next_id = 0;
+    for (int step = 0; step < steps; ++step) {
+        INFO("seed " << seed << " step " << step << " size " << ref.size());
+        std::size_t n = ref.size();
+        // Grow while small, shrink while large: sizes sweep up and down.
+        bool grow = n < max_size / 4 || (n < max_size && pick(2) == 0);
+        int op = static_cast<int>(pick(13));
+        if (grow && op >= 6)
+            op = static_cast<int>(pick(3));
+        if (n == 0 && op >= 3 && op <= 8)
+            op = 0;
+        switch (op) {
+        case 0: { // insert after equals
+            elem e{static_cast<int>(pick(static_cast<std::size_t>(max_key + 1))), next_id++};
+            auto at = std::upper_bound(ref.begin(), ref.end(), e, by_key);
+            auto want = static_cast<std::size_t>(at - ref.begin());
+            ref.insert(at, e);
+            auto got = t->insert(e);
+            REQUIRE(got.rank == want);
+            REQUIRE(*got.it == e);
+            REQUIRE(t->rank(got.it) == want);
+            break;
+        }
+        case 1: { // insert at a position
+            std::size_t p = pick(n + 1);
+            elem e{key_between(p), next_id++};
+            ref.insert(ref.begin() + static_cast<std::ptrdiff_t>(p), e);
+            auto it = t->insert(t->nth(p), e);
+            REQUIRE(*it == e);
+            REQUIRE(t->rank(it) == p);
+            break;
+        }
+        case 2: { // insert at the ends
+            std::size_t p = pick(2) == 0 ? 0 : n;
+            elem e{key_between(p), next_id++};
+            ref.insert(ref.begin() + static_cast<std::ptrdiff_t>(p), e);
+            t->insert(p == 0 ? t->begin() : t->end(), e);
+            break;
+        }
+        case 3: { // replace, keeping the order
+            std::size_t p = pick(n);
+            int lo = p > 0 ? ref[p - 1].key : 0;
+            int hi = p + 1 < n ? ref[p + 1].key : max_key;
+            elem e{lo + static_cast<int>(pick(static_cast<std::size_t>(hi - lo + 1))), next_id++};
+            ref[p] = e;
+            t->replace(t->nth(p), e);
+            break;
+        }
+        case 4: { // erase one
+            std::size_t p = pick(n);
+            ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(p));
+            t->erase(t->nth(p));
+            break;
+        }
+        case 5: { // erase the first (trim) or the last
+            if (pick(3) != 0) {
+                ref.erase(ref.begin());
+                t->erase(t->begin());
+            } else {
+                ref.pop_back();
+                t->erase(std::prev(t->end()));
+            }
+            break;
+        }
+        case 6: { // erase a rank range
+            std::size_t a = pick(n + 1);
+            std::size_t len =
+                pick(3) == 0 ? pick(n - a + 1) : pick(std::min<std::size_t>(n - a, 8) + 1);
+            ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(a),
+                      ref.begin() + static_cast<std::ptrdiff_t>(a + len));
+            if (pick(2) == 0)
+                t->erase_ranks(a, a + len);
+            else
+                t->erase(t->nth(a), t->nth(a + len));
+            break;
+        }
+        case 7: { // trim several from the front
+            std::size_t len = pick(std::min<std::size_t>(n, 5) + 1);
+            ref.erase(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(len));
+            t->erase_ranks(0, len);
+            break;
+        }
+        case 8: { // searches and positions (no change)
+            int k = static_cast<int>(pick(static_cast<std::size_t>(max_key + 2))) - 1;
+            auto lb = static_cast<std::size_t>(
+                std::lower_bound(ref.begin(), ref.end(), elem{k, 0}, by_key) - ref.begin());
+            auto ub = static_cast<std::size_t>(
+                std::upper_bound(ref.begin(), ref.end(), elem{k, 0}, by_key) - ref.begin());
+            auto l = t->lower_bound_pos(key_probe{k});
+            auto u = t->upper_bound_pos(elem{k, 0});
+            REQUIRE(l.rank == lb);
+            REQUIRE(u.rank == ub);
+            REQUIRE(l.it == t->nth(lb));
+            REQUIRE(u.it == t->nth(ub));
+            REQUIRE(t->lower_bound(key_probe{k}) == l.it);
+            REQUIRE(t->upper_bound(key_probe{k}) == u.it);
+            REQUIRE(t->rank(l.it) == lb);
+            REQUIRE(t->rank(u.it) == ub);
+            for (std::size_t i = 0; i < n; i += 1 + pick(4)) {
+                auto it = t->nth(i);
+                REQUIRE(*it == ref[i]);
+                REQUIRE(t->rank(it) == i);
+            }
+            REQUIRE(t->nth(n) == t->end());
+            REQUIRE(t->rank(t->end()) == n);
+            break;
+        }
+        case 9: { // deep copy, then carry on with the copy
+            auto c = std::make_unique<tree>(*t);
+            check_same(*c, ref);
+            t = std::move(c);
+            break;
+        }
+        case 10: { // bulk load from the oracle
+            std::vector<elem> copy = ref;
+            if (pick(2) == 0)
+                t = std::make_unique<tree>(std::move(copy));
+            else
+                t->assign_sorted(std::move(copy));
+            break;
+        }
+        case 11: { // move everything out, then back in
+            std::vector<elem> out = t->release_sorted();
+            REQUIRE(out == ref);
+            REQUIRE(t->empty());
+            REQUIRE(t->check());
+            t->assign_sorted(std::move(out));
+            break;
+        }
+        default: { // erase one near the end
+            std::size_t p = n - 1 - pick(std::min<std::size_t>(n, 3));
+            ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(p));
+            t->erase(t->nth(p));
+            break;
+        }
+        }
+        if (ref.size() <= 64 || step % 16 == 0)
+            check_same(*t, ref);
+        else
+            REQUIRE(t->check());
+    }
+    check_same(*t, ref);
+}
+
+} // namespace
+
+TEST_CASE("counted_btree matches a sorted vector, tiny nodes", "[core][counted_btree]") {
+    std::uint64_t seed = seed_from_env();
+    for (std::uint64_t s = 0; s < 4; ++s) {
+        run_oracle<2, 3>(seed + s, 3000, 20, 120);
+        run_oracle<3, 3>(seed + s, 3000, 50, 200);
+        run_oracle<4, 4>(seed + s, 3000, 8, 200);
+        run_oracle<5, 4>(seed + s, 3000, 1000, 300);
+        run_oracle<4, 5>(seed + s, 3000, 30, 300);
+    }
+}
+
+TEST_CASE("counted_btree matches a sorted vector, production nodes", "[core][counted_btree]") {
+    std::uint64_t seed = seed_from_env();
+    run_oracle<32, 32>(seed, 4000, 100, 3000);
+    run_oracle<16, 64>(seed + 1, 4000, 100000, 3000);
+}
+
+TEST_CASE("counted_btree holds list values with WILDCARD probes", "[core][counted_btree]") {
+    using kvmodel::value;
+    using kvmodel::detail::list_value_less;
+    using kvmodel::detail::list_value_probe;
+    counted_btree<value, list_value_less, 4, 3> t;
+    std::vector<value> ref;
+    std::mt19937_64 rng(seed_from_env());
+    for (int i = 0; i < 500; ++i) {
+        value v = rng() % 3 == 0 ? value(std::to_string(rng() % 40))
+                                 : value(static_cast<std::int64_t>(rng() % 40));
+        auto at = std::upper_bound(ref.begin(), ref.end(), v, list_value_less{});
+        auto want = static_cast<std::size_t>(at - ref.begin());
+        ref.insert(at, v);
+        REQUIRE(t.insert(v).rank == want);
+        REQUIRE(t.check());
+    }
+    // A WILDCARD probe matches every value: lower bound 0, upper bound size.
+    value w(kvmodel::wildcard);
+    CHECK(t.lower_bound_pos(list_value_probe{&w}).rank == 0);
+    CHECK(t.upper_bound_pos(list_value_probe{&w}).rank == t.size());
+    value seven(std::int64_t{7});
+    auto lb = static_cast<std::size_t>(
+        std::lower_bound(ref.begin(), ref.end(), seven, list_value_less{}) - ref.begin());
+    CHECK(t.lower_bound_pos(list_value_probe{&seven}).rank == lb);
+    std::vector<value> out = counted_btree<value, list_value_less, 4, 3>(t).release_sorted();
+    CHECK(out == ref);
+    t.erase_ranks(3, t.size() - 3);
+    CHECK(t.size() == 6);
+    CHECK(t.check());
+}
