@@ -18,6 +18,12 @@
 //     `kvmodel cdt --backend aerospike` against 8.1.2.0 built from source;
 //     each case's "expected" is what the C test asserts, and
 //     check_expected.py compares answers with it.
+//   * random_diff: gen_random_cases.py --seed 1 --count 4000: random nested
+//     bins and random ops of every kind, flags and context paths mixed.
+//   * server_probes: gen_server_probes.py: the random cases that once
+//     diverged and the probes that pinned each rule down (heap-picked ties in
+//     UNORDERED list rank windows, denied map puts through create steps,
+//     value lists on one-entry maps, rscan before bit_offset).
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and
