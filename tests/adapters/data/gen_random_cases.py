@@ -141,22 +141,16 @@ class Gen:
             sel = self.r.choice(MAP_SELECTORS)
             verb = "get" if self.chance(0.6) else "remove"
             op = f"map_{verb}_by_{sel}"
-            if sel == "key":
-                args = {"key": self.probe(keys)}
-            elif sel == "key_list":
-                args = {"keys": [self.probe(keys) for _ in range(self.r.randint(0, 3))]}
-            elif sel == "key_range":
-                args = self.range_args(keys)
-            elif sel == "key_rel_index_range":
-                args = {"key": self.probe(keys), "index": self.r.randint(-3, 3)}
-            elif sel == "value":
-                args = {"value": self.probe(vals)}
-            elif sel == "value_list":
-                args = {"values": [self.probe(vals) for _ in range(self.r.randint(0, 3))]}
-            elif sel == "value_range":
-                args = self.range_args(vals)
-            elif sel == "value_rel_rank_range":
-                args = {"value": self.probe(vals), "rank": self.r.randint(-3, 3)}
+            what = sel.split("_")[0]  # key, value, index or rank
+            pool = keys if what == "key" else vals
+            if sel in ("key", "value"):
+                args = {sel: self.probe(pool)}
+            elif sel.endswith("_list"):
+                args = {what + "s": [self.probe(pool) for _ in range(self.r.randint(0, 3))]}
+            elif sel in ("key_range", "value_range"):
+                args = self.range_args(pool)
+            elif "_rel_" in sel:
+                args = {what: self.probe(pool), "index" if what == "key" else "rank": self.r.randint(-3, 3)}
             elif sel in ("index", "rank"):
                 args = {sel: self.idx(n)}
             else:
