@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -140,10 +141,24 @@ arith add_bits(const std::vector<bool>& a, const std::vector<bool>& b, bool subt
         carry = (x && y) || (carry && (x ^ y));
     }
     r.unsigned_overflow = subtract ? !carry : carry;
-    const bool sa = a[0];
-    const bool sb = b[0];
-    const bool sr = r.sum[0];
-    r.signed_overflow = subtract ? (sa != sb && sr != sa) : (sa == sb && sr != sa);
+    // Signed, as the server tests it (particle_blob.c handle_signed_overflow):
+    // the operand is b for add and -b (n-bit two's complement) for subtract;
+    // a negative load and operand giving a positive sum, or a positive load
+    // and operand giving a negative one, overflow. Zero is neither sign.
+    std::vector<bool> operand = b;
+    if (subtract) {
+        for (std::size_t k = 0; k < n; ++k) operand[k] = !operand[k];
+        for (std::size_t k = n; k-- > 0;) { // + 1
+            operand[k] = !operand[k];
+            if (operand[k]) break;
+        }
+    }
+    auto negative = [](const std::vector<bool>& x) { return x[0]; };
+    auto positive = [](const std::vector<bool>& x) {
+        return !x[0] && std::find(x.begin(), x.end(), true) != x.end();
+    };
+    r.signed_overflow = (negative(a) && negative(operand) && positive(r.sum)) ||
+                        (positive(a) && positive(operand) && negative(r.sum));
     return r;
 }
 

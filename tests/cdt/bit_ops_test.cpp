@@ -870,19 +870,25 @@ TEST_CASE("bit ops: add and subtract, every overflow action", "[cdt][bit_ops]") 
         CHECK(byte_of(sub(0x70, 0xE0, true, WRAP)) == 0x90);
         CHECK(sub(0x70, -32, true, FAIL).code == status::op_not_applicable);
     }
-    SECTION("signed edge cases at the minimum value: the exact result decides") {
-        // -128 + -128 = -256 overflows. (8.1.2's sign test, read in its source
-        // and not probed, only flags a strictly positive wrapped result and so
-        // would store 0 here.)
-        CHECK(add(0x80, 0x80, true, FAIL).code == status::op_not_applicable);
-        CHECK(byte_of(add(0x80, 0x80, true, SATURATE)) == 0x80);
+    SECTION("signed edge cases at the minimum value: the server's sign test decides") {
+        // 8.1.2 (particle_blob.c handle_signed_overflow, probed): the operand
+        // is the value for add and its negation for subtract, and only a
+        // load and operand of one sign whose wrapped sum has the other sign
+        // overflow; zero has neither sign and MIN negates to MIN. So
+        // -128 + -128 wraps to 0 unflagged...
+        CHECK(byte_of(add(0x80, 0x80, true, FAIL)) == 0x00);
+        CHECK(byte_of(add(0x80, 0x80, true, SATURATE)) == 0x00);
         CHECK(byte_of(add(0x80, 0x80, true, WRAP)) == 0x00);
-        // -1 - (-128) = 127 fits; 0 - (-128) = 128 overflows. (The server
-        // negates MIN into MIN and would judge these the other way round.)
-        CHECK(byte_of(sub(0xFF, 0x80, true, FAIL)) == 0x7F);
-        CHECK(sub(0x00, 0x80, true, FAIL).code == status::op_not_applicable);
-        CHECK(byte_of(sub(0x00, 0x80, true, SATURATE)) == 0x7F);
+        // ...-1 - (-128) adds MIN to -1 and overflows downwards...
+        CHECK(sub(0xFF, 0x80, true, FAIL).code == status::op_not_applicable);
+        CHECK(byte_of(sub(0xFF, 0x80, true, SATURATE)) == 0x80);
+        // ...and 0 - (-128) never overflows: 0 has no sign.
+        CHECK(byte_of(sub(0x00, 0x80, true, FAIL)) == 0x80);
+        CHECK(byte_of(sub(0x00, 0x80, true, SATURATE)) == 0x80);
         CHECK(byte_of(sub(0x00, 0x80, true, WRAP)) == 0x80);
+        // A masked value subtracts as the positive field it is: -1 - 2 in 2
+        // bits overflows (found by the random server diff).
+        CHECK(after(B({0xFF}), {bo::bit_subtract(4, 2, 130, true, SATURATE)}) == B({0xFB}));
     }
     SECTION("NO_FAIL turns an overflow into a no-op") {
         outcome o = run(B({0xF0}), {bo::bit_add(0, 8, 0x20, false, FAIL, P(NO_FAIL))});
@@ -902,10 +908,11 @@ TEST_CASE("bit ops: add and subtract, every overflow action", "[cdt][bit_ops]") 
         CHECK(after(max_u, {bo::bit_add(0, 64, 1, false, SATURATE)}) == max_u);
         CHECK(after(max_u, {bo::bit_add(0, 64, 1, false, WRAP)}) == filled(8, 0));
         CHECK(after(min_s, {bo::bit_subtract(0, 64, 1, true, SATURATE)}) == min_s);
-        CHECK(after(filled(8, 0), {bo::bit_subtract(0, 64, INT64_MIN, true, SATURATE)}) == max_s);
-        CHECK(code_of(filled(8, 0), {bo::bit_subtract(0, 64, INT64_MIN, true, FAIL)}) ==
+        // 0 - MIN: no overflow for the server (0 has no sign); -1 - MIN: one.
+        CHECK(after(filled(8, 0), {bo::bit_subtract(0, 64, INT64_MIN, true, SATURATE)}) == min_s);
+        CHECK(after(filled(8, 0), {bo::bit_subtract(0, 64, INT64_MIN, true, FAIL)}) == min_s);
+        CHECK(code_of(max_u, {bo::bit_subtract(0, 64, INT64_MIN, true, FAIL)}) ==
               status::op_not_applicable);
-        CHECK(after(max_u, {bo::bit_subtract(0, 64, INT64_MIN, true, FAIL)}) == max_s);
         CHECK(after(min_s, {bo::bit_add(0, 64, -1, true, SATURATE)}) == min_s);
         // A 5-bit unsigned field at bit 3 of 0xFE (head 111 kept).
         CHECK(after(B({0xFE}), {bo::bit_add(3, 5, 1, false, FAIL)}) == B({0xFF}));

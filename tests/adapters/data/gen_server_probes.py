@@ -11,6 +11,8 @@ rule down, recorded (server_probes.server.jsonl) so that none comes back.
   * value lists on maps of one entry (the order-index path: results repeat
     per item), swept over map sizes 1-2, orders, return types and INVERTED;
   * bit rscan whose only match lies before bit_offset in the first byte;
+  * bit add/subtract overflow as the server's sign test decides it (signed
+    edge cases probed, and a seeded sweep over sizes, values and actions);
   * the cases of gen_random_cases.py's seeds that first showed each of these
     (seed, id), regenerated from the generator.
 
@@ -64,7 +66,16 @@ PROBES = json.loads("""[
     {"id": "q1", "bin_type": "bytes", "initial": {"$bytes": "8000"}, "ops": [{"op": "bit_rscan", "args": {"bit_offset": 3, "bit_size": 13, "value": true}}]},
     {"id": "q2", "bin_type": "bytes", "initial": {"$bytes": "90"}, "ops": [{"op": "bit_rscan", "args": {"bit_offset": 4, "bit_size": 4, "value": true}}]},
     {"id": "q3", "bin_type": "bytes", "initial": {"$bytes": "7fff"}, "ops": [{"op": "bit_rscan", "args": {"bit_offset": 3, "bit_size": 13, "value": false}}]},
-    {"id": "q4", "bin_type": "bytes", "initial": {"$bytes": "90"}, "ops": [{"op": "bit_rscan", "args": {"bit_offset": 3, "bit_size": 5, "value": true}}]}
+    {"id": "q4", "bin_type": "bytes", "initial": {"$bytes": "90"}, "ops": [{"op": "bit_rscan", "args": {"bit_offset": 3, "bit_size": 5, "value": true}}]},
+{"id": "a1", "bin_type": "bytes", "initial": {"$bytes": "80"}, "ops": [{"op": "bit_add", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "FAIL"}}]},
+{"id": "a2", "bin_type": "bytes", "initial": {"$bytes": "80"}, "ops": [{"op": "bit_add", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "SATURATE"}}]},
+{"id": "a3", "bin_type": "bytes", "initial": {"$bytes": "ff"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "FAIL"}}]},
+{"id": "a4", "bin_type": "bytes", "initial": {"$bytes": "0000000000000000"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 64, "value": -9223372036854775808, "signed": true, "action": "SATURATE"}}]},
+{"id": "a5", "bin_type": "bytes", "initial": {"$bytes": "0000000000000000"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 64, "value": -9223372036854775808, "signed": true, "action": "FAIL"}}]},
+{"id": "a6", "bin_type": "bytes", "initial": {"$bytes": "ffffffffffffffff"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 64, "value": -9223372036854775808, "signed": true, "action": "FAIL"}}]},
+{"id": "a7", "bin_type": "bytes", "initial": {"$bytes": "ff"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "SATURATE"}}]},
+{"id": "a8", "bin_type": "bytes", "initial": {"$bytes": "00"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "FAIL"}}]},
+{"id": "subtract-masked-2bit", "bin_type": "bytes", "initial": {"$bytes": "fff1ff8f1a"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": -36, "bit_size": 2, "value": 130, "action": "SATURATE", "signed": true}}]}
 ]""")
 
 # (seed, id) of gen_random_cases.py --count 4000 where a divergence first showed.
@@ -93,6 +104,29 @@ def value_list_sweep():
     return out
 
 
+def arithmetic_sweep():
+    """bit add/subtract over field sizes 1-64, signed or not, every action,
+    values at the edges (MIN, -1, 0, masks) and in between: the server's
+    overflow test (a sign rule, not the exact result) decides."""
+    r = random.Random(7)
+    edges = [0, 1, -1, 2, -2, 127, 128, -128, 255, 256, 2**31 - 1, -2**31, 2**63 - 1, -2**63, 130, 3, -3]
+    out = []
+    for i in range(1000):
+        size = r.choice([1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64])
+        nbytes = (size + 7) // 8 + r.randint(0, 2)
+        off = r.randint(0, nbytes * 8 - size)
+        blob = "".join(r.choice(["00", "ff", "80", "7f", "01", "fe", "a5", "5a"]) for _ in range(nbytes))
+        v = r.choice(edges) if r.random() < 0.5 else r.randint(-300, 300)
+        op = {"op": r.choice(["bit_add", "bit_subtract"]),
+              "args": {"bit_offset": off, "bit_size": size, "value": v, "action": r.choice(["FAIL", "SATURATE", "WRAP"])}}
+        if r.random() < 0.6:
+            op["args"]["signed"] = True
+        if r.random() < 0.1:
+            op["flags"] = ["NO_FAIL"]
+        out.append({"id": f"arith-{i}", "bin_type": "bytes", "initial": {"$bytes": blob}, "ops": [op]})
+    return out
+
+
 def random_hits():
     out = []
     for seed in sorted({s for s, _ in RANDOM_HITS}):
@@ -107,7 +141,8 @@ def random_hits():
 
 
 def main():
-    cases = [dict(c, id="probe-" + c["id"]) for c in PROBES] + value_list_sweep() + random_hits()
+    cases = ([dict(c, id="probe-" + c["id"]) for c in PROBES] + value_list_sweep() + arithmetic_sweep() +
+             random_hits())
     print("[")
     print(",\n".join(json.dumps(c, separators=(", ", ": ")) for c in cases))
     print("]")

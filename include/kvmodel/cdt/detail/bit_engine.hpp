@@ -364,28 +364,21 @@ inline std::optional<std::uint64_t> arithmetic(const bit_op& o, std::uint64_t lo
         if (!saturate) return std::nullopt;
         return add ? m : std::uint64_t{0};
     }
-    // Signed: the exact result against [-2^(n-1), 2^(n-1) - 1].
+    // Signed, as the server tests it (particle_blob.c handle_signed_overflow):
+    // the operand is the masked value for add and its negation for subtract,
+    // each read as an n-bit signed number, and an overflow is a load and an
+    // operand of one sign whose n-bit sum has the other (strictly: a zero sum
+    // never overflows). So subtract 2 in 2 bits subtracts +2, not -2, and
+    // -2 + -2 in 2 bits wraps to 0 unflagged.
+    const std::uint64_t operand = (add ? v : std::uint64_t{0} - v) & m;
     const std::int64_t sl = sign_extend(load, n);
-    const std::int64_t sv = sign_extend(v, n);
-    std::int64_t exact = 0;
-    const bool overflow64 =
-        add ? __builtin_add_overflow(sl, sv, &exact) : __builtin_sub_overflow(sl, sv, &exact);
-    const auto hi = static_cast<std::int64_t>(m >> 1);
-    const std::int64_t lo = -hi - 1;
-    bool too_high = false;
-    bool too_low = false;
-    if (overflow64) {
-        // Only possible for n == 64: the sign of the true result is the sign of sv
-        // for add, the opposite for subtract.
-        too_high = add ? sv > 0 : sv < 0;
-        too_low = !too_high;
-    } else {
-        too_high = exact > hi;
-        too_low = exact < lo;
-    }
+    const std::int64_t so = sign_extend(operand, n);
+    const std::int64_t sr = sign_extend(wrapped, n);
+    const bool too_low = sl < 0 && so < 0 && sr > 0;
+    const bool too_high = sl > 0 && so > 0 && sr < 0;
     if (!too_high && !too_low) return wrapped;
     if (!saturate) return std::nullopt;
-    return static_cast<std::uint64_t>(too_high ? hi : lo) & m;
+    return too_high ? m >> 1 : (m >> 1) + 1; // the n-bit maximum, or the minimum's bits
 }
 
 /// A negative offset counts from the end; nullopt (PARAMETER_ERROR) when it
