@@ -427,6 +427,13 @@ def make_case(g, i):
         op = g.map_op(keys, vals, n, bool(ctx)) if target_is_map else g.list_op(vals, n, bool(ctx))
         if ctx:
             op["ctx"] = ctx
+            # list_create / map_create make the last step a create step: a
+            # negative list index there, creating a list on a missing bin, is
+            # crash case (b) of §12 on 8.1.2 (found as seed 129 of a variant).
+            last = ctx[-1]
+            if initial is None and op["op"] in ("list_create", "map_create") and \
+                    last["type"] == "list_index" and last["index"] < 0:
+                op = {"op": "list_size" if op["op"] == "list_create" else "map_size", "ctx": ctx}
         ops.append(op)
     if g.chance(0.3):
         ops.append({"op": "read"})
