@@ -85,32 +85,13 @@ def op(name, rt=None, inv=False, flags=None, ctx=None, order=None, **args):
 
 
 # ctx steps
-def c_li(i):
-    return {"type": "list_index", "index": i}
+def _step(kind, field):
+    return lambda x: {"type": kind, field: x}
 
 
-def c_lr(r):
-    return {"type": "list_rank", "rank": r}
-
-
-def c_lv(v):
-    return {"type": "list_value", "value": v}
-
-
-def c_mi(i):
-    return {"type": "map_index", "index": i}
-
-
-def c_mk(k):
-    return {"type": "map_key", "key": k}
-
-
-def c_mr(r):
-    return {"type": "map_rank", "rank": r}
-
-
-def c_mv(v):
-    return {"type": "map_value", "value": v}
+c_li, c_lr, c_lv = _step("list_index", "index"), _step("list_rank", "rank"), _step("list_value", "value")
+c_mi, c_mk = _step("map_index", "index"), _step("map_key", "key")
+c_mr, c_mv = _step("map_rank", "rank"), _step("map_value", "value")
 
 
 def c_lic(i, order="UNORDERED_LIST", pad=False):
