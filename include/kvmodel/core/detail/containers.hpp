@@ -866,16 +866,7 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
         std::size_t last = hi != nullptr ? count_less(*hi) : size();
         return first < last ? values_by_rank(first, last) : out;
     }
-    // Two searches; the walk starts where the first one ended.
-    auto walk = [&](const auto& r, const auto& lo_probe, const auto* hi_probe, auto element) {
-        auto it = r.lower_bound(lo_probe);
-        auto stop = hi_probe != nullptr ? r.lower_bound(*hi_probe) : r.end();
-        std::size_t first = r.rank(it);
-        std::size_t last = r.rank(stop);
-        if (first >= last) return;
-        out.reserve(last - first);
-        for (; it != stop; ++it) detail::list_copy_out(out, element(*it));
-    };
+    // Two searches; the copy starts where the first one ended.
     if (const auto& s = m_impl->srt) {
         // Each search gives its rank too: no walk back up.
         auto from = s->lower_bound_pos(detail::list_value_probe{&lo});
@@ -885,10 +876,16 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
         out.reserve(last - from.rank);
         auto it = from.it;
         for (std::size_t r = from.rank; r < last; ++r, ++it) detail::list_copy_out(out, *it);
-    } else {
-        walk(m_impl->ranked(), lo, hi,
-             [](const detail::list_node& n) -> const value& { return n.v; });
+        return out;
     }
+    const auto& r = m_impl->ranked();
+    auto it = r.lower_bound(lo);
+    auto stop = hi != nullptr ? r.lower_bound(*hi) : r.end();
+    std::size_t first = r.rank(it);
+    std::size_t last = r.rank(stop);
+    if (first >= last) return out;
+    out.reserve(last - first);
+    for (; it != stop; ++it) detail::list_copy_out(out, it->v);
     return out;
 }
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {

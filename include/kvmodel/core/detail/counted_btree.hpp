@@ -338,12 +338,7 @@ public:
             for (std::size_t j = 0; j < take; ++j)
                 l->data()[j] = std::move(sorted[at++]);
             l->n = take;
-            l->prev = prev;
-            if (prev != nullptr)
-                prev->next = l;
-            else
-                m_first = l;
-            prev = l;
+            append_leaf(l, prev);
             level.push_back(l);
         }
         m_last = prev;
@@ -846,6 +841,16 @@ private:
         p->cnt[j] += c;
     }
 
+    /// Links l after last in the leaf chain (first if last is null); l becomes last.
+    void append_leaf(leaf_node* l, leaf_node*& last) noexcept {
+        l->prev = last;
+        if (last != nullptr)
+            last->next = l;
+        else
+            m_first = l;
+        last = l;
+    }
+
     node* clone(const node* x, inner* parent, leaf_node*& last) {
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
@@ -854,12 +859,7 @@ private:
                 c->data()[i] = l->data()[i];
             c->n = l->n;
             c->parent = parent;
-            c->prev = last;
-            if (last != nullptr)
-                last->next = c;
-            else
-                m_first = c;
-            last = c;
+            append_leaf(c, last);
             return c;
         }
         const auto* in = static_cast<const inner*>(x);
