@@ -382,13 +382,23 @@ inline bool list_window_splits_ties(const list& l, std::size_t a, std::size_t b)
     return a < b && ((a > 0 && same(a)) || (b < l.size() && same(b)));
 }
 
-/// Positions of ranks [a, b) of an UNORDERED list, ascending: the elements
-/// the server selects, ties included. O((b - a) log n) unless equal values
-/// straddle the window's edges (then the server's heap, O(n log n)).
+/// Positions of ranks [a, b), ascending, for a window whose edges split no
+/// equal values (a value interval's). O((b - a) log n).
 inline std::vector<std::size_t>
 list_positions_of_ranks(const list& l, std::size_t a, std::size_t b) {
-    std::vector<std::size_t> pos = list_window_splits_ties(l, a, b) ? list_heap_window(l, a, b - a)
-                                                                    : l.indexes_by_rank(a, b);
+    std::vector<std::size_t> pos = l.indexes_by_rank(a, b);
+    std::sort(pos.begin(), pos.end());
+    return pos;
+}
+
+/// Positions of the rank window [a, b) of an UNORDERED list, ascending: the
+/// elements the server selects, ties included. O((b - a) log n) unless equal
+/// values straddle the window's edges (then the server's heap, O(n log n)).
+inline std::vector<std::size_t>
+list_positions_of_rank_window(const list& l, std::size_t a, std::size_t b) {
+    if (!list_window_splits_ties(l, a, b))
+        return list_positions_of_ranks(l, a, b);
+    std::vector<std::size_t> pos = list_heap_window(l, a, b - a);
     std::sort(pos.begin(), pos.end());
     return pos;
 }
@@ -809,7 +819,7 @@ private:
         std::vector<std::size_t> pos;
         bool need_pos = m_remove || is_index_type(t) || (t == return_type::value && inv);
         if (need_pos) {
-            pos = list_positions_of_ranks(m_l, b, b + c);
+            pos = list_positions_of_rank_window(m_l, b, b + c);
             if (inv)
                 pos = list_complement(pos, n);
         }
