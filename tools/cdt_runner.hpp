@@ -42,6 +42,8 @@
 
 #if defined(KVMODEL_HAVE_AEROSPIKE)
 #    include <kvmodel/adapters/aerospike.hpp>
+
+#    include <unistd.h>
 #endif
 
 #include <cstddef>
@@ -97,7 +99,9 @@ options:
   --backend sim   the store to run on (the in-memory simulated cluster)
   --backend aerospike
                   a real Aerospike server (builds with the C client only):
-                  namespace test, set cdt
+                  namespace test, set cdt, key kvmodel-cdt-<process id> (so
+                  runs sharing a server never touch each other's record;
+                  removed at the end)
   --host H[:P]    the server's seed host(s), "h1[:p1],h2"; default
                   $AEROSPIKE_HOST, else 127.0.0.1:3000
   -h, --help      this help
@@ -216,6 +220,9 @@ public:
         return dump(o);
     }
 
+    /// Removes the case record (after the last case).
+    void remove_record() { (void)m_store.remove(m_key, kv::write_policy{}); }
+
 private:
     /// Puts the record in the case's initial state.
     result<void> setup(const scenario& s) {
@@ -297,6 +304,7 @@ int run_cases(Store& store, std::string_view input, std::ostream& out, runner_co
         if (invalid)
             rc = 1;
     }
+    run.remove_record();
     return rc;
 }
 
@@ -387,7 +395,9 @@ run(std::span<const std::string> args, std::istream& in, std::ostream& out, std:
             err << "kvmodel cdt: " << store.error().message << '\n';
             return 1;
         }
-        rc = run_cases(*store, *input, out);
+        runner_config rcfg;
+        rcfg.user_key += "-" + std::to_string(::getpid());
+        rc = run_cases(*store, *input, out, std::move(rcfg));
         if (rc != 0)
             err << "kvmodel cdt: some cases are invalid (see \"invalid\")\n";
         return rc;
