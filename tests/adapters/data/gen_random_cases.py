@@ -14,10 +14,15 @@ seeds that once diverged live in server_probes.json (gen_server_probes.py).
 
 Shapes that crash Aerospike 8.1.2 (AEROSPIKE-CDT.md §12, §14) are never
 generated: empty key/value lists with INVERTED, list-index create steps with a
-negative index, pads beyond a few elements, persisted indexes, PARTIAL shifts
-and logic ops on bytes.
+negative index (nor list_create / map_create through one), pads
+beyond a few elements, persisted indexes, PARTIAL shifts and logic ops on bytes.
 
-usage: gen_random_cases.py [--seed S] [--count N] > cases.json
+--profile picks the shape of the random containers (PROFILES below): small
+(the default, and the recorded suite's), wide (long containers of few distinct
+integers: ties), deep (three levels, nearly every op through a context), bits
+(longer blobs, wider bit ranges).
+
+usage: gen_random_cases.py [--seed S] [--count N] [--profile P] > cases.json
   then: kvmodel cdt cases.json > sim.jsonl
         kvmodel cdt --backend aerospike --host 127.0.0.1:3000 cases.json > server.jsonl
         diff sim.jsonl server.jsonl
@@ -41,16 +46,39 @@ LIST_SELECTORS = ["index", "index_range", "rank", "rank_range", "value", "value_
                   "value_rel_rank_range"]
 
 
+# Profiles: what the random containers look like. `small` (the default, and the
+# recorded suite's) keeps containers short and types mixed; `wide` makes longer
+# containers over few distinct integers (many ties: rank windows, value runs,
+# ADD_UNIQUE), `deep` nests three levels and reaches into them by context
+# almost always, `bits` uses longer blobs and wider bit ranges.
+PROFILES = {
+    "small": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (0, 7), "top_map": (0, 6),
+              "inner_list": (0, 4), "inner_map": (0, 3), "nest": 0.3, "deep": 0.5, "ctx": 0.6,
+              "count": (-2, 6), "blob": (0, 5), "bit_size": 20},
+    "wide": {"ints": (0, 4), "key_ints": (-10, 40), "top_list": (8, 30), "top_map": (8, 30),
+             "inner_list": (0, 8), "inner_map": (0, 6), "nest": 0.2, "deep": 0.7, "ctx": 0.5,
+             "count": (-2, 12), "blob": (0, 5), "bit_size": 20},
+    "deep": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (1, 5), "top_map": (1, 5),
+             "inner_list": (1, 4), "inner_map": (1, 3), "nest": 0.7, "deep": 0.0, "ctx": 0.9,
+             "count": (-2, 6), "blob": (0, 5), "bit_size": 20},
+    "bits": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (0, 7), "top_map": (0, 6),
+             "inner_list": (0, 4), "inner_map": (0, 3), "nest": 0.3, "deep": 0.5, "ctx": 0.6,
+             "count": (-2, 6), "blob": (0, 24), "bit_size": 80},
+}
+
+
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng, profile="small"):
         self.r = rng
+        self.p = PROFILES[profile]
+        self.profile = profile
 
     def chance(self, p):
         return self.r.random() < p
 
     # ---- values -------------------------------------------------------------
     def small_int(self):
-        return self.r.randint(-2, 9)
+        return self.r.randint(*self.p["ints"])
 
     def scalar(self):
         k = self.r.random()
@@ -67,11 +95,13 @@ class Gen:
         return None
 
     def map_key(self):
-        return self.small_int() if self.chance(0.6) else self.r.choice(["a", "b", "c", "d", "e"])
+        if self.chance(0.6):
+            return self.r.randint(*self.p["key_ints"])
+        return self.r.choice(["a", "b", "c", "d", "e"])
 
     def pairs(self, depth, n=None):
         """[key, value] pairs with distinct keys, in random (insertion) order."""
-        n = self.r.randint(0, 6) if n is None else n
+        n = self.r.randint(*self.p["top_map"]) if n is None else n
         out, seen = [], set()
         for _ in range(n):
             k = self.map_key()
@@ -83,16 +113,16 @@ class Gen:
 
     def value(self, depth):
         """A value; containers while depth > 0."""
-        if depth > 0 and self.chance(0.3):
+        if depth > 0 and self.chance(self.p["nest"]):
             if self.chance(0.55):
-                return [self.value(depth - 1) for _ in range(self.r.randint(0, 4))]
+                return [self.value(depth - 1) for _ in range(self.r.randint(*self.p["inner_list"]))]
             return self.nested_map(depth - 1)
         return self.scalar()
 
     def nested_map(self, depth):
         # Map values sent as arguments are compared as sent (AEROSPIKE-CDT.md
         # §12): keep them key-sorted, one key type per map.
-        ps = self.pairs(depth, self.r.randint(0, 3))
+        ps = self.pairs(depth, self.r.randint(*self.p["inner_map"]))
         if any(isinstance(k, int) for k, _ in ps):
             ps = [p for p in ps if isinstance(p[0], int)]
         ps.sort(key=lambda p: p[0])
@@ -120,7 +150,7 @@ class Gen:
     def count(self):
         if self.chance(0.3):
             return None
-        return self.r.randint(-2, 6)
+        return self.r.randint(*self.p["count"])
 
     def idx(self, n):
         """Mostly an index or rank that exists, sometimes one just outside."""
@@ -335,12 +365,13 @@ def contents(container):
 
 
 def bit_case(g, cid):
-    blob = {"$bytes": "".join(g.r.choice("0f18a5ff") + g.r.choice("0f18a5ff") for _ in range(g.r.randint(0, 5)))}
+    blob = {"$bytes": "".join(g.r.choice("0f18a5ff") + g.r.choice("0f18a5ff")
+                              for _ in range(g.r.randint(*g.p["blob"])))}
     nbits = (len(blob["$bytes"]) // 2) * 8
     ops = []
     for _ in range(g.r.randint(1, 3)):
         off = g.r.randint(-nbits - 2, nbits + 2)
-        size = g.r.randint(0, 20)
+        size = g.r.randint(0, g.p["bit_size"])
         name = g.r.choice(["bit_get", "bit_count", "bit_lscan", "bit_rscan", "bit_get_int", "bit_set", "bit_or",
                            "bit_xor", "bit_and", "bit_not", "bit_lshift", "bit_rshift", "bit_add", "bit_subtract",
                            "bit_set_int", "bit_resize", "bit_insert", "bit_remove"])
@@ -392,13 +423,13 @@ def make_case(g, i):
     if k < 0.08:
         return bit_case(g, cid)
     is_map = k < 0.5
-    depth = 0 if g.chance(0.5) else g.r.randint(1, 3)
+    depth = 0 if g.chance(g.p["deep"]) else g.r.randint(1, 3)
     if is_map:
         initial = g.pairs(depth)
         top = {"$map": initial}
         order = g.r.choice(MAP_ORDERS)
     else:
-        initial = [g.value(depth) for _ in range(g.r.randint(0, 7))]
+        initial = [g.value(depth) for _ in range(g.r.randint(*g.p["top_list"]))]
         top = initial
         order = g.r.choice(LIST_ORDERS)
     c = {"id": cid, "bin_type": "map" if is_map else "list", "order": order}
@@ -411,7 +442,7 @@ def make_case(g, i):
     ops = []
     for _ in range(g.r.choice([1, 1, 1, 2, 2, 3])):
         ctx, target = ([], top)
-        if depth > 0 and g.chance(0.6):
+        if depth > 0 and g.chance(g.p["ctx"]):
             ctx, target = g.ctx_path(top)
         keys, vals, n = contents(target)
         # The container the path found decides the op's kind; a path into
@@ -427,11 +458,15 @@ def make_case(g, i):
         op = g.map_op(keys, vals, n, bool(ctx)) if target_is_map else g.list_op(vals, n, bool(ctx))
         if ctx:
             op["ctx"] = ctx
-            # list_create / map_create make the last step a create step: a
-            # negative list index there, creating a list on a missing bin, is
-            # crash case (b) of §12 on 8.1.2 (found as seed 129 of a variant).
+            # list_create / map_create make the last step a create step, and
+            # a negative create index crashes 8.1.2 when it creates a list on
+            # a missing bin (§12 case (b), found as seed 129 of a variant) or
+            # is out of range: before the start of an UNORDERED list with pad
+            # (--profile wide, seed 7), of an ORDERED list with or without
+            # (wide seed 21, deep seed 11). The list's length after the case's
+            # earlier ops is not known here, so never a negative one.
             last = ctx[-1]
-            if initial is None and op["op"] in ("list_create", "map_create") and \
+            if op["op"] in ("list_create", "map_create") and \
                     last["type"] == "list_index" and last["index"] < 0:
                 op = {"op": "list_size" if op["op"] == "list_create" else "map_size", "ctx": ctx}
         ops.append(op)
@@ -445,8 +480,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=2000)
+    ap.add_argument("--profile", choices=sorted(PROFILES), default="small")
     a = ap.parse_args()
-    g = Gen(random.Random(a.seed))
+    g = Gen(random.Random(a.seed), a.profile)
     cases = [make_case(g, i) for i in range(a.count)]
     print("[")
     print(",\n".join(json.dumps(c, separators=(", ", ": ")) for c in cases))
