@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -544,8 +545,13 @@ TEST_CASE("increment: numbers only, default 1, int/double mixing, wrap-around",
     CHECK(fails(b, lo::increment(0, "x")) == status::parameter_error);
     CHECK(fails(b, lo::increment(0, inf)) == status::parameter_error);
     CHECK(fails(b, lo::increment(-6, 1)) == status::op_not_applicable);
-    CHECK(ok(b, lo::increment(5, 0.5)) == value(0.5)); // past the end: the delta itself
+    CHECK(ok(b, lo::increment(5, 0.5)) == value(0.5)); // past the end: 0 + the delta
     CHECK(same(*b, L({7, 4.5, "s", value(), i64min, 0.5})));
+    // 0 + -0.0 is +0.0, as 8.1.2 stores it (gen_random_cases.py --profile values).
+    value z = ok(b, lo::increment(6, -0.0));
+    REQUIRE(z.is_double());
+    CHECK_FALSE(std::signbit(z.as_double()));
+    CHECK_FALSE(std::signbit(b->as_list()[6].as_double()));
     // NaN and out-of-range doubles become INT64_MIN on an int (x86 cvttsd2si).
     std::optional<value> c = L({1});
     CHECK(ok(c, lo::increment(0, 1e300)) == value(i64min + 1));

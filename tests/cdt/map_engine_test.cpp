@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -505,6 +506,16 @@ TEST_CASE("map_increment / map_decrement", "[cdt][map_engine]") {
         CHECK(ok(bin, mo::increment("x", 2.5)) == value(2.5));
         CHECK(bin->as_map().get("x")->is_double());
         CHECK(ok(bin, mo::increment("d", 2.5)) == value(3)); // "d" holds the integer 1
+    }
+    SECTION("from 0 means 0 + delta: a delta of -0.0 makes +0.0 (8.1.2, --profile values)") {
+        std::optional<value> bin = A();
+        value up = ok(bin, mo::increment("z", -0.0));
+        REQUIRE(up.is_double());
+        CHECK_FALSE(std::signbit(up.as_double()));
+        CHECK_FALSE(std::signbit(bin->as_map().get("z")->as_double()));
+        value down = ok(bin, mo::decrement("y", 0.0));
+        REQUIRE(down.is_double());
+        CHECK_FALSE(std::signbit(down.as_double()));
     }
     SECTION("a nil delta is 1 (server: cdt_calc_delta_init)") {
         std::optional<value> bin = M(R"([["i",1],["d",{"$double":0.5}]])");

@@ -897,7 +897,8 @@ struct writer {
                 return err(status::parameter_error);
             }
         } else {
-            next = d.is_nil() ? vint(1) : d;
+            // From 0: 0.0 + -0.0 is +0.0.
+            next = d.is_nil() ? vint(1) : d.is_double() ? value(0.0 + d.as_double()) : d;
         }
         if (!l.ordered)
             return set(static_cast<std::int64_t>(u), next, next);

@@ -999,7 +999,8 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
                 return ref_err(status::parameter_error);
             }
         } else if (o.val.is_double()) {
-            next = dec ? -o.val.as_double() : o.val.as_double();
+            // From 0: 0.0 + -0.0 is +0.0.
+            next = 0.0 + (dec ? -o.val.as_double() : o.val.as_double());
         } else {
             std::int64_t d = o.val.is_int() ? o.val.as_int() : 1;
             next = dec ? static_cast<std::int64_t>(std::uint64_t{0} - static_cast<std::uint64_t>(d))

@@ -20,7 +20,8 @@ beyond a few elements, persisted indexes, PARTIAL shifts and logic ops on bytes.
 --profile picks the shape of the random containers (PROFILES below): small
 (the default, and the recorded suite's), wide (long containers of few distinct
 integers: ties), deep (three levels, nearly every op through a context), bits
-(longer blobs, wider bit ranges).
+(longer blobs, wider bit ranges), values (edge ints, doubles, deltas and
+strings).
 
 usage: gen_random_cases.py [--seed S] [--count N] [--profile P] > cases.json
   then: kvmodel cdt cases.json > sim.jsonl
@@ -61,6 +62,18 @@ PROFILES = {
     "deep": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (1, 5), "top_map": (1, 5),
              "inner_list": (1, 4), "inner_map": (1, 3), "nest": 0.7, "deep": 0.0, "ctx": 0.9,
              "count": (-2, 6), "blob": (0, 5), "bit_size": 20},
+    # Edge values: msgpack width boundaries, int64 limits (increments wrap),
+    # -0.0 and huge doubles, multi-byte strings.
+    "values": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (0, 9), "top_map": (0, 8),
+               "inner_list": (0, 4), "inner_map": (0, 3), "nest": 0.3, "deep": 0.5, "ctx": 0.6,
+               "count": (-2, 6), "blob": (0, 5), "bit_size": 20,
+               "int_pool": [0, 1, -1, 127, 128, -32, -33, 255, 256, -128, -129, 65535, 65536,
+                            -32768, -32769, 2**31 - 1, 2**31, -2**31, 2**32, 2**63 - 1, -2**63,
+                            2**63 - 2, -2**63 + 1],
+               "doubles": [-0.0, 0.0, 1.0, -1.0, 0.5, 1e308, -1e308, 5e-324, 2.0**63, 127.0],
+               "strings": ["", "a", "A", "é", "日本", "a\u0000b", "zz", "aa" * 20, "ü", "\u00ff"],
+               "deltas": [1, -1, 2**63 - 1, -2**63, 2**62, {"$double": 1e308}, {"$double": -0.0},
+                          {"$double": 0.5}, "x"]},
     "bits": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (0, 7), "top_map": (0, 6),
              "inner_list": (0, 4), "inner_map": (0, 3), "nest": 0.3, "deep": 0.5, "ctx": 0.6,
              "count": (-2, 6), "blob": (0, 24), "bit_size": 80},
@@ -78,6 +91,8 @@ class Gen:
 
     # ---- values -------------------------------------------------------------
     def small_int(self):
+        if "int_pool" in self.p:
+            return self.r.choice(self.p["int_pool"])
         return self.r.randint(*self.p["ints"])
 
     def scalar(self):
@@ -85,9 +100,9 @@ class Gen:
         if k < 0.55:
             return self.small_int()
         if k < 0.80:
-            return self.r.choice(["a", "b", "c", "d", "e", "bb", ""])
+            return self.r.choice(self.p.get("strings", ["a", "b", "c", "d", "e", "bb", ""]))
         if k < 0.88:
-            return {"$double": self.r.choice([-1.5, 0.0, 1.0, 2.5, 7.25])}
+            return {"$double": self.r.choice(self.p.get("doubles", [-1.5, 0.0, 1.0, 2.5, 7.25]))}
         if k < 0.93:
             return self.r.choice([True, False])
         if k < 0.97:
@@ -202,7 +217,7 @@ class Gen:
         elif k < 0.92:
             o = {"op": self.r.choice(["map_increment", "map_decrement"]),
                  "args": {"key": self.probe(keys) if self.chance(0.6) else self.map_key(),
-                          "delta": self.r.choice([1, -2, 5, {"$double": 0.5}, "x"])}}
+                          "delta": self.r.choice(self.p.get("deltas", [1, -2, 5, {"$double": 0.5}, "x"]))}}
         elif k < 0.95:
             o = {"op": self.r.choice(["map_size", "map_clear"])}
         else:
@@ -264,7 +279,7 @@ class Gen:
         elif k < 0.83:
             o = {"op": "list_increment", "args": {"index": self.idx(n)}}
             if self.chance(0.7):
-                o["args"]["delta"] = self.r.choice([1, -3, {"$double": 1.5}, "x"])
+                o["args"]["delta"] = self.r.choice(self.p.get("deltas", [1, -3, {"$double": 1.5}, "x"]))
         else:
             name = self.r.choice(["list_pop", "list_pop_range", "list_remove", "list_remove_range", "list_trim",
                                   "list_get", "list_get_range", "list_size", "list_clear", "list_sort",

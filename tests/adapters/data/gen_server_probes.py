@@ -13,8 +13,10 @@ rule down, recorded (server_probes.server.jsonl) so that none comes back.
   * bit rscan whose only match lies before bit_offset in the first byte;
   * bit add/subtract overflow as the server's sign test decides it (signed
     edge cases probed, and a seeded sweep over sizes, values and actions);
+  * increments that create from 0 with a delta of -0.0 (0 + -0.0 is +0.0);
   * the cases of gen_random_cases.py's seeds that first showed each of these
-    (seed, id), regenerated from the generator.
+    (seed, id; profile, seed, id for other profiles than small), regenerated
+    from the generator.
 
 usage: gen_server_probes.py > server_probes.json
 """
@@ -75,11 +77,20 @@ PROBES = json.loads("""[
 {"id": "a6", "bin_type": "bytes", "initial": {"$bytes": "ffffffffffffffff"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 64, "value": -9223372036854775808, "signed": true, "action": "FAIL"}}]},
 {"id": "a7", "bin_type": "bytes", "initial": {"$bytes": "ff"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "SATURATE"}}]},
 {"id": "a8", "bin_type": "bytes", "initial": {"$bytes": "00"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": 0, "bit_size": 8, "value": 128, "signed": true, "action": "FAIL"}}]},
-{"id": "subtract-masked-2bit", "bin_type": "bytes", "initial": {"$bytes": "fff1ff8f1a"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": -36, "bit_size": 2, "value": 130, "action": "SATURATE", "signed": true}}]}
+{"id": "subtract-masked-2bit", "bin_type": "bytes", "initial": {"$bytes": "fff1ff8f1a"}, "ops": [{"op": "bit_subtract", "args": {"bit_offset": -36, "bit_size": 2, "value": 130, "action": "SATURATE", "signed": true}}]},
+{"id": "z1", "bin_type": "map", "initial": [], "ops": [{"op": "map_increment", "args": {"key": "a", "delta": {"$double": -0.0}}}, {"op": "read"}]},
+{"id": "z2", "bin_type": "map", "initial": [], "ops": [{"op": "map_decrement", "args": {"key": "a", "delta": {"$double": 0.0}}}, {"op": "read"}]},
+{"id": "z3", "bin_type": "map", "initial": [["a", {"$double": -0.0}], ["b", {"$double": 0.0}]], "ops": [{"op": "map_increment", "args": {"key": "a", "delta": {"$double": -0.0}}}, {"op": "map_increment", "args": {"key": "b", "delta": {"$double": -0.0}}}, {"op": "map_decrement", "args": {"key": "a", "delta": {"$double": 0.0}}}, {"op": "read"}]},
+{"id": "z4", "bin_type": "list", "initial": [1], "ops": [{"op": "list_increment", "args": {"index": 1, "delta": {"$double": -0.0}}}, {"op": "list_increment", "args": {"index": 3, "delta": {"$double": -0.0}}}, {"op": "read"}]},
+{"id": "z5", "bin_type": "list", "order": "ORDERED", "initial": [1], "ops": [{"op": "list_increment", "args": {"index": 1, "delta": {"$double": -0.0}}}, {"op": "read"}]},
+{"id": "z6", "bin_type": "map", "initial": [["x", 1]], "ops": [{"op": "map_increment", "args": {"key": "n", "delta": {"$double": -0.0}}, "ctx": [{"type": "map_key_create", "key": "m"}]}, {"op": "list_increment", "args": {"index": 0, "delta": {"$double": -0.0}}, "ctx": [{"type": "map_key_create", "key": "l"}]}, {"op": "read"}]}
 ]""")
 
 # (seed, id) of gen_random_cases.py --count 4000 where a divergence first showed.
 RANDOM_HITS = [[1, "random-2489"], [1, "random-3622"], [2, "random-1444"], [2, "random-2952"], [2, "random-3915"], [3, "random-604"], [4, "random-1291"], [4, "random-1743"], [4, "random-606"], [5, "random-1624"], [5, "random-2978"], [9, "random-2555"], [10, "random-923"], [13, "random-1661"], [13, "random-2546"], [17, "random-3644"], [27, "random-59"], [37, "random-1948"], [40, "random-2215"], [40, "random-27"], [44, "random-3775"], [45, "random-3303"]]
+
+# (profile, seed, id) of gen_random_cases.py --count 5000 --profile P.
+PROFILED_HITS = [["values", 1, "random-20"], ["values", 2, "random-781"]]
 
 RTS = ["INDEX", "REVERSE_INDEX", "RANK", "REVERSE_RANK", "COUNT", "KEY", "VALUE", "KEY_VALUE", "EXISTS", "NONE",
        "ORDERED_MAP"]
@@ -137,6 +148,14 @@ def random_hits():
             if c["id"] in wanted:
                 c["id"] = f"seed{seed}-{c['id']}"
                 out.append(c)
+    for profile, seed, cid in PROFILED_HITS:
+        g = gen_random_cases.Gen(random.Random(seed), profile)
+        for i in range(5000):
+            c = gen_random_cases.make_case(g, i)
+            if c["id"] == cid:
+                c["id"] = f"{profile}{seed}-{cid}"
+                out.append(c)
+                break
     return out
 
 

@@ -1229,7 +1229,11 @@ inline result<value> list_increment(list& l, const op& o, list_run& run) {
                                      std::string(type_name(e.type())) + ", not a number"));
         }
     } else {
-        next = delta.is_nil() ? value(std::int64_t{1}) : delta;
+        // Created from 0: 0 + delta, so a delta of -0.0 makes +0.0 (IEEE),
+        // as the server stores it.
+        next = delta.is_nil()      ? value(std::int64_t{1})
+               : delta.is_double() ? value(0.0 + delta.as_double())
+                                   : delta;
     }
 
     if (!l.is_ordered())

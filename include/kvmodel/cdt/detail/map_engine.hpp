@@ -1413,7 +1413,9 @@ inline result<value> map_increment(std::optional<value>& target, const op& o, bo
                                  "value at key " + to_string(o.key) + " is a " +
                                      std::string(type_name(cur->type())) + ", not a number"));
     } else {
-        next = delta_double ? value(dd) : value(di);
+        // Created from 0: 0 + delta, so a delta of -0.0 makes +0.0 (IEEE),
+        // as the server stores it.
+        next = delta_double ? value(0.0 + dd) : value(di);
     }
     map& dst = map_target_or_create(target, o.mpolicy.order, o.mpolicy.persist_index, top_level);
     map_access::put_at(dst, at, o.key, next);
