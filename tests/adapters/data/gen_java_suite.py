@@ -268,7 +268,8 @@ for name in ["bit_lshift", "bit_rshift"]:
                 bit_region(tname, BIN_SZ, offset, actual, zeros(actual),
                            [bset(offset, set_sz, zeros(set_sz), ["PARTIAL"]),
                             shift(name, offset, set_sz, 1, ["PARTIAL"])],
-                           note="PARTIAL set_sz %d past the end: crashes 8.1.2" % set_sz, reg=CRASH)
+                           note="set and rshift PARTIAL over %d bits, past the blob's end: crashes 8.1.2" % set_sz,
+                           reg=CRASH)
 for set_sz in range(1, 11):
     for offset in range(BIN_BIT_SZ - set_sz + 1):
         bit_region("operateBitAndEx", BIN_SZ, offset, set_sz, zeros(set_sz),
