@@ -2,7 +2,9 @@
 """Generates tests/adapters/data/java_suite_{bit,map,list}.json: the scenarios
 of the Aerospike Java client's own CDT and bit test suites
 (test/src/com/aerospike/test/sync/basic/TestOperateBit.java,
-TestOperateMap.java, TestOperateList.java) written as cdt-json cases
+TestOperateMap.java, TestOperateList.java, test/async/TestAsyncOperate.java)
+and the CDT and bit examples (examples/.../Operate{Map,List,Bit}.java, ids
+"java/examples.<File>/...", no asserts) written as cdt-json cases
 (shared/spec/cdt-json.md), the way gen_client_suite.py writes the C client's.
 
 One case per client.operate() call of a Java test that does CDT or bit
@@ -701,6 +703,51 @@ t.call([op("list_create", order="ORDERED", pad=False, persist_index=True), op("l
 # test/async/TestAsyncOperate.java
 t = test(LISTS, "TestAsyncOperate", "asyncOperateList", "list")
 t.call([op("list_append_items", values=[55, 77]), op("list_pop", index=-1), op("list_size")], results=[2, 77, 1])
+
+
+
+# ============================================================================
+# examples/src/com/aerospike/examples/{OperateMap,OperateList,OperateBit}.java:
+# the client's examples print what they get and assert nothing, so these
+# cases carry no "expected" (the recorded server answers are the check).
+# ============================================================================
+EX = "examples"
+t = test(MAPS, EX + ".OperateMap", "runSimpleExample", "map")
+t.call([op("map_put_items", items=hashmap((1, 55), (2, 33)))])
+t.call([op("map_remove_by_key", "VALUE", key=1), op("map_size")])
+t = test(MAPS, EX + ".OperateMap", "runScoreExample", "map")
+t.call([op("map_put_items", items=JOHN4)])
+t.call([op("map_increment", key="John", delta=5), op("map_increment", key="Jim", delta=-4)])
+t.call([op("map_get_by_rank_range", "KEY_VALUE", rank=-2, count=2)])
+# new GregorianCalendar(2018, m, d).getTimeInMillis() in the example's local
+# time zone; UTC midnight here.
+FEB1, FEB2, MAR1, MAR2, MAR5 = 1517443200000, 1517529600000, 1519862400000, 1519948800000, 1520208000000
+t = test(MAPS, EX + ".OperateMap", "runListRangeExample", "map")
+t.call([op("map_put_items", items=hashmap(("Charlie", [FEB1, 1]), ("Jim", [FEB2, 2]), ("John", [MAR1, 3]),
+                                          ("Harry", [MAR2, 4]), ("Bill", [MAR5, 5])))])
+t.call([op("map_remove_by_value_range", "COUNT", begin=NIL, end=[MAR2, None])])
+t = test(MAPS, EX + ".OperateMap", "runNestedExample", "map")
+t.start(hashmap(("key1", hm(("key11", 9), ("key12", 4))), ("key2", hm(("key21", 3), ("key22", 5)))))
+t.call([op("map_put", key="key21", value=11, ctx=[c_mk("key2")]), op("read")])
+t = test(MAPS, EX + ".OperateMap", "runNestedMapCreateExample", "map")
+t.start(hashmap(("key1", hm(("key21", 7), ("key22", 6))), ("key2", hm(("a", 3), ("c", 5)))))
+t.call([op("map_create", order="KV_ORDERED", ctx=[c_mk("key2")]),
+        op("map_put", key="b", value=4, ctx=[c_mk("key2")]), op("read")])
+t = test(MAPS, EX + ".OperateMap", "runNestedListCreateExample", "map")
+t.start(hashmap(("key1", [7, 9, 5])))
+t.call([op("list_create", order="ORDERED", pad=False, ctx=[c_mk("key2")]),
+        op("list_append", value=2, ctx=[c_mk("key2")]), op("list_append", value=1, ctx=[c_mk("key2")]), op("read")])
+
+t = test(LISTS, EX + ".OperateList", "runSimpleExample", "list")
+t.call([op("list_append_items", values=[55, 77])])
+t.call([op("list_pop", index=-1), op("list_size")])
+t = test(LISTS, EX + ".OperateList", "runNestedExample", "list")
+t.start([[7, 9, 5], [1, 2, 3], [6, 5, 4, 1]])
+t.call([op("list_append", value=11, ctx=[c_li(-1)]), op("read")])
+
+t = test(BITS, EX + ".OperateBit", "runSimpleExample", "bytes")
+t.start(h(1, 2, 3, 4, 5))
+t.call([bset(-3, 3, h(0b11100000)), op("read")])
 
 
 if __name__ == "__main__":
