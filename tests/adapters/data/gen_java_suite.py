@@ -27,7 +27,6 @@ usage: gen_java_suite.py KVMODEL [--backend aerospike --host H[:P]]
        (writes the left-out crash-shape cases, chained through the simulator,
        to DIR/java_crash_shapes.json: never send them to a server)
 """
-import json
 import os
 import sys
 
@@ -60,10 +59,10 @@ def bt(name):
     return test(BITS, OB, name, "bytes")
 
 
-def bit_modify(name, initial, expected, ops, reg=None):
+def bit_modify(name, initial, expected, ops):
     """assertBitModifyOperations: delete, put initial (none: no record),
     operate(ops), get: the bin equals expected."""
-    t = (reg or REG).test(BITS if reg is None else "java_crash_shapes", OB, name, "bytes")
+    t = bt(name)
     if initial is None:
         t.reset()
     else:
