@@ -557,6 +557,39 @@ TEST_CASE("increment: numbers only, default 1, int/double mixing, wrap-around",
     CHECK(ok(c, lo::increment(0, 1e300)) == value(i64min + 1));
 }
 
+TEST_CASE("ORDERED adds place a value among its equals where the server's search stops",
+          "[cdt][list_engine]") {
+    // -0.0 and 0.0 compare equal but stay distinct: the server's binary
+    // search inserts before the first equal element it probes (8.1.2,
+    // gen_random_cases.py --profile values seeds 39 and 40).
+    auto signs = [](const std::optional<value>& b) {
+        std::string out;
+        for (const value& e : b->as_list())
+            if (e.is_double())
+                out += std::signbit(e.as_double()) ? '-' : '+';
+        return out;
+    };
+    std::optional<value> a = OL({0.0});
+    CHECK(ok(a, lo::append(-0.0)) == value(2));
+    CHECK(signs(a) == "-+");
+    std::optional<value> b = OL({-0.0});
+    CHECK(ok(b, lo::append_items({1, 0.0})) == value(3));
+    CHECK(signs(b) == "+-");
+    CHECK(b->as_list()[0] == value(1));
+    // Eight elements, two doubles at 6 and 7: the search probes 4, then 6.
+    std::optional<value> c = OL({1, 2, 3, 4, 5, 6, 0.0, -0.0});
+    CHECK(ok(c, lo::append_items({"x", -0.0})) == value(10));
+    CHECK(signs(c) == "-+-");
+    // Five elements, one double at 4: probes 2, 3, then 4.
+    std::optional<value> d = OL({1, 2, 3, 4, 0.0});
+    CHECK(ok(d, lo::append(-0.0)) == value(6));
+    CHECK(signs(d) == "-+");
+    // Three equals at 1..3 of five: the first probe (2) stops the search.
+    std::optional<value> e = OL({-1.0, 0.0, 0.0, 0.0, 5.0});
+    CHECK(ok(e, lo::append(-0.0)) == value(6));
+    CHECK(signs(e) == "-+-+++");
+}
+
 TEST_CASE("ORDERED lists keep their order on every write (§9)", "[cdt][list_engine]") {
     std::optional<value> b = OL({});
     CHECK(ok(b, lo::append(5)) == value(1));

@@ -784,14 +784,6 @@ struct writer {
         return ok(res(l.v.size()));
     }
 
-    /// Sorted insertion point after equal values.
-    std::size_t upper(const value& v) const {
-        std::size_t p = 0;
-        while (p < l.v.size() && cmpx(l.v[p], v) <= 0)
-            ++p;
-        return p;
-    }
-
     outcome append(const std::vector<value>& vals, bool items) {
         for (const value& v : vals)
             if (!storable(v))
@@ -829,10 +821,40 @@ struct writer {
             }
             add.push_back(v);
         }
+        // Every place is found in the list as it was, by the server's binary
+        // search (which stops at the first equal element it probes); items
+        // sharing a place keep their sorted order.
+        std::vector<std::size_t> at;
         for (const value& v : add)
-            l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(upper(v)), v);
+            at.push_back(server_search(l.v, v));
+        for (std::size_t k = 0; k < add.size(); ++k)
+            l.v.insert(l.v.begin() + static_cast<std::ptrdiff_t>(at[k] + k), add[k]);
         wrote = true;
         return ok(vsz(l.v.size()));
+    }
+
+    /// order_index_find_rank_by_value without a target, on a sorted vector.
+    static std::size_t server_search(const std::vector<value>& sorted, const value& v) {
+        std::size_t n = sorted.size();
+        if (n == 0)
+            return 0;
+        std::size_t lower = 0, upper = n, rank = n / 2;
+        for (;;) {
+            int c = cmpx(v, sorted[rank]);
+            if (c == 0)
+                return rank;
+            if (c > 0) {
+                if (rank >= upper - 1)
+                    return rank + 1;
+                lower = rank + 1;
+                rank = (rank + upper) / 2;
+            } else {
+                if (rank == lower)
+                    return rank;
+                upper = rank;
+                rank = (rank + lower) / 2;
+            }
+        }
     }
 
     outcome set(std::int64_t index, const value& v, value own = value()) {

@@ -14,6 +14,7 @@ rule down, recorded (server_probes.server.jsonl) so that none comes back.
   * bit add/subtract overflow as the server's sign test decides it (signed
     edge cases probed, and a seeded sweep over sizes, values and actions);
   * increments that create from 0 with a delta of -0.0 (0 + -0.0 is +0.0);
+  * ORDERED adds of -0.0 among 0.0s (the server's search decides the place);
   * the cases of gen_random_cases.py's seeds that first showed each of these
     (seed, id; profile, seed, id for other profiles than small), regenerated
     from the generator.
@@ -83,14 +84,21 @@ PROBES = json.loads("""[
 {"id": "z3", "bin_type": "map", "initial": [["a", {"$double": -0.0}], ["b", {"$double": 0.0}]], "ops": [{"op": "map_increment", "args": {"key": "a", "delta": {"$double": -0.0}}}, {"op": "map_increment", "args": {"key": "b", "delta": {"$double": -0.0}}}, {"op": "map_decrement", "args": {"key": "a", "delta": {"$double": 0.0}}}, {"op": "read"}]},
 {"id": "z4", "bin_type": "list", "initial": [1], "ops": [{"op": "list_increment", "args": {"index": 1, "delta": {"$double": -0.0}}}, {"op": "list_increment", "args": {"index": 3, "delta": {"$double": -0.0}}}, {"op": "read"}]},
 {"id": "z5", "bin_type": "list", "order": "ORDERED", "initial": [1], "ops": [{"op": "list_increment", "args": {"index": 1, "delta": {"$double": -0.0}}}, {"op": "read"}]},
-{"id": "z6", "bin_type": "map", "initial": [["x", 1]], "ops": [{"op": "map_increment", "args": {"key": "n", "delta": {"$double": -0.0}}, "ctx": [{"type": "map_key_create", "key": "m"}]}, {"op": "list_increment", "args": {"index": 0, "delta": {"$double": -0.0}}, "ctx": [{"type": "map_key_create", "key": "l"}]}, {"op": "read"}]}
+{"id": "z6", "bin_type": "map", "initial": [["x", 1]], "ops": [{"op": "map_increment", "args": {"key": "n", "delta": {"$double": -0.0}}, "ctx": [{"type": "map_key_create", "key": "m"}]}, {"op": "list_increment", "args": {"index": 0, "delta": {"$double": -0.0}}, "ctx": [{"type": "map_key_create", "key": "l"}]}, {"op": "read"}]},
+{"id": "o1", "bin_type": "list", "order": "ORDERED", "initial": [{"$double": 0.0}], "ops": [{"op": "list_append", "args": {"value": {"$double": -0.0}}}, {"op": "read"}]},
+{"id": "o2", "bin_type": "list", "order": "ORDERED", "initial": [{"$double": -0.0}], "ops": [{"op": "list_append_items", "args": {"values": [1, {"$double": 0.0}]}}, {"op": "read"}]},
+{"id": "o3", "bin_type": "list", "order": "ORDERED", "initial": [1, 2, 3, 4, 5, 6, {"$double": 0.0}, {"$double": -0.0}], "ops": [{"op": "list_append_items", "args": {"values": ["x", {"$double": -0.0}]}}, {"op": "read"}]},
+{"id": "o4", "bin_type": "list", "order": "ORDERED", "initial": [1, 2, 3, 4, {"$double": 0.0}], "ops": [{"op": "list_append", "args": {"value": {"$double": -0.0}}}, {"op": "read"}]},
+{"id": "o5", "bin_type": "list", "order": "ORDERED", "initial": [{"$double": -1.0}, {"$double": 0.0}, {"$double": 0.0}, {"$double": 0.0}, {"$double": 5.0}], "ops": [{"op": "list_append", "args": {"value": {"$double": -0.0}}}, {"op": "read"}]},
+{"id": "o6", "bin_type": "list", "order": "ORDERED", "initial": [{"$double": 0.0}, {"$double": 0.0}, {"$double": 0.0}], "ops": [{"op": "list_append_items", "args": {"values": [{"$double": -0.0}, {"$double": -0.0}, {"$double": 0.0}]}}, {"op": "list_increment", "args": {"index": 1, "delta": {"$double": -0.0}}}, {"op": "read"}]}
 ]""")
 
 # (seed, id) of gen_random_cases.py --count 4000 where a divergence first showed.
 RANDOM_HITS = [[1, "random-2489"], [1, "random-3622"], [2, "random-1444"], [2, "random-2952"], [2, "random-3915"], [3, "random-604"], [4, "random-1291"], [4, "random-1743"], [4, "random-606"], [5, "random-1624"], [5, "random-2978"], [9, "random-2555"], [10, "random-923"], [13, "random-1661"], [13, "random-2546"], [17, "random-3644"], [27, "random-59"], [37, "random-1948"], [40, "random-2215"], [40, "random-27"], [44, "random-3775"], [45, "random-3303"]]
 
 # (profile, seed, id) of gen_random_cases.py --count 5000 --profile P.
-PROFILED_HITS = [["values", 1, "random-20"], ["values", 2, "random-781"]]
+PROFILED_HITS = [["values", 1, "random-20"], ["values", 2, "random-781"], ["values", 39, "random-3378"],
+                 ["values", 40, "random-4912"]]
 
 RTS = ["INDEX", "REVERSE_INDEX", "RANK", "REVERSE_RANK", "COUNT", "KEY", "VALUE", "KEY_VALUE", "EXISTS", "NONE",
        "ORDERED_MAP"]

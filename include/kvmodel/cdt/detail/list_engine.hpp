@@ -1108,12 +1108,48 @@ inline result<value> list_insert_values(list& l,
     return size_or(new_count);
 }
 
+/// Where the server inserts a value into an ORDERED list of n elements, of
+/// which [less, less_equal) equal it (order_index_find_rank_by_value with no
+/// target): its binary search stops at the first equal element it probes and
+/// inserts before it, so among equals the place depends on the search path.
+/// Equal elements differ only as -0.0 and 0.0 do, so this is what decides
+/// their order. Pure arithmetic: the comparisons are known from the bounds.
+inline std::size_t list_ordered_insert_position(std::size_t n, std::size_t less,
+                                                std::size_t less_equal) noexcept {
+    if (n == 0)
+        return 0;
+    std::size_t lower = 0;
+    std::size_t upper = n;
+    std::size_t rank = n / 2;
+    for (;;) {
+        if (rank >= less && rank < less_equal)
+            return rank; // equal: before this element
+        if (rank < less) { // the value is greater
+            if (rank >= upper - 1)
+                return rank + 1;
+            lower = rank + 1;
+            rank = (rank + upper) / 2;
+        } else { // the value is less
+            if (rank == lower)
+                return rank;
+            upper = rank;
+            rank = (rank + lower) / 2;
+        }
+    }
+}
+
 /// ORDERED append of one value (server: packed_list_add_ordered).
 inline result<value> list_add_ordered(list& l, const op& o, list_run& run, const value& v) {
     list_prepare_ranks(l);
-    if (list_flag(o, list_write_flags::add_unique) && l.count_less_equal(v) != l.count_less(v))
+    std::size_t less = l.count_less(v);
+    std::size_t less_equal = l.count_less_equal(v);
+    if (list_flag(o, list_write_flags::add_unique) && less_equal != less)
         return list_exists(o, list_int(l.size()), v);
-    l.insert_sorted(kvmodel::detail::list_copy(v));
+    if (less == less_equal)
+        l.insert_sorted(kvmodel::detail::list_copy(v));
+    else
+        l.insert(list_ordered_insert_position(l.size(), less, less_equal),
+                 kvmodel::detail::list_copy(v));
     run.wrote = true;
     return static_cast<std::int64_t>(l.size());
 }
@@ -1150,18 +1186,33 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
         }
     }
     list_prepare_ranks(l);
-    std::vector<const value*> add;
+    // Each item's place is found in the list as it was; items sharing a place
+    // go there in their sorted order (the server merges them so).
+    std::vector<std::pair<const value*, std::size_t>> add;
     add.reserve(sorted.size());
+    bool ties = false;
     for (const value* v : sorted) {
-        if (unique && l.count_less_equal(*v) != l.count_less(*v)) {
+        std::size_t less = l.count_less(*v);
+        std::size_t less_equal = l.count_less_equal(*v);
+        if (unique && less_equal != less) {
             if (list_partial(o))
                 continue;
             return list_exists(o, list_int(n), *v);
         }
-        add.push_back(v);
+        ties = ties || less != less_equal;
+        add.emplace_back(v, less == less_equal
+                                ? less
+                                : list_ordered_insert_position(n, less, less_equal));
     }
-    for (const value* v : add)
-        l.insert_sorted(*v);
+    if (!ties) {
+        for (const auto& a : add)
+            l.insert_sorted(*a.first);
+    } else {
+        // Places are non-decreasing in sorted order: the k-th item lands k
+        // places further on.
+        for (std::size_t k = 0; k < add.size(); ++k)
+            l.insert(add[k].second + k, *add[k].first);
+    }
     run.wrote = true;
     return list_int(l.size());
 }
