@@ -590,6 +590,30 @@ TEST_CASE("ORDERED adds place a value among its equals where the server's search
     CHECK(signs(e) == "-+-+++");
 }
 
+TEST_CASE("UNORDERED rank windows over -0.0 and 0.0 answer as the server's heap does",
+          "[cdt][list_engine]") {
+    // Equal but different values: which the window holds and their order in
+    // a VALUE result are the heap's (8.1.2; --profile values seed 13).
+    auto sign = [](const value& v) { return std::signbit(v.as_double()) ? '-' : '+'; };
+    auto signs = [&](const value& l) {
+        std::string out;
+        for (const value& e : l.as_list())
+            out += e.is_double() ? sign(e) : e.is_int() ? 'i' : 's';
+        return out;
+    };
+    std::optional<value> a = L({-0.0, -0.0, 1, 0.0});
+    CHECK(sign(ok(a, lo::get_by_rank(2, rt::value))) == '+');
+    CHECK(ok(a, lo::get_by_rank(2, rt::index)) == value(3));
+    CHECK(signs(ok(a, lo::get_by_rank_range(2, 1, rt::value))) == "+");
+    std::optional<value> b = L({"b", 0.0, "a", -0.0});
+    CHECK(signs(ok(b, lo::get_by_rank_range(0, 4, rt::value))) == "+-ss");
+    std::optional<value> c = L({0.0, 1, -0.0});
+    CHECK(signs(ok(c, lo::get_by_value_rel_rank_range(0, 1, std::nullopt, rt::value))) == "-+");
+    // Integers tie too, but equal integers are the same: the fast answer.
+    std::optional<value> d = L({3, 3, 1, 4});
+    CHECK(ok(d, lo::get_by_rank(2, rt::index)) == value(1));
+}
+
 TEST_CASE("ORDERED lists keep their order on every write (§9)", "[cdt][list_engine]") {
     std::optional<value> b = OL({});
     CHECK(ok(b, lo::append(5)) == value(1));

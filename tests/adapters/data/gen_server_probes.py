@@ -14,7 +14,9 @@ rule down, recorded (server_probes.server.jsonl) so that none comes back.
   * bit add/subtract overflow as the server's sign test decides it (signed
     edge cases probed, and a seeded sweep over sizes, values and actions);
   * increments that create from 0 with a delta of -0.0 (0 + -0.0 is +0.0);
-  * ORDERED adds of -0.0 among 0.0s (the server's search decides the place);
+  * ORDERED adds of -0.0 among 0.0s (the server's search decides the place),
+    and rank windows of UNORDERED lists holding both (its heap decides which
+    and in what order): a seeded sweep;
   * the cases of gen_random_cases.py's seeds that first showed each of these
     (seed, id; profile, seed, id for other profiles than small), regenerated
     from the generator.
@@ -97,8 +99,8 @@ PROBES = json.loads("""[
 RANDOM_HITS = [[1, "random-2489"], [1, "random-3622"], [2, "random-1444"], [2, "random-2952"], [2, "random-3915"], [3, "random-604"], [4, "random-1291"], [4, "random-1743"], [4, "random-606"], [5, "random-1624"], [5, "random-2978"], [9, "random-2555"], [10, "random-923"], [13, "random-1661"], [13, "random-2546"], [17, "random-3644"], [27, "random-59"], [37, "random-1948"], [40, "random-2215"], [40, "random-27"], [44, "random-3775"], [45, "random-3303"]]
 
 # (profile, seed, id) of gen_random_cases.py --count 5000 --profile P.
-PROFILED_HITS = [["values", 1, "random-20"], ["values", 2, "random-781"], ["values", 39, "random-3378"],
-                 ["values", 40, "random-4912"]]
+PROFILED_HITS = [["values", 1, "random-20"], ["values", 2, "random-781"], ["values", 13, "random-2052"],
+                 ["values", 39, "random-3378"], ["values", 40, "random-4912"]]
 
 RTS = ["INDEX", "REVERSE_INDEX", "RANK", "REVERSE_RANK", "COUNT", "KEY", "VALUE", "KEY_VALUE", "EXISTS", "NONE",
        "ORDERED_MAP"]
@@ -146,6 +148,51 @@ def arithmetic_sweep():
     return out
 
 
+def zero_ties_sweep():
+    """Lists holding -0.0 and 0.0 (equal, yet different): every rank, rank
+    range, relative rank, value and ORDERED add op, UNORDERED and ORDERED.
+    Which of them a rank window holds, in what order, and where an ORDERED
+    add puts one are the server's search and heap's doing."""
+    r = random.Random(5)
+    z, nz = {"$double": 0.0}, {"$double": -0.0}
+    pool = [z, nz, z, nz, {"$double": 1.0}, 1, 0, [z], [nz], "a"]
+    rts = ["INDEX", "REVERSE_INDEX", "RANK", "REVERSE_RANK", "COUNT", "VALUE", "EXISTS", "NONE"]
+    out = []
+    for i in range(2000):
+        n = r.randint(1, 12)
+        init = [r.choice(pool) for _ in range(n)]
+        k = r.random()
+        if k < 0.35:
+            op = {"op": r.choice(["list_get_by_rank_range", "list_remove_by_rank_range"]),
+                  "args": {"rank": r.randint(-n, n - 1)}, "return_type": r.choice(rts)}
+            if r.random() < 0.7:
+                op["args"]["count"] = r.randint(0, n)
+        elif k < 0.55:
+            op = {"op": r.choice(["list_get_by_rank", "list_remove_by_rank"]),
+                  "args": {"rank": r.randint(-n, n - 1)}, "return_type": r.choice(rts)}
+        elif k < 0.8:
+            op = {"op": r.choice(["list_get_by_value_rel_rank_range", "list_remove_by_value_rel_rank_range"]),
+                  "args": {"value": r.choice(pool), "rank": r.randint(-3, 3)}, "return_type": r.choice(rts)}
+            if r.random() < 0.6:
+                op["args"]["count"] = r.randint(0, n)
+        elif k < 0.9:
+            op = {"op": r.choice(["list_get_by_value", "list_get_by_value_range", "list_remove_by_value"]),
+                  "args": {"value": r.choice(pool)}, "return_type": r.choice(rts)}
+            if op["op"] == "list_get_by_value_range":
+                op["args"] = {"begin": r.choice(pool), "end": r.choice(pool + [{"$inf": True}])}
+        else:
+            op = {"op": r.choice(["list_append", "list_append_items"]), "args": {}}
+            if op["op"] == "list_append":
+                op["args"]["value"] = r.choice(pool)
+            else:
+                op["args"]["values"] = [r.choice(pool) for _ in range(r.randint(1, 3))]
+        if r.random() < 0.2 and op["op"] not in ("list_append", "list_append_items"):
+            op["inverted"] = True
+        out.append({"id": f"zero-ties-{i}", "bin_type": "list", "order": r.choice(["UNORDERED_LIST", "ORDERED"]),
+                    "initial": init, "ops": [op, {"op": "read"}]})
+    return out
+
+
 def random_hits():
     out = []
     for seed in sorted({s for s, _ in RANDOM_HITS}):
@@ -169,7 +216,7 @@ def random_hits():
 
 def main():
     cases = ([dict(c, id="probe-" + c["id"]) for c in PROBES] + value_list_sweep() + arithmetic_sweep() +
-             random_hits())
+             zero_ties_sweep() + random_hits())
     print("[")
     print(",\n".join(json.dumps(c, separators=(", ", ": ")) for c in cases))
     print("]")

@@ -382,6 +382,67 @@ inline bool list_window_splits_ties(const list& l, std::size_t a, std::size_t b)
     return a < b && ((a > 0 && same(a)) || (b < l.size() && same(b)));
 }
 
+/// Whether a and b are the same value bit for bit: compare() == 0 holds for
+/// -0.0 and 0.0 (and containers holding them), which still differ.
+inline bool list_same_bits(const value& a, const value& b) {
+    if (a.is_double() && b.is_double())
+        return std::signbit(a.as_double()) == std::signbit(b.as_double()) &&
+               a.as_double() == b.as_double();
+    if (a.is_list() && b.is_list()) {
+        const list& x = a.as_list();
+        const list& y = b.as_list();
+        if (x.size() != y.size())
+            return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!list_same_bits(x[i], y[i]))
+                return false;
+        return true;
+    }
+    if (a.is_map() && b.is_map()) {
+        const map& x = a.as_map();
+        const map& y = b.as_map();
+        if (x.size() != y.size())
+            return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!list_same_bits(x.entry_at(i).key, y.entry_at(i).key) ||
+                !list_same_bits(x.entry_at(i).val, y.entry_at(i).val))
+                return false;
+        return true;
+    }
+    return a == b;
+}
+
+/// Whether equal values of v's type may still differ: doubles (-0.0, 0.0)
+/// and containers that may hold them.
+inline bool list_may_tie_distinctly(const value& v) noexcept {
+    return v.is_double() || v.is_list() || v.is_map();
+}
+
+/// Whether values in rank order hold equal neighbours that differ (see
+/// list_same_bits): then the order among them is observable.
+inline bool list_distinct_ties(const std::vector<value>& by_rank) {
+    for (std::size_t i = 1; i < by_rank.size(); ++i)
+        if (list_may_tie_distinctly(by_rank[i]) &&
+            kvmodel::detail::list_compare(by_rank[i - 1], by_rank[i], false) == 0 &&
+            !list_same_bits(by_rank[i - 1], by_rank[i]))
+            return true;
+    return false;
+}
+
+/// Whether a group of equal values straddling an edge of the rank window
+/// [a, b) of an UNORDERED list holds values that differ: then which of them
+/// the window holds is observable. O(group size) per split edge.
+inline bool list_edge_ties_distinct(const list& l, std::size_t a, std::size_t b) {
+    auto group_distinct = [&](std::size_t r) { // the group holding ranks r - 1 and r
+        const value& v = l.value_at_rank(r);
+        if (!list_may_tie_distinctly(v) ||
+            kvmodel::detail::list_compare(l.value_at_rank(r - 1), v, false) != 0)
+            return false;
+        return list_distinct_ties(l.values_by_rank(l.count_less(v), l.count_less_equal(v)));
+    };
+    return a < b && ((a > 0 && group_distinct(a)) || (b < l.size() && group_distinct(b)));
+}
+
 /// Positions of ranks [a, b), ascending, for a window whose edges split no
 /// equal values (a value interval's). O((b - a) log n).
 inline std::vector<std::size_t>
@@ -841,14 +902,22 @@ private:
                 out = list_by_positions(m_l, t, multi, pos);
             } else {
                 std::vector<value> vals = m_l.values_by_rank(b, b + c);
+                if (list_distinct_ties(vals) || list_edge_ties_distinct(m_l, b, b + c)) {
+                    // Equal values that are not the same (-0.0, 0.0): which
+                    // ones and in what order is the heap's doing; its window,
+                    // in its layout, is the server's answer.
+                    vals.clear();
+                    for (std::size_t p : list_heap_window(m_l, b, c))
+                        kvmodel::detail::list_copy_out(vals, m_l[p]);
+                } else if (multi && b <= n - b - c) {
+                    // The server's heap yields the window top-down when it
+                    // sits nearer the low end, bottom-up otherwise.
+                    std::reverse(vals.begin(), vals.end());
+                }
                 if (!multi) {
                     out = vals.front();
                     break;
                 }
-                // The server's heap yields the window top-down when it sits
-                // nearer the low end, bottom-up otherwise.
-                if (b <= n - b - c)
-                    std::reverse(vals.begin(), vals.end());
                 out = list_of(std::move(vals));
             }
             break;
@@ -1596,10 +1665,12 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
     case op_code::list_get_by_rank:
         if (list_plain_return(o.return_type, return_type::value)) {
             list_prepare_ranks(l);
-            if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
+            std::optional<std::size_t> p = single_position(o.index, l.size());
+            // Equal values that differ (-0.0, 0.0) around the rank of an
+            // UNORDERED list: the server's heap picks (the general path).
+            if (p && (l.is_ordered() || !list_edge_ties_distinct(l, *p, *p + 1)))
                 return list_element_result(l.is_ordered() && !l.has_index() ? l[*p]
                                                                              : l.value_at_rank(*p));
-            }
         }
         break;
     default:
