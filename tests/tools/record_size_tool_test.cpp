@@ -135,13 +135,26 @@ TEST_CASE("each field adds what the rule says", "[tools][record_size_tool]") {
     // KV_ORDERED with a persisted index, n = 2, body 4: c = 2*1 + 2*1 = 4 → ext header 2.
     CHECK(flat(R"({"bins": {"m": {"$map": [[1, 2], [3, 4]]}}, "map_order": {"m": "KV_ORDERED"},
                    "persist_index": {"m": true}})") == base + 2 + 5 + 1 + 4 + (2 + 4 + 1));
-    // Set: 1 + length; a stored key: 1 + (1 + K), K = 8 for ints.
+    // Set: 1 + length; a stored key: varint(1 + K) + (1 + K), K = 8 for ints.
     CHECK(flat(R"({"set": "demo", "bins": {"a": 1}})") == base + 5 + 2 + 3);
     CHECK(flat(R"({"key": 7, "send_key": true, "bins": {"a": 1}})") == base + 10 + 2 + 3);
     CHECK(flat(R"({"key": "user-1", "send_key": true, "bins": {"a": 1}})") == base + 8 + 2 + 3);
     CHECK(flat(R"({"key": {"$bytes": "0001"}, "send_key": true, "bins": {"a": 1}})") ==
           base + 4 + 2 + 3);
     CHECK(flat(R"({"key": "user-1", "send_key": false, "bins": {"a": 1}})") == base + 2 + 3);
+    // The stored key's length 1 + K is a varint: 2 bytes from a 127-byte key.
+    json long_key;
+    long_key["key"] = std::string(127, 'k');
+    long_key["send_key"] = true;
+    long_key["bins"]["a"] = 1;
+    CHECK(flat(long_key.dump()) == base + 2 + 1 + 127 + 2 + 3);
+    // A TTL: the 4-byte void time.
+    CHECK(flat(R"({"ttl": 3600, "bins": {"a": 1}})") == base + 4 + 2 + 3);
+    CHECK(flat(R"({"ttl": 0, "bins": {"a": 1}})") == base + 2 + 3);
+    CHECK(flat(R"({"ttl": -1, "bins": {"a": 1}})") == base + 2 + 3);
+    // An UNORDERED map with a persisted index is stored as a K_ORDERED one.
+    CHECK(flat(R"({"bins": {"m": {"$map": [[1, 2], [2, 3], [3, 4]]}},
+                   "persist_index": {"m": true}})") == base + 2 + 5 + 1 + (3 + 3 + 1) + 6);
     // More than 127 bins: a 2-byte bin count.
     json many;
     std::size_t names = 0;
@@ -212,6 +225,8 @@ TEST_CASE("invalid records say why; the run goes on; exit status 1", "[tools][re
         {R"({"id": "a", "bins": {"sensor_temperature": 1}})",
          "bin name 'sensor_temperature' is 18 bytes, max 15"},
         {R"({"id": "a", "bins": {"a": null}})", "bins.a: null is not a stored value"},
+        {R"({"id": "a", "ttl": "1h", "bins": {"a": 1}})", "ttl: expected seconds"},
+        {R"({"id": "a", "ttl": -2, "bins": {"a": 1}})", "ttl: expected seconds"},
         {R"({"id": "a", "bins": {"a": [{"$inf": true}]}})", "INF and WILDCARD"},
         {R"({"id": "a", "bins": {"a": {"$bytes": "0g"}}})",
          "bins.a.$bytes: '0g' is not a hex byte"},
