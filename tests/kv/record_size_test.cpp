@@ -137,6 +137,36 @@ TEST_CASE("an UNORDERED map bin with a persisted index weighs a K_ORDERED one's"
     CHECK(flat_of(bk) == 57);
 }
 
+TEST_CASE("nested ordered lists and maps carry their ext element at every level",
+          "[kv][record_size]") {
+    // Measured on 8.1.2 (nested lists ordered by list_set_order through a
+    // context, nested maps put with their order): +3 bytes for a list, +4 for
+    // a map (ext key + nil), plus any growth of the header (15 -> 16).
+    auto flat1 = [](value v) {
+        std::vector<kv::bin> bins{{"v", std::move(v)}};
+        return flat_of(bins);
+    };
+    CHECK(flat1(list{list({3, 1, 2}, list_order::ordered)}) == 51);
+    std::vector<value> fifteen;
+    for (int i = 15; i >= 1; --i)
+        fifteen.emplace_back(i);
+    CHECK(flat1(list{list(fifteen, list_order::ordered)}) == 65);
+    map k(map_order::key_ordered);
+    k.put(2, 3);
+    map outer;
+    outer.put(1, k);
+    CHECK(flat1(outer) == 52);
+    map kv15(map_order::key_value_ordered);
+    for (int i = 0; i < 15; ++i)
+        kv15.put(i, i);
+    map outer15;
+    outer15.put(1, kv15);
+    CHECK(flat1(outer15) == 82);
+    map deep(map_order::key_ordered);
+    deep.put(1, list({2, 1}, list_order::ordered));
+    CHECK(flat1(list{deep}) == 56);
+}
+
 TEST_CASE("the seed's 6-event KV_ORDERED map weighs 256 bytes", "[kv][record_size]") {
     std::vector<kv::bin> bins{{"events", seed_events()}};
     std::size_t flat = flat_of(bins);
