@@ -51,7 +51,8 @@ bins: bin name -> value in the cdt-json notation ({"$map": [[k, v], ...]},
 arrays are lists, {"$double": x}, {"$bytes": hex}). set (default none), key
 (int, string or {"$bytes": hex}), send_key (default false: the key is not
 stored), map_order / list_order (bin -> UNORDERED | K_ORDERED | KV_ORDERED,
-ORDERED | UNORDERED_LIST), persist_index (bin -> bool).
+ORDERED | UNORDERED_LIST), persist_index (bin -> bool), ttl (seconds; a record
+with a TTL carries a 4-byte void time; default 0 = none).
 
 Prints one line per record, in input order:
   {"id": "events-6", "record_size": 256, "flat_size": 249, "max_record_size": 1048576, "fits": true}
@@ -141,6 +142,14 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
         }
         if (send_key && !user_key)
             reject("send_key: true, but the record has no key");
+        // A TTL gives the record a void time (4 bytes); 0 or -1 mean none.
+        bool has_void_time = false;
+        if (auto it = rec.find("ttl"); it != rec.end() && !it->is_null()) {
+            if (!it->is_number_integer() || it->get<std::int64_t>() < -1 ||
+                it->get<std::int64_t>() > 0xFFFFFFFDLL)
+                reject("ttl: expected seconds (an integer, 0 or -1 for none), got " + brief(*it));
+            has_void_time = it->get<std::int64_t>() > 0;
+        }
 
         auto bins_it = rec.find("bins");
         if (bins_it == rec.end())
@@ -223,7 +232,7 @@ inline result<sized_record> size_record(const json& rec, std::size_t max_record_
         }
 
         sized_record out;
-        out.flat_size = kv::record_size::flat(set, send_key ? user_key : std::nullopt, false, bins);
+        out.flat_size = kv::record_size::flat(set, send_key ? user_key : std::nullopt, has_void_time, bins);
         out.record_size = kv::record_size::stored(out.flat_size);
         out.fits = kv::record_size::fits(out.flat_size, max_record_size);
         return out;

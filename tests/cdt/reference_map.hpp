@@ -843,7 +843,7 @@ inline bool ref_order_ok(map_order o) {
 inline ref_map ref_new_map(map_order o, bool persist, bool top_level) {
     ref_map m;
     m.order = ref_order_ok(o) ? o : map_order::unordered;
-    m.persist = persist && top_level && m.order != map_order::unordered;
+    m.persist = persist && top_level;
     return m;
 }
 
@@ -866,7 +866,7 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
             return ref_err(status::op_not_applicable);
         ref_map x = m ? *m : ref_map{};
         x.order = o.morder;
-        x.persist = o.persist_index && top_level && o.morder != map_order::unordered;
+        x.persist = o.persist_index && top_level;
         store(x);
         return ref_ok(value());
     }

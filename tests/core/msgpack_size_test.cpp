@@ -110,7 +110,9 @@ std::string encode(const value& v) {
         std::string body;
         for (const map_entry& e : m) body += encode(e.key) + encode(e.val);
         std::size_t n = m.size();
-        bool ordered = m.order() != map_order::unordered;
+        // A persisted index makes even an UNORDERED map carry the ext pair
+        // and a key offset index, as a K_ORDERED one does.
+        bool ordered = m.order() != map_order::unordered || m.persist_index();
         std::size_t c = 0;
         if (ordered && m.persist_index() && n > 1) {
             c = n * width(body.size());
@@ -119,7 +121,9 @@ std::string encode(const value& v) {
         p.pack_map(static_cast<std::uint32_t>(n + (ordered ? 1 : 0)));
         std::string out(buf.data(), buf.size());
         if (ordered) {
-            out += ext(c, static_cast<std::int8_t>(m.order()));
+            out += ext(c, static_cast<std::int8_t>(m.order() == map_order::unordered
+                                                       ? map_order::key_ordered
+                                                       : m.order()));
             out += encode(value{}); // the ext key's nil value
         }
         return out + body;
@@ -374,11 +378,27 @@ TEST_CASE("persisted index: ext content lengths across every ext header form",
                 check_size(m);
             }
         }
-        // persist_index on an UNORDERED map has no ext element at all.
-        map u = int_map(20);
-        u.set_persist_index(true);
-        check_size(u);
-        CHECK(packed_size(u) == packed_size(int_map(20)));
+    }
+    SECTION("UNORDERED map with a persisted index: stored as a K_ORDERED one") {
+        // Measured on 8.1.2 (map_create / map_set_policy with persist_index on
+        // an UNORDERED map, or a put of one): {} takes 4 more bytes (ext
+        // header + nil), {1:2, 2:3, 3:4} 7 more (3 offset entries).
+        for (std::size_t n : sizes{0, 1, 2, 3, 20, 128, 300, 40000}) {
+            INFO("n = " << n);
+            map u = int_map(n);
+            u.set_persist_index(true);
+            check_size(u);
+            map k = int_map(n, map_order::key_ordered);
+            k.set_persist_index(true);
+            CHECK(packed_size(u) == packed_size(k));
+        }
+        map u0;
+        u0.set_persist_index(true);
+        CHECK(packed_size(u0) == 1 + 3 + 1);
+        map u3{{1, 2}, {2, 3}, {3, 4}};
+        std::size_t plain = packed_size(u3);
+        u3.set_persist_index(true);
+        CHECK(packed_size(u3) == plain + 3 + 3 + 1);
     }
 }
 

@@ -85,6 +85,88 @@ TEST_CASE("set, stored key, bin count and void time add their bytes", "[kv][reco
     CHECK(flat_of(many) == f127 + rs::bin_size("b127", 127) + 1); // bin count takes 2 bytes
 }
 
+TEST_CASE("the bin count is a varint: 1 byte to 127 bins, 2 to 16,383, then 3",
+          "[kv][record_size]") {
+    // Measured on 8.1.2 (tests/data/record_size_server.json).
+    CHECK(rs::varint(0) == 1);
+    CHECK(rs::varint(127) == 1);
+    CHECK(rs::varint(128) == 2);
+    CHECK(rs::varint(16383) == 2);
+    CHECK(rs::varint(16384) == 3);
+    CHECK(rs::varint(32767) == 3);
+    CHECK(rs::fixed_size("", std::nullopt, false, 16384) ==
+          rs::fixed_size("", std::nullopt, false, 16383) + 1);
+    CHECK(rs::fixed_size("", std::nullopt, false, 128) ==
+          rs::fixed_size("", std::nullopt, false, 127) + 1);
+}
+
+TEST_CASE("a stored key's length 1 + K is a varint: 2 bytes from a 127-byte key",
+          "[kv][record_size]") {
+    // Measured: string keys of 126 bytes take 1 + 1 + 126, of 127 bytes
+    // 2 + 1 + 127; of 16,383 bytes 3 + 1 + 16,383. Blobs alike.
+    CHECK(rs::stored_key_size(value(std::string(126, 'k'))) == 1 + 1 + 126);
+    CHECK(rs::stored_key_size(value(std::string(127, 'k'))) == 2 + 1 + 127);
+    CHECK(rs::stored_key_size(value(std::string(256, 'k'))) == 2 + 1 + 256);
+    CHECK(rs::stored_key_size(value(std::string(16382, 'k'))) == 2 + 1 + 16382);
+    CHECK(rs::stored_key_size(value(std::string(16383, 'k'))) == 3 + 1 + 16383);
+    CHECK(rs::stored_key_size(value(kvmodel::bytes(126, 1))) == 1 + 1 + 126);
+    CHECK(rs::stored_key_size(value(kvmodel::bytes(127, 1))) == 2 + 1 + 127);
+    CHECK(rs::stored_key_size(value(std::int64_t{-1})) == 1 + 1 + 8);
+    std::vector<kv::bin> bins{{"a", 1}};
+    CHECK(rs::stored(flat_of(bins, "", value(std::string(127, 'k')))) == 176); // flat 171
+}
+
+TEST_CASE("a TTL adds the 4-byte void time (measured)", "[kv][record_size]") {
+    std::vector<kv::bin> bins{{"a", 1}};
+    CHECK(flat_of(bins, "", std::nullopt, true) == 45); // one int bin: 41 + 4
+    CHECK(rs::stored(45) == 64);
+}
+
+TEST_CASE("an UNORDERED map bin with a persisted index weighs a K_ORDERED one's",
+          "[kv][record_size]") {
+    map u{{1, 2}, {2, 3}, {3, 4}};
+    u.set_persist_index(true);
+    map k(map_order::key_ordered);
+    k.put(1, 2);
+    k.put(2, 3);
+    k.put(3, 4);
+    k.set_persist_index(true);
+    std::vector<kv::bin> bu{{"m", u}};
+    std::vector<kv::bin> bk{{"m", k}};
+    CHECK(flat_of(bu) == 57); // measured: 35 + 1 + (1 + 1 + 5 + 14)
+    CHECK(flat_of(bk) == 57);
+}
+
+TEST_CASE("nested ordered lists and maps carry their ext element at every level",
+          "[kv][record_size]") {
+    // Measured on 8.1.2 (nested lists ordered by list_set_order through a
+    // context, nested maps put with their order): +3 bytes for a list, +4 for
+    // a map (ext key + nil), plus any growth of the header (15 -> 16).
+    auto flat1 = [](value v) {
+        std::vector<kv::bin> bins{{"v", std::move(v)}};
+        return flat_of(bins);
+    };
+    CHECK(flat1(list{list({3, 1, 2}, list_order::ordered)}) == 51);
+    std::vector<value> fifteen;
+    for (int i = 15; i >= 1; --i)
+        fifteen.emplace_back(i);
+    CHECK(flat1(list{list(fifteen, list_order::ordered)}) == 65);
+    map k(map_order::key_ordered);
+    k.put(2, 3);
+    map outer;
+    outer.put(1, k);
+    CHECK(flat1(outer) == 52);
+    map kv15(map_order::key_value_ordered);
+    for (int i = 0; i < 15; ++i)
+        kv15.put(i, i);
+    map outer15;
+    outer15.put(1, kv15);
+    CHECK(flat1(outer15) == 82);
+    map deep(map_order::key_ordered);
+    deep.put(1, list({2, 1}, list_order::ordered));
+    CHECK(flat1(list{deep}) == 56);
+}
+
 TEST_CASE("the seed's 6-event KV_ORDERED map weighs 256 bytes", "[kv][record_size]") {
     std::vector<kv::bin> bins{{"events", seed_events()}};
     std::size_t flat = flat_of(bins);

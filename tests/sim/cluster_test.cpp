@@ -469,6 +469,40 @@ TEST_CASE("RECORD_TOO_BIG: flat + 4 > max-record-size, the record unchanged",
     CHECK(f.db.put(K(3), {{"s", value()}}));
 }
 
+TEST_CASE("RECORD_TOO_BIG at the sizes a real 8.1.2 server measures", "[sim][cluster][status]") {
+    // Measured with max-record-size 1000: this record with an 796-byte
+    // string fits (flat 996 + 4 = 1000; the server reports 1008), with 797
+    // bytes it is RECORD_TOO_BIG. It weighs what the server measured:
+    // 35 + 1 bin-count byte + set (1 + 1) + the stored 127-byte key (a
+    // 2-byte varint length 128, a type byte, 127) + 4 void time (the TTL)
+    // + map bin (1 + 1 + 5 + 14: an UNORDERED map with a persisted index is
+    // stored as a K_ORDERED one) + string bin (1 + 1 + 5 + 796) = 996.
+    fixture f(1000);
+    kv::write_policy wp;
+    wp.send_key = true;
+    wp.ttl = 3600;
+    auto write = [&](std::size_t len) {
+        kv::key k("test", "s", std::string(127, 'k'));
+        (void)f.db.remove(k);
+        return f.db.operate(k,
+                            {kv::op::cdt("m", mo::create(map_order::unordered, true)),
+                             kv::op::cdt("m", mo::put(1, 2)),
+                             kv::op::cdt("m", mo::put(2, 3)),
+                             kv::op::cdt("m", mo::put(3, 4)),
+                             kv::op::write("s", std::string(len, 'x'))},
+                            wp);
+    };
+    REQUIRE(write(796));
+    const sim::stats snap = f.db.stats();
+    const auto* ns = snap.find("test");
+    REQUIRE(ns != nullptr);
+    CHECK(ns->totals.largest_record == 1008);
+    auto over = write(797);
+    REQUIRE_FALSE(over);
+    CHECK(over.error().code == status::record_too_big);
+    CHECK_THAT(over.error().message, Catch::Contains("record would be 1001 bytes (flat 997 + 4)"));
+}
+
 TEST_CASE("CDT list padding is checked against the namespace's max-record-size",
           "[sim][cluster][status]") {
     SECTION("a smaller limit refuses the op itself, before padding, the record unchanged") {
@@ -622,7 +656,7 @@ TEST_CASE("TTL: expiry by the injected clock, namespace default, never, don't up
     g = f.db.get(K(1));
     CHECK(g->ttl == 10);
     CHECK(g->generation == 4);
-    // A TTL makes the record 4 bytes bigger (not measured; server source).
+    // A TTL makes the record 4 bytes bigger (the void time; measured on 8.1.2).
     sim::cluster plain;
     REQUIRE(plain.put(K(9), {{"a", 1}}));
     REQUIRE(f.db.put(K(9), {{"a", 1}}, never));

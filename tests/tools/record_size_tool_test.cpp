@@ -67,7 +67,72 @@ json expand(const json& c) {
     return rec;
 }
 
+/// A suite record in its compact form made whole: "bins_repeat": {"count":
+/// N, "value": v} adds bins b0 .. b{N-1} holding v (gen_record_sizes.py).
+json whole(const json& c) {
+    json rec = c;
+    rec.erase("expected");
+    rec.erase("pads");
+    if (auto it = c.find("bins_repeat"); it != c.end()) {
+        rec.erase("bins_repeat");
+        for (std::size_t i = 0; i < it->at("count").get<std::size_t>(); ++i) {
+            std::string name = "b";
+            name += std::to_string(i); // not "b" + ...: GCC 12's -Wrestrict false positive
+            rec["bins"][name] = it->at("value");
+        }
+    }
+    return rec;
+}
+
 } // namespace
+
+TEST_CASE("every record size recorded on a real Aerospike 8.1.2 server",
+          "[tools][record_size_tool]") {
+    // tests/data/record_size_server.json (gen_record_sizes.py): the minimised
+    // cases of every divergence found and 2,000 random records, each also
+    // with a "pad" string bin of the recorded lengths, which put flat + 4
+    // on and just past a 16-byte boundary so that an error of one byte
+    // either way changes the rounded size.
+    std::ifstream file(data_dir / "record_size_server.json");
+    REQUIRE(file);
+    std::stringstream text;
+    text << file.rdbuf();
+    json cases = json::parse(text.str());
+    REQUIRE(cases.size() >= 2000);
+    std::size_t checked = 0;
+    std::size_t mismatched = 0;
+    for (const json& c : cases) {
+        json rec = whole(c);
+        auto check = [&](const json& r, const json& expected, std::size_t pad) {
+            result<record_size_tool::sized_record> got =
+                record_size_tool::size_record(r, kv::default_max_record_size);
+            ++checked;
+            bool ok = got.has_value() && (expected.contains("fits")
+                                              ? got->fits == expected.at("fits").get<bool>()
+                                              : got->fits && got->record_size ==
+                                                                 expected.at("record_size")
+                                                                     .get<std::size_t>());
+            if (!ok) {
+                ++mismatched;
+                UNSCOPED_INFO(c.at("id").get<std::string>()
+                              << " pad " << pad << ": server " << expected.dump() << ", kvmodel "
+                              << (got ? std::to_string(got->record_size)
+                                      : "invalid: " + got.error().message));
+            }
+        };
+        check(rec, c.at("expected"), 0);
+        if (auto it = c.find("pads"); it != c.end()) {
+            for (const json& p : *it) {
+                json padded = rec;
+                std::size_t len = p.at(0).get<std::size_t>();
+                padded["bins"]["pad"] = std::string(len, 'p');
+                check(padded, json{{"record_size", p.at(1)}}, len);
+            }
+        }
+    }
+    CHECK(checked >= 6000);
+    CHECK(mismatched == 0);
+}
 
 TEST_CASE("the worked examples of AEROSPIKE-RECORDS.md", "[tools][record_size_tool]") {
     std::ifstream file(data_dir / "record_size_cases.json");
@@ -135,13 +200,26 @@ TEST_CASE("each field adds what the rule says", "[tools][record_size_tool]") {
     // KV_ORDERED with a persisted index, n = 2, body 4: c = 2*1 + 2*1 = 4 → ext header 2.
     CHECK(flat(R"({"bins": {"m": {"$map": [[1, 2], [3, 4]]}}, "map_order": {"m": "KV_ORDERED"},
                    "persist_index": {"m": true}})") == base + 2 + 5 + 1 + 4 + (2 + 4 + 1));
-    // Set: 1 + length; a stored key: 1 + (1 + K), K = 8 for ints.
+    // Set: 1 + length; a stored key: varint(1 + K) + (1 + K), K = 8 for ints.
     CHECK(flat(R"({"set": "demo", "bins": {"a": 1}})") == base + 5 + 2 + 3);
     CHECK(flat(R"({"key": 7, "send_key": true, "bins": {"a": 1}})") == base + 10 + 2 + 3);
     CHECK(flat(R"({"key": "user-1", "send_key": true, "bins": {"a": 1}})") == base + 8 + 2 + 3);
     CHECK(flat(R"({"key": {"$bytes": "0001"}, "send_key": true, "bins": {"a": 1}})") ==
           base + 4 + 2 + 3);
     CHECK(flat(R"({"key": "user-1", "send_key": false, "bins": {"a": 1}})") == base + 2 + 3);
+    // The stored key's length 1 + K is a varint: 2 bytes from a 127-byte key.
+    json long_key;
+    long_key["key"] = std::string(127, 'k');
+    long_key["send_key"] = true;
+    long_key["bins"]["a"] = 1;
+    CHECK(flat(long_key.dump()) == base + 2 + 1 + 127 + 2 + 3);
+    // A TTL: the 4-byte void time.
+    CHECK(flat(R"({"ttl": 3600, "bins": {"a": 1}})") == base + 4 + 2 + 3);
+    CHECK(flat(R"({"ttl": 0, "bins": {"a": 1}})") == base + 2 + 3);
+    CHECK(flat(R"({"ttl": -1, "bins": {"a": 1}})") == base + 2 + 3);
+    // An UNORDERED map with a persisted index is stored as a K_ORDERED one.
+    CHECK(flat(R"({"bins": {"m": {"$map": [[1, 2], [2, 3], [3, 4]]}},
+                   "persist_index": {"m": true}})") == base + 2 + 5 + 1 + (3 + 3 + 1) + 6);
     // More than 127 bins: a 2-byte bin count.
     json many;
     std::size_t names = 0;
@@ -212,6 +290,8 @@ TEST_CASE("invalid records say why; the run goes on; exit status 1", "[tools][re
         {R"({"id": "a", "bins": {"sensor_temperature": 1}})",
          "bin name 'sensor_temperature' is 18 bytes, max 15"},
         {R"({"id": "a", "bins": {"a": null}})", "bins.a: null is not a stored value"},
+        {R"({"id": "a", "ttl": "1h", "bins": {"a": 1}})", "ttl: expected seconds"},
+        {R"({"id": "a", "ttl": -2, "bins": {"a": 1}})", "ttl: expected seconds"},
         {R"({"id": "a", "bins": {"a": [{"$inf": true}]}})", "INF and WILDCARD"},
         {R"({"id": "a", "bins": {"a": {"$bytes": "0g"}}})",
          "bins.a.$bytes: '0g' is not a hex byte"},

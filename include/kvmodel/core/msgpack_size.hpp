@@ -8,8 +8,10 @@
 // is packed as the smallest uint, a negative one as the smallest int; doubles
 // are always float64; an ORDERED list or K_ORDERED/KV_ORDERED map starts with
 // one ext element (for a map, an ext key with a nil value) whose content is
-// the persisted index, if any. INF and WILDCARD, never stored, count as the
-// 3-byte fixext1 element clients send for them (d4 ff 01, d4 ff 00).
+// the persisted index, if any; an UNORDERED map with a persisted index is
+// stored like a K_ORDERED one (ext key, nil, key offset index). INF and
+// WILDCARD, never stored, count as the 3-byte fixext1 element clients send
+// for them (d4 ff 01, d4 ff 00).
 // Blobs use the str family (not msgpack bin) as every Aerospike client packs
 // them, and the server rewrites any bin8/16/32 it receives into str form.
 // Cost: O(size of the value).
@@ -82,7 +84,9 @@ inline std::size_t packed_map(const map& m) noexcept {
     std::size_t body = 0;
     for (const map_entry& e : m) body += packed_size(e.key) + packed_size(e.val);
     std::size_t n = m.size();
-    bool ordered = m.order() != map_order::unordered;
+    // A persisted index on an UNORDERED map is stored as on a K_ORDERED one:
+    // the ext element and a key offset index (measured on 8.1.2).
+    bool ordered = m.order() != map_order::unordered || m.persist_index();
     std::size_t c = 0;
     if (ordered && m.persist_index() && n > 1) {
         c = n * msgpack_size::index_width(body);

@@ -49,8 +49,11 @@
 //    exposes, are refused (OP_NOT_APPLICABLE) rather than answered.
 //  * Map order 2 (V_ORDERED alone, which no client exposes) is refused by
 //    set_policy/create and creates an UNORDERED map; persist_index is dropped
-//    on UNORDERED maps and below the top level (the server silently ignores it
-//    there too).
+//    below the top level (the server silently ignores it there too). On a
+//    top-level UNORDERED map it is kept: the server stores such a map with
+//    the ext element and key offset index of a K_ORDERED one (any map flag
+//    means key-ordered to it), which is what the map then weighs
+//    (packed_size); its answers are the UNORDERED map's.
 //  * put_items with the same key twice keeps the last value (a client map
 //    cannot carry duplicates; the server would store both).
 //  * The server's crashes (empty key/value list + INVERTED + an element return
@@ -141,11 +144,11 @@ inline bool map_order_ok(map_order o) noexcept {
 }
 
 /// The empty map an op creates: the policy's order when valid (else
-/// UNORDERED, as the server falls back to no flags), persisted index only on an
-/// ordered top-level map.
+/// UNORDERED, as the server falls back to no flags), persisted index only on a
+/// top-level map.
 inline map map_created(map_order order, bool persist, bool top_level) {
     map m(map_order_ok(order) ? order : map_order::unordered);
-    m.set_persist_index(persist && top_level && m.order() != map_order::unordered);
+    m.set_persist_index(persist && top_level);
     return m;
 }
 
@@ -1427,7 +1430,7 @@ inline result<value> map_set_order(std::optional<value>& target, const op& o, bo
         return fail(op_error(status::op_not_applicable,
                              o.code,
                              "invalid map order " + std::to_string(static_cast<int>(o.morder))));
-    bool persist = o.persist_index && top_level && o.morder != map_order::unordered;
+    bool persist = o.persist_index && top_level;
     if (!target) {
         target.emplace(map_created(o.morder, persist, top_level));
         return value();
