@@ -32,7 +32,8 @@
 //   * server_probes: gen_server_probes.py: the random cases that once
 //     diverged and the probes that pinned each rule down (heap-picked ties in
 //     UNORDERED list rank windows, denied map puts through create steps,
-//     value lists on one-entry maps, rscan before bit_offset).
+//     value lists on one-entry maps, rscan before bit_offset, increments from
+//     0 by -0.0, and where -0.0 and 0.0 land among each other).
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and
