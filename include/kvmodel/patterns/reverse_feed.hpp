@@ -142,19 +142,28 @@ public:
     }
 
     /// Writes the post into one feed: one operate (two on the first post of
-    /// a day). Idempotent: delivering the same post again changes nothing.
+    /// a day, or when the post was there already). Idempotent: delivering the
+    /// same post again changes nothing.
     result<void> deliver(const std::string& owner, const post_type& p) const {
         if (p.author.empty()) return fail(status::parameter_error, "reverse_feed: a post needs an author");
         std::int64_t day = utc_day(tick_source::time_of(p.tick));
         value entry{list{p.tick, p.author, codec<T>::encode(p.content)}};
-        auto r = detail::operate(*m_store, day_key(owner, day),
-                                  {kv::op::cdt("feed", cdt::map_ops::put(tick_source::reverse_key(p.tick), entry,
-                                                                         cdt::map_ops::policy(map_order::key_ordered)))},
-                                  kv::write_policy{});
+        std::int64_t rkey = tick_source::reverse_key(p.tick);
+        auto r = detail::operate(
+            *m_store, day_key(owner, day),
+            {kv::op::cdt("feed", cdt::map_ops::get_by_key(rkey, cdt::return_type::count)),
+             kv::op::cdt("feed", cdt::map_ops::put(rkey, entry, cdt::map_ops::policy(map_order::key_ordered)))},
+            kv::write_policy{});
         if (!r) return r.error();
-        // The day joins the owner's index on its first post (and every 64th,
-        // in case a writer died between the two writes).
-        if (r->results.front().is_int() && r->results.front().as_int() % 64 == 1) {
+        // The day joins the owner's index on its first post, and on a
+        // re-delivery: an earlier attempt may have written the post and then
+        // failed (a timeout in doubt, a writer that died) before indexing
+        // the day, while other posts made this one no longer the first.
+        // Every 64th post re-adds it too, for a re-delivery that never comes.
+        const value& existed = r->results.front();
+        const value& size = r->results.back();
+        bool again = existed.is_int() && existed.as_int() != 0;
+        if (again || (size.is_int() && size.as_int() % 64 == 1)) {
             cdt::list_policy p_days;
             p_days.order = list_order::ordered;
             p_days.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
