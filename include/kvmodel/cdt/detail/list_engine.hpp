@@ -1210,15 +1210,22 @@ inline std::size_t list_ordered_insert_position(std::size_t n, std::size_t less,
 /// ORDERED append of one value (server: packed_list_add_ordered).
 inline result<value> list_add_ordered(list& l, const op& o, list_run& run, const value& v) {
     list_prepare_ranks(l);
-    std::size_t less = l.count_less(v);
-    std::size_t less_equal = l.count_less_equal(v);
-    if (list_flag(o, list_write_flags::add_unique) && less_equal != less)
-        return list_exists(o, list_int(l.size()), v);
-    if (less == less_equal)
-        l.insert_sorted(kvmodel::detail::list_copy(v));
+    bool unique = list_flag(o, list_write_flags::add_unique);
+    std::optional<std::size_t> at; // else: after its equals (one search)
+    // Among equals that are the same value any place is the server's; only
+    // values that may equal a different one need its search replayed.
+    if (unique || list_may_tie_distinctly(v)) {
+        std::size_t less = l.count_less(v);
+        std::size_t less_equal = l.count_less_equal(v);
+        if (unique && less_equal != less)
+            return list_exists(o, list_int(l.size()), v);
+        if (less != less_equal)
+            at = list_ordered_insert_position(l.size(), less, less_equal);
+    }
+    if (at)
+        l.insert(*at, kvmodel::detail::list_copy(v));
     else
-        l.insert(list_ordered_insert_position(l.size(), less, less_equal),
-                 kvmodel::detail::list_copy(v));
+        l.insert_sorted(kvmodel::detail::list_copy(v));
     run.wrote = true;
     return static_cast<std::int64_t>(l.size());
 }
@@ -1256,31 +1263,33 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
     }
     list_prepare_ranks(l);
     // Each item's place is found in the list as it was; items sharing a place
-    // go there in their sorted order (the server merges them so).
-    std::vector<std::pair<const value*, std::size_t>> add;
+    // go there in their sorted order (the server merges them so). As in
+    // list_add_ordered, only an item that may equal a different value has
+    // its place replayed; the others go after their equals.
+    std::vector<std::pair<const value*, std::optional<std::size_t>>> add;
     add.reserve(sorted.size());
-    bool ties = false;
     for (const value* v : sorted) {
-        std::size_t less = l.count_less(*v);
-        std::size_t less_equal = l.count_less_equal(*v);
-        if (unique && less_equal != less) {
-            if (list_partial(o))
-                continue;
-            return list_exists(o, list_int(n), *v);
+        std::optional<std::size_t> at;
+        if (unique || list_may_tie_distinctly(*v)) {
+            std::size_t less = l.count_less(*v);
+            std::size_t less_equal = l.count_less_equal(*v);
+            if (unique && less_equal != less) {
+                if (list_partial(o))
+                    continue;
+                return list_exists(o, list_int(n), *v);
+            }
+            if (less != less_equal)
+                at = list_ordered_insert_position(n, less, less_equal);
         }
-        ties = ties || less != less_equal;
-        add.emplace_back(v, less == less_equal
-                                ? less
-                                : list_ordered_insert_position(n, less, less_equal));
+        add.emplace_back(v, at);
     }
-    if (!ties) {
-        for (const auto& a : add)
-            l.insert_sorted(*a.first);
-    } else {
-        // Places are non-decreasing in sorted order: the k-th item lands k
-        // places further on.
-        for (std::size_t k = 0; k < add.size(); ++k)
-            l.insert(add[k].second + k, *add[k].first);
+    // Places are non-decreasing in sorted order, so the k-th item lands k
+    // places further on than in the list as it was (after its equals too).
+    for (std::size_t k = 0; k < add.size(); ++k) {
+        if (add[k].second)
+            l.insert(*add[k].second + k, *add[k].first);
+        else
+            l.insert_sorted(*add[k].first);
     }
     run.wrote = true;
     return list_int(l.size());
