@@ -371,15 +371,21 @@ inline std::vector<std::size_t> list_heap_window(const list& l, std::size_t b, s
             h.begin() + static_cast<std::ptrdiff_t>(filled + c)};
 }
 
+/// Whether f(r) holds at an inner edge r of the rank window [a, b) (a
+/// non-empty window's edges other than 0 and n).
+template <class F>
+bool list_any_inner_edge(const list& l, std::size_t a, std::size_t b, F f) {
+    return a < b && ((a > 0 && f(a)) || (b < l.size() && f(b)));
+}
+
 /// Whether equal values straddle an edge of the rank window [a, b) of an
 /// UNORDERED list: then which of them the window holds is the server's
 /// heap's choice (list_heap_window); otherwise the window's elements are
 /// exactly those of its values.
 inline bool list_window_splits_ties(const list& l, std::size_t a, std::size_t b) {
-    auto same = [&](std::size_t r) { // ranks r - 1 and r hold equal values
+    return list_any_inner_edge(l, a, b, [&](std::size_t r) { // ranks r - 1 and r hold equal values
         return kvmodel::detail::list_compare(l.value_at_rank(r - 1), l.value_at_rank(r), false) == 0;
-    };
-    return a < b && ((a > 0 && same(a)) || (b < l.size() && same(b)));
+    });
 }
 
 /// Whether a and b are the same value bit for bit: compare() == 0 holds for
@@ -440,7 +446,7 @@ inline bool list_edge_ties_distinct(const list& l, std::size_t a, std::size_t b)
             return false;
         return list_distinct_ties(l.values_by_rank(l.count_less(v), l.count_less_equal(v)));
     };
-    return a < b && ((a > 0 && group_distinct(a)) || (b < l.size() && group_distinct(b)));
+    return list_any_inner_edge(l, a, b, group_distinct);
 }
 
 /// Positions of ranks [a, b), ascending, for a window whose edges split no
