@@ -598,3 +598,55 @@ TEST_CASE("crash (e): a pad index near 2^31 is RECORD_TOO_BIG, before any alloca
     CHECK(ok(b, lo::clear({ctx_step::list_index_create(2147483000, list_order::unordered, true)}))
               .is_nil());
 }
+
+TEST_CASE("a step value holding WILDCARD or INF: stored values refused, keys never found",
+          "[cdt][context][wildcard]") {
+    // 8.1.2 reads the steps and the op's arguments with one parser whose
+    // "non-storage" mark is sticky: after a list_value / map_value step
+    // holding a WILDCARD or INF, an op that stores a value is refused.
+    std::optional<value> b = L({M({{"k", L({1})}})});
+    steps marked = {ctx_step::list_value(wildcard), ctx_step::map_index(0)};
+    CHECK(fails(b, lo::append(8, {}, marked)) == status::parameter_error);
+    CHECK(fails(b, lo::set(0, 8, {}, marked)) == status::parameter_error);
+    CHECK(ok(b, lo::size(marked)) == value(1));
+    CHECK(ok(b, lo::remove_by_index(0, rt::value, false, marked)) == value(1));
+    // A map_key step reads its key afresh: the mark is gone.
+    CHECK(ok(b, lo::append(7, {}, {ctx_step::list_value(wildcard), ctx_step::map_key("k")})) ==
+          value(1));
+    CHECK(same(*b, L({M({{"k", L({7})}})})));
+    // The target's type is checked first.
+    std::optional<value> m = M({{"a", 1}});
+    CHECK(fails(m, lo::append(8, {}, {ctx_step::map_value(wildcard)})) == status::bin_type_error);
+    // The server cannot rewrite a key holding WILDCARD or INF for the
+    // lookup: never found (it would match "a" here).
+    std::optional<value> k = M({{"a", L({1})}});
+    CHECK(fails(k, lo::size({ctx_step::map_key(wildcard)})) == status::op_not_applicable);
+    CHECK(fails(k, lo::size({ctx_step::map_key(inf)})) == status::op_not_applicable);
+}
+
+TEST_CASE("map_value steps on a persisted value index", "[cdt][context][wildcard]") {
+    // The index search for the first equal value: for [*] the run is [0]
+    // (key 7), [1] (key 5), and the search starts it at [0]; without the
+    // index the first equal value in key order is key 5's.
+    map m(std::vector<std::pair<value, value>>{{1, "s"}, {5, L({1})}, {7, L({0})}, {99, 1.5}},
+          map_order::key_value_ordered);
+    m.set_persist_index(true);
+    std::optional<value> p = value(m);
+    steps step = {ctx_step::map_value(L({wildcard}))};
+    CHECK(ok(p, lo::get(0, step)) == value(0));
+    m.set_persist_index(false);
+    std::optional<value> u = value(m);
+    CHECK(ok(u, lo::get(0, step)) == value(1));
+}
+
+TEST_CASE("crash (f): a map_value step past the last value of a persisted index",
+          "[cdt][context][crash]") {
+    // 8.1.2 asserts (order_index_get) when the value ranks above every value
+    // of a top-level persisted index and matches none; here: not found.
+    map m(std::vector<std::pair<value, value>>{{1, L({0})}, {2, L({1})}},
+          map_order::key_value_ordered);
+    m.set_persist_index(true);
+    std::optional<value> b = value(m);
+    CHECK(fails(b, lo::size({ctx_step::map_value(L({5}))})) == status::op_not_applicable);
+    CHECK(ok(b, lo::size({ctx_step::map_value(L({0}))})) == value(1));
+}

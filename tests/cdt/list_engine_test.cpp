@@ -769,3 +769,16 @@ TEST_CASE("long (indexed) lists answer like short ones", "[cdt][list_engine]") {
         where.push_back(less + k);
     CHECK(ok(o, lo::get_by_value(50, rt::index)) == L(where));
 }
+
+TEST_CASE("WILDCARD value lists on UNORDERED lists: the server's sorted-items search",
+          "[cdt][list][wildcard]") {
+    // 8.1.2 sorts the items (a WILDCARD makes unequal ones tie), then bisects
+    // them once per element: ["x", true] is missed.
+    std::vector<value> items = {L({"x", true, "zz"}), L({"x", wildcard}), "y"};
+    value l = L({L({"x", true}), L({})});
+    CHECK(run_on(l, lo::get_by_value_list(items, rt::index)) == L({}));
+    CHECK(run_on(l, lo::get_by_value_list(items, rt::rank, true)) == L({0, 1}));
+    // An ORDERED list looks each item up on its own and finds it.
+    value o = OL({L({}), L({"x", true})});
+    CHECK(run_on(o, lo::get_by_value_list(items, rt::index)) == L({1}));
+}

@@ -1224,3 +1224,29 @@ TEST_CASE("a failing map op leaves the bin exactly as it was", "[cdt][map_engine
         CHECK(bin->as_map().order() == order);
     }
 }
+
+TEST_CASE("WILDCARD items: the server's sorted-items search, and its persisted index",
+          "[cdt][map][wildcard]") {
+    // Items sorted with a WILDCARD tie unequal values, and one bisection per
+    // entry over them misses ["x", true] (8.1.2: KEY [], INVERTED RANK [0, 1]).
+    std::vector<value> items = {J(R"(["x", true, "zz"])"), J(R"(["x", {"$wildcard": true}])"), "y"};
+    for (map_order o : {map_order::unordered, map_order::key_ordered, map_order::key_value_ordered}) {
+        std::optional<value> b = M(R"([["a", ["x", true]], ["b", []]])", o);
+        CHECK(get(b, mo::get_by_value_list(items, rt::key)) == J("[]"));
+        CHECK(get(b, mo::get_by_value_list(items, rt::rank, true)) == J("[0, 1]"));
+        // A bare WILDCARD item still matches everything.
+        CHECK(get(b, mo::get_by_value_list({wildcard}, rt::count)) == value(2));
+    }
+    // A persisted value index: the search for the first equal entry stops
+    // on the entry of key index 0 (value 1, rank 1) inside the run [true, 1].
+    std::optional<value> p = M("[[24, 1], [37, true]]", map_order::key_value_ordered, true);
+    std::optional<value> u = M("[[24, 1], [37, true]]", map_order::key_value_ordered, false);
+    CHECK(get(p, mo::get_by_value(wildcard, rt::count)) == value(1));
+    CHECK(get(u, mo::get_by_value(wildcard, rt::count)) == value(2));
+    CHECK(get(p, mo::get_by_value_rel_rank_range(wildcard, 0, std::nullopt, rt::key)) == J("[24]"));
+    CHECK(get(u, mo::get_by_value_rel_rank_range(wildcard, 0, std::nullopt, rt::key)) ==
+          J("[37, 24]"));
+    CHECK(ok(p, mo::remove_by_value_list({J(R"([[1, 3, "x"], []])"), wildcard}, rt::count)) ==
+          value(1));
+    CHECK(*p == *M("[[37, true]]"));
+}

@@ -586,10 +586,19 @@ struct sel {
             return index_range(0, n, true);
         }
         std::vector<bool> hit(n, false);
-        for (std::size_t p = 0; p < n; ++p)
-            for (const value& it : items)
-                if (cmpw(l.v[p], it) == 0)
-                    hit[p] = true;
+        // A WILDCARD item on an UNORDERED list: the server's own search.
+        std::optional<ref_item_search> search;
+        bool by_item = t == return_type::rank || t == return_type::reverse_rank;
+        if (!l.ordered && ref_any_wildcard(items)) {
+            search.emplace(items);
+            for (std::size_t p = 0; p < n; ++p)
+                hit[p] = search->match(l.v[p], by_item);
+        } else {
+            for (std::size_t p = 0; p < n; ++p)
+                for (const value& it : items)
+                    if (cmpw(l.v[p], it) == 0)
+                        hit[p] = true;
+        }
         if (inv)
             hit.flip();
         std::size_t rm = 0;
@@ -618,10 +627,16 @@ struct sel {
             break;
         case return_type::rank:
         case return_type::reverse_rank:
-            if (l.ordered)
+            if (search) {
+                std::vector<value> v;
+                for (const auto& [start, c] : search->ranges(inv, n))
+                    run(v, start, c, n, rev(t));
+                out = vlist(std::move(v));
+            } else if (l.ordered) {
                 out = inv ? by_positions(l, t, true, pos) : ordered_item_runs(items);
-            else
+            } else {
                 out = inv ? unordered_complement_ranks(items) : unordered_item_ranks(items);
+            }
             break;
         case return_type::value:
             if (inv || !l.ordered) {
@@ -1230,6 +1245,9 @@ inline bool resolve(const value& c, const cdt::ctx_step& s, hit& h) {
     }
     if (!map_step)
         return false;
+    // A key holding a WILDCARD or INF fails the server's key rewrite: never found.
+    if (s.type == k::map_key && !storable(s.val))
+        return false;
     std::vector<std::pair<value, value>> e;
     for (const map_entry& x : c.as_map())
         e.emplace_back(x.key, x.val);
@@ -1328,6 +1346,35 @@ struct ctx_ref {
         return r;
     }
 
+    /// 8.1.2 parses the steps, then the op's arguments, with one sticky mark
+    /// "holds a WILDCARD or INF" (a map_key step clears it first), and a value
+    /// to store parsed under the mark is a PARAMETER_ERROR. Steps from `dug`
+    /// on were not walked, only sized for a create.
+    bool stores_under_mark(std::size_t dug) const {
+        switch (o.code) {
+        case op_code::list_append:
+        case op_code::list_append_items:
+        case op_code::list_insert:
+        case op_code::list_insert_items:
+        case op_code::list_set:
+        case op_code::map_put:
+        case op_code::map_put_items:
+            break;
+        default:
+            return false;
+        }
+        using k = cdt::ctx_step::kind;
+        bool mark = false;
+        for (std::size_t i = 0; i < st.size(); ++i) {
+            if (st[i].type == k::map_key)
+                mark = false;
+            else if (i < dug && (st[i].type == k::list_value || st[i].type == k::map_value) &&
+                     !storable(st[i].val))
+                mark = true;
+        }
+        return mark;
+    }
+
     /// Step i inside container c (a copy the caller writes back on success).
     outcome step(value& c, std::size_t i) const {
         if (!c.is_list() && !c.is_map())
@@ -1343,6 +1390,8 @@ struct ctx_ref {
                 return err(status::op_not_applicable);
             if (cls == cdt::op_class::remove)
                 return ok(value());
+            if (stores_under_mark(i + 1))
+                return err(status::parameter_error);
             std::optional<value> leaf;
             outcome r = target(leaf);
             if (!r.ok || !leaf)
@@ -1374,6 +1423,10 @@ struct ctx_ref {
         outcome r;
         if (i + 1 < st.size()) {
             r = step(child, i + 1);
+        } else if (stores_under_mark(st.size()) &&
+                   (cdt::is_map_op(o.code) ? child.is_map() : child.is_list())) {
+            // (A target of the wrong type is a BIN_TYPE_ERROR first.)
+            return err(status::parameter_error);
         } else {
             std::optional<value> t = child;
             r = target(t);

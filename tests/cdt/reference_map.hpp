@@ -126,6 +126,165 @@ inline std::vector<std::size_t> ref_by_rank(const ref_map& m) {
     return out;
 }
 
+/// True when any of the values holds a WILDCARD.
+inline bool ref_any_wildcard(const std::vector<value>& vs) {
+    for (const value& v : vs)
+        if (v.contains_wildcard())
+            return true;
+    return false;
+}
+
+/// What Aerospike 8.1.2 does with a list of items on an unindexed container
+/// (cdt.c offset_index_find_items), spelled out for the tests: it sorts the
+/// items with glibc's merge sort (halves n / 2 and n - n / 2; a tie takes the
+/// left one), then looks each element up with one bisection over the sorted
+/// items (order_index_find_rank_by_value). Only matters when an item holds a
+/// WILDCARD, which makes unequal items tie.
+struct ref_item_search {
+    std::vector<value> items;
+    std::vector<std::size_t> sorted;   // item numbers, sorted
+    std::vector<std::size_t> below;    // per item: elements credited below it
+    std::vector<std::size_t> credited; // per item: elements credited to it
+
+    explicit ref_item_search(std::vector<value> its)
+        : items(std::move(its)) {
+        std::vector<std::size_t> all;
+        for (std::size_t i = 0; i < items.size(); ++i)
+            all.push_back(i);
+        sorted = merge_sort(all);
+        below.assign(items.size(), 0);
+        credited.assign(items.size(), 0);
+    }
+
+    std::vector<std::size_t> merge_sort(const std::vector<std::size_t>& v) const {
+        if (v.size() <= 1)
+            return v;
+        std::size_t half = v.size() / 2;
+        std::vector<std::size_t> a = merge_sort({v.begin(), v.begin() + static_cast<std::ptrdiff_t>(half)});
+        std::vector<std::size_t> b = merge_sort({v.begin() + static_cast<std::ptrdiff_t>(half), v.end()});
+        std::vector<std::size_t> out;
+        std::size_t i = 0;
+        std::size_t j = 0;
+        while (i < a.size() && j < b.size()) {
+            if (ref_cmp(items[a[i]], items[b[j]]) <= 0)
+                out.push_back(a[i++]);
+            else
+                out.push_back(b[j++]);
+        }
+        out.insert(out.end(), a.begin() + static_cast<std::ptrdiff_t>(i), a.end());
+        out.insert(out.end(), b.begin() + static_cast<std::ptrdiff_t>(j), b.end());
+        return out;
+    }
+
+    /// Looks element e up; with last, goes on to the last equal item and
+    /// credits e (for results by item). Whether a probe was equal.
+    bool match(const value& e, bool last) {
+        std::size_t cnt = sorted.size();
+        std::size_t lo = 0;
+        std::size_t hi = cnt;
+        std::size_t r = cnt / 2;
+        bool found = false;
+        for (;;) {
+            int c = ref_cmp(e, items[sorted[r]]);
+            if (c == 0) {
+                found = true;
+                if (!last)
+                    break;
+                if (r == hi - 1) {
+                    ++r;
+                    break;
+                }
+                c = 1;
+            }
+            if (c > 0) {
+                if (r >= hi - 1) {
+                    ++r;
+                    break;
+                }
+                lo = found ? r : r + 1;
+                r = (r + hi) / 2;
+            } else {
+                if (r == lo)
+                    break;
+                hi = r;
+                r = (r + lo) / 2;
+            }
+        }
+        if (last) {
+            if (found)
+                ++credited[sorted[r - 1]];
+            if (r < cnt)
+                ++below[sorted[r]];
+        }
+        return found;
+    }
+
+    /// result_data_set_by_itemlist_irc over n elements, as (start, count)
+    /// ranges for add_int_range.
+    std::vector<std::pair<std::size_t, std::size_t>> ranges(bool inverted, std::size_t n) const {
+        std::vector<std::size_t> start(items.size(), 0);
+        std::size_t sum = 0;
+        for (std::size_t k : sorted) {
+            sum += below[k];
+            start[k] = sum;
+        }
+        std::vector<std::pair<std::size_t, std::size_t>> out;
+        if (!inverted) {
+            for (std::size_t k = 0; k < items.size(); ++k)
+                for (std::size_t j = 0; j < credited[k]; ++j)
+                    out.push_back({start[k] + j, 1});
+            return out;
+        }
+        std::size_t prev = 0;
+        for (std::size_t k : sorted) {
+            if (credited[k] == 0)
+                continue;
+            out.push_back({prev, start[k] - prev});
+            prev = start[k] + credited[k];
+        }
+        out.push_back({prev, n - prev});
+        return out;
+    }
+};
+
+/// Where the search of a persisted value index (KV_ORDERED, persist_index,
+/// top level) starts the entries equal to v (order_index_find_rank_by_value
+/// with target 0: on an equal entry it goes left, but stops on the entry of
+/// key index 0), and whether it saw one.
+inline std::pair<std::size_t, bool> ref_indexed_start(const ref_map& m, const value& v) {
+    std::vector<std::size_t> by_rank = ref_by_rank(m);
+    std::size_t n = by_rank.size();
+    if (n == 0)
+        return {0, false};
+    std::size_t lo = 0;
+    std::size_t hi = n;
+    std::size_t r = n / 2;
+    bool found = false;
+    for (;;) {
+        int c = ref_cmp(v, m.e[by_rank[r]].val);
+        if (c == 0) {
+            found = true;
+            if (by_rank[r] == 0)
+                break;
+            c = -1;
+        }
+        if (c > 0) {
+            if (r >= hi - 1) {
+                ++r;
+                break;
+            }
+            lo = found ? r : r + 1;
+            r = (r + hi) / 2;
+        } else {
+            if (r == lo)
+                break;
+            hi = r;
+            r = (r + lo) / 2;
+        }
+    }
+    return {r, found};
+}
+
 /// The wire count: left out = UINT32_MAX, negative = a huge unsigned number.
 inline std::uint64_t ref_count(const std::optional<std::int64_t>& c) {
     if (!c)
@@ -595,6 +754,21 @@ public:
                 ++count;
             }
         }
+        if (vidx && (start.contains_wildcard() || (end && end->contains_wildcard()))) {
+            // The index search may start the run inside it (ref_indexed_start).
+            auto [first, found] = ref_indexed_start(m, start);
+            std::size_t last = 0;
+            if (single)
+                last = found ? rank + count : first;
+            else
+                last = end ? ref_indexed_start(m, *end).first : n;
+            rank = first;
+            count = last > first ? last - first : 0;
+            std::vector<std::size_t> by_rank = ref_by_rank(m);
+            mask.assign(n, false);
+            for (std::size_t r = first; r < first + count; ++r)
+                mask[by_rank[r]] = true;
+        }
         if (vidx) {
             // The order-index path: no get_remove_all shortcut; plain INDEX
             // and element results come in rank order.
@@ -679,6 +853,8 @@ public:
         }
         if (is_rank())
             return ref_err(status::op_not_applicable);
+        if (!kpath && n != 0 && ref_any_wildcard(keys))
+            return searched(keys, true);
         std::vector<bool> mask(n, false);
         for (std::size_t i = 0; i < n; ++i)
             for (const value& k : keys)
@@ -743,20 +919,46 @@ public:
                 return ref_ok(not_found());
             return get_remove_all();
         }
+        // The order-index path: with a persisted value index, and on a map of
+        // at most one entry, whose order index the server always counts as
+        // valid (cdt.c order_index_is_valid).
+        const bool ordidx = vidx || n <= 1;
+        if (!ordidx && ref_any_wildcard(values))
+            return searched(values, false);
+        std::vector<std::size_t> by_rank = ref_by_rank(m);
+        // Per item, its run of ranks: [first, first + span).
+        std::vector<std::pair<std::size_t, std::size_t>> runs;
+        for (const value& v : values) {
+            std::size_t lo = 0;
+            std::size_t c = 0;
+            for (const ref_entry& x : m.e) {
+                if (ref_cmp(x.val, v) < 0)
+                    ++lo;
+                else if (ref_cmp(x.val, v) == 0)
+                    ++c;
+            }
+            if (vidx && v.contains_wildcard()) {
+                auto [first, found] = ref_indexed_start(m, v);
+                c = found ? lo + c - first : 0;
+                lo = first;
+            }
+            runs.push_back({lo, c});
+        }
         std::vector<bool> mask(n, false);
         for (std::size_t i = 0; i < n; ++i)
             for (const value& v : values)
                 if (ref_cmp(m.e[i].val, v) == 0)
                     mask[i] = true;
+        if (vidx && ref_any_wildcard(values)) {
+            mask.assign(n, false);
+            for (const auto& [lo, c] : runs)
+                for (std::size_t r = lo; r < lo + c; ++r)
+                    mask[by_rank[r]] = true;
+        }
         if (inv)
             mask.flip();
         mark(mask);
         std::size_t cnt = mask_idxs(mask).size();
-        std::vector<std::size_t> by_rank = ref_by_rank(m);
-        // The order-index path: with a persisted value index, and on a map of
-        // at most one entry, whose order index the server always counts as
-        // valid (cdt.c order_index_is_valid).
-        const bool ordidx = vidx || n <= 1;
         switch (rt) {
         case rtype::none:
             return ref_ok(value());
@@ -770,10 +972,9 @@ public:
                 // result_data_set_by_irc with the order index: per item, its
                 // entries in rank order.
                 std::vector<std::int64_t> out;
-                for (const value& v : values)
-                    for (std::size_t i : by_rank)
-                        if (ref_cmp(m.e[i].val, v) == 0)
-                            out.push_back(one(i));
+                for (const auto& [lo, c] : runs)
+                    for (std::size_t r = lo; r < lo + c; ++r)
+                        out.push_back(one(by_rank[r]));
                 return ref_ok(ints(out));
             }
             return ref_ok(indexes_of(mask_idxs(mask)));
@@ -784,17 +985,8 @@ public:
             if (ordidx) {
                 if (inv)
                     return ref_ok(ranks_of(mask_idxs(mask)));
-                for (const value& v : values) {
-                    std::size_t lo = 0;
-                    std::size_t c = 0;
-                    for (const ref_entry& x : m.e) {
-                        if (ref_cmp(x.val, v) < 0)
-                            ++lo;
-                        else if (ref_cmp(x.val, v) == 0)
-                            ++c;
-                    }
+                for (const auto& [lo, c] : runs)
                     add_int_range(out, lo, c);
-                }
                 return ref_ok(ints(out));
             }
             if (!inv) {
@@ -812,6 +1004,38 @@ public:
         default:
             return ref_ok(elements(mask_idxs(mask)));
         }
+    }
+
+    /// A key list (keys) or value list holding a WILDCARD on an unindexed
+    /// map: ref_item_search over the entries in key order. Positions by item:
+    /// the INDEX of a key list, the RANK of a value list.
+    ref_outcome searched(const std::vector<value>& items, bool keys) {
+        bool by_item = keys ? is_index() : is_rank();
+        ref_item_search s(items);
+        std::vector<bool> mask(n, false);
+        for (std::size_t i = 0; i < n; ++i)
+            mask[i] = s.match(keys ? m.e[i].key : m.e[i].val, by_item) != inv;
+        mark(mask);
+        std::size_t cnt = mask_idxs(mask).size();
+        switch (rt) {
+        case rtype::none:
+            return ref_ok(value());
+        case rtype::count:
+            return ref_ok(static_cast<std::int64_t>(cnt));
+        case rtype::exists:
+            return ref_ok(cnt != 0);
+        default:
+            break;
+        }
+        if (by_item) {
+            std::vector<std::int64_t> out;
+            for (const auto& [start, c] : s.ranges(inv, n))
+                add_int_range(out, start, c);
+            return ref_ok(ints(out));
+        }
+        if (is_index())
+            return ref_ok(indexes_of(mask_idxs(mask)));
+        return ref_ok(elements(mask_idxs(mask)));
     }
 };
 
@@ -1085,6 +1309,8 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         for (const ref_entry& x : m->e)
             if (ref_cmp(x.val, o.key) < 0)
                 ++rel;
+        if (eng.vidx && o.key.contains_wildcard())
+            rel = ref_indexed_start(*m, o.key).first;
         std::int64_t idx = 0;
         std::uint64_t cnt = 0;
         ref_calc_rel(o.index, ref_count(o.count), rel, idx, cnt);

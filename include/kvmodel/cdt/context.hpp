@@ -290,12 +290,14 @@ private:
             return ctx_hit{m.index_at_rank(*p), false, 0};
         }
         case ctx_step::kind::map_key: {
+            // The server rewrites the key for the lookup, which a WILDCARD or
+            // INF fails (cdt_untrusted_rewrite): never found, never created.
+            if (!list_storable(s.val))
+                return fail(step_error(i, "a key holding INF/WILDCARD is never found"));
             if (auto p = m.find(s.val))
                 return ctx_hit{*p, false, 0};
             if (!s.create)
                 return fail(step_error(i, "key not found"));
-            if (!list_storable(s.val))
-                return fail(step_error(i, "cannot create a key holding INF/WILDCARD"));
             return ctx_hit{0, true, 0};
         }
         default: {
@@ -306,6 +308,12 @@ private:
                 return fail(step_error(i, "no value equals the value"));
             if (!s.val.contains_wildcard())
                 return ctx_hit{m.index_at_rank(lo), false, 0};
+            // A persisted value index (top level only): where the server's
+            // search of it stops in the equal run.
+            if (i == 0 && m.order() == map_order::key_value_ordered && m.persist_index())
+                return ctx_hit{m.index_at_rank(detail::map_indexed_value_start(m, s.val).rank),
+                               false,
+                               0};
             std::vector<std::size_t> idx = m.indexes_by_rank(lo, hi);
             return ctx_hit{*std::min_element(idx.begin(), idx.end()), false, 0};
         }
@@ -345,6 +353,42 @@ private:
         return a > std::numeric_limits<std::size_t>::max() - b
                    ? std::numeric_limits<std::size_t>::max()
                    : a + b;
+    }
+
+    /// The server reads the ctx and the op's arguments with one parser whose
+    /// "holds a WILDCARD or INF" mark is sticky (msgpack_in_vec
+    /// has_nonstorage), and refuses an argument to be stored while the mark is
+    /// on: so a list_value or map_value step holding one makes every op that
+    /// stores a value fail with PARAMETER_ERROR. Every map_key step clears the
+    /// mark before it reads its key. The first `dug` steps were walked; the
+    /// ones after a create are read again only to size what they create.
+    std::optional<error> nonstorage_mark(std::size_t dug) const {
+        switch (m_op.code) {
+        case op_code::list_append:
+        case op_code::list_append_items:
+        case op_code::list_insert:
+        case op_code::list_insert_items:
+        case op_code::list_set:
+        case op_code::map_put:
+        case op_code::map_put_items:
+            break;
+        default:
+            return std::nullopt;
+        }
+        bool mark = false;
+        for (std::size_t i = 0; i < m_steps.size(); ++i) {
+            const ctx_step& s = m_steps[i];
+            if (s.type == ctx_step::kind::map_key)
+                mark = false; // read afresh (a key that would set it fails the step)
+            else if (i < dug && !list_storable(s.val))
+                mark = true;
+        }
+        if (!mark)
+            return std::nullopt;
+        return op_error(status::parameter_error,
+                        m_op.code,
+                        "a ctx value holding WILDCARD or INF: the server then refuses a value "
+                        "to store");
     }
 
     /// The containers of steps [from, end) around leaf, innermost first.
@@ -440,6 +484,10 @@ private:
         result<value> r = [&]() -> result<value> {
             if (i + 1 < m_steps.size())
                 return modify(child, i + 1);
+            // The server checks the target's type first (BIN_TYPE_ERROR).
+            bool typed = is_map_op(m_op.code) ? child.is_map() : child.is_list();
+            if (auto e = nonstorage_mark(m_steps.size()); e && typed)
+                return fail(std::move(*e));
             std::optional<value> target(std::move(child));
             result<value> out = apply_target(target);
             child = std::move(*target);
@@ -474,6 +522,8 @@ private:
             return fail(std::move(*e));
         if (m_class == op_class::remove)
             return value();
+        if (auto e = nonstorage_mark(i + 1))
+            return fail(std::move(*e));
         std::optional<value> leaf;
         result<value> r = apply_target(leaf);
         if (!r || !leaf)

@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kvmodel::cdt::detail {
 
@@ -130,5 +131,149 @@ inline constexpr std::size_t default_max_record_size = 1048576;
 inline error op_error(status code, op_code c, const std::string& what) {
     return error{code, std::string(op_name(c)) + ": " + what};
 }
+
+/// The server's search of an unindexed container for a list of items (a value
+/// list on an UNORDERED list or an unindexed map, a key list on an unordered
+/// map: cdt.c offset_index_find_items), replayed step by step. Needed only
+/// when an item holds a WILDCARD: then two unequal items can compare equal,
+/// the order is no longer a total preorder, and what the server finds depends
+/// on how it searched. Elsewhere an element matches exactly the items equal
+/// to it and the engines answer from ranges.
+///
+/// The server sorts the items with glibc's qsort_r (a stable top-down merge
+/// sort: halves of n / 2 and n - n / 2, the left value taken on a tie), then
+/// for each element in stored order does one bisection over the sorted items
+/// (order_index_find_rank_by_value): the element matches iff a probe compares
+/// equal. For results that report positions by item (RANK of a value list,
+/// INDEX of a key list) the bisection goes on to the last equal item, and the
+/// item after it and the last equal item are credited; ranks are then summed
+/// along the sorted items (result_data_set_by_itemlist_irc).
+class server_item_search {
+public:
+    /// Sorts the items as the server does. O(m log m) comparisons.
+    explicit server_item_search(const std::vector<value>& items)
+        : m_items(items)
+        , m_sorted(items.size()) {
+        for (std::size_t i = 0; i < m_sorted.size(); ++i)
+            m_sorted[i] = i;
+        std::vector<std::size_t> tmp(m_sorted.size());
+        merge_sort(0, m_sorted.size(), tmp);
+    }
+
+    /// Whether the server's answer can differ from the range answer.
+    static bool needed(const std::vector<value>& items) noexcept {
+        for (const value& v : items)
+            if (v.contains_wildcard()) return true;
+        return false;
+    }
+
+    /// Searches element e; with credit, also credits it for by-item positions.
+    /// Returns whether e matched.
+    bool find(const value& e, bool credit) {
+        std::size_t m = m_sorted.size();
+        std::size_t target = credit ? m : m + 1; // m + 1: stop at the first equal probe
+        std::size_t lower = 0;
+        std::size_t upper = m;
+        std::size_t rank = m / 2;
+        bool found = false;
+        while (true) {
+            std::size_t idx = m_sorted[rank];
+            auto c = compare(e, m_items[idx]);
+            bool greater = c > 0;
+            if (c == 0) {
+                found = true;
+                if (target > m) break;
+                // target (m) is above every item index: look right for the last equal.
+                if (rank == upper - 1) {
+                    ++rank;
+                    break;
+                }
+                greater = true;
+            }
+            if (greater) {
+                if (rank >= upper - 1) {
+                    ++rank;
+                    break;
+                }
+                lower = rank + (found ? 0 : 1);
+                rank = (rank + upper) / 2;
+            } else {
+                if (rank == lower) break;
+                upper = rank;
+                rank = (rank + lower) / 2;
+            }
+        }
+        if (credit) {
+            if (m_rank.empty()) {
+                m_rank.assign(m, 0);
+                m_count.assign(m, 0);
+            }
+            if (found && rank > 0) ++m_count[m_sorted[rank - 1]];
+            if (rank != m) ++m_rank[m_sorted[rank]];
+        }
+        return found;
+    }
+
+    /// The by-item positions after crediting every element of a container of
+    /// n (result_data_set_by_itemlist_irc), as runs: per item in argument
+    /// order, its credited positions one by one; with inverted, the gaps
+    /// between the items' runs in sorted item order, and the tail. A REVERSE
+    /// type reverses each run as a whole (window [n - end, n - begin)).
+    std::vector<window> runs(bool inverted, std::size_t n) {
+        std::vector<window> out;
+        if (m_rank.empty()) {
+            m_rank.assign(m_sorted.size(), 0);
+            m_count.assign(m_sorted.size(), 0);
+        }
+        for (std::size_t i = 1; i < m_sorted.size(); ++i)
+            m_rank[m_sorted[i]] += m_rank[m_sorted[i - 1]];
+        if (!inverted) {
+            for (std::size_t i = 0; i < m_items.size(); ++i)
+                for (std::size_t j = 0; j < m_count[i]; ++j)
+                    out.push_back({m_rank[i] + j, m_rank[i] + j + 1});
+            return out;
+        }
+        std::size_t prev = 0;
+        for (std::size_t idx : m_sorted) {
+            if (m_count[idx] == 0) continue;
+            out.push_back({prev, m_rank[idx]});
+            prev = m_rank[idx] + m_count[idx];
+        }
+        out.push_back({prev, n});
+        return out;
+    }
+
+private:
+    /// glibc's msort_with_tmp over m_sorted[b, b + n).
+    void merge_sort(std::size_t b, std::size_t n, std::vector<std::size_t>& tmp) {
+        if (n <= 1) return;
+        std::size_t n1 = n / 2;
+        std::size_t n2 = n - n1;
+        merge_sort(b, n1, tmp);
+        merge_sort(b + n1, n2, tmp);
+        std::size_t i = b;
+        std::size_t j = b + n1;
+        std::size_t t = 0;
+        while (n1 > 0 && n2 > 0) {
+            if (compare(m_items[m_sorted[i]], m_items[m_sorted[j]]) <= 0) {
+                tmp[t++] = m_sorted[i++];
+                --n1;
+            } else {
+                tmp[t++] = m_sorted[j++];
+                --n2;
+            }
+        }
+        while (n1-- > 0)
+            tmp[t++] = m_sorted[i++];
+        // What is left of the right half is already in place.
+        for (std::size_t k = 0; k < t; ++k)
+            m_sorted[b + k] = tmp[k];
+    }
+
+    const std::vector<value>& m_items;
+    std::vector<std::size_t> m_sorted;
+    std::vector<std::size_t> m_rank;  // per item: elements credited below it, then summed
+    std::vector<std::size_t> m_count; // per item: elements credited to it
+};
 
 } // namespace kvmodel::cdt::detail

@@ -697,6 +697,8 @@ public:
             m_rt.inverted = false;
             return by_index_window({0, n}, true);
         }
+        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items))
+            return by_value_list_searched(items);
         // Each item's rank interval [lo, hi) among the elements.
         std::vector<window> iv;
         iv.reserve(items.size());
@@ -777,6 +779,51 @@ public:
     }
 
 private:
+    /// A value list holding a WILDCARD on an UNORDERED list: the server's own
+    /// search, element by element (see server_item_search).
+    result<value> by_value_list_searched(const std::vector<value>& items) {
+        std::size_t n = m_l.size();
+        return_type t = m_rt.type;
+        bool by_item = is_rank_type(t);
+        server_item_search search(items);
+        std::vector<std::size_t> pos;
+        std::size_t i = 0;
+        for (const value& e : m_l) {
+            if (search.find(e, by_item) != m_rt.inverted)
+                pos.push_back(i);
+            ++i;
+        }
+        value out;
+        switch (t) {
+        case return_type::count:
+            out = list_int(pos.size());
+            break;
+        case return_type::exists:
+            out = value(!pos.empty());
+            break;
+        case return_type::index:
+        case return_type::reverse_index:
+        case return_type::value:
+            out = list_by_positions(m_l, t, true, pos);
+            break;
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            std::vector<value> ranks;
+            for (const window& w : search.runs(m_rt.inverted, n))
+                list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
+            out = list_of(std::move(ranks));
+            break;
+        }
+        default:
+            break;
+        }
+        if (m_remove && !pos.empty()) {
+            list_remove_positions(m_l, pos);
+            m_run.wrote = true;
+        }
+        return out;
+    }
+
     result<value> inverted_single() {
         return fail(op_error(
             status::op_not_applicable, m_code, "INVERTED is not supported for a single-result op"));

@@ -557,6 +557,54 @@ inline void map_apply_removal(map& m, const map_removal& r) {
     }
 }
 
+/// Where the server's search of a persisted value index (a top-level
+/// KV_ORDERED map with persist_index) starts the entries equal to v
+/// (particle_map.c packed_map_find_rank_by_value_indexed: cdt.c
+/// order_index_find_rank_by_value with target 0), and whether a probe found
+/// one. On an equal probe the search goes left, but stops at once on the
+/// entry of key index 0. Ties in the index are ranked by key, so for a value
+/// without a WILDCARD that entry is the first of its run and the answer is
+/// count_less_value(v); with a WILDCARD the equal run holds different values,
+/// the entry of index 0 may sit inside it, and the run is cut there.
+struct map_value_start {
+    std::size_t rank = 0;
+    bool found = false;
+};
+inline map_value_start map_indexed_value_start(const map& m, const value& v) {
+    std::size_t n = m.size();
+    if (n == 0)
+        return {};
+    std::size_t lower = 0;
+    std::size_t upper = n;
+    std::size_t rank = n / 2;
+    bool found = false;
+    while (true) {
+        auto it = map_access::rank_at(m, rank);
+        auto c = compare(v, it->val);
+        bool less = c < 0;
+        if (c == 0) {
+            found = true;
+            if (map_access::index_of(m, it) == 0)
+                break;
+            less = true;
+        }
+        if (less) {
+            if (rank == lower)
+                break;
+            upper = rank;
+            rank = (rank + lower) / 2;
+        } else {
+            if (rank >= upper - 1) {
+                ++rank;
+                break;
+            }
+            lower = rank + (found ? 0 : 1);
+            rank = (rank + upper) / 2;
+        }
+    }
+    return {rank, found};
+}
+
 // ------------------------------------------------------------------ selection
 
 /// One selector applied to one map: builds the result exactly as the server
@@ -636,7 +684,7 @@ public:
     result<value> by_value_rel_rank_range(const value& v,
                                           std::int64_t rel,
                                           const std::optional<std::int64_t>& count) {
-        window w = relative_window(m_map.count_less_value(v), rel, count, m_n);
+        window w = relative_window(value_start(v).rank, rel, count, m_n);
         return rank_window(w.begin, w.size(), true);
     }
 
@@ -645,9 +693,10 @@ public:
     by_value_interval(const value& begin, const std::optional<value>& end, bool single_value) {
         if (m_n == 0)
             return map_not_found(m_rt, true);
-        std::size_t r = m_map.count_less_value(begin);
-        std::size_t e = single_value ? m_map.count_less_equal_value(begin)
-                                     : (end ? m_map.count_less_value(*end) : m_n);
+        map_value_start start = value_start(begin);
+        std::size_t r = start.rank;
+        std::size_t e = single_value ? (start.found ? m_map.count_less_equal_value(begin) : r)
+                                     : (end ? value_start(*end).rank : m_n);
         std::size_t c = e > r ? e - r : 0;
         if (c == 0) {
             if (!m_inv)
@@ -666,6 +715,8 @@ public:
                                  "return type RANK is not supported for a key list"));
         if (keys.empty())
             return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
+        if (!m_kpath && m_n != 0 && server_item_search::needed(keys))
+            return list_searched(keys, /*keys=*/true);
         std::vector<item_hits> hits =
             m_kpath ? key_list_hits_ordered(keys) : key_list_hits_unordered(keys);
         return list_result(hits, /*by_rank=*/false);
@@ -674,11 +725,14 @@ public:
     result<value> by_value_list(const std::vector<value>& values) {
         if (values.empty())
             return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
+        if (!value_index_path() && server_item_search::needed(values))
+            return list_searched(values, /*keys=*/false);
         std::vector<item_hits> hits;
         hits.reserve(values.size());
         for (const value& v : values) {
-            std::size_t lo = m_map.count_less_value(v);
-            hits.push_back({lo, m_map.count_less_equal_value(v) - lo, 0});
+            map_value_start start = value_start(v);
+            std::size_t hi = start.found ? m_map.count_less_equal_value(v) : start.rank;
+            hits.push_back({start.rank, hi - start.rank, 0});
         }
         if (!value_index_path())
             credit_last_item(hits);
@@ -1080,6 +1134,16 @@ private:
         return hits;
     }
 
+    /// The first rank of the entries equal to v: count_less_value, but for a WILDCARD on a persisted value index, where
+    /// the server's search can stop inside the run (map_indexed_value_start).
+    /// found is exact only on that path; elsewhere it is true, and the run's
+    /// end, count_less_equal_value, says whether it is empty.
+    [[nodiscard]] map_value_start value_start(const value& v) const {
+        if (m_vidx && v.contains_wildcard())
+            return map_indexed_value_start(m_map, v);
+        return {m_map.count_less_value(v), true};
+    }
+
     /// Whether a value list takes the server's value-index path: with a
     /// persisted value index, and on a map of at most one entry, whose order
     /// index the server always counts as valid (order_index_is_valid). There
@@ -1106,6 +1170,48 @@ private:
             for (std::size_t p = hits[i].lo; p < hits[i].lo + hits[i].span; ++p)
                 if (claimed.insert(p).second)
                     ++hits[i].credited;
+        }
+    }
+
+    /// A key list (keys) or value list holding a WILDCARD, where the server
+    /// searches entry by entry in key order (see server_item_search). By-item
+    /// positions: the INDEX of a key list, the RANK of a value list.
+    result<value> list_searched(const std::vector<value>& items, bool keys) {
+        bool by_item = keys ? wants_index()
+                            : (m_rt == return_type::rank || m_rt == return_type::reverse_rank);
+        server_item_search search(items);
+        std::vector<std::size_t> mask;
+        auto it = map_access::key_at(m_map, 0);
+        for (std::size_t i = 0; i < m_n; ++i, ++it)
+            if (search.find(keys ? it->key : it->val, by_item) != m_inv)
+                mask.push_back(i);
+        removal.what = map_removal::kind::indexes;
+        removal.set = mask;
+        std::vector<value> out;
+        switch (m_rt) {
+        case return_type::none:
+            return value();
+        case return_type::count:
+            return map_int(mask.size());
+        case return_type::exists:
+            return value(!mask.empty());
+        case return_type::index:
+        case return_type::reverse_index:
+        case return_type::rank:
+        case return_type::reverse_rank:
+            if (by_item) {
+                bool rev = m_rt == return_type::reverse_index || rev_rank();
+                for (const window& w : search.runs(m_inv, m_n))
+                    map_emit_run(out, w.begin, w.size(), m_n, rev);
+            } else {
+                for (std::size_t i : mask)
+                    out.push_back(map_pos(i, m_n, rev_index()));
+            }
+            return map_list_of(std::move(out));
+        default: {
+            std::vector<map_pick> picks = map_picks_by_indexes(m_map, mask);
+            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+        }
         }
     }
 
