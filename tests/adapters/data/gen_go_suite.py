@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates tests/adapters/data/go_suite_{map,list,bit}.json: the scenarios of
 the Aerospike Go client's own CDT and bit test suites (cdt_map_test.go,
-cdt_list_test.go, cdt_bitwise_test.go of aerospike-client-go v7) written as
+cdt_list_test.go, cdt_bitwise_test.go of aerospike-client-go v7, and the
+Operate() calls with list ops in client_test.go) written as
 cdt-json cases (shared/spec/cdt-json.md), the way gen_client_suite.py and
 gen_java_suite.py write the C and Java clients'.
 
@@ -36,8 +37,10 @@ Go specifics:
     is mostly the Go *Ex tests' wider regions (set, and, not: 11-80 bits;
     add: 11-64; subtract 1-64 by 2^n - 1, where Java subtracts -1).
 
-Left out: UDFs (the CDT-in-UDF test), scans, and the PARTIAL rshift regions
-at the blob's end in "should RSHIFTEX bits", which crash 8.1.2
+Left out: UDFs (the CDT-in-UDF test), scans, batch reads (client_test.go's
+BatchGetOperate / BatchGetComplex: their Operate() appends are kept, once),
+expressions and HLL (exp_*_test.go, hll_operation_test.go), and the PARTIAL
+rshift regions at the blob's end in "should RSHIFTEX bits", which crash 8.1.2
 (shared/AEROSPIKE-CDT.md section 14; the same cases as gen_java_suite.py
 --crash-shapes writes).
 
@@ -546,6 +549,21 @@ t = lt("should support Create List Ops", "ORDERED")
 t.call([op("list_append_items", values=NL, order="ORDERED"), op("read")], results=ok(2))
 t.call([op("list_append", value=2, order="ORDERED", ctx=[c_lic(3, "ORDERED")]), op("read")],
        results=[1, [ANY, [2], ANY, ANY]])
+
+# client_test.go: the Operate() calls of its tests that do list ops.
+CT = "client_test"
+# "must execute BatchGetOperate with Operations": ten records, each built by
+# ten appends; the batch read that follows is left out (batch).
+# "must execute BatchGetComplex with Operations" makes the same calls.
+for j in range(10):
+    t = test(LISTS, CT, "must execute BatchGetOperate with Operations (key %d)" % j, "list")
+    for i in range(1, 11):
+        t.call([op("list_append", value=j + i * 100)], results=[i])
+t = test(LISTS, CT, "must re-apply the same operations, and result should match expectation", "list")
+for i in range(1, 11):
+    t.call([op("list_append", value=1)], results=[i])
+t.call([op("list_get", index=-1)], results=[1])
+t.call([op("list_get", index=-1)], results=[1])
 
 
 # ============================================================================
