@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generates tests/adapters/data/go_suite_{map,list,bit}.json: the scenarios of
 the Aerospike Go client's own CDT and bit test suites (cdt_map_test.go,
-cdt_list_test.go, cdt_bitwise_test.go of aerospike-client-go v7, and the
-Operate() calls with list ops in client_test.go) written as
+cdt_list_test.go, cdt_bitwise_test.go of aerospike-client-go v7, with the
+one test its stage branch adds, and the Operate() calls with list ops in
+client_test.go and batch_test.go) written as
 cdt-json cases (shared/spec/cdt-json.md), the way gen_client_suite.py and
 gen_java_suite.py write the C and Java clients'.
 
@@ -53,7 +54,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from suite_lib import (ANY, INF, WILD, size, d, m, hx, op, c_li, c_lr, c_mk, c_mr,  # noqa: E402,F401
+from suite_lib import (ANY, NIL, INF, WILD, size, d, m, hx, op, c_li, c_lr, c_mk, c_mr,  # noqa: E402,F401
                        c_lic, Registry, build)
 
 REG = Registry("go", ["go_suite_map", "go_suite_list", "go_suite_bit"])
@@ -296,6 +297,13 @@ for i in range(1, 101):
 L100 = list(range(1, 101))
 t.call([op("list_get_range", index=0, count=100)], results=[L100])
 t.call([op("list_append_items", values=L100)], results=[200])
+
+# On the stage branch (2024-03-28) only: ListCreateWithIndexOp without a
+# context sets the top-level order with a persisted index.
+t = lt("should create a valid CDT List with persisted index", "ORDERED")
+t.call([op("list_create", order="ORDERED", pad=False, persist_index=True),
+        op("list_append_items", values=[1, 2, 3, 4], order="UNORDERED_LIST"), op("read")],
+       results=[None, 4, [1, 2, 3, 4]], note="the Go test's bin is named \"indexedList\"")
 
 # "CDT List Operations": BeforeEach deletes the record and appends 1..10.
 t = lt("BeforeEach (CDT List Operations)")
@@ -549,6 +557,16 @@ t = lt("should support Create List Ops", "ORDERED")
 t.call([op("list_append_items", values=NL, order="ORDERED"), op("read")], results=ok(2))
 t.call([op("list_append", value=2, order="ORDERED", ctx=[c_lic(3, "ORDERED")]), op("read")],
        results=[1, [ANY, [2], ANY, ANY]])
+
+# batch_test.go: the one test there that operates on a single record.
+t = test(LISTS, "batch_test", "ListGetByValueRangeOp and ListRemoveByValueRangeOp with nil arguments correctly", "list")
+t.start([7, 6, 5, 8, 9, 10])
+t.call([op("list_get_by_value_range", "VALUE", begin=7, end=9), op("list_get_by_value_range", "INDEX", begin=7),
+        op("list_get_by_value_range", "VALUE", begin=7), op("list_get_by_value_range", "RANK", begin=7),
+        op("list_get_by_value_range", "VALUE", begin=NIL, end=9)],
+       results=[[7, 8], [0, 3, 4, 5], [7, 8, 9, 10], [2, 3, 4, 5], [7, 6, 5, 8]],
+       note="a nil end is left out of the op; a nil begin is sent as nil")
+t.call([op("list_remove_by_value_range", "INDEX", begin=7)], results=[[0, 3, 4, 5]], final=[6, 5])
 
 # client_test.go: the Operate() calls of its tests that do list ops.
 CT = "client_test"
