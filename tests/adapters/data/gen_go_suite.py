@@ -2,8 +2,9 @@
 """Generates tests/adapters/data/go_suite_{map,list,bit}.json: the scenarios of
 the Aerospike Go client's own CDT and bit test suites (cdt_map_test.go,
 cdt_list_test.go, cdt_bitwise_test.go of aerospike-client-go v7, with the
-one test its stage branch adds, and the Operate() calls with list ops in
-client_test.go and batch_test.go) written as
+one test its stage branch adds, the Operate() calls with list ops in
+client_test.go and batch_test.go, and examples/list_map's testListOperate,
+ids "go/examples.list_map/...") written as
 cdt-json cases (shared/spec/cdt-json.md), the way gen_client_suite.py and
 gen_java_suite.py write the C and Java clients'.
 
@@ -570,6 +571,15 @@ t.call([op("list_get_by_value_range", "VALUE", begin=7, end=9), op("list_get_by_
        results=[[7, 8], [0, 3, 4, 5], [7, 8, 9, 10], [2, 3, 4, 5], [7, 6, 5, 8]],
        note="a nil end is left out of the op; a nil begin is sent as nil")
 t.call([op("list_remove_by_value_range", "INDEX", begin=7)], results=[[0, 3, 4, 5]], final=[6, 5])
+
+# examples/list_map/list_map.go, testListOperate: the one example with CDT
+# ops; it checks the list read back (validate panics otherwise).
+t = test(LISTS, "examples.list_map", "testListOperate", "list")
+t.start(["string1", "string2", "string3"])
+UNIQUE = ["ADD_UNIQUE", "NO_FAIL"]
+t.call([op("list_append", value="string4", order="UNORDERED_LIST", flags=UNIQUE)], results=ok(1))
+t.call([op("list_append", value="string4", order="UNORDERED_LIST", flags=UNIQUE)], results=ok(1),
+       final=["string1", "string2", "string3", "string4"], note="the duplicate is ignored (NO_FAIL)")
 
 # client_test.go: the Operate() calls of its tests that do list ops.
 CT = "client_test"
