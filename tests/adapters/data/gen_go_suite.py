@@ -215,7 +215,8 @@ t.call([op("map_remove_by_value", "KEY", value=10), op("map_get_by_rank_range", 
 REL4 = pairs((0, 17), (4, 2), (5, 15), (9, 10))
 N = "should support MapWriteFlagsPartial & MapWriteFlagsNoFail"
 t = mt(N)
-t.call([op("map_put_items", items=REL4)], results=ok(1), note="the Go test also puts these items in bin2 (\"%s (bin2)\")" % N)
+t.call([op("map_put_items", items=REL4)], results=ok(1),
+       note="the Go test also puts these items in bin2 (\"%s (bin2)\")" % N)
 t.call([op("map_put_items", items=pairs((3, 3), (5, 15)), flags=["CREATE_ONLY", "PARTIAL", "NO_FAIL"])], results=[5])
 t = mt(N + " (bin2)")
 t.call([op("map_put_items", items=REL4)], results=ok(1), note="bin2 of the Go test's first call")
