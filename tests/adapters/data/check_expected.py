@@ -39,6 +39,8 @@ def match(exp, got):
             return isinstance(got, int) and not isinstance(got, bool)
         if "$each" in exp:
             return isinstance(got, list) and all(match(exp["$each"], g) for g in got)
+        if "$consist" in exp:
+            return isinstance(got, list) and consists_of(exp["$consist"], got)
         if "$starts" in exp:
             want = exp["$starts"]
             return isinstance(got, list) and len(got) >= len(want) and all(match(w, g) for w, g in zip(want, got))
@@ -51,6 +53,18 @@ def match(exp, got):
     if isinstance(exp, list):
         return isinstance(got, list) and len(exp) == len(got) and all(match(e, g) for e, g in zip(exp, got))
     return exp == got and type(exp) == type(got)
+
+
+def consists_of(want, got):
+    """Whether got is want in some order (gomega's ConsistOf)."""
+    if len(want) != len(got):
+        return False
+    if not want:
+        return True
+    for j, g in enumerate(got):
+        if match(want[0], g) and consists_of(want[1:], got[:j] + got[j + 1:]):
+            return True
+    return False
 
 
 def check(case, out):

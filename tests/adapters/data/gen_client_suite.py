@@ -12,7 +12,8 @@ test asserts about that call, in the runner's output notation:
   {"results": [r0, r1, ...], "final": bin, "error": code}
 all optional; inside a value {"$any": true} is an unasserted value,
 {"$size": n} a list of which only the length is asserted, {"$starts": [...]}
-a list of which only the first elements are asserted, {"$each": x} a list
+a list of which only the first elements are asserted, {"$consist": [...]}
+a list of these elements in any order, {"$each": x} a list
 whose every element matches x, {"$int": true} any integer; "error": true is
 any error; "unchanged": true, the bin as it was; "extends": [...], the bin
 as it was with these elements added at the end; "bin_exists": false, no bin
