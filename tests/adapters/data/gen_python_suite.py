@@ -70,7 +70,6 @@ usage: gen_python_suite.py KVMODEL --client DIR [--backend aerospike --host H[:P
 """
 import contextlib
 import importlib
-import itertools
 import json
 import os
 import subprocess
