@@ -77,8 +77,9 @@ def check(case, out):
     if "error" in exp:
         if exp["error"] is True and errors:
             return bad
-        if not any(r.get("code") == exp["error"] for r in errors):
-            bad.append("expected error %d, got %s" % (exp["error"], json.dumps(results)))
+        codes = exp["error"] if isinstance(exp["error"], list) else [exp["error"]]
+        if not any(r.get("code") in codes for r in errors):
+            bad.append("expected error %s, got %s" % (json.dumps(exp["error"]), json.dumps(results)))
         return bad
     if errors:
         bad.append("expected success, got %s" % json.dumps(results))

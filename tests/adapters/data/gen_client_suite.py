@@ -15,7 +15,7 @@ all optional; inside a value {"$any": true} is an unasserted value,
 a list of which only the first elements are asserted, {"$consist": [...]}
 a list of these elements in any order, {"$each": x} a list
 whose every element matches x, {"$int": true} any integer; "error": true is
-any error; "unchanged": true, the bin as it was; "extends": [...], the bin
+any error, "error": [c1, c2] any of these codes; "unchanged": true, the bin as it was; "extends": [...], the bin
 as it was with these elements added at the end; "bin_exists": false, no bin
 afterwards. check_expected.py
 compares them with what `kvmodel cdt` prints.
