@@ -28,6 +28,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference_list.hpp"
@@ -640,6 +641,90 @@ nlohmann::json ctx_json(const ctx_step& s) {
 
 /// The op in cdt-json notation (shared/spec/cdt-json.md); every field the op
 /// may read is written out.
+/// The cdt-json argument names op c takes (shared/spec/cdt-json.md).
+std::vector<std::string_view> arg_names(op_code c) {
+    std::string_view n = cdt::op_name(c);
+    auto ends = [&](std::string_view tail) {
+        return n.size() >= tail.size() && n.substr(n.size() - tail.size()) == tail;
+    };
+    if (ends("_by_value_list"))
+        return {"values"};
+    if (ends("_by_key_list"))
+        return {"keys"};
+    if (ends("_by_value_range") || ends("_by_key_range"))
+        return {"begin", "end"};
+    if (ends("_by_value_rel_rank_range"))
+        return {"value", "rank", "count"};
+    if (ends("_by_key_rel_index_range"))
+        return {"key", "index", "count"};
+    if (ends("_by_value"))
+        return {"value"};
+    if (ends("_by_key"))
+        return {"key"};
+    if (ends("_by_index_range"))
+        return {"index", "count"};
+    if (ends("_by_index"))
+        return {"index"};
+    if (ends("_by_rank_range"))
+        return {"rank", "count"};
+    if (ends("_by_rank"))
+        return {"rank"};
+    switch (c) {
+    case op_code::list_append:
+        return {"value"};
+    case op_code::list_append_items:
+        return {"values"};
+    case op_code::list_insert:
+    case op_code::list_set:
+        return {"index", "value"};
+    case op_code::list_insert_items:
+        return {"index", "values"};
+    case op_code::list_increment:
+        return {"index", "delta"};
+    case op_code::list_pop:
+    case op_code::list_get:
+    case op_code::list_remove:
+        return {"index"};
+    case op_code::list_pop_range:
+    case op_code::list_get_range:
+    case op_code::list_remove_range:
+    case op_code::list_trim:
+        return {"index", "count"};
+    case op_code::list_create:
+        return {"order", "pad", "persist_index"};
+    case op_code::list_set_order:
+    case op_code::map_create:
+    case op_code::map_set_policy:
+        return {"order", "persist_index"};
+    case op_code::map_put:
+        return {"key", "value"};
+    case op_code::map_increment:
+    case op_code::map_decrement:
+        return {"key", "delta"};
+    default:
+        return {};
+    }
+}
+
+/// Whether op c takes a write policy (flags and order).
+bool takes_policy(op_code c) {
+    switch (c) {
+    case op_code::list_append:
+    case op_code::list_append_items:
+    case op_code::list_insert:
+    case op_code::list_insert_items:
+    case op_code::list_set:
+    case op_code::list_increment:
+    case op_code::map_put:
+    case op_code::map_put_items:
+    case op_code::map_increment:
+    case op_code::map_decrement:
+        return true;
+    default:
+        return false;
+    }
+}
+
 nlohmann::json op_json(const op& o) {
     using nlohmann::json;
     json j;
@@ -665,10 +750,18 @@ nlohmann::json op_json(const op& o) {
     args["order"] = cdt::is_map_op(o.code) ? map_order_name(o.morder) : order_name(o.order);
     args["pad"] = o.pad;
     args["persist_index"] = o.persist_index;
-    args["flags"] = o.code == op_code::list_sort ? o.sort_flags : o.lpolicy.flags;
-    j["args"] = args;
-    j["return_type"] = o.return_type & 0xffff;
-    j["inverted"] = (o.return_type & cdt::return_inverted) != 0;
+    if (o.code == op_code::map_put)
+        args["value"] = to_json(o.val);
+    // Only what the op takes, so that `kvmodel cdt` runs the reproducer.
+    json kept = json::object();
+    for (std::string_view name : arg_names(o.code))
+        if (args.contains(name))
+            kept[std::string(name)] = args[std::string(name)];
+    j["args"] = kept;
+    if (cdt::op_name(o.code).find("_by_") != std::string_view::npos) { // a selector
+        j["return_type"] = o.return_type & 0xffff;
+        j["inverted"] = (o.return_type & cdt::return_inverted) != 0;
+    }
     json flags = json::array();
     if (o.lpolicy.flags & cdt::list_write_flags::add_unique)
         flags.push_back("ADD_UNIQUE");
@@ -680,9 +773,11 @@ nlohmann::json op_json(const op& o) {
         flags.push_back("PARTIAL");
     if (o.code == op_code::list_sort && (o.sort_flags & cdt::list_sort_flags::drop_duplicates))
         flags.push_back("DROP_DUPLICATES");
-    j["flags"] = flags;
-    j["policy_order"] =
-        cdt::is_map_op(o.code) ? map_order_name(o.mpolicy.order) : order_name(o.lpolicy.order);
+    if (takes_policy(o.code) || o.code == op_code::list_sort)
+        j["flags"] = flags;
+    if (takes_policy(o.code))
+        j["policy_order"] =
+            cdt::is_map_op(o.code) ? map_order_name(o.mpolicy.order) : order_name(o.lpolicy.order);
     json ctx = json::array();
     for (const ctx_step& s : o.ctx)
         ctx.push_back(ctx_json(s));
