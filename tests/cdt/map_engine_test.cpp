@@ -1250,3 +1250,17 @@ TEST_CASE("WILDCARD items: the server's sorted-items search, and its persisted i
           value(1));
     CHECK(*p == *M("[[37, true]]"));
 }
+
+TEST_CASE("an UNORDERED map with a persisted index takes the key-ordered paths",
+          "[cdt][map]") {
+    // 8.1.2 stores it flagged (flags != 0 is key-ordered: is_k_ordered), so
+    // it answers as a K_ORDERED map: a missing key under INVERTED is "not
+    // found", and a key list's REVERSE_INDEX goes entry by entry.
+    std::optional<value> p = M(R"([[1, 255], ["b", 2], ["c", 3]])", map_order::unordered, true);
+    CHECK(get(p, mo::get_by_key(255, rt::none, true)).is_nil());
+    CHECK(get(p, mo::get_by_key(255, rt::key_value, true)) == J("[]"));
+    CHECK(get(p, mo::get_by_key_list({1, "zz"}, rt::reverse_index, true)) == J("[1, 0]"));
+    std::optional<value> u = M(R"([[1, 255], ["b", 2], ["c", 3]])", map_order::unordered, false);
+    CHECK(err_of(u, mo::get_by_key(255, rt::none, true)) == status::op_not_applicable);
+    CHECK(get(u, mo::get_by_key_list({1, "zz"}, rt::reverse_index, true)) == J("[0, 1]"));
+}

@@ -363,7 +363,8 @@ public:
         , code(code_)
         , rt(rt_)
         , inv(inv_)
-        , kpath(map_.order != map_order::unordered)
+        // Any flag makes the server's map key-ordered, persist_index too.
+        , kpath(map_.order != map_order::unordered || (top_level && map_.persist))
         , vidx(top_level && map_.order == map_order::key_value_ordered && map_.persist) {}
 
     const ref_map& m;

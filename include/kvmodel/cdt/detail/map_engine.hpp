@@ -617,7 +617,10 @@ public:
         , m_code(code)
         , m_rt(rt.type)
         , m_inv(rt.inverted)
-        , m_kpath(m.order() != map_order::unordered)
+        // The server's key-ordered paths take any map with a flag set
+        // (particle_map.c is_k_ordered: flags != 0), so also an UNORDERED
+        // top-level map with a persisted index.
+        , m_kpath(m.order() != map_order::unordered || (top_level && m.persist_index()))
         , m_vidx(top_level && m.order() == map_order::key_value_ordered && m.persist_index()) {}
 
     map_removal removal;
