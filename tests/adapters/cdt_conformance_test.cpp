@@ -64,6 +64,9 @@
 //     indexes (the first-equal search stops on key index 0), and context
 //     steps holding WILDCARD or INF (map_key never matches; list_value and
 //     map_value make a value to store a PARAMETER_ERROR).
+//   * persisted_random: gen_persisted_cases.py: random cases (values seed
+//     901, small seed 902) rebuilt on a top-level list or map with a
+//     persisted index, whose ops the server answers by its index paths.
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and
