@@ -134,6 +134,45 @@ inline bool ref_any_wildcard(const std::vector<value>& vs) {
     return false;
 }
 
+/// cdt.c order_index_find_rank_by_value for the tests: bisect n elements in
+/// rank order; cmp(r) compares the value sought with the element of rank r,
+/// idx(r) is that element's storage index. An equal element ends the search
+/// when target > n, else it goes left while target < idx(r) and right while
+/// target > idx(r) (at the top end: one past it). Returns where it ends and
+/// whether anything compared equal.
+template <class Cmp, class Idx>
+std::pair<std::size_t, bool> ref_find_rank(std::size_t n, std::size_t target, Cmp cmp, Idx idx) {
+    if (n == 0)
+        return {0, false};
+    std::size_t lo = 0;
+    std::size_t hi = n;
+    std::size_t r = n / 2;
+    bool found = false;
+    for (;;) {
+        int c = cmp(r);
+        if (c == 0) {
+            found = true;
+            if (target > n || target == idx(r))
+                break;
+            if (target > idx(r) && r == hi - 1)
+                return {r + 1, true};
+            c = target < idx(r) ? -1 : 1;
+        }
+        if (c > 0) {
+            if (r >= hi - 1)
+                return {r + 1, found};
+            lo = found ? r : r + 1;
+            r = (r + hi) / 2;
+        } else {
+            if (r == lo)
+                break;
+            hi = r;
+            r = (r + lo) / 2;
+        }
+    }
+    return {r, found};
+}
+
 /// What Aerospike 8.1.2 does with a list of items on an unindexed container
 /// (cdt.c offset_index_find_items), spelled out for the tests: it sorts the
 /// items with glibc's merge sort (halves n / 2 and n - n / 2; a tie takes the
@@ -180,36 +219,9 @@ struct ref_item_search {
     /// credits e (for results by item). Whether a probe was equal.
     bool match(const value& e, bool last) {
         std::size_t cnt = sorted.size();
-        std::size_t lo = 0;
-        std::size_t hi = cnt;
-        std::size_t r = cnt / 2;
-        bool found = false;
-        for (;;) {
-            int c = ref_cmp(e, items[sorted[r]]);
-            if (c == 0) {
-                found = true;
-                if (!last)
-                    break;
-                if (r == hi - 1) {
-                    ++r;
-                    break;
-                }
-                c = 1;
-            }
-            if (c > 0) {
-                if (r >= hi - 1) {
-                    ++r;
-                    break;
-                }
-                lo = found ? r : r + 1;
-                r = (r + hi) / 2;
-            } else {
-                if (r == lo)
-                    break;
-                hi = r;
-                r = (r + lo) / 2;
-            }
-        }
+        auto [r, found] = ref_find_rank(
+            cnt, last ? cnt : cnt + 1, [&](std::size_t i) { return ref_cmp(e, items[sorted[i]]); },
+            [&](std::size_t i) { return sorted[i]; });
         if (last) {
             if (found)
                 ++credited[sorted[r - 1]];
@@ -253,36 +265,9 @@ struct ref_item_search {
 /// key index 0), and whether it saw one.
 inline std::pair<std::size_t, bool> ref_indexed_start(const ref_map& m, const value& v) {
     std::vector<std::size_t> by_rank = ref_by_rank(m);
-    std::size_t n = by_rank.size();
-    if (n == 0)
-        return {0, false};
-    std::size_t lo = 0;
-    std::size_t hi = n;
-    std::size_t r = n / 2;
-    bool found = false;
-    for (;;) {
-        int c = ref_cmp(v, m.e[by_rank[r]].val);
-        if (c == 0) {
-            found = true;
-            if (by_rank[r] == 0)
-                break;
-            c = -1;
-        }
-        if (c > 0) {
-            if (r >= hi - 1) {
-                ++r;
-                break;
-            }
-            lo = found ? r : r + 1;
-            r = (r + hi) / 2;
-        } else {
-            if (r == lo)
-                break;
-            hi = r;
-            r = (r + lo) / 2;
-        }
-    }
-    return {r, found};
+    return ref_find_rank(
+        by_rank.size(), 0, [&](std::size_t r) { return ref_cmp(v, m.e[by_rank[r]].val); },
+        [&](std::size_t r) { return by_rank[r]; });
 }
 
 /// The wire count: left out = UINT32_MAX, negative = a huge unsigned number.

@@ -9,11 +9,13 @@
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/result.hpp>
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kvmodel::cdt::detail {
@@ -132,6 +134,66 @@ inline error op_error(status code, op_code c, const std::string& what) {
     return error{code, std::string(op_name(c)) + ": " + what};
 }
 
+/// -1, 0 or 1, as the server's comparisons answer.
+inline int sign_of(std::weak_ordering o) noexcept {
+    return o < 0 ? -1 : o > 0 ? 1 : 0;
+}
+
+/// cdt.c order_index_find_rank_by_value, step by step: a bisection over n
+/// elements in rank order, where cmp(r) compares the value sought with the
+/// element of rank r (as the server's msgpack_cmp_peek(value, element)) and
+/// idx(r) is that element's index in storage. On an equal element it stops
+/// at once when target > n; else it goes left while target < idx(r), right
+/// while target > idx(r) (target n: to the end of the equal run), and stops
+/// when they meet. Returns the rank it ends at and whether any probe was
+/// equal. With consistent comparisons and ties in storage order that is the
+/// run's first rank (target 0) or one past its last (target n); where a
+/// WILDCARD makes different values tie, the answer depends on the probes.
+template <class Cmp, class Idx>
+std::pair<std::size_t, bool>
+server_find_rank(std::size_t n, std::size_t target, Cmp&& cmp, Idx&& idx) {
+    if (n == 0)
+        return {0, false};
+    std::size_t lower = 0;
+    std::size_t upper = n;
+    std::size_t rank = n / 2;
+    bool found = false;
+    while (true) {
+        int c = cmp(rank);
+        if (c == 0) {
+            found = true;
+            if (target > n)
+                break;
+            std::size_t i = idx(rank);
+            if (target < i) {
+                c = -1;
+            } else if (target > i) {
+                if (rank == upper - 1) {
+                    ++rank;
+                    break;
+                }
+                c = 1;
+            } else {
+                break;
+            }
+        }
+        if (c > 0) {
+            if (rank >= upper - 1) {
+                ++rank;
+                break;
+            }
+            lower = rank + (found ? 0 : 1);
+            rank = (rank + upper) / 2;
+        } else {
+            if (rank == lower)
+                break;
+            upper = rank;
+            rank = (rank + lower) / 2;
+        }
+    }
+    return {rank, found};
+}
+
 /// The server's search of an unindexed container for a list of items (a value
 /// list on an UNORDERED list or an unindexed map, a key list on an unordered
 /// map: cdt.c offset_index_find_items), replayed step by step. Needed only
@@ -171,38 +233,13 @@ public:
     /// Returns whether e matched.
     bool find(const value& e, bool credit) {
         std::size_t m = m_sorted.size();
-        std::size_t target = credit ? m : m + 1; // m + 1: stop at the first equal probe
-        std::size_t lower = 0;
-        std::size_t upper = m;
-        std::size_t rank = m / 2;
-        bool found = false;
-        while (true) {
-            std::size_t idx = m_sorted[rank];
-            auto c = compare(e, m_items[idx]);
-            bool greater = c > 0;
-            if (c == 0) {
-                found = true;
-                if (target > m) break;
-                // target (m) is above every item index: look right for the last equal.
-                if (rank == upper - 1) {
-                    ++rank;
-                    break;
-                }
-                greater = true;
-            }
-            if (greater) {
-                if (rank >= upper - 1) {
-                    ++rank;
-                    break;
-                }
-                lower = rank + (found ? 0 : 1);
-                rank = (rank + upper) / 2;
-            } else {
-                if (rank == lower) break;
-                upper = rank;
-                rank = (rank + lower) / 2;
-            }
-        }
+        // target m + 1: stop at the first equal probe; m, above every item
+        // number: go on to the last equal item.
+        auto [rank, found] = server_find_rank(
+            m,
+            credit ? m : m + 1,
+            [&](std::size_t r) { return sign_of(compare(e, m_items[m_sorted[r]])); },
+            [&](std::size_t r) { return m_sorted[r]; });
         if (credit) {
             if (m_rank.empty()) {
                 m_rank.assign(m, 0);

@@ -558,50 +558,24 @@ inline void map_apply_removal(map& m, const map_removal& r) {
 }
 
 /// Where the server's search of a persisted value index (a top-level
-/// KV_ORDERED map with persist_index) starts the entries equal to v
-/// (particle_map.c packed_map_find_rank_by_value_indexed: cdt.c
-/// order_index_find_rank_by_value with target 0), and whether a probe found
-/// one. On an equal probe the search goes left, but stops at once on the
-/// entry of key index 0. Ties in the index are ranked by key, so for a value
-/// without a WILDCARD that entry is the first of its run and the answer is
-/// count_less_value(v); with a WILDCARD the equal run holds different values,
-/// the entry of index 0 may sit inside it, and the run is cut there.
+/// KV_ORDERED map with persist_index) starts the entries equal to v, and
+/// whether a probe found one (particle_map.c
+/// packed_map_find_rank_by_value_indexed: server_find_rank with target 0).
+/// It stops at once on the entry of key index 0. Ties in the index are
+/// ranked by key, so for a value without a WILDCARD that entry starts its run
+/// and the answer is count_less_value(v); with a WILDCARD the equal run holds
+/// different values, the entry of index 0 may sit inside it, and the run is
+/// cut there.
 struct map_value_start {
     std::size_t rank = 0;
     bool found = false;
 };
 inline map_value_start map_indexed_value_start(const map& m, const value& v) {
-    std::size_t n = m.size();
-    if (n == 0)
-        return {};
-    std::size_t lower = 0;
-    std::size_t upper = n;
-    std::size_t rank = n / 2;
-    bool found = false;
-    while (true) {
-        auto it = map_access::rank_at(m, rank);
-        auto c = compare(v, it->val);
-        bool less = c < 0;
-        if (c == 0) {
-            found = true;
-            if (map_access::index_of(m, it) == 0)
-                break;
-            less = true;
-        }
-        if (less) {
-            if (rank == lower)
-                break;
-            upper = rank;
-            rank = (rank + lower) / 2;
-        } else {
-            if (rank >= upper - 1) {
-                ++rank;
-                break;
-            }
-            lower = rank + (found ? 0 : 1);
-            rank = (rank + upper) / 2;
-        }
-    }
+    auto [rank, found] = server_find_rank(
+        m.size(),
+        0,
+        [&](std::size_t r) { return sign_of(compare(v, map_access::rank_at(m, r)->val)); },
+        [&](std::size_t r) { return map_access::index_of(m, map_access::rank_at(m, r)); });
     return {rank, found};
 }
 
