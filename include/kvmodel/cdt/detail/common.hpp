@@ -215,7 +215,9 @@ public:
     /// Sorts the items as the server does. O(m log m) comparisons.
     explicit server_item_search(const std::vector<value>& items)
         : m_items(items)
-        , m_sorted(items.size()) {
+        , m_sorted(items.size())
+        , m_below(items.size(), 0)
+        , m_count(items.size(), 0) {
         for (std::size_t i = 0; i < m_sorted.size(); ++i)
             m_sorted[i] = i;
         std::vector<std::size_t> tmp(m_sorted.size());
@@ -241,12 +243,8 @@ public:
             [&](std::size_t r) { return sign_of(compare(e, m_items[m_sorted[r]])); },
             [&](std::size_t r) { return m_sorted[r]; });
         if (credit) {
-            if (m_rank.empty()) {
-                m_rank.assign(m, 0);
-                m_count.assign(m, 0);
-            }
             if (found && rank > 0) ++m_count[m_sorted[rank - 1]];
-            if (rank != m) ++m_rank[m_sorted[rank]];
+            if (rank != m) ++m_below[m_sorted[rank]];
         }
         return found;
     }
@@ -256,25 +254,27 @@ public:
     /// order, its credited positions one by one; with inverted, the gaps
     /// between the items' runs in sorted item order, and the tail. A REVERSE
     /// type reverses each run as a whole (window [n - end, n - begin)).
-    std::vector<window> runs(bool inverted, std::size_t n) {
-        std::vector<window> out;
-        if (m_rank.empty()) {
-            m_rank.assign(m_sorted.size(), 0);
-            m_count.assign(m_sorted.size(), 0);
+    std::vector<window> runs(bool inverted, std::size_t n) const {
+        // Each item's first position: the elements credited below it and
+        // below every item sorted before it.
+        std::vector<std::size_t> start(m_items.size(), 0);
+        std::size_t sum = 0;
+        for (std::size_t idx : m_sorted) {
+            sum += m_below[idx];
+            start[idx] = sum;
         }
-        for (std::size_t i = 1; i < m_sorted.size(); ++i)
-            m_rank[m_sorted[i]] += m_rank[m_sorted[i - 1]];
+        std::vector<window> out;
         if (!inverted) {
             for (std::size_t i = 0; i < m_items.size(); ++i)
                 for (std::size_t j = 0; j < m_count[i]; ++j)
-                    out.push_back({m_rank[i] + j, m_rank[i] + j + 1});
+                    out.push_back({start[i] + j, start[i] + j + 1});
             return out;
         }
         std::size_t prev = 0;
         for (std::size_t idx : m_sorted) {
             if (m_count[idx] == 0) continue;
-            out.push_back({prev, m_rank[idx]});
-            prev = m_rank[idx] + m_count[idx];
+            out.push_back({prev, start[idx]});
+            prev = start[idx] + m_count[idx];
         }
         out.push_back({prev, n});
         return out;
@@ -309,7 +309,7 @@ private:
 
     const std::vector<value>& m_items;
     std::vector<std::size_t> m_sorted;
-    std::vector<std::size_t> m_rank;  // per item: elements credited below it, then summed
+    std::vector<std::size_t> m_below; // per item: elements whose search ended just below it
     std::vector<std::size_t> m_count; // per item: elements credited to it
 };
 

@@ -697,36 +697,49 @@ public:
             m_rt.inverted = false;
             return by_index_window({0, n}, true);
         }
-        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items))
-            return by_value_list_searched(items);
-        // Each item's rank interval [lo, hi) among the elements.
+        // On an UNORDERED list an item holding a WILDCARD needs the server's
+        // own search, element by element (server_item_search); otherwise
+        // each item's rank interval [lo, hi) among the elements answers.
+        std::optional<server_item_search> search;
         std::vector<window> iv;
-        iv.reserve(items.size());
-        for (const value& item : items)
-            iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
-        // The union of the intervals (sorted, disjoint): the matched ranks.
-        std::vector<window> uni = union_of(iv);
-        std::size_t matched = 0;
-        for (const window& u : uni)
-            matched += u.size();
-        std::size_t rm_count = inv ? n - matched : matched;
-
+        std::vector<window> uni; // the intervals' union (sorted, disjoint): the matched ranks
         std::vector<std::size_t> pos;
-        bool need_pos = (m_remove && rm_count != 0) || (inv && t != return_type::none) ||
-                        (!m_l.is_ordered() && (is_index_type(t) || t == return_type::value));
-        if (need_pos) {
-            for (const window& u : uni) {
-                if (m_l.is_ordered()) {
-                    for (std::size_t r = u.begin; r < u.end; ++r)
-                        pos.push_back(r);
-                } else {
-                    std::vector<std::size_t> p = list_positions_of_ranks(m_l, u.begin, u.end);
-                    pos.insert(pos.end(), p.begin(), p.end());
-                }
+        std::size_t rm_count = 0;
+        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items)) {
+            search.emplace(items);
+            std::size_t i = 0;
+            for (const value& e : m_l) {
+                if (search->find(e, is_rank_type(t)) != inv)
+                    pos.push_back(i);
+                ++i;
             }
-            std::sort(pos.begin(), pos.end());
-            if (inv)
-                pos = list_complement(pos, n);
+            rm_count = pos.size();
+        } else {
+            iv.reserve(items.size());
+            for (const value& item : items)
+                iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
+            uni = union_of(iv);
+            std::size_t matched = 0;
+            for (const window& u : uni)
+                matched += u.size();
+            rm_count = inv ? n - matched : matched;
+
+            bool need_pos = (m_remove && rm_count != 0) || (inv && t != return_type::none) ||
+                            (!m_l.is_ordered() && (is_index_type(t) || t == return_type::value));
+            if (need_pos) {
+                for (const window& u : uni) {
+                    if (m_l.is_ordered()) {
+                        for (std::size_t r = u.begin; r < u.end; ++r)
+                            pos.push_back(r);
+                    } else {
+                        std::vector<std::size_t> p = list_positions_of_ranks(m_l, u.begin, u.end);
+                        pos.insert(pos.end(), p.begin(), p.end());
+                    }
+                }
+                std::sort(pos.begin(), pos.end());
+                if (inv)
+                    pos = list_complement(pos, n);
+            }
         }
 
         value out;
@@ -750,6 +763,11 @@ public:
         case return_type::reverse_rank:
             if (m_l.is_ordered()) {
                 out = inv ? list_by_positions(m_l, t, true, pos) : per_item_runs(iv);
+            } else if (search) {
+                std::vector<value> ranks;
+                for (const window& w : search->runs(inv, n))
+                    list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
+                out = list_of(std::move(ranks));
             } else {
                 out = inv ? complement_rank_runs(uni, n) : designated_ranks(iv);
             }
@@ -779,51 +797,6 @@ public:
     }
 
 private:
-    /// A value list holding a WILDCARD on an UNORDERED list: the server's own
-    /// search, element by element (see server_item_search).
-    result<value> by_value_list_searched(const std::vector<value>& items) {
-        std::size_t n = m_l.size();
-        return_type t = m_rt.type;
-        bool by_item = is_rank_type(t);
-        server_item_search search(items);
-        std::vector<std::size_t> pos;
-        std::size_t i = 0;
-        for (const value& e : m_l) {
-            if (search.find(e, by_item) != m_rt.inverted)
-                pos.push_back(i);
-            ++i;
-        }
-        value out;
-        switch (t) {
-        case return_type::count:
-            out = list_int(pos.size());
-            break;
-        case return_type::exists:
-            out = value(!pos.empty());
-            break;
-        case return_type::index:
-        case return_type::reverse_index:
-        case return_type::value:
-            out = list_by_positions(m_l, t, true, pos);
-            break;
-        case return_type::rank:
-        case return_type::reverse_rank: {
-            std::vector<value> ranks;
-            for (const window& w : search.runs(m_rt.inverted, n))
-                list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
-            out = list_of(std::move(ranks));
-            break;
-        }
-        default:
-            break;
-        }
-        if (m_remove && !pos.empty()) {
-            list_remove_positions(m_l, pos);
-            m_run.wrote = true;
-        }
-        return out;
-    }
-
     result<value> inverted_single() {
         return fail(op_error(
             status::op_not_applicable, m_code, "INVERTED is not supported for a single-result op"));

@@ -661,7 +661,7 @@ public:
     result<value> by_value_rel_rank_range(const value& v,
                                           std::int64_t rel,
                                           const std::optional<std::int64_t>& count) {
-        window w = relative_window(value_start(v).rank, rel, count, m_n);
+        window w = relative_window(value_rank(v), rel, count, m_n);
         return rank_window(w.begin, w.size(), true);
     }
 
@@ -670,10 +670,9 @@ public:
     by_value_interval(const value& begin, const std::optional<value>& end, bool single_value) {
         if (m_n == 0)
             return map_not_found(m_rt, true);
-        map_value_start start = value_start(begin);
-        std::size_t r = start.rank;
-        std::size_t e = single_value ? (start.found ? m_map.count_less_equal_value(begin) : r)
-                                     : (end ? value_start(*end).rank : m_n);
+        window run = single_value ? value_run(begin) : window{value_rank(begin), m_n};
+        std::size_t r = run.begin;
+        std::size_t e = single_value || !end ? run.end : value_rank(*end);
         std::size_t c = e > r ? e - r : 0;
         if (c == 0) {
             if (!m_inv)
@@ -707,9 +706,8 @@ public:
         std::vector<item_hits> hits;
         hits.reserve(values.size());
         for (const value& v : values) {
-            map_value_start start = value_start(v);
-            std::size_t hi = start.found ? m_map.count_less_equal_value(v) : start.rank;
-            hits.push_back({start.rank, hi - start.rank, 0});
+            window run = value_run(v);
+            hits.push_back({run.begin, run.size(), 0});
         }
         if (!value_index_path())
             credit_last_item(hits);
@@ -1111,14 +1109,22 @@ private:
         return hits;
     }
 
-    /// The first rank of the entries equal to v: count_less_value, but for a WILDCARD on a persisted value index, where
-    /// the server's search can stop inside the run (map_indexed_value_start).
-    /// found is exact only on that path; elsewhere it is true, and the run's
-    /// end, count_less_equal_value, says whether it is empty.
-    [[nodiscard]] map_value_start value_start(const value& v) const {
+    /// Where the entries equal to v start: count_less_value(v), but for a
+    /// WILDCARD on a persisted value index, whose search can stop inside the
+    /// run (map_indexed_value_start).
+    [[nodiscard]] std::size_t value_rank(const value& v) const {
         if (m_vidx && v.contains_wildcard())
-            return map_indexed_value_start(m_map, v);
-        return {m_map.count_less_value(v), true};
+            return map_indexed_value_start(m_map, v).rank;
+        return m_map.count_less_value(v);
+    }
+    /// The ranks of the entries equal to v, as the server finds them (see
+    /// value_rank); empty when its search saw no equal entry.
+    [[nodiscard]] window value_run(const value& v) const {
+        if (m_vidx && v.contains_wildcard()) {
+            map_value_start s = map_indexed_value_start(m_map, v);
+            return {s.rank, s.found ? m_map.count_less_equal_value(v) : s.rank};
+        }
+        return {m_map.count_less_value(v), m_map.count_less_equal_value(v)};
     }
 
     /// Whether a value list takes the server's value-index path: with a
