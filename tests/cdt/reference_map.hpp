@@ -930,17 +930,12 @@ public:
             }
             runs.push_back({lo, c});
         }
+        // The matched entries: the items' runs (a run is exactly the equal
+        // entries but where the index search cut it).
         std::vector<bool> mask(n, false);
-        for (std::size_t i = 0; i < n; ++i)
-            for (const value& v : values)
-                if (ref_cmp(m.e[i].val, v) == 0)
-                    mask[i] = true;
-        if (vidx && ref_any_wildcard(values)) {
-            mask.assign(n, false);
-            for (const auto& [lo, c] : runs)
-                for (std::size_t r = lo; r < lo + c; ++r)
-                    mask[by_rank[r]] = true;
-        }
+        for (const auto& [lo, c] : runs)
+            for (std::size_t r = lo; r < lo + c; ++r)
+                mask[by_rank[r]] = true;
         if (inv)
             mask.flip();
         mark(mask);
