@@ -30,6 +30,8 @@
 #include <utility>
 #include <vector>
 
+namespace core_value_test {
+
 using namespace kvmodel;
 using kvmodel::test::value_gen;
 
@@ -369,6 +371,12 @@ TEST_CASE("printing", "[core][value]") {
     CHECK(to_string(inf) == "INF");
     CHECK(to_string(wildcard) == "*");
     CHECK(to_string(list{"Jim", wildcard}) == "[\"Jim\", *]");
+
+    // operator<< writes the same text, and Catch2 uses it in failure messages.
+    std::ostringstream os;
+    os << value(list{1, "a"}) << ' ' << value(inf);
+    CHECK(os.str() == "[1, \"a\"] INF");
+    CHECK(Catch::Detail::stringify(value(map{{"k", 1.5}})) == "{\"k\": 1.5}");
 }
 
 TEST_CASE("contains_wildcard looks at every depth", "[core][value]") {
@@ -975,3 +983,5 @@ TEST_CASE("== is exact: types, doubles bitwise at every depth, WILDCARD only equ
     CHECK_FALSE(value{list{1}} == value{list{1, 1}});
     CHECK_FALSE(value{map{{1, 1}}} == value{map{{1, 1}, {2, 2}}});
 }
+
+} // namespace core_value_test

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <system_error>
 
@@ -263,6 +264,10 @@ inline std::string to_string(const value& v) {
     std::string out;
     detail::print(out, v);
     return out;
+}
+
+inline std::ostream& operator<<(std::ostream& os, const value& v) {
+    return os << to_string(v);
 }
 
 } // namespace kvmodel

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -344,6 +345,10 @@ inline bytes to_bytes(std::string_view s) {
 /// Readable one-line rendering: nil, true, 42, 1.5, "text", 0x0aff, [1, 2],
 /// {"a": 1}, INF, *.
 inline std::string to_string(const value& v);
+
+/// Writes to_string(v): what test frameworks (Catch2, GoogleTest) and loggers
+/// print for a value.
+inline std::ostream& operator<<(std::ostream& os, const value& v);
 
 } // namespace kvmodel
 
