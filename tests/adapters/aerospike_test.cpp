@@ -25,6 +25,8 @@
 #    include <unistd.h>
 #    include <vector>
 
+namespace adapters_aerospike_test {
+
 using namespace kvmodel;
 namespace ka = kvmodel::adapters;
 namespace mo = kvmodel::cdt::map_ops;
@@ -399,6 +401,8 @@ TEST_CASE("conformance: the same command on sim and on the server", "[adapters][
         if (after_server) CHECK(after_server->bins == after_sim->bins);
     }
 }
+
+} // namespace adapters_aerospike_test
 
 #else
 

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace adapters_aerospike_wire_test {
+
 namespace kd = kvmodel::adapters::detail;
 using kvmodel::bytes;
 using kvmodel::list;
@@ -334,3 +336,5 @@ TEST_CASE("int64 arguments narrow to the C client's parameters without changing 
     CHECK(kd::clamp_uint32(std::int64_t{1} << 33) == std::numeric_limits<std::uint32_t>::max());
     CHECK(kd::count_bits(-1) == std::numeric_limits<std::uint64_t>::max());
 }
+
+} // namespace adapters_aerospike_wire_test

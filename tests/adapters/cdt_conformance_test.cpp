@@ -92,6 +92,8 @@
 #include <string>
 #include <vector>
 
+namespace adapters_cdt_conformance_test {
+
 namespace {
 
 std::string read_file(const std::filesystem::path& p) {
@@ -184,3 +186,5 @@ TEST_CASE("the simulator answers every recorded case as Aerospike 8.1.2 did", "[
         }
     }
 }
+
+} // namespace adapters_cdt_conformance_test

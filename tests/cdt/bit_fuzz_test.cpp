@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+namespace cdt_bit_fuzz_test {
+
 using namespace kvmodel;
 using namespace kvmodel::cdt;
 
@@ -560,3 +562,5 @@ TEST_CASE("bit ops match a bit-by-bit reference on random ops", "[cdt][bit_fuzz]
     // The generator must reach both outcomes in bulk, or the test proves little.
     CHECK(ok_ops > n_ops / 4);
 }
+
+} // namespace cdt_bit_fuzz_test

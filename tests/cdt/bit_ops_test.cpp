@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+namespace cdt_bit_ops_test {
+
 using namespace kvmodel;
 using namespace kvmodel::cdt;
 namespace bo = kvmodel::cdt::bit_ops;
@@ -1016,3 +1018,5 @@ TEST_CASE("bit ops: a failed op in a command leaves the bin as it was", "[cdt][b
         CHECK(bin == std::optional<value>(value(B({0xFF, 2, 3, 4}))));
     }
 }
+
+} // namespace cdt_bit_ops_test

@@ -16,19 +16,14 @@
 #include <string>
 #include <vector>
 
+namespace cdt_context_test {
+
 using namespace kvmodel;
 namespace lo = kvmodel::cdt::list_ops;
 namespace mo = kvmodel::cdt::map_ops;
 using cdt::ctx_step;
 using cdt::op;
 using rt = kvmodel::cdt::return_type;
-
-namespace Catch {
-template <>
-struct StringMaker<kvmodel::value> {
-    static std::string convert(const kvmodel::value& v) { return kvmodel::to_string(v); }
-};
-} // namespace Catch
 
 namespace {
 
@@ -650,3 +645,5 @@ TEST_CASE("crash (f): a map_value step past the last value of a persisted index"
     CHECK(fails(b, lo::size({ctx_step::map_value(L({5}))})) == status::op_not_applicable);
     CHECK(ok(b, lo::size({ctx_step::map_value(L({0}))})) == value(1));
 }
+
+} // namespace cdt_context_test

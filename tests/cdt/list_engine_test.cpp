@@ -16,18 +16,13 @@
 #include <string>
 #include <vector>
 
+namespace cdt_list_engine_test {
+
 using namespace kvmodel;
 namespace lo = kvmodel::cdt::list_ops;
 using cdt::op;
 using rt = kvmodel::cdt::return_type;
 namespace wf = kvmodel::cdt::list_write_flags;
-
-namespace Catch {
-template <>
-struct StringMaker<kvmodel::value> {
-    static std::string convert(const kvmodel::value& v) { return kvmodel::to_string(v); }
-};
-} // namespace Catch
 
 namespace {
 
@@ -782,3 +777,5 @@ TEST_CASE("WILDCARD value lists on UNORDERED lists: the server's sorted-items se
     value o = OL({L({}), L({"x", true})});
     CHECK(run_on(o, lo::get_by_value_list(items, rt::index)) == L({1}));
 }
+
+} // namespace cdt_list_engine_test

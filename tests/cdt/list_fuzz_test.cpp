@@ -33,6 +33,8 @@
 
 #include "reference_list.hpp"
 
+namespace cdt_list_fuzz_test {
+
 using namespace kvmodel;
 using cdt::ctx_step;
 using cdt::op;
@@ -941,3 +943,5 @@ TEST_CASE("list engine and contexts agree with the naive reference on random op 
     CHECK(ctx_ops > ops / 4);
     CHECK(deep_ctx_ops > ops / 100);
 }
+
+} // namespace cdt_list_fuzz_test

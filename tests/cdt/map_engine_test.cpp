@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+namespace cdt_map_engine_test {
+
 using namespace kvmodel;
 namespace mo = kvmodel::cdt::map_ops;
 using rt = kvmodel::cdt::return_type;
@@ -25,13 +27,6 @@ using kvmodel::cdt::map_write_flags::create_only;
 using kvmodel::cdt::map_write_flags::no_fail;
 using kvmodel::cdt::map_write_flags::partial;
 using kvmodel::cdt::map_write_flags::update_only;
-
-namespace Catch {
-template <>
-struct StringMaker<kvmodel::value> {
-    static std::string convert(const kvmodel::value& v) { return kvmodel::to_string(v); }
-};
-} // namespace Catch
 
 namespace {
 
@@ -1264,3 +1259,5 @@ TEST_CASE("an UNORDERED map with a persisted index takes the key-ordered paths",
     CHECK(err_of(u, mo::get_by_key(255, rt::none, true)) == status::op_not_applicable);
     CHECK(get(u, mo::get_by_key_list({1, "zz"}, rt::reverse_index, true)) == J("[0, 1]"));
 }
+
+} // namespace cdt_map_engine_test

@@ -27,6 +27,8 @@
 
 #include "reference_map.hpp"
 
+namespace cdt_map_fuzz_test {
+
 using namespace kvmodel;
 using cdt::op;
 using cdt::op_code;
@@ -728,3 +730,5 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
     }
     CHECK(compared == 200000);
 }
+
+} // namespace cdt_map_fuzz_test

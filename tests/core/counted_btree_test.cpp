@@ -15,6 +15,8 @@
 #include <random>
 #include <vector>
 
+namespace core_counted_btree_test {
+
 using kvmodel::detail::counted_btree;
 
 namespace {
@@ -271,3 +273,5 @@ TEST_CASE("counted_btree holds list values with WILDCARD probes", "[core][counte
     CHECK(t.size() == 6);
     CHECK(t.check());
 }
+
+} // namespace core_counted_btree_test

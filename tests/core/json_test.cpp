@@ -16,6 +16,8 @@
 #include <limits>
 #include <string>
 
+namespace core_json_test {
+
 using namespace kvmodel;
 using nlohmann::json;
 
@@ -276,3 +278,5 @@ TEST_CASE("to_json keeps arbitrary bytes in strings; only the text form needs UT
     // nlohmann refuses to write invalid UTF-8 as text; blobs are the notation for raw bytes.
     CHECK_THROWS_AS(j.dump(), json::type_error);
 }
+
+} // namespace core_json_test

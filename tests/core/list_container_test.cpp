@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+namespace core_list_container_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -370,7 +372,7 @@ TEST_CASE("values_between walks a value interval in rank order", "[core][list]")
         std::vector<value> want;
         for (int v = 10; v < 20; ++v)
             for (int k = 0; k < 4; ++k)
-                want.push_back(value(v));
+                want.emplace_back(v);
         CHECK(got == want);
         CHECK(l.values_between(value(45), nullptr).size() == 20);
         CHECK(l.values_between(value(30), &hi).empty());
@@ -378,3 +380,5 @@ TEST_CASE("values_between walks a value interval in rank order", "[core][list]")
         CHECK(l.values_between(value(), &wild).size() == 200); // every int is below a list
     }
 }
+
+} // namespace core_list_container_test

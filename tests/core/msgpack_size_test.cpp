@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+namespace core_msgpack_size_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -409,3 +411,5 @@ TEST_CASE("INF and WILDCARD weigh the 3-byte fixext1 clients send", "[core][msgp
     CHECK(encode(wildcard) == std::string("\xd4\xff\x00", 3));
     check_size(list{1, wildcard});
 }
+
+} // namespace core_msgpack_size_test

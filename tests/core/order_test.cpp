@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+namespace core_order_test {
+
 using namespace kvmodel;
 using kvmodel::test::value_gen;
 
@@ -513,3 +515,5 @@ TEST_CASE("value_less is the order without wildcard matching", "[core][order]") 
     CHECK(less(list{1, 2}, list{1, wildcard}));
     CHECK_FALSE(less(list{1, wildcard}, list{1, wildcard}));
 }
+
+} // namespace core_order_test

@@ -206,10 +206,3 @@ private:
 
 } // namespace kvmodel::test
 
-// Failures print values in kvmodel's notation.
-namespace Catch {
-template <>
-struct StringMaker<kvmodel::value> {
-    static std::string convert(const kvmodel::value& v) { return kvmodel::to_string(v); }
-};
-} // namespace Catch

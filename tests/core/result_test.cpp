@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace core_result_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -159,3 +161,5 @@ TEST_CASE("errors compare by code and message", "[core][result]") {
     CHECK_FALSE(error{status::timeout, "a"} == error{status::key_busy, "a"});
     CHECK(error{}.code == status::server_error); // a default error is never "ok"
 }
+
+} // namespace core_result_test

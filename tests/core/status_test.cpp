@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+namespace core_status_test {
+
 using namespace kvmodel;
 
 TEST_CASE("status numbers and names are Aerospike's", "[core][status]") {
@@ -64,3 +66,5 @@ TEST_CASE("every status has its own name", "[core][status]") {
     }
     CHECK(known >= 40);
 }
+
+} // namespace core_status_test

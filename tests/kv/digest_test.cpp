@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace kv_digest_test {
+
 using namespace kvmodel;
 using kv::compute_digest;
 using kv::to_hex;
@@ -151,3 +153,5 @@ TEST_CASE("digest_hash spreads digests of one partition", "[kv][digest]") {
     b[10] ^= 1;
     CHECK(h(a) != h(b));
 }
+
+} // namespace kv_digest_test

@@ -10,6 +10,8 @@
 #include <string>
 #include <unordered_set>
 
+namespace kv_key_test {
+
 using namespace kvmodel;
 
 TEST_CASE("keys of each user key type carry the Aerospike digest", "[kv][key]") {
@@ -113,3 +115,5 @@ TEST_CASE("keys compare by namespace and digest", "[kv][key]") {
         kv::key("test", "set", 1), kv::key("test", "set", 1), kv::key("test", "set", 2)};
     CHECK(set.size() == 2);
 }
+
+} // namespace kv_key_test

@@ -9,6 +9,8 @@
 
 #include <string>
 
+namespace kv_operation_test {
+
 using namespace kvmodel;
 
 TEST_CASE("builders make the matching alternative", "[kv][operation]") {
@@ -75,3 +77,5 @@ TEST_CASE("op_name for messages", "[kv][operation]") {
     CHECK(kv::op_name(kv::op::cdt("l", cdt::list_ops::append(1))) == "list_append");
     CHECK(kv::op_name(kv::op::bit("b", cdt::bit_ops::bit_resize(1))) == "bit_resize");
 }
+
+} // namespace kv_operation_test

@@ -6,6 +6,8 @@
 
 #include <chrono>
 
+namespace kv_policy_test {
+
 using namespace kvmodel;
 using namespace std::chrono_literals;
 
@@ -53,3 +55,5 @@ TEST_CASE("exists action names are Aerospike's", "[kv][policy]") {
     CHECK(kv::exists_action_name(kv::record_exists_action::replace_only) == "REPLACE_ONLY");
     CHECK(kv::exists_action_name(kv::record_exists_action::create_only) == "CREATE_ONLY");
 }
+
+} // namespace kv_policy_test

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+namespace kv_record_size_test {
+
 using namespace kvmodel;
 namespace rs = kv::record_size;
 
@@ -229,3 +231,5 @@ TEST_CASE("a configured 128 KiB limit", "[kv][record_size]") {
     bins[0].val = std::string(max - 48 + 2, 'x');
     CHECK_FALSE(rs::fits(flat_of(bins), max));
 }
+
+} // namespace kv_record_size_test

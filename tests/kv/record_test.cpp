@@ -6,6 +6,8 @@
 
 #include <string>
 
+namespace kv_record_test {
+
 using namespace kvmodel;
 
 TEST_CASE("record bins keep creation order; set replaces, nil erases", "[kv][record]") {
@@ -53,3 +55,5 @@ TEST_CASE("INF and WILDCARD cannot be stored", "[kv][record]") {
         CHECK_THAT(r.error().message, Catch::StartsWith("put: bin 'x'"));
     }
 }
+
+} // namespace kv_record_test

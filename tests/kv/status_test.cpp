@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace kv_status_test {
+
 using namespace kvmodel;
 
 TEST_CASE("transient statuses are the ones worth resending", "[kv][status]") {
@@ -34,3 +36,5 @@ TEST_CASE("in doubt is the error's flag", "[kv][status]") {
     CHECK(kv::is_in_doubt(e));
     CHECK_FALSE(e == error{status::timeout, "operate: timeout"});
 }
+
+} // namespace kv_status_test

@@ -17,6 +17,8 @@
 #include <tuple>
 #include <vector>
 
+namespace kv_store_conformance_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -169,3 +171,5 @@ TEMPLATE_LIST_TEST_CASE("batch reads answer per key", "[kv][conformance]", all_s
     CHECK(rs[1].code() == status::record_not_found);
     CHECK(rs[2]->value_of("v") == value(5));
 }
+
+} // namespace kv_store_conformance_test

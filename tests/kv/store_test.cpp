@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+namespace kv_store_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -124,3 +126,5 @@ TEST_CASE("filters build equality and inclusive ranges", "[kv][store]") {
     static_assert(kv::kv_queryable<sim::cluster>);
     static_assert(!kv::kv_queryable<minimal_store>);
 }
+
+} // namespace kv_store_test

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+namespace patterns_activity_bitmap_test {
+
 using namespace kvmodel;
 using patterns::activity_bitmap;
 using patterns::activity_counters;
@@ -146,3 +148,5 @@ TEST_CASE("activity bitmap: a custom geometry (hours of the day, a week of days)
     auto rec = db.get(ab.key_of(1).value()).value();
     CHECK(rec.get("recent")->as_bytes() == bytes{0x00}); // 7 bits in one byte, the 8th untouched
 }
+
+} // namespace patterns_activity_bitmap_test

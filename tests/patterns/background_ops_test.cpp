@@ -10,6 +10,8 @@
 #include <chrono>
 #include <string>
 
+namespace patterns_background_ops_test {
+
 using namespace kvmodel;
 using patterns::background_request;
 using patterns::run_background;
@@ -159,3 +161,5 @@ TEST_CASE("background ops: bad requests and cancellation", "[patterns][backgroun
     auto w = job2.wait_for(std::chrono::milliseconds(5000));
     CHECK(w.done);
 }
+
+} // namespace patterns_background_ops_test

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+namespace patterns_bucketed_list_concurrency_test {
+
 using namespace kvmodel;
 using list_type = patterns::bucketed_list<sim::cluster, std::string>;
 
@@ -102,3 +104,5 @@ TEST_CASE("bucketed list: cursor pages while appends and trims run", "[patterns]
         if (slots[i] + 1 != slots[i - 1]) CHECK(slots[i - 1] - 1 < trimmed_below);
     }
 }
+
+} // namespace patterns_bucketed_list_concurrency_test

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+namespace patterns_bucketed_list_test {
+
 using namespace kvmodel;
 using patterns::bucket_policy;
 using patterns::bucket_scheme;
@@ -199,3 +201,5 @@ TEST_CASE("bucketed list: hourly time buckets", "[patterns][bucketed_list]") {
     CHECK(l.read_all("u").value().size() == 30);
     CHECK(l.newest("u", 3).value().items.front().item == "29");
 }
+
+} // namespace patterns_bucketed_list_test

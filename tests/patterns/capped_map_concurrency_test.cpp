@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+namespace patterns_capped_map_concurrency_test {
+
 using namespace kvmodel;
 
 TEST_CASE("capped map: concurrent inserts never exceed N and keep the N highest",
@@ -37,3 +39,5 @@ TEST_CASE("capped map: concurrent inserts never exceed N and keep the N highest"
     REQUIRE(top.size() == cap);
     for (std::size_t i = 0; i < cap; ++i) CHECK(top[i].second == all[i]);
 }
+
+} // namespace patterns_capped_map_concurrency_test

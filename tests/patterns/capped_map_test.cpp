@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace patterns_capped_map_test {
+
 using namespace kvmodel;
 
 TEST_CASE("capped map: the Pac-Man seed", "[patterns][capped_map]") {
@@ -55,3 +57,5 @@ TEST_CASE("capped map: keep top by rank vs newest by key", "[patterns][capped_ma
     CHECK(top.bottom("g", 1).value()[0].second == 50);
     CHECK_FALSE(top.min("nobody").value().has_value());
 }
+
+} // namespace patterns_capped_map_test

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+namespace patterns_consolidated_counters_test {
+
 using namespace kvmodel;
 using patterns::consolidated_counters;
 
@@ -118,3 +120,5 @@ TEST_CASE("consolidated counters: a non-integer counter is an error",
     CHECK(cc.increment_capped("d", "ad", 4).code() == status::bin_type_error);
     CHECK(cc.increment("d", "ad").code() == status::parameter_error); // the server's answer
 }
+
+} // namespace patterns_consolidated_counters_test

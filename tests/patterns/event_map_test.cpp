@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace patterns_event_map_test {
+
 using namespace kvmodel;
 using patterns::event;
 
@@ -82,3 +84,5 @@ TEST_CASE("event map: typed attributes through a codec", "[patterns][event_map]"
     REQUIRE_FALSE(bad);
     CHECK(bad.error().code == status::parameter_error);
 }
+
+} // namespace patterns_event_map_test

@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace patterns_leaderboard_test {
+
 using namespace kvmodel;
 
 TEST_CASE("leaderboard: the world-records seed", "[patterns][leaderboard]") {
@@ -44,3 +46,5 @@ TEST_CASE("leaderboard: unique merge, ranks, highest and lowest, closest", "[pat
     CHECK(b.size("nobody").value() == 0);
     CHECK(b.all("nobody").value().empty());
 }
+
+} // namespace patterns_leaderboard_test

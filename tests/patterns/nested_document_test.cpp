@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace patterns_nested_document_test {
+
 using namespace kvmodel;
 
 TEST_CASE("nested documents: the awards seed", "[patterns][nested_document]") {
@@ -41,3 +43,5 @@ TEST_CASE("nested documents: depth errors leave the document unchanged", "[patte
     CHECK(d.attribute("g", who::player("p1"), "n").value() == value{1});
     CHECK(d.attribute("g", who::leader(), "n").value().is_nil());
 }
+
+} // namespace patterns_nested_document_test

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+namespace patterns_reverse_feed_concurrency_test {
+
 using namespace kvmodel;
 
 TEST_CASE("ticks are unique across threads of one source and across sources", "[patterns][reverse_feed][concurrency]") {
@@ -31,3 +33,5 @@ TEST_CASE("ticks are unique across threads of one source and across sources", "[
     std::sort(all.begin(), all.end());
     CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
 }
+
+} // namespace patterns_reverse_feed_concurrency_test

@@ -5,6 +5,8 @@
 
 #include <set>
 
+namespace patterns_reverse_feed_test {
+
 using namespace kvmodel;
 using patterns::tick_source;
 
@@ -94,3 +96,5 @@ TEST_CASE("fan-out queue: back-pressure, retries and a clean shutdown", "[patter
         CHECK(all.items.size() + failed_for_f == static_cast<std::size_t>(accepted));
     }
 }
+
+} // namespace patterns_reverse_feed_test

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+namespace patterns_sharded_counter_concurrency_test {
+
 using namespace kvmodel;
 using patterns::shard_choice;
 using patterns::sharded_counter;
@@ -250,3 +252,5 @@ TEST_CASE("sharded counter: KEY_BUSY is retried on another shard and never count
     CHECK(busy_seen > 0);
     CHECK(db.stats().find("test")->totals.key_busy >= 8 + busy_seen);
 }
+
+} // namespace patterns_sharded_counter_concurrency_test

@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace patterns_timestamped_map_test {
+
 using namespace kvmodel;
 
 TEST_CASE("timestamped map: the conversation seed", "[patterns][timestamped_map]") {
@@ -52,3 +54,5 @@ TEST_CASE("timestamped map: a payload that is not a list of fields is refused", 
     CHECK(r.error().code == status::parameter_error);
     CHECK(tm.size("o").value() == 0);
 }
+
+} // namespace patterns_timestamped_map_test

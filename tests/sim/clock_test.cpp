@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+namespace sim_clock_test {
+
 using namespace kvmodel;
 using namespace std::chrono_literals;
 
@@ -33,3 +35,5 @@ TEST_CASE("system clock reads the wall clock", "[sim][clock]") {
     const sim::clock& base = c;
     CHECK(base.now_s() >= wall / 1000 - 1);
 }
+
+} // namespace sim_clock_test

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+namespace sim_cluster_concurrency_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -205,3 +207,5 @@ TEST_CASE("exact counts without faults: concurrent increments on few keys",
     const sim::stats s = db.stats();
     CHECK(s.find("test")->totals.writes == threads * per_thread);
 }
+
+} // namespace sim_cluster_concurrency_test

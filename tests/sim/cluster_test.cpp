@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+namespace sim_cluster_test {
+
 using namespace kvmodel;
 using namespace std::chrono_literals;
 namespace mo = kvmodel::cdt::map_ops;
@@ -958,3 +960,5 @@ TEST_CASE("put: a refused put of many bins leaves the record as it was", "[sim][
     CHECK(f.db.get(K(1)).code() == status::record_not_found);
     CHECK(f.db.put(K(2), {{"x", value()}}).code() == status::record_not_found);
 }
+
+} // namespace sim_cluster_test

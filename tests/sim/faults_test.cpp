@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace sim_faults_test {
+
 using namespace kvmodel;
 using namespace std::chrono_literals;
 
@@ -415,3 +417,5 @@ TEST_CASE("batch reads under faults: per-key timeouts, retried per attempt", "[s
     for (const auto& r : again)
         CHECK(r);
 }
+
+} // namespace sim_faults_test

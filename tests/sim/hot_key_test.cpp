@@ -9,6 +9,8 @@
 #include <chrono>
 #include <memory>
 
+namespace sim_hot_key_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("hot key: a small limit", "[sim][hot_key]") {
     CHECK(f.add(K(7)).has_value());
     CHECK(f.add(K(7)).code() == status::key_busy);
 }
+
+} // namespace sim_hot_key_test

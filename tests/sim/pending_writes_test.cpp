@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+namespace sim_pending_writes_test {
+
 using kvmodel::kv::digest;
 using kvmodel::sim::detail::default_transaction_pending_limit;
 using kvmodel::sim::detail::pending_writes;
@@ -102,3 +104,5 @@ TEST_CASE("pending writes: records are independent; finished queues are swept",
     for (int i = 0; i < 2048; ++i) CHECK(pw.admit(make_digest(251), 1000000 + i * 100, 10, 20));
     CHECK(pw.tracked() <= 1);
 }
+
+} // namespace sim_pending_writes_test

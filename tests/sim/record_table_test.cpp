@@ -10,6 +10,8 @@
 #include <map>
 #include <random>
 
+namespace sim_record_table_test {
+
 using kvmodel::kv::digest;
 using kvmodel::sim::detail::entry;
 using kvmodel::sim::detail::record_table;
@@ -117,3 +119,5 @@ TEST_CASE("record table: a record keeps its address while others come and go",
     CHECK(t.find(make_digest(0, 1)) == &kept);
     CHECK(kept.reads == 7);
 }
+
+} // namespace sim_record_table_test

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace sim_stats_test {
+
 using namespace kvmodel;
 
 namespace {
@@ -244,3 +246,5 @@ TEST_CASE("JSON export", "[sim][stats]") {
     CHECK(full["namespaces"][0]["partitions"][0]["records"] == 1);
     CHECK(full["fault_fires"] == 0);
 }
+
+} // namespace sim_stats_test

@@ -14,6 +14,8 @@
 
 #include "../../tools/cdt_case.hpp"
 
+namespace tools_cdt_case_test {
+
 using namespace kvmodel;
 using namespace kvmodel::tools;
 using kvmodel::tools::cdt_json::parse_case;
@@ -736,3 +738,5 @@ TEST_CASE("a JSON op is exactly what the cdt builders build", "[tools][cdt_case]
         parsed(R"({"op": "list_get_by_rank", "args": {"rank": 0}, "return_type": "INDEX"})", false),
         lo::get_by_rank(0, rt::index));
 }
+
+} // namespace tools_cdt_case_test

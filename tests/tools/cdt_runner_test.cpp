@@ -21,6 +21,8 @@
 
 #include "../../tools/cdt_runner.hpp"
 
+namespace tools_cdt_runner_test {
+
 using namespace kvmodel;
 using namespace kvmodel::tools;
 
@@ -304,3 +306,5 @@ TEST_CASE("the command line: help, options, files", "[tools][cdt_runner]") {
     CHECK(r.status == 1);
     CHECK(r.err.find("invalid") != std::string::npos);
 }
+
+} // namespace tools_cdt_runner_test

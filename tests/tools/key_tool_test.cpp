@@ -14,6 +14,8 @@
 
 #include "../../tools/key_tool.hpp"
 
+namespace tools_key_tool_test {
+
 using namespace kvmodel;
 using namespace kvmodel::tools;
 
@@ -210,3 +212,5 @@ TEST_CASE("bad usage: a message and exit status 2", "[tools][key_tool]") {
     CHECK(r.status == 0);
     CHECK(r.out.find("usage: kvmodel key NAMESPACE SET") == 0);
 }
+
+} // namespace tools_key_tool_test

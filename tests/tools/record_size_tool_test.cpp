@@ -15,6 +15,8 @@
 
 #include "../../tools/record_size_tool.hpp"
 
+namespace tools_record_size_tool_test {
+
 using namespace kvmodel;
 using namespace kvmodel::tools;
 
@@ -349,3 +351,5 @@ TEST_CASE("invalid records say why; the run goes on; exit status 1", "[tools][re
     CHECK(r.lines[1].at("id") == "a");
     CHECK(r.lines.back().at("fits") == true);
 }
+
+} // namespace tools_record_size_tool_test

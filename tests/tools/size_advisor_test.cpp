@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace tools_size_advisor_test {
+
 using namespace kvmodel;
 using namespace kvmodel::tools::sizing;
 using patterns::bucket_policy;
@@ -96,3 +98,5 @@ TEST_CASE("advisor: heavy owners with variable elements near the limit get byte-
     CHECK(to_svg(r).find("<svg") == 0);
     CHECK(to_table(r).find("recommendation:") != std::string::npos);
 }
+
+} // namespace tools_size_advisor_test
