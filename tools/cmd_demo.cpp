@@ -17,7 +17,7 @@ namespace {
 using namespace kvmodel;
 
 template <class Outcome>
-bool report(sim::cluster& c, std::string_view title, const result<Outcome>& r) {
+bool print_outcome(sim::cluster& c, std::string_view title, const result<Outcome>& r) {
     if (!r) std::cout << "error: " << status_name(r.error().code) << ": " << r.error().message << "\n";
     examples::print_cost(std::cout, c);
     std::cout << "\n";
@@ -41,7 +41,7 @@ int run_demo(std::span<char*> args) {
     auto section = [&](std::string_view title, auto&& run) {
         sim::cluster c;
         std::cout << "== " << title << "\n";
-        ok = report(c, title, run(c)) && ok;
+        ok = print_outcome(c, title, run(c)) && ok;
     };
     section("event map: per-user events keyed by timestamp",
             [](sim::cluster& c) { return examples::run_events(c, std::cout); });

@@ -50,6 +50,6 @@ struct command_registration {
 /// scope registers `kvmodel name`; function is `int (std::span<char*> args)`.
 #define KVMODEL_REGISTER_COMMAND(name, summary, function)                                          \
     static const ::kvmodel::tools::command_registration KVMODEL_COMMAND_CONCAT(                    \
-        kvmodel_command_registration_, __LINE__) {                                                 \
+        kvmodel_command_registration_, __COUNTER__) {                                               \
         ::kvmodel::tools::command { name, summary, function }                                      \
     }
