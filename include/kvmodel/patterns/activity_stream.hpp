@@ -263,6 +263,8 @@ public:
     /// index queries, each a scatter-gather over every node.
     result<inbox_page> inbox(const std::string& user, std::size_t n,
                              const std::optional<std::string>& cursor = std::nullopt) const {
+        inbox_page page;
+        if (n == 0) return page;
         std::vector<message> all;
         std::set<std::string> seen;
         for (auto f : {kv::filter::equal("to", user, kv::index_collection::list), kv::filter::equal("from", user)}) {
@@ -284,7 +286,6 @@ public:
             if (!a) return a.error();
             anchor = *a;
         }
-        inbox_page page;
         for (const message& m : all) {
             if (anchor && compare(detail::inbox_key(m), *anchor) >= 0) continue;
             if (page.items.size() == n) {
@@ -319,7 +320,10 @@ public:
                                                                                    .bucket_set = "inbox_buckets"})
         : m_list(store, scheme, std::move(where)) {}
 
-    /// Posts m into every inbox: an idempotent claim and write per inbox.
+    /// Posts m into every inbox: an idempotent claim and write per inbox
+    /// (bucketed_list's retries). Unlike the map-keyed inboxes, posting the
+    /// same message again - after an error part way through, say - appends
+    /// it again to the inboxes it had reached.
     result<message> post(message m) {
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);

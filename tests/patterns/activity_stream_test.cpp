@@ -1,0 +1,186 @@
+// Tests of kvmodel/patterns/activity_stream.hpp on sim::cluster: the seed's
+// inbox, and what every fan-out pattern promises - each recipient and the
+// sender get a message once, inboxes are newest first and page by cursor, a
+// retried post adds nothing, bad input fails before anything is written.
+#include <kvmodel/patterns/activity_stream.hpp>
+#include <kvmodel/sim/cluster.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "../../examples/scenarios/activity.hpp"
+
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace patterns_activity_stream_test {
+
+using namespace kvmodel;
+using patterns::message;
+
+// How each pattern is made on a cluster (TEMPLATE_TEST_CASE's type list),
+// and whether posting a message again leaves the inboxes as they were.
+struct on_write {
+    static constexpr bool reposting_adds_nothing = true;
+    using stream = patterns::fan_out_on_write<sim::cluster>;
+    static stream make(sim::cluster& c) { return stream(c); }
+};
+struct bucketed {
+    // bucketed_list's append is idempotent for its own retries only: a second
+    // post is a second append (documented at bucketed_fan_out::post).
+    static constexpr bool reposting_adds_nothing = false;
+    using stream = patterns::bucketed_fan_out<sim::cluster>;
+    static stream make(sim::cluster& c) { return stream(c, {patterns::bucket_policy::by_count, 2}); }
+};
+struct by_reference {
+    static constexpr bool reposting_adds_nothing = true;
+    using stream = patterns::fan_out_by_reference<sim::cluster>;
+    static stream make(sim::cluster& c) { return stream(c); }
+};
+struct on_read {
+    static constexpr bool reposting_adds_nothing = true; // one record per message id
+    using stream = patterns::fan_out_on_read<sim::cluster>;
+    static stream make(sim::cluster& c) {
+        stream s(c);
+        REQUIRE(s.setup());
+        REQUIRE(s.setup()); // an existing index is fine
+        return s;
+    }
+};
+
+/// Every message of the user's inbox, n per page, following the cursors.
+template <class Stream>
+std::vector<message> read_all(const Stream& s, const std::string& user, std::size_t n) {
+    std::vector<message> out;
+    std::optional<std::string> cursor;
+    for (int pages = 0; pages < 100; ++pages) {
+        auto page = s.inbox(user, n, cursor);
+        REQUIRE(page);
+        CHECK(page->items.size() <= n);
+        out.insert(out.end(), page->items.begin(), page->items.end());
+        if (!page->next) return out;
+        cursor = page->next;
+    }
+    FAIL("inbox of " << user << ": the cursor never ends");
+    return out;
+}
+
+std::vector<std::string> ids(const std::vector<message>& ms) {
+    std::vector<std::string> out;
+    for (const message& m : ms) out.push_back(m.id);
+    return out;
+}
+
+TEST_CASE("activity streams: the seed's four posts, Jane's inbox under every pattern",
+          "[patterns][activity_stream]") {
+    sim::cluster c;
+    std::ostringstream out;
+    auto r = examples::run_activity(c, out);
+    REQUIRE(r);
+    const std::vector<std::string> expected = {"Jane>> My 3rd message...", "Jane>> My 2nd message...",
+                                               "Jane>> My 1st message...", "Joe>> Silly message..."};
+    CHECK(r->on_write == expected);
+    CHECK(r->bucketed == expected);
+    CHECK(r->by_reference == expected);
+    CHECK(r->on_read == expected);
+}
+
+TEMPLATE_TEST_CASE("activity streams: each of the audience gets a message once, newest first, in pages",
+                   "[patterns][activity_stream]", on_write, bucketed, by_reference, on_read) {
+    sim::cluster c;
+    auto s = TestType::make(c);
+    // Recipients repeated and the sender among them: each inbox gets it once.
+    auto m1 = s.post({"", "Joe", {"Bob", "Jane", "Bob", "Joe"}, 1000, "hello all"});
+    auto m2 = s.post({"", "Jane", {"Bob"}, 2000, "to Bob"});
+    auto m3 = s.post({"", "Bob", {}, 3000, "a note to self"});
+    REQUIRE(m1);
+    REQUIRE(m2);
+    REQUIRE(m3);
+    CHECK_FALSE(m1->id.empty());
+    CHECK(m1->id != m2->id);
+    CHECK(m1->to == std::vector<std::string>{"Bob", "Jane", "Bob", "Joe"}); // kept as posted
+
+    for (std::size_t n : std::vector<std::size_t>{1, 2, 3, 10}) {
+        INFO("page size " << n);
+        std::vector<message> bob = read_all(s, "Bob", n);
+        CHECK(ids(bob) == std::vector<std::string>{m3->id, m2->id, m1->id});
+        REQUIRE(bob.size() == 3);
+        CHECK(bob[2] == *m1); // the whole message comes back
+        CHECK(ids(read_all(s, "Jane", n)) == std::vector<std::string>{m2->id, m1->id});
+        CHECK(ids(read_all(s, "Joe", n)) == std::vector<std::string>{m1->id});
+        CHECK(read_all(s, "Nobody", n).empty());
+    }
+
+    // A page of zero messages is empty, with no cursor.
+    auto none = s.inbox("Bob", 0);
+    REQUIRE(none);
+    CHECK(none->items.empty());
+    CHECK_FALSE(none->next);
+
+    // Posting a message again, with the id its first post gave it.
+    REQUIRE(s.post(*m2));
+    if constexpr (TestType::reposting_adds_nothing) {
+        CHECK(ids(read_all(s, "Bob", 10)) == std::vector<std::string>{m3->id, m2->id, m1->id});
+        CHECK(ids(read_all(s, "Jane", 10)) == std::vector<std::string>{m2->id, m1->id});
+    } else {
+        CHECK(ids(read_all(s, "Bob", 10)) == std::vector<std::string>{m2->id, m3->id, m2->id, m1->id});
+    }
+}
+
+TEMPLATE_TEST_CASE("activity streams: a bad message or cursor fails with PARAMETER_ERROR and writes nothing",
+                   "[patterns][activity_stream]", on_write, bucketed, by_reference, on_read) {
+    sim::cluster c;
+    auto s = TestType::make(c);
+    for (const message& bad : {message{"", "", {"Bob"}, 1000, "no sender"},
+                               message{"", "Joe", {"Bob"}, -1, "before 1970"},
+                               message{"", "Joe", {"Bob", ""}, 1000, "an empty recipient"}}) {
+        INFO(bad.body);
+        auto r = s.post(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == status::parameter_error);
+    }
+    CHECK(read_all(s, "Bob", 10).empty());
+    CHECK(read_all(s, "Joe", 10).empty());
+
+    REQUIRE(s.post({"", "Joe", {"Bob"}, 1000, "fine"}));
+    for (const char* cursor : {"", "garbage", "00000000000000001000"}) {
+        INFO("cursor '" << cursor << "'");
+        auto page = s.inbox("Bob", 1, std::string(cursor));
+        REQUIRE_FALSE(page);
+        CHECK(page.error().code == status::parameter_error);
+    }
+}
+
+TEST_CASE("activity streams: an inbox record is bounded under fan out on write, not under the others",
+          "[patterns][activity_stream]") {
+    sim::cluster c;
+    const std::string body(300'000, 'x');
+    patterns::fan_out_on_write<sim::cluster> on_write(c);
+    std::vector<std::string> posted;
+    status failure = status::ok;
+    for (std::int64_t ts = 1; ts <= 10; ++ts) {
+        auto r = on_write.post({"", "Joe", {"Bob"}, ts, body});
+        if (!r) {
+            failure = r.error().code;
+            break;
+        }
+        posted.insert(posted.begin(), r->id);
+    }
+    // 1 MiB records: three 300 kB messages fit, the fourth does not.
+    CHECK(failure == status::record_too_big);
+    CHECK(posted.size() == 3);
+    CHECK(ids(read_all(on_write, "Bob", 2)) == posted); // the inbox is as it was
+
+    // Buckets of two, or references: the same ten posts all land.
+    patterns::bucketed_fan_out<sim::cluster> bucketed(c, {patterns::bucket_policy::by_count, 2});
+    patterns::fan_out_by_reference<sim::cluster> by_reference(c);
+    for (std::int64_t ts = 1; ts <= 10; ++ts) {
+        REQUIRE(bucketed.post({"", "Joe", {"Bob"}, ts, body}));
+        REQUIRE(by_reference.post({"", "Joe", {"Bob"}, ts, body}));
+    }
+    CHECK(read_all(bucketed, "Bob", 4).size() == 10);
+    CHECK(read_all(by_reference, "Bob", 4).size() == 10);
+}
+
+} // namespace patterns_activity_stream_test
