@@ -202,4 +202,27 @@ TEST_CASE("bucketed list: hourly time buckets", "[patterns][bucketed_list]") {
     CHECK(l.newest("u", 3).value().items.front().item == "29");
 }
 
+TEST_CASE("bucketed list: an append under the caller's id is stored once per id", "[patterns][bucketed_list]") {
+    sim::cluster c;
+    list_type l(c, {bucket_policy::by_count, 3}, {.claim_window = 4});
+    auto first = l.append("o", "a", 100, "id-a");
+    REQUIRE(first);
+    REQUIRE(l.append("o", "b", 200, "id-b").value() == *first + 1);
+    REQUIRE(l.append("o", "generated", 300).value() == *first + 2);
+    // Again under "id-a": its first slot, rewritten with what is given now.
+    CHECK(l.append("o", "a again", 100, "id-a").value() == *first);
+    CHECK(items_of(l.read_all("o").value()) == std::vector<std::string>{"a again", "b", "generated"});
+    CHECK(l.count("o").value() == 3);
+    // The id names a claim together with its timestamp.
+    CHECK(l.append("o", "a later", 101, "id-a").value() == *first + 3);
+
+    for (std::size_t bad : {std::size_t{0}, list_type::max_append_id_bytes + 1}) {
+        auto r = l.append("o", "x", 400, std::string(bad, 'i'));
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == status::parameter_error);
+    }
+    CHECK(l.append("o", "longest", 400, std::string(list_type::max_append_id_bytes, 'i')));
+    CHECK(l.count("o").value() == 5);
+}
+
 } // namespace patterns_bucketed_list_test

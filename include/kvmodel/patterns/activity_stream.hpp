@@ -320,15 +320,18 @@ public:
                                                                                    .bucket_set = "inbox_buckets"})
         : m_list(store, scheme, std::move(where)) {}
 
-    /// Posts m into every inbox: an idempotent claim and write per inbox
-    /// (bucketed_list's retries). Unlike the map-keyed inboxes, posting the
-    /// same message again - after an error part way through, say - appends
-    /// it again to the inboxes it had reached.
+    /// Posts m into every inbox: one bucketed_list append per inbox, under
+    /// the message id as its append id. Posting the same message again -
+    /// after an error part way through, say - leaves it once in each inbox
+    /// it had reached, as long as fewer than the location's claim_window
+    /// other messages have arrived there since (an inbox's claims forget
+    /// older ids; the map-keyed inboxes never forget). A message id is at
+    /// most bucketed_list's max_append_id_bytes, else PARAMETER_ERROR.
     result<message> post(message m) {
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);
         for (const std::string& user : detail::audience(m)) {
-            auto r = m_list.append(user, m, m.sent_ts);
+            auto r = m_list.append(user, m, m.sent_ts, m.id);
             if (!r) return r.error();
         }
         return m;

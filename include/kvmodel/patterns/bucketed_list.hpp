@@ -26,7 +26,9 @@
 //      appends the append's unique id to `claims` (ADD_UNIQUE|NO_FAIL) and
 //      reads back its index, `base`, the epochs and the current byte bucket,
 //      so slot = base + index. A retry with the same id (after a timeout or
-//      an in-doubt write) gets the same slot instead of a second one;
+//      an in-doubt write) gets the same slot instead of a second one. The
+//      id is random per append() call, or the caller's own (append with an
+//      append id), so a caller's retry or a re-delivered event is stored once;
 //   2. writes the element into its bucket keyed by that slot (a map put: a
 //      retry rewrites the same entry, never a duplicate).
 // Timeouts, in-doubt writes and node failures are retried with the same id
@@ -81,6 +83,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -272,6 +275,34 @@ public:
     /// Appends one element with its timestamp (ms); returns its slot.
     /// Two round trips (three when it opens a bucket or compacts claims).
     result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms) {
+        return append_as(owner, item, ts_ms, next_append_id());
+    }
+
+    /// Appends one element under the caller's own append id: appending again
+    /// with the same id and timestamp (a caller's retry after an error, a
+    /// re-delivered event) returns the first append's slot and stores the
+    /// element there again instead of adding it twice — while the id is
+    /// among the stream's recent claims, that is until at least
+    /// claim_window other appends to the stream have followed it
+    /// (compaction forgets older ids; see the header comment). The claim's
+    /// time for claim_retention is ts_ms. An id is 1..max_append_id_bytes
+    /// bytes (it is kept in the head record), else PARAMETER_ERROR.
+    result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms,
+                                 std::string_view append_id) {
+        if (append_id.empty() || append_id.size() > max_append_id_bytes)
+            return fail(status::parameter_error,
+                        "bucketed_list::append: an append id is 1.." + std::to_string(max_append_id_bytes) +
+                            " bytes, not " + std::to_string(append_id.size()));
+        // [time, string]: never equal to a generated id, [time, integer].
+        return append_as(owner, item, ts_ms, value{list{ts_ms, std::string(append_id)}});
+    }
+
+    /// The longest caller append id (claims keep up to 2 x claim_window ids
+    /// in the head record).
+    static constexpr std::size_t max_append_id_bytes = 256;
+
+private:
+    result<std::uint64_t> append_as(const std::string& owner, const T& item, std::int64_t ts_ms, const value& id) {
         auto stored = encode_stored(ts_ms, item);
         if (!stored) return stored.error();
         if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
@@ -282,7 +313,6 @@ public:
             return fail(status::parameter_error,
                         "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
         stream s = stream_of(owner, day);
-        value id = next_append_id();
         auto c = claim(s, id);
         if (!c) return c.error();
         if (day != 0 && c->slot % day_index_stride == 0) {
@@ -293,6 +323,8 @@ public:
         if (!w) return w.error();
         return c->slot;
     }
+
+public:
 
     /// Appends elements one after another (each is an append()); returns
     /// their slots. On an error the elements before it are stored.
