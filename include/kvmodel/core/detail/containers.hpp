@@ -239,8 +239,9 @@ struct list_impl {
     ~list_impl() = default;
 
     bool indexed() const noexcept { return idx || srt; }
-    std::size_t size() const noexcept {
-        return idx ? idx->size() : srt ? srt->size() : flat.size();
+    KVMODEL_MAP_HOT_MEMBER std::size_t size() const noexcept {
+        if (!indexed()) return flat.size();
+        return idx ? idx->size() : srt->size();
     }
     seq_index& seq() noexcept { return idx->get<0>(); }
     const seq_index& seq() const noexcept { return idx->get<0>(); }
@@ -794,10 +795,13 @@ inline list::list(std::vector<value> items, list_order order) : m_order(order) {
         });
     mut().flat = std::move(items);
 }
-inline std::size_t list::size() const noexcept { return m_impl ? m_impl->size() : 0; }
-inline const value& list::operator[](std::size_t i) const {
+KVMODEL_MAP_HOT std::size_t list::size() const noexcept { return m_impl ? m_impl->size() : 0; }
+// Inline for a flat list (the elements of a short or unranked list are one
+// vector away); an indexed one descends a tree out of line.
+KVMODEL_MAP_HOT const value& list::operator[](std::size_t i) const {
     KVMODEL_ASSERT(i < size());
-    return m_impl->get(i);
+    const detail::list_impl& im = *m_impl;
+    return im.indexed() ? im.get(i) : im.flat[i];
 }
 inline detail::list_impl& list::mut() {
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
@@ -910,7 +914,9 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
 inline void list::push_back(value v) {
     auto& im = mut();
     if (!im.indexed()) {
-        im.flat.push_back(std::move(v));
+        // An integer is built in place, without the variant's move dispatch.
+        if (const auto* i = std::get_if<std::int64_t>(&v.variant())) im.flat.emplace_back(*i);
+        else im.flat.push_back(std::move(v));
         return;
     }
     im.insert(im.size(), std::move(v));
