@@ -39,3 +39,4 @@
 #include <kvmodel/sim/cluster.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/stats.hpp>
+#include <kvmodel/sim/stats_json.hpp>

@@ -6,6 +6,7 @@
 #include <kvmodel/kv/record_size.hpp>
 #include <kvmodel/sim/cluster.hpp>
 #include <kvmodel/sim/stats.hpp>
+#include <kvmodel/sim/stats_json.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -225,7 +226,7 @@ TEST_CASE("JSON export", "[sim][stats]") {
     send.send_key = true;
     REQUIRE(db.put(K(1), {{"v", 1}}, send));
     REQUIRE(db.get(K(1)));
-    const nlohmann::json j = db.stats_json();
+    const nlohmann::json j = sim::to_json(db.stats());
     REQUIRE(j["namespaces"].size() == 1);
     const auto& ns = j["namespaces"][0];
     CHECK(ns["name"] == "test");
@@ -241,7 +242,7 @@ TEST_CASE("JSON export", "[sim][stats]") {
     CHECK(ns["hot_keys"][0]["digest"] == kv::to_hex(K(1).digest()));
     CHECK(ns["hot_partitions"][0]["partition"] == K(1).partition_id());
     CHECK_FALSE(ns.contains("partitions"));
-    const nlohmann::json full = db.stats_json(true);
+    const nlohmann::json full = sim::to_json(db.stats(), true);
     REQUIRE(full["namespaces"][0]["partitions"].size() == 1);
     CHECK(full["namespaces"][0]["partitions"][0]["records"] == 1);
     CHECK(full["fault_fires"] == 0);

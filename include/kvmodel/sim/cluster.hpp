@@ -84,8 +84,6 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace kvmodel::sim {
 
 /// One namespace's settings.
@@ -267,12 +265,9 @@ public:
 
     // --- accounting ----------------------------------------------------------
 
-    /// A snapshot of the accounting. O(records).
+    /// A snapshot of the accounting. O(records). As JSON:
+    /// sim::to_json(stats()) (sim/stats_json.hpp).
     sim::stats stats() const;
-    /// The snapshot as JSON (stats.hpp).
-    nlohmann::json stats_json(bool all_partitions = false) const {
-        return to_json(stats(), all_partitions);
-    }
     /// Zeroes every counter (records stay).
     void reset_stats();
 
