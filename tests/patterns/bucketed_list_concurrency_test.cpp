@@ -105,4 +105,39 @@ TEST_CASE("bucketed list: cursor pages while appends and trims run", "[patterns]
     }
 }
 
+TEST_CASE("bucketed list: events delivered by every thread are stored once under their ids",
+          "[patterns][bucketed_list][concurrency]") {
+    // An at-least-once queue: each of 4 consumers appends all 300 events
+    // under the event's id, under injected timeouts and in-doubt writes. The
+    // claim window holds every id of an owner, so each event must end up in
+    // exactly one slot and no slot stays empty.
+    sim::cluster c;
+    REQUIRE(c.add_fault(sim::fault::timeout().with_probability(0.02).forever()));
+    REQUIRE(c.add_fault(sim::fault::in_doubt().with_probability(0.02).forever()));
+    list_type l(c, {patterns::bucket_policy::by_count, 20}, {.claim_window = 512, .max_attempts = 100});
+    constexpr int events = 300;
+    constexpr int owners = 3;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < 4; ++t)
+        pool.emplace_back([&] {
+            for (int e = 0; e < events; ++e) {
+                std::string id = std::string("event-").append(std::to_string(e));
+                std::string owner = std::string("owner-").append(std::to_string(e % owners));
+                if (!l.append(owner, id, e, id)) failures.fetch_add(1);
+            }
+        });
+    for (auto& th : pool) th.join();
+    c.clear_faults();
+    REQUIRE(failures.load() == 0);
+    std::set<std::string> all;
+    for (int o = 0; o < owners; ++o) {
+        std::string owner = std::string("owner-").append(std::to_string(o));
+        auto els = l.read_all(owner).value();
+        CHECK(els.size() == l.count(owner).value()); // no hole
+        for (const auto& e : els) CHECK(all.insert(e.item).second); // no event twice
+    }
+    CHECK(all.size() == static_cast<std::size_t>(events));
+}
+
 } // namespace patterns_bucketed_list_concurrency_test
