@@ -120,6 +120,19 @@ int run_size(std::span<char*> args) {
             return 2;
         }
     }
+    if (auto e = workload_error(w)) {
+        std::cerr << "kvmodel size: " << *e << "\n";
+        return 2;
+    }
+    // Opened before the replay, so an unwritable path fails in a moment.
+    std::ofstream svg_out;
+    if (svg) {
+        svg_out.open(*svg);
+        if (!svg_out) {
+            std::cerr << "kvmodel size: cannot write " << *svg << "\n";
+            return 2;
+        }
+    }
     double expected = static_cast<double>(w.owners) * w.appends_per_owner_per_day *
                       (1 + w.heavy_fraction * (w.heavy_multiplier - 1)) * static_cast<double>(w.days);
     if (expected > 5e6) {
@@ -140,9 +153,9 @@ int run_size(std::span<char*> args) {
     if (json) std::cout << to_json(r).dump(2) << "\n";
     else std::cout << to_table(r);
     if (svg) {
-        std::ofstream f(*svg);
-        f << to_svg(r);
-        if (!f) {
+        svg_out << to_svg(r);
+        svg_out.flush();
+        if (!svg_out) {
             std::cerr << "kvmodel size: cannot write " << *svg << "\n";
             return 1;
         }

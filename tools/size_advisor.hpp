@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -140,6 +141,27 @@ inline sim::counters totals(const sim::cluster& c) {
 }
 
 } // namespace detail
+
+/// Why w cannot be replayed, or nothing: element sizes given the wrong way
+/// round, or an element no bucket can hold under w's max-record-size. The
+/// second is the pattern's own check (one append of the largest element to
+/// an empty list), so the tool refuses at once what every append of the
+/// replay would refuse.
+inline std::optional<std::string> workload_error(const workload& w) {
+    if (w.element_bytes_max != 0 && w.element_bytes_max < w.element_bytes)
+        return "--element-bytes-max " + std::to_string(w.element_bytes_max) + " is below --element-bytes " +
+               std::to_string(w.element_bytes);
+    sim::cluster_config cfg;
+    cfg.namespaces[0].max_record_size = w.max_record_size;
+    sim::cluster c(cfg);
+    patterns::bucketed_location where;
+    where.max_record_size = w.max_record_size;
+    patterns::bucketed_list<sim::cluster, std::string> l(c, {patterns::bucket_policy::by_count, 1}, where);
+    std::size_t largest = std::max(w.element_bytes, w.element_bytes_max);
+    if (auto r = l.append("probe", std::string(largest, 'x'), 0); !r)
+        return "an element of " + std::to_string(largest) + " bytes cannot be stored: " + r.error().message;
+    return std::nullopt;
+}
 
 /// Replays w on one candidate. `tick` is called after each owner-day.
 inline outcome simulate(const workload& w, const candidate& cand, const std::function<void()>& tick = {}) {

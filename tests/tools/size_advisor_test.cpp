@@ -99,4 +99,28 @@ TEST_CASE("advisor: heavy owners with variable elements near the limit get byte-
     CHECK(to_table(r).find("recommendation:") != std::string::npos);
 }
 
+TEST_CASE("advisor: a workload it cannot replay is refused before the replay", "[tools][size_advisor]") {
+    workload w;
+    CHECK_FALSE(workload_error(w));
+    w.element_bytes_max = 100; // below element_bytes (200)
+    auto e = workload_error(w);
+    REQUIRE(e);
+    CHECK(*e == "--element-bytes-max 100 is below --element-bytes 200");
+    w.element_bytes_max = 0; // fixed size
+    CHECK_FALSE(workload_error(w));
+
+    // The largest element must fit in a bucket under max-record-size: the
+    // pattern's own RECORD_TOO_BIG, with its numbers.
+    w.element_bytes = 2'000'000;
+    e = workload_error(w);
+    REQUIRE(e);
+    CHECK(e->rfind("an element of 2000000 bytes cannot be stored: bucketed_list::append: element of", 0) == 0);
+    w.max_record_size = 8 << 20;
+    CHECK_FALSE(workload_error(w));
+    w.element_bytes = 200;
+    w.element_bytes_max = 1'100'000;
+    w.max_record_size = 1 << 20;
+    CHECK(workload_error(w));
+}
+
 } // namespace tools_size_advisor_test
