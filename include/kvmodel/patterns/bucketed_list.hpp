@@ -301,31 +301,6 @@ public:
     /// in the head record).
     static constexpr std::size_t max_append_id_bytes = 256;
 
-private:
-    result<std::uint64_t> append_as(const std::string& owner, const T& item, std::int64_t ts_ms, const value& id) {
-        auto stored = encode_stored(ts_ms, item);
-        if (!stored) return stored.error();
-        if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
-            return fail(status::parameter_error,
-                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 1970..9999");
-        std::int64_t day = m_scheme.policy == bucket_policy::by_time ? period_of(ts_ms, m_scheme.period) : 0;
-        if (day < 0)
-            return fail(status::parameter_error,
-                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
-        stream s = stream_of(owner, day);
-        auto c = claim(s, id);
-        if (!c) return c.error();
-        if (day != 0 && c->slot % day_index_stride == 0) {
-            auto d = index_day(owner, day);
-            if (!d) return d.error();
-        }
-        auto w = write_element(s, *c, *stored);
-        if (!w) return w.error();
-        return c->slot;
-    }
-
-public:
-
     /// Appends elements one after another (each is an append()); returns
     /// their slots. On an error the elements before it are stored.
     result<std::vector<std::uint64_t>> append(const std::string& owner, std::span<const T> items,
@@ -618,6 +593,29 @@ private:
         return std::chrono::duration_cast<std::chrono::milliseconds>(
                    std::chrono::system_clock::now().time_since_epoch())
             .count();
+    }
+
+    // An append under claim id `id` (see the header comment).
+    result<std::uint64_t> append_as(const std::string& owner, const T& item, std::int64_t ts_ms, const value& id) {
+        auto stored = encode_stored(ts_ms, item);
+        if (!stored) return stored.error();
+        if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
+            return fail(status::parameter_error,
+                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 1970..9999");
+        std::int64_t day = m_scheme.policy == bucket_policy::by_time ? period_of(ts_ms, m_scheme.period) : 0;
+        if (day < 0)
+            return fail(status::parameter_error,
+                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
+        stream s = stream_of(owner, day);
+        auto c = claim(s, id);
+        if (!c) return c.error();
+        if (day != 0 && c->slot % day_index_stride == 0) {
+            auto d = index_day(owner, day);
+            if (!d) return d.error();
+        }
+        auto w = write_element(s, *c, *stored);
+        if (!w) return w.error();
+        return c->slot;
     }
 
     // An append id: [Unix ms, 63 random bits] — unique across threads and

@@ -3,7 +3,8 @@
 // What the simulated cluster accounts — what the same workload would cost on
 // a real cluster — per namespace, node and partition, plus the hottest keys
 // and partitions; resettable (cluster::reset_stats) and exportable as JSON
-// (sim/stats_json.hpp, apart: nlohmann's header is most of a parse).
+// (sim/stats_json.hpp, apart: parsing nlohmann/json.hpp is a third of a
+// sim/cluster.hpp parse).
 //
 // * round_trips: one per attempt of a single-record command; a batch read
 //   counts one per node it touches (per attempt), a scan or query one per
