@@ -133,13 +133,6 @@ int run_size(std::span<char*> args) {
             return 2;
         }
     }
-    double expected = static_cast<double>(w.owners) * w.appends_per_owner_per_day *
-                      (1 + w.heavy_fraction * (w.heavy_multiplier - 1)) * static_cast<double>(w.days);
-    if (expected > 5e6) {
-        std::cerr << "kvmodel size: the workload makes about " << static_cast<std::uint64_t>(expected)
-                  << " appends per candidate; keep it under 5,000,000 (fewer owners or days)\n";
-        return 2;
-    }
     auto bar = [&](std::size_t done, std::size_t total) {
         if (!progress) return;
         int width = 40;

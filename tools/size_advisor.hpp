@@ -58,6 +58,9 @@ struct workload {
     double rt_cost_bytes = 16384;
     double record_cost_bytes = 4096;
     std::uint64_t seed = 1;
+
+    /// The largest element payload (element_bytes when sizes are fixed).
+    std::size_t largest_element() const { return std::max(element_bytes, element_bytes_max); }
 };
 
 /// One candidate scheme, with the number the chart plots it against.
@@ -135,6 +138,23 @@ inline std::uint64_t draws(double x, std::mt19937_64& rng) {
     return static_cast<std::uint64_t>(whole) + (u(rng) < x - whole ? 1 : 0);
 }
 
+/// The replay's cluster and where its list lives: the workload's record
+/// limit, replication and seed, on the given clock (none: the system's).
+inline sim::cluster_config cluster_config_of(const workload& w, std::shared_ptr<sim::manual_clock> clock = {}) {
+    sim::cluster_config cfg;
+    cfg.namespaces[0].max_record_size = w.max_record_size;
+    cfg.namespaces[0].replication_factor = w.replication_factor;
+    cfg.seed = w.seed;
+    if (clock) cfg.time_source = std::move(clock);
+    return cfg;
+}
+inline patterns::bucketed_location location_of(const workload& w, std::shared_ptr<sim::manual_clock> clock = {}) {
+    patterns::bucketed_location where;
+    where.max_record_size = w.max_record_size;
+    if (clock) where.clock = [clock] { return clock->now_ms(); };
+    return where;
+}
+
 inline sim::counters totals(const sim::cluster& c) {
     sim::stats s = c.stats();
     return s.namespaces.empty() ? sim::counters{} : s.namespaces[0].totals;
@@ -142,24 +162,26 @@ inline sim::counters totals(const sim::cluster& c) {
 
 } // namespace detail
 
-/// Why w cannot be replayed, or nothing: element sizes given the wrong way
-/// round, or an element no bucket can hold under w's max-record-size. The
-/// second is the pattern's own check (one append of the largest element to
-/// an empty list), so the tool refuses at once what every append of the
-/// replay would refuse.
+/// Why w cannot be replayed, or nothing: too many appends to replay, element
+/// sizes given the wrong way round, or an element no bucket can hold under
+/// w's max-record-size. The last is the pattern's own check (one append of
+/// the largest element to an empty list on the replay's cluster), so the
+/// tool refuses at once what every append of the replay would refuse.
 inline std::optional<std::string> workload_error(const workload& w) {
+    double expected = static_cast<double>(w.owners) * w.appends_per_owner_per_day *
+                      (1 + w.heavy_fraction * (w.heavy_multiplier - 1)) * static_cast<double>(w.days);
+    if (expected > 5e6)
+        return "the workload makes about " + std::to_string(static_cast<std::uint64_t>(expected)) +
+               " appends per candidate; keep it under 5,000,000 (fewer owners or days)";
     if (w.element_bytes_max != 0 && w.element_bytes_max < w.element_bytes)
         return "--element-bytes-max " + std::to_string(w.element_bytes_max) + " is below --element-bytes " +
                std::to_string(w.element_bytes);
-    sim::cluster_config cfg;
-    cfg.namespaces[0].max_record_size = w.max_record_size;
-    sim::cluster c(cfg);
-    patterns::bucketed_location where;
-    where.max_record_size = w.max_record_size;
-    patterns::bucketed_list<sim::cluster, std::string> l(c, {patterns::bucket_policy::by_count, 1}, where);
-    std::size_t largest = std::max(w.element_bytes, w.element_bytes_max);
-    if (auto r = l.append("probe", std::string(largest, 'x'), 0); !r)
-        return "an element of " + std::to_string(largest) + " bytes cannot be stored: " + r.error().message;
+    sim::cluster c(detail::cluster_config_of(w));
+    patterns::bucketed_list<sim::cluster, std::string> l(c, {patterns::bucket_policy::by_count, 1},
+                                                         detail::location_of(w));
+    if (auto r = l.append("probe", std::string(w.largest_element(), 'x'), 0); !r)
+        return "an element of " + std::to_string(w.largest_element()) + " bytes cannot be stored: " +
+               r.error().message;
     return std::nullopt;
 }
 
@@ -167,21 +189,12 @@ inline std::optional<std::string> workload_error(const workload& w) {
 inline outcome simulate(const workload& w, const candidate& cand, const std::function<void()>& tick = {}) {
     outcome o;
     o.cand = cand;
-    sim::cluster_config cfg;
-    cfg.namespaces[0].max_record_size = w.max_record_size;
-    cfg.namespaces[0].replication_factor = w.replication_factor;
-    cfg.seed = w.seed;
     auto clock = std::make_shared<sim::manual_clock>();
-    cfg.time_source = clock;
-    sim::cluster c(cfg);
-    patterns::bucketed_location where;
-    where.max_record_size = w.max_record_size;
-    where.clock = [clock] { return clock->now_ms(); };
-    patterns::bucketed_list<sim::cluster, std::string> l(c, cand.scheme, where);
+    sim::cluster c(detail::cluster_config_of(w, clock));
+    patterns::bucketed_list<sim::cluster, std::string> l(c, cand.scheme, detail::location_of(w, clock));
 
     std::mt19937_64 rng(w.seed);
-    std::size_t max_bytes = std::max(w.element_bytes_max, w.element_bytes);
-    std::uniform_int_distribution<std::size_t> size_of(w.element_bytes, max_bytes);
+    std::uniform_int_distribution<std::size_t> size_of(w.element_bytes, w.largest_element());
     auto owners = detail::plan_owners(w);
     const std::int64_t day0 = clock->now_ms();
     sim::counters append_cost{};
@@ -298,7 +311,7 @@ inline report advise(const workload& w, const std::vector<candidate>& cands,
 
 inline nlohmann::json to_json(const report& r) {
     nlohmann::json out;
-    out["workload"] = {{"element_bytes", r.w.element_bytes}, {"element_bytes_max", std::max(r.w.element_bytes, r.w.element_bytes_max)},
+    out["workload"] = {{"element_bytes", r.w.element_bytes}, {"element_bytes_max", r.w.largest_element()},
                        {"owners", r.w.owners}, {"appends_per_owner_per_day", r.w.appends_per_owner_per_day},
                        {"heavy_fraction", r.w.heavy_fraction}, {"heavy_multiplier", r.w.heavy_multiplier},
                        {"days", r.w.days}, {"newest_page_reads_per_day", r.w.newest_page_reads_per_day},
