@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -21,6 +22,25 @@ using namespace kvmodel;
 using list_type = patterns::bucketed_list<sim::cluster, std::string>;
 
 namespace {
+
+/// Every owner's elements and claimed slots, checking that each owner's
+/// count of claimed slots equals its elements and no element appears twice.
+struct stored {
+    std::set<std::string> items;
+    std::uint64_t claimed = 0;
+};
+stored stored_once(const list_type& l, int owners) {
+    stored out;
+    for (int o = 0; o < owners; ++o) {
+        std::string owner = std::string("owner-").append(std::to_string(o));
+        auto els = l.read_all(owner).value();
+        auto claimed = l.count(owner).value();
+        CHECK(els.size() == claimed); // head count == sum over buckets: no hole, no double
+        for (const auto& e : els) CHECK(out.items.insert(e.item).second);
+        out.claimed += claimed;
+    }
+    return out;
+}
 
 void hammer(int threads, int per_thread, int owners) {
     sim::cluster c;
@@ -41,18 +61,9 @@ void hammer(int threads, int per_thread, int owners) {
     for (auto& th : pool) th.join();
     c.clear_faults();
     REQUIRE(failures.load() == 0);
-    std::set<std::string> all;
-    std::uint64_t total = 0;
-    for (int o = 0; o < owners; ++o) {
-        std::string owner = std::string("owner-").append(std::to_string(o));
-        auto els = l.read_all(owner).value();
-        auto claimed = l.count(owner).value();
-        CHECK(els.size() == claimed); // head count == sum over buckets: no hole, no double
-        for (const auto& e : els) CHECK(all.insert(e.item).second);
-        total += claimed;
-    }
-    CHECK(total == static_cast<std::uint64_t>(threads) * static_cast<std::uint64_t>(per_thread));
-    CHECK(all.size() == total);
+    stored all = stored_once(l, owners);
+    CHECK(all.claimed == static_cast<std::uint64_t>(threads) * static_cast<std::uint64_t>(per_thread));
+    CHECK(all.items.size() == all.claimed);
 }
 
 } // namespace
@@ -130,14 +141,7 @@ TEST_CASE("bucketed list: events delivered by every thread are stored once under
     for (auto& th : pool) th.join();
     c.clear_faults();
     REQUIRE(failures.load() == 0);
-    std::set<std::string> all;
-    for (int o = 0; o < owners; ++o) {
-        std::string owner = std::string("owner-").append(std::to_string(o));
-        auto els = l.read_all(owner).value();
-        CHECK(els.size() == l.count(owner).value()); // no hole
-        for (const auto& e : els) CHECK(all.insert(e.item).second); // no event twice
-    }
-    CHECK(all.size() == static_cast<std::size_t>(events));
+    CHECK(stored_once(l, owners).items.size() == static_cast<std::size_t>(events));
 }
 
 } // namespace patterns_bucketed_list_concurrency_test
