@@ -121,6 +121,44 @@ TEST_CASE("and_then chains on success and forwards the first error", "[core][res
     static_assert(std::is_same_v<decltype(next), result<int>>);
 }
 
+TEST_CASE("copies, moves and assignments between values and errors", "[core][result]") {
+    const result<std::string> ok = std::string(40, 'v');
+    const result<std::string> bad = fail(status::record_too_big, "too big");
+    auto same = [](const result<std::string>& a, const result<std::string>& b) {
+        if (a.has_value() != b.has_value()) return false;
+        return a ? *a == *b : a.error() == b.error();
+    };
+    for (const auto* a : {&ok, &bad}) {
+        for (const auto* b : {&ok, &bad}) {
+            result<std::string> x = *a;
+            CHECK(same(x, *a));
+            x = *b; // copy-assign, possibly switching between value and error
+            CHECK(same(x, *b));
+            result<std::string> y = *a;
+            result<std::string> from = *b;
+            y = std::move(from);
+            CHECK(same(y, *b));
+            result<std::string> z(std::move(y));
+            CHECK(same(z, *b));
+        }
+    }
+    result<std::string> self = ok;
+    const result<std::string>& alias = self;
+    self = alias;
+    CHECK(same(self, ok));
+    SECTION("a move-only value") {
+        result<std::unique_ptr<int>> p = std::make_unique<int>(7);
+        result<std::unique_ptr<int>> q = std::move(p);
+        REQUIRE(q);
+        CHECK(**q == 7);
+        q = fail(status::parameter_error, "gone");
+        CHECK(q.code() == status::parameter_error);
+        q = std::make_unique<int>(8);
+        CHECK(**q == 8);
+        STATIC_REQUIRE_FALSE(std::is_copy_constructible_v<result<std::unique_ptr<int>>>);
+    }
+}
+
 TEST_CASE("result<void>", "[core][result]") {
     result<void> ok;
     CHECK(ok.has_value());

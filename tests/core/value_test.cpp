@@ -456,6 +456,66 @@ TEST_CASE("list iterators are random access", "[core][value]") {
 
 // ================================================================= copy-on-write
 
+TEST_CASE("copy, move and assignment between every pair of types", "[core][value]") {
+    // One value of each type, containers nested, so every path of value's
+    // copy, move, assignment and destruction (scalars inline, the others out
+    // of line) runs against every other; ASan checks the lifetimes.
+    const std::vector<value> samples = {
+        value(),
+        value(true),
+        value(-7),
+        value(std::string(40, 's')), // beyond the small-string buffer
+        value(list{1, "two", list{3}}),
+        value(map{{1, list{"a"}}, {"k", map{{2, 3.5}}}}),
+        value(to_bytes("blob")),
+        value(-0.0),
+        value(inf),
+        value(wildcard),
+    };
+    for (const value& a : samples) {
+        INFO("a = " << a);
+        value copy(a);
+        CHECK(copy == a);
+        value moved(std::move(copy));
+        CHECK(moved == a);
+        value self = a;
+        const value& alias = self;
+        self = alias; // self copy-assignment
+        CHECK(self == a);
+        for (const value& b : samples) {
+            INFO("b = " << b);
+            value x = a;
+            x = b;
+            CHECK(x == b);
+            CHECK(x.type() == b.type());
+            value y = a;
+            value from = b;
+            y = std::move(from);
+            CHECK(y == b);
+            value z = b;
+            z = a; // and back
+            CHECK(z == a);
+        }
+    }
+    SECTION("a copy of a container shares it; assigning a scalar over it lets go of it") {
+        value l = list{1, 2, 3};
+        value c = l;
+        CHECK(&c.as_list()[0] == &l.as_list()[0]);
+        c = 5;
+        CHECK(c == value(5));
+        CHECK(l == value(list{1, 2, 3}));
+        l.as_list().push_back(4); // sole owner again: no clone
+        CHECK(l.as_list().size() == 4);
+    }
+    SECTION("a moved-from value stays usable") {
+        value s = std::string(40, 'x');
+        value t = std::move(s);
+        s = 3; // assign over the moved-from string
+        CHECK(s == value(3));
+        CHECK(t == value(std::string(40, 'x')));
+    }
+}
+
 TEST_CASE("copies share storage until one side mutates", "[core][value]") {
     SECTION("list") {
         list a;

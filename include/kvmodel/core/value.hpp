@@ -38,6 +38,15 @@
 #include <variant>
 #include <vector>
 
+// How value's copies and moves split: scalars inline, containers out of line.
+#if defined(__GNUC__)
+#    define KVMODEL_VALUE_HOT [[gnu::always_inline]]
+#    define KVMODEL_VALUE_COLD [[gnu::noinline]]
+#else
+#    define KVMODEL_VALUE_HOT
+#    define KVMODEL_VALUE_COLD
+#endif
+
 namespace kvmodel {
 
 /// The type of a value, numbered in Aerospike's cross-type order
@@ -258,8 +267,8 @@ public:
     using storage = std::variant<nil_t, bool, std::int64_t, std::string, kvmodel::list,
                                  kvmodel::map, kvmodel::bytes, double, inf_t, wildcard_t>;
 
-    value() noexcept = default;
-    value(nil_t) noexcept {}                                      // NOLINT(google-explicit-constructor)
+    value() noexcept : m_v() {}
+    value(nil_t) noexcept : m_v() {}                              // NOLINT(google-explicit-constructor)
     value(bool b) noexcept : m_v(b) {}                            // NOLINT
     template <class I>
         requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char> &&
@@ -278,6 +287,25 @@ public:
     value(kvmodel::map m) noexcept : m_v(std::move(m)) {}         // NOLINT
     value(inf_t) noexcept : m_v(inf_t{}) {}                       // NOLINT
     value(wildcard_t) noexcept : m_v(wildcard_t{}) {}             // NOLINT
+
+    // Copies, moves and destruction of the scalar alternatives (nil, bool,
+    // int, double, INF, WILDCARD: most values an engine builds and drops)
+    // are done directly, without the variant's out-of-line visit.
+    KVMODEL_VALUE_HOT value(const value& o) { construct_from(o); }
+    KVMODEL_VALUE_HOT value(value&& o) noexcept { construct_from(std::move(o)); }
+    KVMODEL_VALUE_HOT value& operator=(const value& o) {
+        if (scalar(m_v.index()) && scalar(o.m_v.index())) construct_from(o);
+        else assign_from(o);
+        return *this;
+    }
+    KVMODEL_VALUE_HOT value& operator=(value&& o) noexcept {
+        if (scalar(m_v.index()) && scalar(o.m_v.index())) construct_from(std::move(o));
+        else assign_from(std::move(o));
+        return *this;
+    }
+    KVMODEL_VALUE_HOT ~value() {
+        if (!scalar(m_v.index())) destroy_container();
+    }
 
     value_type type() const noexcept { return static_cast<value_type>(m_v.index()); }
 
@@ -325,7 +353,78 @@ private:
         return *p;
     }
 
-    storage m_v;
+    /// True for the trivially destructible alternatives.
+    static constexpr bool scalar(std::size_t index) noexcept {
+        return ((1u << 0 | 1u << 1 | 1u << 2 | 1u << 7 | 1u << 8 | 1u << 9) >> index & 1u) != 0;
+    }
+    /// Constructs m_v (not alive, or alive holding a scalar) as a copy of
+    /// o's, or as its move when V is an rvalue: nil and integers inline, the
+    /// rest in one out-of-line switch (small enough that the callers which
+    /// build results and list elements inline it).
+    // GCC 12, inlining this into a caller that knows which alternative it
+    // copies, warns (falsely) that the integer case reads uninitialized bytes.
+#if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+    template <class V>
+    KVMODEL_VALUE_HOT void construct_from(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+        if (const auto* i = std::get_if<std::int64_t>(&o.m_v)) {
+            std::int64_t x = *i; // read before m_v (maybe o's) is rebuilt
+            std::construct_at(&m_v, std::in_place_index<2>, x);
+        } else if (o.m_v.index() == 0) {
+            std::construct_at(&m_v);
+        } else {
+            construct_other(std::forward<V>(o));
+        }
+    }
+#if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic pop
+#endif
+    // The other alternatives, out of line: inlined, their copies set off the
+    // same false warning for strings and container handles.
+    template <class V>
+    KVMODEL_VALUE_COLD void construct_other(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+        switch (o.m_v.index()) {
+        case 1: return construct_alternative<1>(std::forward<V>(o));
+        case 3: return construct_alternative<3>(std::forward<V>(o));
+        case 4: return construct_alternative<4>(std::forward<V>(o));
+        case 5: return construct_alternative<5>(std::forward<V>(o));
+        case 6: return construct_alternative<6>(std::forward<V>(o));
+        case 7: return construct_alternative<7>(std::forward<V>(o));
+        case 8: return construct_alternative<8>(std::forward<V>(o));
+        default: return construct_alternative<9>(std::forward<V>(o));
+        }
+    }
+    template <std::size_t I, class V>
+    void construct_alternative(V&& o) {
+        auto&& x = *std::get_if<I>(&o.m_v);
+        if constexpr (std::is_trivially_copyable_v<std::remove_cvref_t<decltype(x)>>) {
+            auto copy = x; // read before m_v (maybe o's) is rebuilt
+            std::construct_at(&m_v, std::in_place_index<I>, copy);
+        } else if constexpr (std::is_rvalue_reference_v<V&&>) {
+            std::construct_at(&m_v, std::in_place_index<I>, std::move(x));
+        } else {
+            std::construct_at(&m_v, std::in_place_index<I>, x);
+        }
+    }
+    KVMODEL_VALUE_COLD void assign_from(const value& o) { m_v = o.m_v; }
+    KVMODEL_VALUE_COLD void assign_from(value&& o) noexcept { m_v = std::move(o.m_v); }
+    // Destroys the container alternative; the variant around it has nothing
+    // else to destroy.
+    KVMODEL_VALUE_COLD void destroy_container() noexcept {
+        switch (m_v.index()) {
+        case 3: return std::destroy_at(std::get_if<3>(&m_v));
+        case 4: return std::destroy_at(std::get_if<4>(&m_v));
+        case 5: return std::destroy_at(std::get_if<5>(&m_v));
+        default: return std::destroy_at(std::get_if<6>(&m_v));
+        }
+    }
+
+    // In a union so that ~value decides when the variant's destructor runs.
+    union {
+        storage m_v;
+    };
 };
 
 /// Exact structural equality (see the header comment).

@@ -288,7 +288,7 @@ list_by_positions(const list& l, return_type t, bool multi, const std::vector<st
         std::vector<value> out;
         out.reserve(pos.size());
         for (std::size_t p : pos)
-            kvmodel::detail::list_copy_out(out, l[p]);
+            out.push_back(l[p]);
         return list_of(std::move(out));
     }
     // INDEX / REVERSE_INDEX (and RANK where rank == index, ORDERED lists)
@@ -567,7 +567,7 @@ public:
                 vals.reserve(c);
                 auto it = m_l.begin() + static_cast<std::ptrdiff_t>(b);
                 for (std::size_t i = 0; i < c; ++i, ++it)
-                    kvmodel::detail::list_copy_out(vals, *it);
+                    vals.push_back(*it);
                 out = list_of(std::move(vals));
             }
             break;
@@ -875,10 +875,10 @@ private:
             v.reserve(rm_count);
             auto head = m_l.begin();
             for (std::size_t p = 0; p < b; ++p, ++head)
-                kvmodel::detail::list_copy_out(v, *head);
+                v.push_back(*head);
             auto tail = m_l.begin() + static_cast<std::ptrdiff_t>(e);
             for (std::size_t p = e; p < n; ++p, ++tail)
-                kvmodel::detail::list_copy_out(v, *tail);
+                v.push_back(*tail);
             out = list_of(std::move(v));
             break;
         }
@@ -934,7 +934,7 @@ private:
                     // in its layout, is the server's answer.
                     vals.clear();
                     for (std::size_t p : list_heap_window(m_l, b, c))
-                        kvmodel::detail::list_copy_out(vals, m_l[p]);
+                        vals.push_back(m_l[p]);
                 } else if (multi && b <= n - b - c) {
                     // The server's heap yields the window top-down when it
                     // sits nearer the low end, bottom-up otherwise.
@@ -1249,9 +1249,9 @@ inline result<value> list_add_ordered(list& l, const op& o, list_run& run, const
             at = list_ordered_insert_position(l.size(), less, less_equal);
     }
     if (at)
-        l.insert(*at, kvmodel::detail::list_copy(v));
+        l.insert(*at, v);
     else
-        l.insert_sorted(kvmodel::detail::list_copy(v));
+        l.insert_sorted(v);
     run.wrote = true;
     return static_cast<std::int64_t>(l.size());
 }
@@ -1653,14 +1653,6 @@ inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     }
 }
 
-/// One element as an op's result: an integer is built in the result itself,
-/// without an intermediate value to move and destroy.
-inline result<value> list_element_result(const value& e) {
-    if (const auto* i = std::get_if<std::int64_t>(&e.variant()))
-        return *i;
-    return e;
-}
-
 /// Applies list op o to an existing list l (no context). On error l is
 /// unchanged. run.wrote reports whether the op wrote l.
 inline result<value> list_apply(list& l, const op& o, list_run& run) {
@@ -1680,7 +1672,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
         if (!l.is_ordered() && !list_flag(o, list_write_flags::add_unique) &&
             n + 1 < static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) &&
             n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
-            l.push_back(kvmodel::detail::list_copy(o.key));
+            l.push_back(o.key);
             run.wrote = true;
             return static_cast<std::int64_t>(n + 1); // built in the result
         }
@@ -1692,8 +1684,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             if (std::optional<std::size_t> p = single_position(o.index, l.size())) {
                 // An indexed ORDERED list reads through its value index (rank
                 // = position there), as by_index_window does.
-                return list_element_result(l.is_ordered() && l.has_index() ? l.value_at_rank(*p)
-                                                                            : l[*p]);
+                return l.is_ordered() && l.has_index() ? l.value_at_rank(*p) : l[*p];
             }
         }
         break;
@@ -1704,8 +1695,7 @@ inline result<value> list_apply(list& l, const op& o, list_run& run) {
             // Equal values that differ (-0.0, 0.0) around the rank of an
             // UNORDERED list: the server's heap picks (the general path).
             if (p && (l.is_ordered() || !list_edge_ties_distinct(l, *p, *p + 1)))
-                return list_element_result(l.is_ordered() && !l.has_index() ? l[*p]
-                                                                             : l.value_at_rank(*p));
+                return l.is_ordered() && !l.has_index() ? l[*p] : l.value_at_rank(*p);
         }
         break;
     default:
