@@ -14,8 +14,11 @@
 
 #define KVMODEL_CONFIG_INCLUDED 1
 
+// KVMODEL_HOT marks an entry point whose quick path belongs in the caller's
+// code (cdt::apply): forced inline when header-only, KVMODEL_DECL otherwise.
 #if defined(KVMODEL_SEPARATE_COMPILATION)
 #    define KVMODEL_DECL
+#    define KVMODEL_HOT
 #    if defined(KVMODEL_SOURCE)
 #        define KVMODEL_DEFINITIONS 1
 #    else
@@ -23,5 +26,10 @@
 #    endif
 #else
 #    define KVMODEL_DECL inline
+#    if defined(__GNUC__)
+#        define KVMODEL_HOT [[gnu::always_inline]] inline
+#    else
+#        define KVMODEL_HOT inline
+#    endif
 #    define KVMODEL_DEFINITIONS 1
 #endif

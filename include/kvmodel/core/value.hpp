@@ -190,6 +190,7 @@ public:
 private:
     friend struct detail::map_access; // flat elements for the map indices' comparisons
     detail::list_impl& mut();
+    detail::list_impl& mut_slow(); // creates or clones the impl
     std::shared_ptr<detail::list_impl> m_impl;
     list_order m_order = list_order::unordered;
     bool m_persist_index = false;

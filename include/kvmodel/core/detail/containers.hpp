@@ -786,7 +786,11 @@ KVMODEL_MAP_HOT const value& list::operator[](std::size_t i) const {
     const detail::list_impl& im = *m_impl;
     return im.indexed() ? im.get(i) : im.flat[i];
 }
-inline detail::list_impl& list::mut() {
+KVMODEL_MAP_HOT detail::list_impl& list::mut() {
+    if (m_impl && m_impl.use_count() == 1) return *m_impl;
+    return mut_slow();
+}
+KVMODEL_MAP_COLD detail::list_impl& list::mut_slow() {
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
     else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::list_impl>(*m_impl);
     return *m_impl;
@@ -894,7 +898,7 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->v);
     return out;
 }
-inline void list::push_back(value v) {
+KVMODEL_MAP_HOT void list::push_back(value v) {
     auto& im = mut();
     if (!im.indexed()) {
         im.flat.push_back(std::move(v));
