@@ -356,14 +356,15 @@ private:
 
     /// True for the trivially destructible alternatives.
     static constexpr bool scalar(std::size_t index) noexcept {
-        return ((1u << 0 | 1u << 1 | 1u << 2 | 1u << 7 | 1u << 8 | 1u << 9) >> index & 1u) != 0;
+        constexpr unsigned mask = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 7 | 1u << 8 | 1u << 9;
+        return index < 10 && ((mask >> index) & 1u) != 0;
     }
-    /// Constructs m_v (not alive, or alive holding a scalar) as a copy of
-    /// o's, or as its move when V is an rvalue: nil and integers inline, the
-    /// rest in one out-of-line switch (small enough that the callers which
-    /// build results and list elements inline it).
-    // GCC 12, inlining this into a caller that knows which alternative it
-    // copies, warns (falsely) that the integer case reads uninitialized bytes.
+    // construct_from constructs m_v (not alive, or alive holding a scalar) as
+    // a copy of o's, or as its move when V is an rvalue: nil and integers
+    // inline, the rest in one out-of-line switch (small enough that callers
+    // building results and list elements inline it). GCC 12, inlining it into
+    // a caller that knows which alternative it copies, warns (falsely) that
+    // the integer case reads uninitialized bytes.
 #if defined(__GNUC__) && !defined(__clang__)
 #    pragma GCC diagnostic push
 #    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -394,7 +395,8 @@ private:
         case 6: return construct_alternative<6>(std::forward<V>(o));
         case 7: return construct_alternative<7>(std::forward<V>(o));
         case 8: return construct_alternative<8>(std::forward<V>(o));
-        default: return construct_alternative<9>(std::forward<V>(o));
+        case 9: return construct_alternative<9>(std::forward<V>(o));
+        default: std::construct_at(&m_v); return; // valueless: no alternative to copy
         }
     }
     template <std::size_t I, class V>
@@ -418,7 +420,8 @@ private:
         case 3: return std::destroy_at(std::get_if<3>(&m_v));
         case 4: return std::destroy_at(std::get_if<4>(&m_v));
         case 5: return std::destroy_at(std::get_if<5>(&m_v));
-        default: return std::destroy_at(std::get_if<6>(&m_v));
+        case 6: return std::destroy_at(std::get_if<6>(&m_v));
+        default: return; // valueless: nothing alive
         }
     }
 
