@@ -14,6 +14,18 @@
 
 #define KVMODEL_CONFIG_INCLUDED 1
 
+// KVMODEL_ALWAYS_INLINE / KVMODEL_NOINLINE: where a measured hot path needs
+// the inlining decided rather than left to the compiler (the containers'
+// comparisons, value's scalar copies, cdt::apply's quick path) and where the
+// cold rest stays out of its way. GCC and Clang; nothing elsewhere.
+#if defined(__GNUC__)
+#    define KVMODEL_ALWAYS_INLINE [[gnu::always_inline]]
+#    define KVMODEL_NOINLINE [[gnu::noinline]]
+#else
+#    define KVMODEL_ALWAYS_INLINE
+#    define KVMODEL_NOINLINE
+#endif
+
 // KVMODEL_HOT marks an entry point whose quick path belongs in the caller's
 // code (cdt::apply): forced inline when header-only, KVMODEL_DECL otherwise.
 #if defined(KVMODEL_SEPARATE_COMPILATION)
@@ -26,10 +38,6 @@
 #    endif
 #else
 #    define KVMODEL_DECL inline
-#    if defined(__GNUC__)
-#        define KVMODEL_HOT [[gnu::always_inline]] inline
-#    else
-#        define KVMODEL_HOT inline
-#    endif
+#    define KVMODEL_HOT KVMODEL_ALWAYS_INLINE inline
 #    define KVMODEL_DEFINITIONS 1
 #endif

@@ -22,6 +22,7 @@
 // std::hash<value>.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/assert.hpp>
 
 #include <compare>
@@ -37,15 +38,6 @@
 #include <utility>
 #include <variant>
 #include <vector>
-
-// How value's copies and moves split: scalars inline, containers out of line.
-#if defined(__GNUC__)
-#    define KVMODEL_VALUE_HOT [[gnu::always_inline]]
-#    define KVMODEL_VALUE_COLD [[gnu::noinline]]
-#else
-#    define KVMODEL_VALUE_HOT
-#    define KVMODEL_VALUE_COLD
-#endif
 
 namespace kvmodel {
 
@@ -292,19 +284,19 @@ public:
     // Copies, moves and destruction of the scalar alternatives (nil, bool,
     // int, double, INF, WILDCARD: most values an engine builds and drops)
     // are done directly, without the variant's out-of-line visit.
-    KVMODEL_VALUE_HOT value(const value& o) { construct_from(o); }
-    KVMODEL_VALUE_HOT value(value&& o) noexcept { construct_from(std::move(o)); }
-    KVMODEL_VALUE_HOT value& operator=(const value& o) {
+    KVMODEL_ALWAYS_INLINE value(const value& o) { construct_from(o); }
+    KVMODEL_ALWAYS_INLINE value(value&& o) noexcept { construct_from(std::move(o)); }
+    KVMODEL_ALWAYS_INLINE value& operator=(const value& o) {
         if (scalar(m_v.index()) && scalar(o.m_v.index())) construct_from(o);
         else assign_from(o);
         return *this;
     }
-    KVMODEL_VALUE_HOT value& operator=(value&& o) noexcept {
+    KVMODEL_ALWAYS_INLINE value& operator=(value&& o) noexcept {
         if (scalar(m_v.index()) && scalar(o.m_v.index())) construct_from(std::move(o));
         else assign_from(std::move(o));
         return *this;
     }
-    KVMODEL_VALUE_HOT ~value() {
+    KVMODEL_ALWAYS_INLINE ~value() {
         if (!scalar(m_v.index())) destroy_container();
     }
 
@@ -370,7 +362,7 @@ private:
 #    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
     template <class V>
-    KVMODEL_VALUE_HOT void construct_from(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+    KVMODEL_ALWAYS_INLINE void construct_from(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
         if (const auto* i = std::get_if<std::int64_t>(&o.m_v)) {
             std::int64_t x = *i; // read before m_v (maybe o's) is rebuilt
             std::construct_at(&m_v, std::in_place_index<2>, x);
@@ -386,7 +378,7 @@ private:
     // The other alternatives, out of line: inlined, their copies set off the
     // same false warning for strings and container handles.
     template <class V>
-    KVMODEL_VALUE_COLD void construct_other(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+    KVMODEL_NOINLINE void construct_other(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
         switch (o.m_v.index()) {
         case 1: return construct_alternative<1>(std::forward<V>(o));
         case 3: return construct_alternative<3>(std::forward<V>(o));
@@ -411,11 +403,11 @@ private:
             std::construct_at(&m_v, std::in_place_index<I>, x);
         }
     }
-    KVMODEL_VALUE_COLD void assign_from(const value& o) { m_v = o.m_v; }
-    KVMODEL_VALUE_COLD void assign_from(value&& o) noexcept { m_v = std::move(o.m_v); }
+    KVMODEL_NOINLINE void assign_from(const value& o) { m_v = o.m_v; }
+    KVMODEL_NOINLINE void assign_from(value&& o) noexcept { m_v = std::move(o.m_v); }
     // Destroys the container alternative; the variant around it has nothing
     // else to destroy.
-    KVMODEL_VALUE_COLD void destroy_container() noexcept {
+    KVMODEL_NOINLINE void destroy_container() noexcept {
         switch (m_v.index()) {
         case 3: return std::destroy_at(std::get_if<3>(&m_v));
         case 4: return std::destroy_at(std::get_if<4>(&m_v));

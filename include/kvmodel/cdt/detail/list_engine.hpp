@@ -140,7 +140,7 @@ inline bool list_storable(const value& v) noexcept {
 
 /// list_storable for the usual case, inline: a scalar other than INF and
 /// WILDCARD is storable; a container takes the recursive check.
-KVMODEL_MAP_HOT bool list_scalar_storable(const value& v) noexcept {
+KVMODEL_ALWAYS_INLINE inline bool list_scalar_storable(const value& v) noexcept {
     switch (v.type()) {
     case value_type::list:
     case value_type::map:
@@ -1497,7 +1497,7 @@ inline result<value> list_trim_ordered(list& l, const op& o, list_run& run) {
 }
 
 /// list_apply for every op but the few list_apply answers itself.
-KVMODEL_MAP_COLD result<value> list_apply_general(list& l, const op& o, list_run& run) {
+KVMODEL_NOINLINE inline result<value> list_apply_general(list& l, const op& o, list_run& run) {
     // A capped ORDERED list's trim, without the selector dispatch.
     if (o.code == op_code::list_remove_by_rank_range && l.is_ordered() &&
         list_plain_return(o.return_type, return_type::none))
@@ -1655,7 +1655,7 @@ KVMODEL_MAP_COLD result<value> list_apply_general(list& l, const op& o, list_run
 
 /// Applies list op o to an existing list l (no context). On error l is
 /// unchanged. run.wrote reports whether the op wrote l.
-KVMODEL_MAP_HOT result<value> list_apply(list& l, const op& o, list_run& run) {
+KVMODEL_ALWAYS_INLINE inline result<value> list_apply(list& l, const op& o, list_run& run) {
     // The ops a caller issues most (one append to an UNORDERED list, one
     // element by index or by rank as a VALUE) first, without the general
     // dispatch and returning straight into the caller's result: the same

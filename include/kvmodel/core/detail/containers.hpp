@@ -34,6 +34,7 @@
 // most list values without following the list's pointers.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/detail/counted_btree.hpp>
 #include <kvmodel/core/value.hpp>
 
@@ -50,18 +51,6 @@
 #include <memory>
 #include <utility>
 #include <vector>
-
-// The list and map indices' comparisons run once per tree level: their fast
-// paths are forced inline, the general comparison kept out of their way.
-#if defined(__GNUC__)
-#    define KVMODEL_MAP_HOT [[gnu::always_inline]] inline
-#    define KVMODEL_MAP_HOT_MEMBER [[gnu::always_inline]]
-#    define KVMODEL_MAP_COLD [[gnu::noinline]] inline
-#else
-#    define KVMODEL_MAP_HOT inline
-#    define KVMODEL_MAP_HOT_MEMBER
-#    define KVMODEL_MAP_COLD inline
-#endif
 
 namespace kvmodel {
 namespace detail {
@@ -116,7 +105,8 @@ struct list_node_label {
 
 /// list_compare(a, b, wildcard_matches) < 0 with two integers decided
 /// inline: the list indices' comparison, run once per tree level.
-KVMODEL_MAP_HOT bool list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
+KVMODEL_ALWAYS_INLINE inline bool
+list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
     const auto* i = std::get_if<std::int64_t>(&a.variant());
     const auto* j = std::get_if<std::int64_t>(&b.variant());
     if (i != nullptr && j != nullptr) return *i < *j;
@@ -125,7 +115,7 @@ KVMODEL_MAP_HOT bool list_less(const value& a, const value& b, bool wildcard_mat
 
 struct list_node_less {
     using is_transparent = void;
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const list_node& a, const list_node& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const list_node& a, const list_node& b) const noexcept {
         const auto* i = std::get_if<std::int64_t>(&a.v.variant());
         const auto* j = std::get_if<std::int64_t>(&b.v.variant());
         if (i != nullptr && j != nullptr) return *i != *j ? *i < *j : a.label < b.label;
@@ -133,10 +123,10 @@ struct list_node_less {
         return c != 0 ? c < 0 : a.label < b.label;
     }
     // Probe: a value alone, matching all labels (and WILDCARDs).
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const list_node& a, const value& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const list_node& a, const value& b) const noexcept {
         return list_less(a.v, b, true);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& a, const list_node& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& a, const list_node& b) const noexcept {
         return list_less(a, b.v, true);
     }
 };
@@ -149,13 +139,13 @@ struct list_value_probe {
 /// The sorted layout's order: values, exactly; a probe matches WILDCARDs.
 struct list_value_less {
     using is_transparent = void;
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& a, const value& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& a, const value& b) const noexcept {
         return list_less(a, b, false);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& a, list_value_probe b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& a, list_value_probe b) const noexcept {
         return list_less(a, *b.v, true);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(list_value_probe a, const value& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(list_value_probe a, const value& b) const noexcept {
         return list_less(*a.v, b, true);
     }
 };
@@ -166,13 +156,13 @@ struct list_value_less {
 /// holds an integer as it is: it owns nothing.
 template <>
 struct btree_slot<value> {
-    KVMODEL_MAP_HOT_MEMBER static void move(value& to, value& from) {
+    KVMODEL_ALWAYS_INLINE static void move(value& to, value& from) {
         auto* i = std::get_if<std::int64_t>(&to.variant());
         const auto* j = std::get_if<std::int64_t>(&from.variant());
         if (i != nullptr && j != nullptr) *i = *j;
         else to = std::move(from);
     }
-    KVMODEL_MAP_HOT_MEMBER static void vacate(value& v) {
+    KVMODEL_ALWAYS_INLINE static void vacate(value& v) {
         if (!std::holds_alternative<std::int64_t>(v.variant())) v = value{};
     }
 };
@@ -222,7 +212,7 @@ struct list_impl {
     ~list_impl() = default;
 
     bool indexed() const noexcept { return idx || srt; }
-    KVMODEL_MAP_HOT_MEMBER std::size_t size() const noexcept {
+    KVMODEL_ALWAYS_INLINE std::size_t size() const noexcept {
         if (!indexed()) return flat.size();
         return idx ? idx->size() : srt->size();
     }
@@ -452,20 +442,20 @@ struct list_impl {
 /// payload]) compared element by element, with compare()'s rules: a WILDCARD
 /// ends the comparison as equal, types order by Aerospike's type order, then
 /// length. False when an element needs the general comparison.
-KVMODEL_MAP_HOT bool map_compare_flat_lists(const list& a,
+KVMODEL_ALWAYS_INLINE inline bool map_compare_flat_lists(const list& a,
                                             const list& b,
                                             bool wildcard_matches,
                                             int& out) noexcept; // defined once list is complete
 
 /// One element step of a list comparison (defined once list is complete).
-KVMODEL_MAP_HOT bool map_compare_list_element(
+KVMODEL_ALWAYS_INLINE inline bool map_compare_list_element(
     const value& ea, const value& eb, bool wildcard_matches, int& out, bool& stop) noexcept;
 
 /// The out-of-line part of map_compare: two strings, two lists of integers
 /// and strings, and everything else (WILDCARD included) through the general
 /// comparison. Kept out of line so the integer case stays small enough to
 /// inline into every tree search.
-KVMODEL_MAP_COLD int
+KVMODEL_NOINLINE inline int
 map_compare_general(const value& a, const value& b, bool wildcard_matches) noexcept {
     const value::storage& x = a.variant();
     const value::storage& y = b.variant();
@@ -480,7 +470,7 @@ map_compare_general(const value& a, const value& b, bool wildcard_matches) noexc
 
 /// cdt_compare with the common map cases fast: two integers inline (the usual
 /// keys), two strings and two lists of them out of line (map_compare_general).
-KVMODEL_MAP_HOT int
+KVMODEL_ALWAYS_INLINE inline int
 map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
     int c = 0;
     if (compare_if_ints(a.variant(), b.variant(), c)) return c;
@@ -489,7 +479,7 @@ map_compare(const value& a, const value& b, bool wildcard_matches) noexcept {
 
 /// map_compare for two stored values (the value index's own order): two
 /// integers and two flat lists of integers and strings inline.
-KVMODEL_MAP_HOT int map_compare_values(const value& a, const value& b) noexcept {
+KVMODEL_ALWAYS_INLINE inline int map_compare_values(const value& a, const value& b) noexcept {
     const value::storage& x = a.variant();
     const value::storage& y = b.variant();
     int c = 0;
@@ -504,7 +494,7 @@ KVMODEL_MAP_HOT int map_compare_values(const value& a, const value& b) noexcept 
 }
 
 /// a < b in map_compare's order, with two integers compared inline.
-KVMODEL_MAP_HOT bool
+KVMODEL_ALWAYS_INLINE inline bool
 map_less(const value& a, const value& b, bool wildcard_matches) noexcept {
     const auto* i = std::get_if<std::int64_t>(&a.variant());
     const auto* j = std::get_if<std::int64_t>(&b.variant());
@@ -521,12 +511,12 @@ struct map_int_probe {
 /// a < b for a stored key or value a and an integer probe, as
 /// map_compare(a, value(v), true) < 0 has it: other types order by type; a
 /// WILDCARD matches.
-KVMODEL_MAP_HOT bool map_less_than_int(const value& a, std::int64_t v) noexcept {
+KVMODEL_ALWAYS_INLINE inline bool map_less_than_int(const value& a, std::int64_t v) noexcept {
     const value::storage& x = a.variant();
     if (const auto* i = std::get_if<std::int64_t>(&x)) return *i < v;
     return x.index() < static_cast<std::size_t>(value_type::integer);
 }
-KVMODEL_MAP_HOT bool map_int_less_than(std::int64_t v, const value& b) noexcept {
+KVMODEL_ALWAYS_INLINE inline bool map_int_less_than(std::int64_t v, const value& b) noexcept {
     const value::storage& x = b.variant();
     if (const auto* i = std::get_if<std::int64_t>(&x)) return v < *i;
     return x.index() > static_cast<std::size_t>(value_type::integer) &&
@@ -588,11 +578,12 @@ private:
 
 /// map_compare(stored, *p.whole, true) for a list probe (defined once list
 /// is complete).
-KVMODEL_MAP_HOT int map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept;
+KVMODEL_ALWAYS_INLINE inline int
+map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept;
 
 /// The elements of a flat (unindexed) non-empty list and their count (in n),
 /// else nullptr (defined with map_access, which may look inside a list).
-KVMODEL_MAP_HOT const value* map_flat_items(const list& l, std::size_t& n) noexcept;
+KVMODEL_ALWAYS_INLINE inline const value* map_flat_items(const list& l, std::size_t& n) noexcept;
 
 /// Calls f with the cheapest probe for key k: a map_int_probe for an integer,
 /// else k itself.
@@ -623,56 +614,56 @@ decltype(auto) map_value_probe(const value& v, F&& f) {
 
 struct map_key_less {
     using is_transparent = void;
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_entry& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         return map_less(a.key, b.key, false);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const value& k) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const value& k) const noexcept {
         return map_less(a.key, k, true);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& k, const map_entry& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& k, const map_entry& b) const noexcept {
         return map_less(k, b.key, true);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, map_int_probe k) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, map_int_probe k) const noexcept {
         return map_less_than_int(a.key, k.v);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(map_int_probe k, const map_entry& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe k, const map_entry& b) const noexcept {
         return map_int_less_than(k.v, b.key);
     }
 };
 
 struct map_value_less {
     using is_transparent = void;
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const map_entry& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         int c = map_compare_values(a.val, b.val);
         return c != 0 ? c < 0 : map_less(a.key, b.key, false);
     }
     /// The index's own comparison: two list values by their cached leads first.
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_node& a, const map_node& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_node& a, const map_node& b) const noexcept {
         if (a.lead != b.lead && a.lists_with(b)) return a.lead < b.lead;
         return (*this)(static_cast<const map_entry&>(a), static_cast<const map_entry&>(b));
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, const value& v) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const value& v) const noexcept {
         return map_less(a.val, v, true);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const value& v, const map_entry& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& v, const map_entry& b) const noexcept {
         return map_less(v, b.val, true);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(const map_entry& a, map_int_probe v) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, map_int_probe v) const noexcept {
         return map_less_than_int(a.val, v.v);
     }
-    KVMODEL_MAP_HOT_MEMBER bool operator()(map_int_probe v, const map_entry& b) const noexcept {
+    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe v, const map_entry& b) const noexcept {
         return map_int_less_than(v.v, b.val);
     }
     // A probe led by an integer is ordered against a stored list by the
     // node's lead when they differ: the first elements decide, and neither
     // is a WILDCARD.
-    KVMODEL_MAP_HOT_MEMBER bool
+    KVMODEL_ALWAYS_INLINE bool
     operator()(const map_node& a, const map_list_probe& v) const noexcept {
         if (v.int_lead && a.lead != v.lead && a.val.type() == value_type::list)
             return a.lead < v.lead;
         return map_compare_list_probe(a.val, v) < 0;
     }
-    KVMODEL_MAP_HOT_MEMBER bool
+    KVMODEL_ALWAYS_INLINE bool
     operator()(const map_list_probe& v, const map_node& b) const noexcept {
         if (v.int_lead && b.lead != v.lead && b.val.type() == value_type::list)
             return v.lead < b.lead;
@@ -778,19 +769,21 @@ inline list::list(std::vector<value> items, list_order order) : m_order(order) {
         });
     mut().flat = std::move(items);
 }
-KVMODEL_MAP_HOT std::size_t list::size() const noexcept { return m_impl ? m_impl->size() : 0; }
+KVMODEL_ALWAYS_INLINE inline std::size_t list::size() const noexcept {
+    return m_impl ? m_impl->size() : 0;
+}
 // Inline for a flat list (the elements of a short or unranked list are one
 // vector away); an indexed one descends a tree out of line.
-KVMODEL_MAP_HOT const value& list::operator[](std::size_t i) const {
+KVMODEL_ALWAYS_INLINE inline const value& list::operator[](std::size_t i) const {
     KVMODEL_ASSERT(i < size());
     const detail::list_impl& im = *m_impl;
     return im.indexed() ? im.get(i) : im.flat[i];
 }
-KVMODEL_MAP_HOT detail::list_impl& list::mut() {
+KVMODEL_ALWAYS_INLINE inline detail::list_impl& list::mut() {
     if (m_impl && m_impl.use_count() == 1) return *m_impl;
     return mut_slow();
 }
-KVMODEL_MAP_COLD detail::list_impl& list::mut_slow() {
+KVMODEL_NOINLINE inline detail::list_impl& list::mut_slow() {
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
     else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::list_impl>(*m_impl);
     return *m_impl;
@@ -898,7 +891,7 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->v);
     return out;
 }
-KVMODEL_MAP_HOT void list::push_back(value v) {
+KVMODEL_ALWAYS_INLINE inline void list::push_back(value v) {
     auto& im = mut();
     if (!im.indexed()) {
         im.flat.push_back(std::move(v));
@@ -1060,7 +1053,7 @@ namespace detail {
 /// One element step of map_compare_flat_lists: false when the pair needs the
 /// general comparison; else `out` is the element order and `stop` says a
 /// WILDCARD ended the comparison.
-KVMODEL_MAP_HOT bool map_compare_list_element(
+KVMODEL_ALWAYS_INLINE inline bool map_compare_list_element(
     const value& ea, const value& eb, bool wildcard_matches, int& out, bool& stop) noexcept {
     const value::storage& x = ea.variant();
     const value::storage& y = eb.variant();
@@ -1089,7 +1082,8 @@ KVMODEL_MAP_HOT bool map_compare_list_element(
     return false;
 }
 
-KVMODEL_MAP_HOT int map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept {
+KVMODEL_ALWAYS_INLINE inline int
+map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept {
     const list* l = std::get_if<list>(&stored.variant());
     std::size_t na = 0;
     if (const value* pa = l != nullptr ? map_flat_items(*l, na) : nullptr) {
@@ -1108,7 +1102,7 @@ KVMODEL_MAP_HOT int map_compare_list_probe(const value& stored, const map_list_p
 
 /// map_compare_flat_lists for lists that are not both flat and non-empty:
 /// positioned iteration.
-KVMODEL_MAP_COLD bool map_compare_lists_iterated(const list& a,
+KVMODEL_NOINLINE inline bool map_compare_lists_iterated(const list& a,
                                                  const list& b,
                                                  bool wildcard_matches,
                                                  int& out) noexcept {
@@ -1126,7 +1120,7 @@ KVMODEL_MAP_COLD bool map_compare_lists_iterated(const list& a,
     return true;
 }
 
-KVMODEL_MAP_HOT bool map_compare_flat_lists(const list& a,
+KVMODEL_ALWAYS_INLINE inline bool map_compare_flat_lists(const list& a,
                                             const list& b,
                                             bool wildcard_matches,
                                             int& out) noexcept {
@@ -1420,7 +1414,7 @@ struct map_access {
     }
 };
 
-KVMODEL_MAP_HOT const value* map_flat_items(const list& l, std::size_t& n) noexcept {
+KVMODEL_ALWAYS_INLINE inline const value* map_flat_items(const list& l, std::size_t& n) noexcept {
     return map_access::flat_items(l, n);
 }
 
