@@ -32,29 +32,25 @@ KVMODEL_HOT result<value> apply(std::optional<value>& bin, const op& o,
                                 std::size_t max_record_size = detail::default_max_record_size);
 
 namespace detail {
-/// cdt::apply past its quick path: any op, any bin, through any context.
-KVMODEL_DECL result<value> apply_any(std::optional<value>& bin, const op& o,
-                                     std::size_t max_record_size);
+/// cdt::apply for an op through a context, or a map op.
+KVMODEL_DECL result<value> apply_nested_or_map(std::optional<value>& bin, const op& o,
+                                               std::size_t max_record_size);
 } // namespace detail
 
 #if KVMODEL_DEFINITIONS
-KVMODEL_DECL result<value> detail::apply_any(std::optional<value>& bin, const op& o,
-                                             std::size_t max_record_size) {
+KVMODEL_DECL result<value> detail::apply_nested_or_map(std::optional<value>& bin, const op& o,
+                                                       std::size_t max_record_size) {
     if (!o.ctx.empty()) return apply_in_context(bin, o, max_record_size);
-    return is_map_op(o.code) ? apply_map_op(bin, o) : apply_list_op(bin, o, max_record_size);
+    return apply_map_op(bin, o);
 }
 
 KVMODEL_HOT result<value> apply(std::optional<value>& bin, const op& o,
                                 std::size_t max_record_size) {
-    // A list op on a bin's list: list_apply answers the commonest of them
-    // (one append, one element by index or rank) itself, here in the
-    // caller's code when header-only, and hands the rest to its general path.
-    if (o.ctx.empty() && bin && bin->is_list() && !is_map_op(o.code)) {
-        detail::list_run run;
-        run.max_record_size = max_record_size;
-        return detail::list_apply(bin->as_list(), o, run);
-    }
-    return detail::apply_any(bin, o, max_record_size);
+    // A list op on the bin itself: apply_list_op answers the commonest (one
+    // append, one element by index or rank) inline - in the caller's code
+    // when header-only - and the rest out of line.
+    if (o.ctx.empty() && !is_map_op(o.code)) return detail::apply_list_op(bin, o, max_record_size);
+    return detail::apply_nested_or_map(bin, o, max_record_size);
 }
 #endif
 

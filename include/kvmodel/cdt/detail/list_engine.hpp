@@ -1712,7 +1712,8 @@ KVMODEL_ALWAYS_INLINE inline result<value> list_apply(list& l, const op& o, list
 /// target return nil and remove-type ops are no-ops (the store turns a missing
 /// record into KEY_NOT_FOUND); sort on an absent target is BIN_TYPE_ERROR.
 /// On error target is unchanged.
-inline result<value> apply_list_op(std::optional<value>& target, const op& o, list_run& run) {
+KVMODEL_NOINLINE inline result<value>
+apply_list_op(std::optional<value>& target, const op& o, list_run& run) {
     if (is_map_op(o.code))
         return fail(op_error(status::parameter_error, o.code, "not a list operation"));
     if (!target) {
@@ -1737,13 +1738,15 @@ inline result<value> apply_list_op(std::optional<value>& target, const op& o, li
 
 /// Applies list op o to target (nullopt = absent): see above. max_record_size
 /// is the namespace's limit (default 1 MiB), which padding may not exceed.
+/// Inline, with list_apply's quick paths: an existing list, the usual target,
+/// is answered in the caller's code (cdt::apply's); the rest out of line.
 /// Complexity: see the header comment.
-inline result<value> apply_list_op(std::optional<value>& target,
-                                   const op& o,
-                                   std::size_t max_record_size = default_max_record_size) {
+KVMODEL_ALWAYS_INLINE inline result<value>
+apply_list_op(std::optional<value>& target,
+              const op& o,
+              std::size_t max_record_size = default_max_record_size) {
     list_run run;
     run.max_record_size = max_record_size;
-    // An existing list, the usual target: one call fewer on the way in.
     if (target && target->is_list() && !is_map_op(o.code))
         return list_apply(target->as_list(), o, run);
     return apply_list_op(target, o, run);

@@ -784,8 +784,9 @@ KVMODEL_ALWAYS_INLINE inline detail::list_impl& list::mut() {
     return mut_slow();
 }
 KVMODEL_NOINLINE inline detail::list_impl& list::mut_slow() {
+    // Only reached with no impl or a shared one (mut() answers a sole owner).
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
-    else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::list_impl>(*m_impl);
+    else m_impl = std::make_shared<detail::list_impl>(*m_impl);
     return *m_impl;
 }
 inline bool list::has_index() const noexcept { return m_impl && m_impl->indexed(); }
