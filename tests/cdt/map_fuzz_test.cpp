@@ -717,13 +717,44 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
                 check(less(na, nb) ? -1 : 1, slow != 0 ? slow : -1, "value nodes");
                 check(less(nb, na) ? -1 : 1, slow != 0 ? -slow : 1, "value nodes, swapped");
             }
+            // The trees compare references: summaries first, then the nodes.
+            kd::map_val_ref_less vless;
+            kd::map_ref ra = kd::map_val_ref(&na);
+            if (!b.contains_wildcard()) {
+                kd::map_node nb(value(1), b);
+                kd::map_ref rb = kd::map_val_ref(&nb);
+                int slow = kd::cdt_compare(a, b, false);
+                check(vless(ra, rb) ? -1 : 1, slow != 0 ? slow : -1, "value refs");
+                check(vless(rb, ra) ? -1 : 1, slow != 0 ? -slow : 1, "value refs, swapped");
+            }
             kd::map_value_probe(b, [&](const auto& p) {
-                check(less(na, p) ? -1 : 1,
+                check(vless(ra, p) ? -1 : 1,
                       kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
-                      "node < value probe");
-                check(less(p, na) ? -1 : 1,
+                      "value ref < value probe");
+                check(vless(p, ra) ? -1 : 1,
                       kd::cdt_compare(b, a, true) < 0 ? -1 : 1,
-                      "value probe < node");
+                      "value probe < value ref");
+                return 0;
+            });
+        }
+        // The key tree's references, exact between stored keys (a WILDCARD
+        // key included) and WILDCARD-matching against the key probes.
+        {
+            kd::map_key_ref_less kless;
+            kd::map_node ka(a, value(0));
+            kd::map_node kb(b, value(0));
+            kd::map_ref ra = kd::map_key_ref(&ka);
+            kd::map_ref rb = kd::map_key_ref(&kb);
+            check(kless(ra, rb) ? -1 : (kless(rb, ra) ? 1 : 0),
+                  kd::cdt_compare(a, b, false),
+                  "key refs");
+            kd::map_key_probe(b, [&](const auto& p) {
+                check(kless(ra, p) ? -1 : 1,
+                      kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
+                      "key ref < key probe");
+                check(kless(p, ra) ? -1 : 1,
+                      kd::cdt_compare(b, a, true) < 0 ? -1 : 1,
+                      "key probe < key ref");
                 return 0;
             });
         }

@@ -804,6 +804,7 @@ TEST_CASE("map against a sorted-vector oracle on random operation sequences", "[
     std::mt19937_64 seeds(test::seed_for("value/map-oracle"));
     std::size_t done = 0;
     std::size_t max_size = 0;
+    std::size_t huge_size = 0;
     std::size_t overwrites = 0;
     while (done < budget) {
         op_log log;
@@ -814,8 +815,11 @@ TEST_CASE("map against a sorted-vector oracle on random operation sequences", "[
         value_gen kg(log.seed ^ 0x27d4eb2f);
         kg.small = false;
         kg.max_text = 2;
-        const bool big = g.chance(50);
-        const std::size_t target = big ? 220 : 12;
+        // Sizes: a leaf (12), a two-level tree (220), and - once per run - a
+        // tree three levels deep (2500; nodes of 32 half full split at 16).
+        const bool huge = done == 0;
+        const bool big = huge || g.chance(50);
+        const std::size_t target = huge ? 2500 : big ? 220 : 12;
         auto key = [&]() -> value {
             switch (kg.below(6)) {
             case 0: return value{kg.text()};
@@ -830,7 +834,7 @@ TEST_CASE("map against a sorted-vector oracle on random operation sequences", "[
         map snap;
         entries snap_o;
         bool has_snap = false;
-        const std::size_t steps = big ? 400 : 120;
+        const std::size_t steps = huge ? 8000 : big ? 400 : 120;
         for (std::size_t s = 0; s < steps && done < budget; ++s, ++done) {
             const std::size_t n = o.size();
             std::size_t kind = g.below(100);
@@ -870,10 +874,23 @@ TEST_CASE("map against a sorted-vector oracle on random operation sequences", "[
                 o.erase(o.begin() + static_cast<std::ptrdiff_t>(i));
             } else if (kind < 76 && n > 0) {
                 std::size_t f = g.index(n + 1);
-                std::size_t t = f + g.index(std::min<std::size_t>(n - f, 20) + 1);
-                op << "erase_range(" << f << ", " << t << ")";
-                m.erase_range(f, t);
-                o.erase(o.begin() + static_cast<std::ptrdiff_t>(f), o.begin() + static_cast<std::ptrdiff_t>(t));
+                std::size_t t = f + g.index(std::min<std::size_t>(n - f, huge ? 300 : 20) + 1);
+                if (g.chance(50)) {
+                    op << "erase_range(" << f << ", " << t << ")";
+                    m.erase_range(f, t);
+                    o.erase(o.begin() + static_cast<std::ptrdiff_t>(f), o.begin() + static_cast<std::ptrdiff_t>(t));
+                } else {
+                    // Ranks [f, t): the engine's removals by rank.
+                    op << "erase_ranks(" << f << ", " << t << ")";
+                    auto order = rank_order(n, [&](std::size_t x) -> const value& { return o[x].second; });
+                    std::vector<bool> gone(n);
+                    for (std::size_t r = f; r < t; ++r) gone[order[r]] = true;
+                    detail::map_access::erase_ranks(m, f, t);
+                    entries kept;
+                    for (std::size_t x = 0; x < n; ++x)
+                        if (!gone[x]) kept.push_back(o[x]);
+                    o = std::move(kept);
+                }
             } else if (kind < 86) {
                 // By key: present, absent, or a WILDCARD pattern (erases the first match).
                 value k = g.chance(20) ? probe(pg) : (n > 0 && g.chance(50) ? o[g.index(n)].first : key());
@@ -918,7 +935,10 @@ TEST_CASE("map against a sorted-vector oracle on random operation sequences", "[
             }
             log.ops.push_back(op.str());
             max_size = std::max(max_size, o.size());
-            std::string e = check_map(m, o, pg, kg);
+            if (huge) huge_size = std::max(huge_size, o.size());
+            std::string e = huge && s % 50 != 0 ? std::string() : check_map(m, o, pg, kg);
+            if (e.empty() && (!huge || s % 50 == 0) && !detail::map_access::check(m))
+                e = "the map's trees are broken";
             if (e.empty() && has_snap) {
                 if (snap.size() != snap_o.size()) e = "the forked copy changed size";
                 std::size_t i = 0;
@@ -930,6 +950,8 @@ TEST_CASE("map against a sorted-vector oracle on random operation sequences", "[
         }
     }
     CHECK(max_size >= 100);
+    // The huge map grew three levels deep (over 32 leaves of at most 32).
+    CHECK(huge_size > 1024);
     CHECK(overwrites > 0);
 }
 

@@ -15,6 +15,7 @@
 // Also: exact equality, hashing, readable printing.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <algorithm>
@@ -52,7 +53,11 @@ inline int cmp_double(double a, double b) noexcept {
     return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-inline cmp_result cmp(const value& a, const value& b, bool wild) noexcept {
+// Out of line: the general comparison is every caller's slow path (the
+// containers decide integers and strings inline first), and inlined its
+// per-type branches give GCC 12 false -Wmaybe-uninitialized on the
+// alternatives a caller's value cannot hold.
+KVMODEL_NOINLINE inline cmp_result cmp(const value& a, const value& b, bool wild) noexcept {
     if (wild && (a.is_wildcard() || b.is_wildcard())) return {0, true};
     auto ta = static_cast<int>(a.type());
     auto tb = static_cast<int>(b.type());

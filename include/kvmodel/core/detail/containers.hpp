@@ -25,13 +25,23 @@
 // A flat list answers rank questions by scanning: fine while it is short
 // (flat_max), and for long ones the engine builds an index first.
 //
-// map_impl: a ranked index on the key (index = key order) and a ranked index on
-// (value, key) (rank = value order, ties by key). Their comparisons take the
-// common shapes natively - integers, and flat lists of integers and strings -
-// and a search argument is resolved once into a probe (map_int_probe,
-// map_list_probe); anything else goes to cdt_compare. Same order throughout.
-// Each node (map_node) caches its list value's first element, which orders
-// most list values without following the list's pointers.
+// map_impl: each entry a node of its own (map_node: key, value, and its list
+// value's first element cached), and two counted B+trees (counted_btree.hpp)
+// of 24-byte references to the nodes: one in key order (index), one in
+// (value, key) order (rank, ties by key). A reference carries a summary of
+// the key or value it orders by - the type's place in the order and an
+// integer (the integer itself, a list's first element) - so most
+// comparisons, and every one between two integers, never follow the
+// pointer; when they must, they take the common shapes natively -
+// integers, and flat lists of integers and strings - with a search argument
+// resolved once into a probe (map_int_probe, map_list_probe); anything else
+// goes to cdt_compare. Same order throughout. Position and rank questions
+// are one descent of a tree a few levels deep (32-wide nodes), against the
+// ~log2(n) scattered nodes of a binary tree; crossing between the orders is
+// one search in the other tree. Nodes never move, so references to entries
+// stay valid while the trees reshape; the trees keep their separators live
+// (an erased node's reference leaves every inner node before it is freed).
+
 #pragma once
 
 #include <kvmodel/config.hpp>
@@ -156,6 +166,7 @@ struct list_value_less {
 /// holds an integer as it is: it owns nothing.
 template <>
 struct btree_slot<value> {
+    static constexpr bool live_separators = false;
     KVMODEL_ALWAYS_INLINE static void move(value& to, value& from) {
         auto* i = std::get_if<std::int64_t>(&to.variant());
         const auto* j = std::get_if<std::int64_t>(&from.variant());
@@ -548,10 +559,9 @@ inline std::int64_t map_list_lead(const list& l) {
                                               : std::numeric_limits<std::int64_t>::max();
 }
 
-/// A map entry as the map's indices hold it: the entry, and for a list value
-/// the lead of that list (map_list_lead), so the value index orders most list
-/// values without leaving the node (the list's elements are two allocations
-/// away). It fits in the node's allocation as it was (152 of 160 bytes).
+/// A map entry as the map holds it: the entry, and for a list value the lead
+/// of that list (map_list_lead), so the value order places most list values
+/// without leaving the node (the list's elements are two allocations away).
 /// Every write of val goes through set_val, which keeps the lead.
 struct map_node : map_entry {
     std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
@@ -612,47 +622,23 @@ decltype(auto) map_value_probe(const value& v, F&& f) {
     return f(v);
 }
 
+/// Two entries in key order (exact: a WILDCARD key is a key like any other).
 struct map_key_less {
-    using is_transparent = void;
     KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         return map_less(a.key, b.key, false);
     }
-    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const value& k) const noexcept {
-        return map_less(a.key, k, true);
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(const value& k, const map_entry& b) const noexcept {
-        return map_less(k, b.key, true);
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, map_int_probe k) const noexcept {
-        return map_less_than_int(a.key, k.v);
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe k, const map_entry& b) const noexcept {
-        return map_int_less_than(k.v, b.key);
-    }
 };
 
+/// Two entries in value order, ties by key; and a node against a flat-list probe.
 struct map_value_less {
-    using is_transparent = void;
     KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         int c = map_compare_values(a.val, b.val);
         return c != 0 ? c < 0 : map_less(a.key, b.key, false);
     }
-    /// The index's own comparison: two list values by their cached leads first.
+    /// Two nodes: two list values by their cached leads first.
     KVMODEL_ALWAYS_INLINE bool operator()(const map_node& a, const map_node& b) const noexcept {
         if (a.lead != b.lead && a.lists_with(b)) return a.lead < b.lead;
         return (*this)(static_cast<const map_entry&>(a), static_cast<const map_entry&>(b));
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const value& v) const noexcept {
-        return map_less(a.val, v, true);
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(const value& v, const map_entry& b) const noexcept {
-        return map_less(v, b.val, true);
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, map_int_probe v) const noexcept {
-        return map_less_than_int(a.val, v.v);
-    }
-    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe v, const map_entry& b) const noexcept {
-        return map_int_less_than(v.v, b.val);
     }
     // A probe led by an integer is ordered against a stored list by the
     // node's lead when they differ: the first elements decide, and neither
@@ -671,18 +657,224 @@ struct map_value_less {
     }
 };
 
-struct map_impl {
-    using container = mi::multi_index_container<
-        map_node,
-        mi::indexed_by<mi::ranked_unique<mi::identity<map_node>, map_key_less>,
-                       mi::ranked_unique<mi::identity<map_node>, map_value_less>>>;
-    container c;
-
-    auto& by_key() noexcept { return c.get<0>(); }
-    const auto& by_key() const noexcept { return c.get<0>(); }
-    auto& by_value() noexcept { return c.get<1>(); }
-    const auto& by_value() const noexcept { return c.get<1>(); }
+/// An entry's place in one of a map's two orders: its node, and a summary
+/// of the value that orders it there (the key, or the value): the type's
+/// place in the order (cls) and, for an integer, the integer, for a list its
+/// lead (map_list_lead), else 0. Summaries are monotone in the order, so two
+/// that differ decide a comparison without following the pointer; for two
+/// integers the summary is the whole value. Nodes never move: the trees move
+/// these 24-byte references, not entries.
+struct map_ref {
+    std::int64_t lead = 0;
+    std::size_t cls = 0;
+    map_node* node = nullptr;
 };
+
+inline map_ref map_ref_of(const value& v, map_node* n) noexcept {
+    const value::storage& x = v.variant();
+    if (const auto* i = std::get_if<std::int64_t>(&x)) return {*i, x.index(), n};
+    if (const auto* l = std::get_if<list>(&x)) return {map_list_lead(*l), x.index(), n};
+    return {0, x.index(), n};
+}
+inline map_ref map_key_ref(map_node* n) noexcept { return map_ref_of(n->key, n); }
+/// A list value's lead comes from the node's cache: the list's elements are
+/// two allocations away.
+inline map_ref map_val_ref(map_node* n) noexcept {
+    const value::storage& x = n->val.variant();
+    if (std::holds_alternative<list>(x)) return {n->lead, x.index(), n};
+    return map_ref_of(n->val, n);
+}
+
+/// -1 or 1 when two summaries decide the order of their values, else 0.
+/// (Two references to one node are equal without a look at it: a node's
+/// own place is found without following its pointer.)
+KVMODEL_ALWAYS_INLINE inline int map_ref_order(const map_ref& a, const map_ref& b) noexcept {
+    if (a.cls != b.cls) return a.cls < b.cls ? -1 : 1;
+    if (a.lead != b.lead) return a.lead < b.lead ? -1 : 1;
+    return 0;
+}
+
+inline constexpr std::size_t map_int_cls = static_cast<std::size_t>(value_type::integer);
+
+/// The value summarised by a is below (above) integer probe v, as
+/// map_less_than_int (map_int_less_than) has it: a WILDCARD matches.
+KVMODEL_ALWAYS_INLINE inline bool map_ref_below_int(const map_ref& a, std::int64_t v) noexcept {
+    return a.cls != map_int_cls ? a.cls < map_int_cls : a.lead < v;
+}
+KVMODEL_ALWAYS_INLINE inline bool map_ref_above_int(const map_ref& a, std::int64_t v) noexcept {
+    constexpr auto wildcard_cls = static_cast<std::size_t>(value_type::wildcard);
+    return a.cls != map_int_cls ? a.cls > map_int_cls && a.cls != wildcard_cls : v < a.lead;
+}
+
+/// The key order on map_refs, and its searches (as map_key_less).
+struct map_key_ref_less {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
+        if (int c = map_ref_order(a, b)) return c < 0;
+        return a.node != b.node && map_less(a.node->key, b.node->key, false);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe k) const noexcept {
+        return map_ref_below_int(a, k.v);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe k, const map_ref& b) const noexcept {
+        return map_ref_above_int(b, k.v);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const value& k) const noexcept {
+        return map_less(a.node->key, k, true);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& k, const map_ref& b) const noexcept {
+        return map_less(k, b.node->key, true);
+    }
+};
+
+/// The value order on map_refs (ties by key), and its searches (as map_value_less).
+struct map_val_ref_less {
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
+        if (int c = map_ref_order(a, b)) return c < 0;
+        return a.node != b.node && map_value_less{}(*a.node, *b.node);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe v) const noexcept {
+        return map_ref_below_int(a, v.v);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe v, const map_ref& b) const noexcept {
+        return map_ref_above_int(b, v.v);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_list_probe& v) const noexcept {
+        return map_value_less{}(*a.node, v);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_list_probe& v, const map_ref& b) const noexcept {
+        return map_value_less{}(v, *b.node);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const value& v) const noexcept {
+        return map_less(a.node->val, v, true);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(const value& v, const map_ref& b) const noexcept {
+        return map_less(v, b.node->val, true);
+    }
+};
+
+/// map_refs move as plain data; separators must stay live (a map frees an
+/// erased entry's node).
+struct map_ref_slot {
+    static constexpr bool live_separators = true;
+    static void move(map_ref& to, map_ref& from) noexcept { to = from; }
+    static void vacate(map_ref& r) noexcept { r = map_ref{}; }
+    static bool same(const map_ref& a, const map_ref& b) noexcept { return a.node == b.node; }
+};
+
+/// Iterates one of a map's orders, yielding the entries (map_node) themselves.
+template <class Tree>
+class map_ref_iterator {
+public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using value_type = map_node;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const map_node*;
+    using reference = const map_node&;
+    using base_type = typename Tree::const_iterator;
+
+    map_ref_iterator() = default;
+    explicit map_ref_iterator(base_type it) : m_it(it) {}
+    reference operator*() const { return *m_it->node; }
+    pointer operator->() const { return m_it->node; }
+    map_ref_iterator& operator++() { ++m_it; return *this; }
+    map_ref_iterator operator++(int) { auto t = *this; ++m_it; return t; }
+    map_ref_iterator& operator--() { --m_it; return *this; }
+    map_ref_iterator operator--(int) { auto t = *this; --m_it; return t; }
+    friend bool operator==(const map_ref_iterator& a, const map_ref_iterator& b) {
+        return a.m_it == b.m_it;
+    }
+    base_type base() const { return m_it; }
+
+private:
+    base_type m_it{};
+};
+
+/// The entries, each a node of its own (so references to entries stay valid
+/// while the trees reshape), and two counted B+trees of references to them:
+/// keys (key order: index) and vals (value then key order: rank). Every
+/// question by index or rank is one descent of a tree a few levels deep.
+struct map_impl {
+    using key_tree = counted_btree<map_ref, map_key_ref_less, 32, 32, map_ref_slot>;
+    using val_tree = counted_btree<map_ref, map_val_ref_less, 32, 32, map_ref_slot>;
+    using key_iterator = map_ref_iterator<key_tree>;
+    using val_iterator = map_ref_iterator<val_tree>;
+    key_tree keys;
+    val_tree vals;
+
+    map_impl() = default;
+    map_impl(const map_impl& o);
+    map_impl& operator=(const map_impl&) = delete;
+    ~map_impl() {
+        for (const map_ref& r : keys) delete r.node;
+    }
+    std::size_t size() const noexcept { return keys.size(); }
+
+    /// Where node n sits in each order. O(log n).
+    key_tree::position key_pos(map_node* n) const { return keys.lower_bound_pos(map_key_ref(n)); }
+    val_tree::position val_pos(map_node* n) const { return vals.lower_bound_pos(map_val_ref(n)); }
+
+    /// Adds a node whose key is absent, just before hint (the key's lower bound). O(log n).
+    map_node* insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n) {
+        map_node* p = n.get();
+        keys.insert(hint, map_key_ref(p));
+        try {
+            vals.insert(map_val_ref(p));
+        } catch (...) {
+            keys.erase(key_pos(p).it);
+            throw;
+        }
+        return n.release();
+    }
+    /// Writes node n's value: in place when it keeps n's rank, else n moves
+    /// in the value order. O(log n).
+    void set_val(map_node* n, value v) {
+        auto at = val_pos(n).it;
+        n->set_val(std::move(v));
+        map_ref r = map_val_ref(n);
+        if (vals.fits_at(at, r)) {
+            vals.update(at, r);
+        } else {
+            vals.erase(at);
+            vals.insert(r);
+        }
+    }
+    /// Unlinks node n from both orders and frees it. O(log n).
+    void erase(map_node* n) {
+        vals.erase(val_pos(n).it);
+        keys.erase(key_pos(n).it);
+        delete n;
+    }
+};
+
+inline map_impl::map_impl(const map_impl& o) {
+    // New nodes in key order, then the value order mapped onto them through
+    // the old nodes' addresses (sorted, searched). O(n log n) address compares.
+    std::vector<std::unique_ptr<map_node>> made;
+    made.reserve(o.size());
+    std::vector<std::pair<const map_node*, map_node*>> moved;
+    moved.reserve(o.size());
+    std::vector<map_ref> krefs;
+    krefs.reserve(o.size());
+    for (const map_ref& r : o.keys) {
+        made.push_back(std::make_unique<map_node>(*r.node));
+        map_node* n = made.back().get();
+        moved.emplace_back(r.node, n);
+        krefs.push_back({r.lead, r.cls, n});
+    }
+    std::sort(moved.begin(), moved.end(),
+              [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
+    std::vector<map_ref> vrefs;
+    vrefs.reserve(o.size());
+    for (const map_ref& r : o.vals) {
+        auto it = std::lower_bound(
+            moved.begin(), moved.end(), r.node,
+            [](const auto& m, const map_node* p) { return std::less<>{}(m.first, p); });
+        vrefs.push_back({r.lead, r.cls, it->second});
+    }
+    keys.assign_sorted(std::move(krefs));
+    vals.assign_sorted(std::move(vrefs));
+    for (auto& n : made) (void)n.release();
+}
 
 } // namespace detail
 
@@ -1146,7 +1338,7 @@ KVMODEL_ALWAYS_INLINE inline bool map_compare_flat_lists(const list& a,
 
 class map::const_iterator {
 public:
-    using base = detail::map_impl::container::nth_index<0>::type::const_iterator;
+    using base = detail::map_impl::key_iterator;
     using iterator_category = std::bidirectional_iterator_tag;
     using value_type = map_entry;
     using difference_type = std::ptrdiff_t;
@@ -1173,7 +1365,7 @@ inline map::map(std::initializer_list<std::pair<value, value>> items) {
 inline map::map(std::vector<std::pair<value, value>> items, map_order order) : m_order(order) {
     for (auto& [k, v] : items) put(std::move(k), std::move(v));
 }
-inline std::size_t map::size() const noexcept { return m_impl ? m_impl->c.size() : 0; }
+inline std::size_t map::size() const noexcept { return m_impl ? m_impl->size() : 0; }
 inline detail::map_impl& map::mut() {
     if (!m_impl) m_impl = std::make_shared<detail::map_impl>();
     else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::map_impl>(*m_impl);
@@ -1181,107 +1373,112 @@ inline detail::map_impl& map::mut() {
 }
 inline const map_entry& map::entry_at(std::size_t i) const {
     KVMODEL_ASSERT(i < size());
-    return *m_impl->by_key().nth(i);
+    return *m_impl->keys.nth(i)->node;
 }
 inline const value& map::key_at(std::size_t i) const { return entry_at(i).key; }
 inline const value& map::value_at(std::size_t i) const { return entry_at(i).val; }
 inline std::optional<std::size_t> map::find(const value& k) const {
     if (!m_impl) return std::nullopt;
-    const auto& idx = m_impl->by_key();
-    auto it = detail::map_key_probe(k, [&](const auto& p) { return idx.find(p); });
-    if (it == idx.end()) return std::nullopt;
-    return idx.rank(it);
+    const auto& t = m_impl->keys;
+    return detail::map_key_probe(k, [&](const auto& p) -> std::optional<std::size_t> {
+        auto pos = t.lower_bound_pos(p);
+        if (pos.it == t.end() || detail::map_key_ref_less{}(p, *pos.it)) return std::nullopt;
+        return pos.rank;
+    });
 }
 inline const value* map::get(const value& k) const {
-    if (!m_impl) return nullptr;
-    const auto& idx = m_impl->by_key();
-    auto it = detail::map_key_probe(k, [&](const auto& p) { return idx.find(p); });
-    return it == idx.end() ? nullptr : &it->val;
+    std::optional<std::size_t> i = find(k);
+    return i ? &value_at(*i) : nullptr;
 }
 inline std::size_t map::count_less_key(const value& k) const {
     if (!m_impl) return 0;
-    const auto& idx = m_impl->by_key();
-    return idx.rank(detail::map_key_probe(k, [&](const auto& p) { return idx.lower_bound(p); }));
+    const auto& t = m_impl->keys;
+    return detail::map_key_probe(k, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
 }
 inline std::size_t map::count_less_equal_key(const value& k) const {
     if (!m_impl) return 0;
-    const auto& idx = m_impl->by_key();
-    return idx.rank(detail::map_key_probe(k, [&](const auto& p) { return idx.upper_bound(p); }));
+    const auto& t = m_impl->keys;
+    return detail::map_key_probe(k, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
 }
 inline std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
-    const auto& im = *m_impl;
-    return im.by_value().rank(im.c.project<1>(im.by_key().nth(index)));
+    return m_impl->val_pos(m_impl->keys.nth(index)->node).rank;
 }
 inline std::size_t map::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
-    const auto& im = *m_impl;
-    return im.by_key().rank(im.c.project<0>(im.by_value().nth(r)));
+    return m_impl->key_pos(m_impl->vals.nth(r)->node).rank;
 }
 inline std::size_t map::count_less_value(const value& v) const {
     if (!m_impl) return 0;
-    const auto& idx = m_impl->by_value();
-    return idx.rank(detail::map_value_probe(v, [&](const auto& p) { return idx.lower_bound(p); }));
+    const auto& t = m_impl->vals;
+    return detail::map_value_probe(v, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
 }
 inline std::size_t map::count_less_equal_value(const value& v) const {
     if (!m_impl) return 0;
-    const auto& idx = m_impl->by_value();
-    return idx.rank(detail::map_value_probe(v, [&](const auto& p) { return idx.upper_bound(p); }));
+    const auto& t = m_impl->vals;
+    return detail::map_value_probe(v, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
 }
 inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
     last = std::min(last, size());
     if (first >= last) return out;
     out.reserve(last - first);
-    const auto& im = *m_impl;
-    auto it = im.by_value().nth(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(im.by_key().rank(im.c.project<0>(it)));
+    auto it = m_impl->vals.nth(first);
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->key_pos(it->node).rank);
     return out;
 }
 inline std::pair<std::size_t, bool> map::put(value k, value v) {
     auto& im = mut();
-    auto& idx = im.by_key();
-    // Look up by entry, not by bare value: storing is exact, so a WILDCARD in k
-    // must not match (and overwrite) some other key.
-    detail::map_node e(std::move(k), std::move(v));
-    auto it = idx.find(e);
-    if (it != idx.end()) {
-        idx.modify(it, [&](detail::map_node& old) { old.set_val(std::move(e.val)); });
-        return {idx.rank(it), false};
+    // Look up by the exact key, not as a probe: storing is exact, so a
+    // WILDCARD in k must not match (and overwrite) some other key.
+    auto n = std::make_unique<detail::map_node>(std::move(k), std::move(v));
+    auto pos = im.key_pos(n.get());
+    if (pos.it != im.keys.end() && detail::map_compare(pos.it->node->key, n->key, false) == 0) {
+        im.set_val(pos.it->node, std::move(n->val));
+        return {pos.rank, false};
     }
-    auto [pos, ok] = idx.insert(std::move(e));
-    return {idx.rank(pos), ok};
+    im.insert(pos.it, std::move(n));
+    return {pos.rank, true};
 }
 inline void map::set_value_at(std::size_t index, value v) {
     KVMODEL_ASSERT(index < size());
-    auto& idx = mut().by_key();
-    idx.modify(idx.nth(index), [&](detail::map_node& e) { e.set_val(std::move(v)); });
+    auto& im = mut();
+    im.set_val(im.keys.nth(index)->node, std::move(v));
 }
 inline value map::take_value_at(std::size_t index) {
     KVMODEL_ASSERT(index < size());
-    value out;
-    auto& idx = mut().by_key();
-    idx.modify(idx.nth(index), [&](detail::map_node& e) {
-        out = std::move(e.val);
-        e.set_val(value{});
-    });
+    auto& im = mut();
+    detail::map_node* n = im.keys.nth(index)->node;
+    value out = n->val;
+    im.set_val(n, value{});
     return out;
 }
 inline void map::erase_at(std::size_t index) {
     KVMODEL_ASSERT(index < size());
-    auto& idx = mut().by_key();
-    idx.erase(idx.nth(index));
+    auto& im = mut();
+    im.erase(im.keys.nth(index)->node);
 }
 inline void map::erase_range(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
     if (first == last) return;
-    auto& idx = mut().by_key();
-    idx.erase(idx.nth(first), idx.nth(last));
+    if (first == 0 && last == size()) {
+        m_impl.reset();
+        return;
+    }
+    auto& im = mut();
+    std::vector<detail::map_node*> gone;
+    gone.reserve(last - first);
+    for (auto it = im.keys.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node);
+    im.keys.erase_ranks(first, last);
+    for (detail::map_node* n : gone) {
+        im.vals.erase(im.val_pos(n).it);
+        delete n;
+    }
 }
 inline bool map::erase(const value& k) {
-    if (!contains(k)) return false;
-    auto& idx = mut().by_key();
-    idx.erase(idx.find(k));
+    std::optional<std::size_t> i = find(k);
+    if (!i) return false;
+    erase_at(*i);
     return true;
 }
 inline void map::clear() noexcept { m_impl.reset(); }
@@ -1292,10 +1489,12 @@ inline const detail::map_impl& map::empty_impl() noexcept {
     return e;
 }
 inline map::const_iterator map::begin() const {
-    return const_iterator(m_impl ? m_impl->by_key().begin() : empty_impl().by_key().begin());
+    const auto& im = m_impl ? *m_impl : empty_impl();
+    return const_iterator(detail::map_impl::key_iterator(im.keys.begin()));
 }
 inline map::const_iterator map::end() const {
-    return const_iterator(m_impl ? m_impl->by_key().end() : empty_impl().by_key().end());
+    const auto& im = m_impl ? *m_impl : empty_impl();
+    return const_iterator(detail::map_impl::key_iterator(im.keys.end()));
 }
 
 namespace detail {
@@ -1305,90 +1504,65 @@ namespace detail {
 /// order in O(log n + k) instead of k separate O(log n) look-ups, and crosses
 /// between the orders per entry in O(log n). Not part of the public API.
 struct map_access {
-    using key_iterator = map_impl::container::nth_index<0>::type::const_iterator;
-    using rank_iterator = map_impl::container::nth_index<1>::type::const_iterator;
+    using key_iterator = map_impl::key_iterator;
+    using rank_iterator = map_impl::val_iterator;
 
     /// Entry of index i (i == size() is the end). Precondition: !m.empty(). O(log n).
     static key_iterator key_at(const map& m, std::size_t i) {
         KVMODEL_ASSERT(m.m_impl && i <= m.size());
-        return m.m_impl->by_key().nth(i);
+        return key_iterator(m.m_impl->keys.nth(i));
     }
     /// Entry of rank r (r == size() is the end). Precondition: !m.empty(). O(log n).
     static rank_iterator rank_at(const map& m, std::size_t r) {
         KVMODEL_ASSERT(m.m_impl && r <= m.size());
-        return m.m_impl->by_value().nth(r);
+        return rank_iterator(m.m_impl->vals.nth(r));
     }
     /// Index (key order) of the entry at it. O(log n).
     static std::size_t index_of(const map& m, rank_iterator it) {
-        const map_impl& im = *m.m_impl;
-        return im.by_key().rank(im.c.project<0>(it));
+        return index_of_entry(m, *it);
     }
     /// Rank (value order, ties by key) of the entry at it. O(log n).
     static std::size_t rank_of(const map& m, key_iterator it) {
-        const map_impl& im = *m.m_impl;
-        return im.by_value().rank(im.c.project<1>(it));
+        return rank_of_entry(m, *it);
     }
     /// The entry whose key matches k (the first one, for a WILDCARD), or nullptr.
     /// O(log n).
     static const map_entry* find(const map& m, const value& k) {
-        if (!m.m_impl) return nullptr;
-        const auto& idx = m.m_impl->by_key();
-        auto it = map_key_probe(k, [&](const auto& p) { return idx.find(p); });
-        return it == idx.end() ? nullptr : &*it;
+        std::optional<std::size_t> i = m.find(k);
+        return i ? &m.entry_at(*i) : nullptr;
     }
-    /// Index of an entry of m. O(log n), no comparisons.
+    /// Index of an entry of m. O(log n).
     static std::size_t index_of_entry(const map& m, const map_entry& e) {
-        const auto& idx = m.m_impl->by_key();
-        return idx.rank(idx.iterator_to(static_cast<const map_node&>(e)));
+        return m.m_impl->key_pos(node_of(e)).rank;
     }
-    /// Rank of an entry of m. O(log n), no comparisons.
+    /// Rank of an entry of m. O(log n).
     static std::size_t rank_of_entry(const map& m, const map_entry& e) {
-        const auto& idx = m.m_impl->by_value();
-        return idx.rank(idx.iterator_to(static_cast<const map_node&>(e)));
+        return m.m_impl->val_pos(node_of(e)).rank;
     }
     /// Where key k is or would go (k must hold no WILDCARD). O(log n).
     struct slot {
-        key_iterator it;
+        map_impl::key_tree::const_iterator it;
         bool found = false;
         const map_impl* owner = nullptr;
     };
     static slot locate(const map& m, const value& k) {
         if (!m.m_impl) return {};
-        const auto& idx = m.m_impl->by_key();
-        auto it = map_key_probe(k, [&](const auto& p) { return idx.lower_bound(p); });
-        bool found = it != idx.end() && map_compare(it->key, k, false) == 0;
+        const auto& t = m.m_impl->keys;
+        auto it = map_key_probe(k, [&](const auto& p) { return t.lower_bound(p); });
+        bool found = it != t.end() && map_compare(it->node->key, k, false) == 0;
         return {it, found, m.m_impl.get()};
     }
     /// Writes k -> v at a slot located on m, or looks it up again when m had
     /// to be cloned first (copy-on-write) or the slot came from elsewhere.
-    /// O(1) amortised plus the value index's O(log n). The value is copied
-    /// straight into the node, the key only when the entry is new.
+    /// O(log n). The key is copied only when the entry is new.
     static void put_at(map& m, slot s, const value& k, const value& v) {
         if (!(m.m_impl && m.m_impl.get() == s.owner && m.m_impl.use_count() == 1)) {
             m.mut();
             s = locate(m, k);
         }
-        auto& idx = m.m_impl->by_key();
-        if (s.found) {
-            // The key never changes, so the key index stays as it is; the
-            // value index too while the new value keeps its neighbours there.
-            // Written in place, the node is relinked (modify, which checks
-            // both indices) only when its rank moved.
-            const_cast<map_node&>(*s.it).set_val(v);
-            if (!value_in_place(*m.m_impl, s.it)) idx.modify(s.it, [](map_node&) {});
-        } else {
-            idx.emplace_hint(s.it, k, v);
-        }
-    }
-    /// Whether the entry at it is in order with its neighbours in the value
-    /// index. Two comparisons.
-    static bool value_in_place(const map_impl& im, key_iterator it) {
-        const auto& vi = im.by_value();
-        auto r = im.c.project<1>(it);
-        map_value_less less;
-        if (r != vi.begin() && !less(*std::prev(r), *r)) return false;
-        auto next = std::next(r);
-        return next == vi.end() || less(*r, *next);
+        map_impl& im = *m.m_impl;
+        if (s.found) im.set_val(s.it->node, v);
+        else im.insert(s.it, std::make_unique<map_node>(k, v));
     }
     /// Erases ranks [first, last). O((last - first) log n).
     static void erase_ranks(map& m, std::size_t first, std::size_t last) {
@@ -1398,13 +1572,41 @@ struct map_access {
             m.m_impl.reset();
             return;
         }
-        auto& idx = m.mut().by_value();
-        // The lowest rank (a capped map's trim) is the index's first node, no
-        // descent; a single rank walks one step, not a second search.
-        auto from = first == 0 ? idx.begin() : idx.nth(first);
-        idx.erase(from, last == first + 1 ? std::next(from) : idx.nth(last));
+        map_impl& im = m.mut();
+        std::vector<map_node*> gone;
+        gone.reserve(last - first);
+        for (auto it = im.vals.nth(first); gone.size() < last - first; ++it)
+            gone.push_back(it->node);
+        im.vals.erase_ranks(first, last);
+        for (map_node* n : gone) {
+            im.keys.erase(im.key_pos(n).it);
+            delete n;
+        }
     }
 
+    /// For tests: both trees' invariants, and the two holding the same nodes,
+    /// each with its current summary. O(n log n).
+    static bool check(const map& m) {
+        if (!m.m_impl) return true;
+        const map_impl& im = *m.m_impl;
+        if (!im.keys.check() || !im.vals.check() || im.vals.size() != im.keys.size()) return false;
+        for (const map_ref& r : im.keys) {
+            map_ref k = map_key_ref(r.node);
+            if (k.lead != r.lead || k.cls != r.cls) return false;
+            auto v = im.val_pos(r.node).it;
+            if (v == im.vals.end() || v->node != r.node) return false;
+            map_ref w = map_val_ref(r.node);
+            if (w.lead != v->lead || w.cls != v->cls) return false;
+        }
+        return true;
+    }
+
+private:
+    static map_node* node_of(const map_entry& e) {
+        return const_cast<map_node*>(static_cast<const map_node*>(&e));
+    }
+
+public:
     /// The elements of a flat list and their count (in n); nullptr when the
     /// list is empty or indexed. O(1).
     static const value* flat_items(const list& l, std::size_t& n) noexcept {

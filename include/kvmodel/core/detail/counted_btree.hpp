@@ -51,8 +51,15 @@ namespace kvmodel::detail {
 
 /// How a leaf moves a value between its slots and clears a freed slot; a
 /// specialisation may skip work for cheap alternatives (see containers.hpp).
+///
+/// live_separators: every separator must be a value still in the tree (T
+/// refers to something the owner frees once erased, so a stale separator
+/// would dangle). Erasing then replaces each separator among the erased
+/// values by a neighbour of theirs that stays; replace() is unavailable;
+/// check() tells a value from its copies with Slot::same(a, b).
 template <class T>
 struct btree_slot {
+    static constexpr bool live_separators = false;
     static void move(T& to, T& from) { to = std::move(from); }
     static void vacate(T& t) { t = T{}; }
 };
@@ -291,12 +298,34 @@ public:
     /// the order. O(log n) at a leaf's edge, else O(1).
     void replace(const_iterator pos, const T& v) { replace(pos, T(v)); }
     void replace(const_iterator pos, T&& v) {
+        static_assert(!Slot::live_separators, "the replaced value may be a separator");
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         if (pos.m_slot == 0)
             widen_left(l, v);
         if (pos.m_slot + 1 == l->n)
             widen_right(l, v);
         l->data()[pos.m_slot] = std::move(v);
+    }
+
+    /// With live separators: the element at pos becomes v, the same element
+    /// (Slot::same) summarised anew, which the caller has checked keeps the
+    /// order; the separators holding it follow. O(height * InnerCap).
+    void update(const_iterator pos, const T& v) {
+        static_assert(Slot::live_separators, "replace() serves the other trees");
+        auto* l = const_cast<leaf_node*>(pos.m_leaf);
+        T& at = l->data()[pos.m_slot];
+        for_path_separators(l, [&](T& s) {
+            if (Slot::same(s, at))
+                s = v;
+        });
+        at = v;
+    }
+    /// Whether v may stand at pos (between the elements around it) in order.
+    bool fits_at(const_iterator pos, const T& v) const {
+        if (pos != begin() && !m_less(*std::prev(pos), v))
+            return false;
+        const_iterator next = std::next(pos);
+        return next == end() || m_less(v, *next);
     }
 
     /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
@@ -397,6 +426,9 @@ public:
             return false;
         if (total != m_size)
             return false;
+        if constexpr (Slot::live_separators)
+            if (!check_separators_live(m_root))
+                return false;
         // Values in order along the leaves.
         for (auto it = begin(), nx = begin(); it != end(); it = nx) {
             ++nx;
@@ -679,7 +711,50 @@ private:
             p->sep[0] = T{}; // the new first child needs no separator
     }
 
+    // With live separators: a separator that is one of the values erased
+    // from l (Slot::same; each separator is a value in the tree, so it
+    // bounds the child holding that value and sits on l's path to the root)
+    // becomes the value before the erased run, else the one after it; either
+    // still bounds both children. O(height * (InnerCap + m)).
+    void refresh_separators(const leaf_node* l, std::size_t slot, std::size_t m) {
+        const T* d = l->data();
+        const T* keep = nullptr;
+        if (slot > 0)
+            keep = &d[slot - 1];
+        else if (l->prev != nullptr)
+            keep = &l->prev->data()[l->prev->n - 1];
+        else if (slot + m < l->n)
+            keep = &d[slot + m];
+        else if (l->next != nullptr)
+            keep = &l->next->data()[0];
+        if (keep == nullptr)
+            return; // the tree empties
+        for_path_separators(l, [&](T& s) {
+            for (std::size_t i = slot; i < slot + m; ++i)
+                if (Slot::same(s, d[i])) {
+                    s = *keep;
+                    return;
+                }
+        });
+    }
+    // Calls f on every separator that may be a value of leaf l: on each
+    // ancestor, the two bounding the child on l's path (a separator that is
+    // a value of the tree bounds the child holding it). O(height * InnerCap).
+    template <class F>
+    void for_path_separators(const leaf_node* l, F f) {
+        const node* x = l;
+        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+            std::size_t j = index_in_parent(x);
+            if (j > 0)
+                f(p->sep[j]);
+            if (j + 1 < p->n)
+                f(p->sep[j + 1]);
+        }
+    }
+
     void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
+        if constexpr (Slot::live_separators)
+            refresh_separators(l, slot, m);
         T* d = l->data();
         if (slot < l->n - slot - m) {
             // Fewer values before the gap: they move right, the front frees.
@@ -887,6 +962,22 @@ private:
     }
 
     // lo/hi: the separators bounding x (nullptr: unbounded).
+    // Every separator is a value in the tree (Slot::same finds it there).
+    bool check_separators_live(const node* x) const {
+        if (x->leaf)
+            return true;
+        const auto* in = static_cast<const inner*>(x);
+        for (std::size_t k = 0; k < in->n; ++k) {
+            if (k > 0) {
+                const_iterator it = lower_bound(in->sep[k]);
+                if (it == end() || !Slot::same(*it, in->sep[k]))
+                    return false;
+            }
+            if (!check_separators_live(in->child[k]))
+                return false;
+        }
+        return true;
+    }
     bool check_node(const node* x,
                     const T* lo,
                     const T* hi,
