@@ -274,4 +274,120 @@ TEST_CASE("counted_btree holds list values with WILDCARD probes", "[core][counte
     CHECK(t.check());
 }
 
+// ---- appends, and live separators (the map's trees of node references)
+
+template <std::size_t LeafCap, std::size_t InnerCap>
+void run_appends(std::size_t n) {
+    counted_btree<elem, elem_less, LeafCap, InnerCap> t;
+    std::vector<elem> ref;
+    for (int k = 0; k < static_cast<int>(n); ++k) {
+        t.insert(elem{k, k});
+        ref.push_back(elem{k, k});
+        REQUIRE(t.check());
+    }
+    check_same(t, ref);
+    // Increasing keys fill their leaves: all but the last are full.
+    CHECK(t.leaf_count() == (n + LeafCap - 1) / LeafCap);
+    // Erasing from the right edge (under half full there) and appending
+    // again keeps every invariant.
+    std::mt19937_64 rng(n);
+    for (int step = 0; step < 200 && !ref.empty(); ++step) {
+        std::size_t i = ref.size() - 1 - rng() % std::min<std::size_t>(ref.size(), 3 * LeafCap);
+        t.erase(t.nth(i));
+        ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(i));
+        int k = ref.empty() ? 0 : ref.back().key + 1;
+        if (rng() % 2 == 0) {
+            t.insert(elem{k, k});
+            ref.push_back(elem{k, k});
+        }
+        REQUIRE(t.check());
+    }
+    check_same(t, ref);
+}
+
+TEST_CASE("counted_btree: runs of appends fill their leaves", "[core][counted_btree]") {
+    run_appends<2, 3>(300);
+    run_appends<4, 4>(500);
+    run_appends<5, 3>(700);
+    run_appends<32, 32>(40000);
+}
+
+/// Elements a tree with live separators holds: erased ones are marked dead
+/// (as a map frees its nodes), and a comparison touching a dead one fails.
+struct live_elem {
+    int key = 0;
+    const bool* alive = nullptr; // null in free slots
+};
+struct live_less {
+    static int key_of(const live_elem& e) {
+        REQUIRE(e.alive != nullptr);
+        REQUIRE(*e.alive);
+        return e.key;
+    }
+    bool operator()(const live_elem& a, const live_elem& b) const { return key_of(a) < key_of(b); }
+    bool operator()(const live_elem& a, key_probe b) const { return key_of(a) < b.key; }
+    bool operator()(key_probe a, const live_elem& b) const { return a.key < key_of(b); }
+};
+struct live_slot {
+    static constexpr bool live_separators = true;
+    static void move(live_elem& to, live_elem& from) { to = from; }
+    static void vacate(live_elem& e) { e = live_elem{}; }
+    static bool same(const live_elem& a, const live_elem& b) { return a.alive == b.alive; }
+};
+
+template <std::size_t LeafCap, std::size_t InnerCap>
+void run_live(std::uint64_t seed, std::size_t steps, int keys) {
+    INFO("seed " << seed << ", caps " << LeafCap << "/" << InnerCap);
+    counted_btree<live_elem, live_less, LeafCap, InnerCap, live_slot> t;
+    // One flag per key, forever: a key's element is alive while in the tree.
+    auto flags = std::make_unique<bool[]>(static_cast<std::size_t>(keys));
+    std::vector<int> ref; // the keys in the tree, in order
+    std::mt19937_64 rng(seed);
+    for (std::size_t step = 0; step < steps; ++step) {
+        INFO("step " << step << " size " << ref.size());
+        int k = static_cast<int>(rng() % static_cast<std::uint64_t>(keys));
+        auto at = std::lower_bound(ref.begin(), ref.end(), k);
+        std::uint64_t kind = rng() % 10;
+        if (kind < 5) {
+            if (at != ref.end() && *at == k) continue;
+            flags[static_cast<std::size_t>(k)] = true;
+            t.insert(live_elem{k, &flags[static_cast<std::size_t>(k)]});
+            ref.insert(at, k);
+        } else if (kind < 8 && !ref.empty()) {
+            // Erase one, or a run of ranks; the erased die at once.
+            std::size_t i = static_cast<std::size_t>(rng() % ref.size());
+            std::size_t j = kind == 5 ? i + 1 : std::min(ref.size(), i + 1 + rng() % (3 * LeafCap));
+            if (j == i + 1) t.erase(t.nth(i));
+            else t.erase_ranks(i, j);
+            for (std::size_t x = i; x < j; ++x) flags[static_cast<std::size_t>(ref[x])] = false;
+            ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(i), ref.begin() + static_cast<std::ptrdiff_t>(j));
+        } else if (!ref.empty()) {
+            // update(): the same element (same flag) summarised anew, in place.
+            std::size_t i = static_cast<std::size_t>(rng() % ref.size());
+            auto pos = t.nth(i);
+            live_elem e = *pos;
+            REQUIRE(t.fits_at(pos, e));
+            t.update(pos, e);
+        }
+        REQUIRE(t.check());
+        REQUIRE(t.size() == ref.size());
+        std::size_t i = 0;
+        for (const live_elem& e : t) REQUIRE(e.key == ref[i++]);
+        // Searches compare against separators: none may be dead.
+        for (int probes = 0; probes < 4; ++probes) {
+            int p = static_cast<int>(rng() % static_cast<std::uint64_t>(keys + 2)) - 1;
+            auto want = std::lower_bound(ref.begin(), ref.end(), p) - ref.begin();
+            REQUIRE(t.lower_bound_pos(key_probe{p}).rank == static_cast<std::size_t>(want));
+        }
+    }
+}
+
+TEST_CASE("counted_btree: live separators never outlive their values", "[core][counted_btree]") {
+    std::uint64_t seed = seed_from_env();
+    run_live<2, 3>(seed, 3000, 60);
+    run_live<3, 3>(seed + 1, 3000, 200);
+    run_live<4, 5>(seed + 2, 3000, 400);
+    run_live<32, 32>(seed + 3, 6000, 5000);
+}
+
 } // namespace core_counted_btree_test

@@ -16,6 +16,12 @@
 // that, so an erase touches no separator; an insert or replace at a leaf's
 // edge widens the one separator bounding it (O(height)).
 //
+// Splits. A full node splits in half, except when a value goes past the
+// end of the last leaf: that leaf stays full and a new last leaf starts
+// (and so up the right edge), so runs of appends - increasing keys, a
+// time-ordered list - fill their nodes. Only nodes on the right edge are
+// then under half full.
+//
 // Underflow. A leaf under LeafCap / 2 values (an inner node under
 // (InnerCap + 1) / 2 children) is merged with a sibling when both fit in one
 // node, else the two are evened out; the root may hold fewer and collapses
@@ -407,6 +413,14 @@ public:
         return out;
     }
 
+    /// The number of leaves. For tests. O(n / LeafCap).
+    std::size_t leaf_count() const noexcept {
+        std::size_t k = 0;
+        for (const leaf_node* l = m_first; l != nullptr; l = l->next)
+            ++k;
+        return k;
+    }
+
     /// Checks every structural invariant; false on the first broken one.
     /// For tests. O(n).
     bool check() const {
@@ -594,9 +608,12 @@ private:
             ++l->n;
             return {l, slot};
         }
-        // Full: the upper half moves to a new right neighbour.
+        // Full: the upper half moves to a new right neighbour - or nothing
+        // does, when v goes past the end of the last leaf: a run of appends
+        // (increasing keys) leaves its leaves full, not half full.
         auto* r = new leaf_node();
-        std::size_t keep = (LeafCap + 1) / 2;
+        const bool append = slot == LeafCap && l->next == nullptr;
+        std::size_t keep = append ? LeafCap : (LeafCap + 1) / 2;
         // Full: off is 0.
         for (std::size_t i = keep; i < LeafCap; ++i) {
             Slot::move(r->raw[i - keep], l->raw[i]);
@@ -612,7 +629,7 @@ private:
             m_last = r;
         l->next = r;
         leaf_node* into = l;
-        if (slot > keep) {
+        if (slot > keep || append) {
             into = r;
             slot -= keep;
         }
@@ -622,13 +639,15 @@ private:
         Slot::move(d[slot], v);
         ++into->n;
         T s = r->data()[0];
-        add_child_after(l, r, std::move(s));
+        add_child_after(l, r, std::move(s), append);
         return {into, slot};
     }
 
     // Links new node r right after x in x's parent, with separator s; the
     // parent's count for x covered both before the split.
-    void add_child_after(node* x, node* r, T s) {
+    // append: r is the new last node of its level (only the nodes on the
+    // tree's right edge may then be under half full).
+    void add_child_after(node* x, node* r, T s, bool append) {
         inner* p = x->parent;
         if (p == nullptr) {
             p = new inner();
@@ -664,7 +683,9 @@ private:
             sp[j] = std::move(p->sep[o]);
             ++o;
         }
-        constexpr std::size_t keep = (all + 1) / 2;
+        // An appended last child (the leaves' append above) leaves p all but
+        // full: q takes two children, the fewest fix_leaf can pair under it.
+        const std::size_t keep = append && k + 1 == InnerCap ? InnerCap - 1 : (all + 1) / 2;
         auto* q = new inner();
         for (std::size_t j = 0; j < all; ++j) {
             inner* into = j < keep ? p : q;
@@ -681,7 +702,7 @@ private:
         }
         p->n = keep;
         q->n = all - keep;
-        add_child_after(p, q, std::move(sp[keep]));
+        add_child_after(p, q, std::move(sp[keep]), append);
     }
 
     static void place_child(inner* p, std::size_t at, node* c, std::size_t cnt, T s) {
@@ -993,7 +1014,8 @@ private:
                 return false;
             if (l->n == 0 || l->off + l->n > LeafCap)
                 return false;
-            if (x != m_root && l->n < min_leaf)
+            // Appends leave the last leaf (and its ancestors) as they come.
+            if (x != m_root && hi != nullptr && l->n < min_leaf)
                 return false;
             if (l->prev != prev)
                 return false;
@@ -1014,7 +1036,7 @@ private:
         const auto* in = static_cast<const inner*>(x);
         if (in->n > InnerCap || in->n < 1)
             return false;
-        if (x != m_root && in->n < min_inner)
+        if (x != m_root && hi != nullptr && in->n < min_inner)
             return false;
         for (std::size_t k = 0; k < in->n; ++k) {
             const node* c = in->child[k];
