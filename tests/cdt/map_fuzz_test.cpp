@@ -692,14 +692,6 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
               "less, WILDCARD matching");
         check(
             kd::map_less(a, b, false) ? -1 : 1, kd::cdt_compare(a, b, false) < 0 ? -1 : 1, "less");
-        if (b.is_int()) {
-            check(kd::map_less_than_int(a, b.as_int()) ? -1 : 1,
-                  kd::cdt_compare(a, b, true) < 0 ? -1 : 1,
-                  "stored < int probe");
-            check(kd::map_int_less_than(b.as_int(), a) ? -1 : 1,
-                  kd::cdt_compare(b, a, true) < 0 ? -1 : 1,
-                  "int probe < stored");
-        }
         if (b.is_list() && !b.as_list().empty()) {
             const list& l = b.as_list();
             kd::map_list_probe p{&b, &*l.begin(), l.size()};

@@ -48,6 +48,7 @@
 #include <kvmodel/core/detail/counted_btree.hpp>
 #include <kvmodel/core/value.hpp>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/multi_index/identity.hpp>
 #include <boost/multi_index/ranked_index.hpp>
 #include <boost/multi_index_container.hpp>
@@ -519,21 +520,6 @@ struct map_int_probe {
     std::int64_t v;
 };
 
-/// a < b for a stored key or value a and an integer probe, as
-/// map_compare(a, value(v), true) < 0 has it: other types order by type; a
-/// WILDCARD matches.
-KVMODEL_ALWAYS_INLINE inline bool map_less_than_int(const value& a, std::int64_t v) noexcept {
-    const value::storage& x = a.variant();
-    if (const auto* i = std::get_if<std::int64_t>(&x)) return *i < v;
-    return x.index() < static_cast<std::size_t>(value_type::integer);
-}
-KVMODEL_ALWAYS_INLINE inline bool map_int_less_than(std::int64_t v, const value& b) noexcept {
-    const value::storage& x = b.variant();
-    if (const auto* i = std::get_if<std::int64_t>(&x)) return v < *i;
-    return x.index() > static_cast<std::size_t>(value_type::integer) &&
-           x.index() != static_cast<std::size_t>(value_type::wildcard);
-}
-
 /// A flat-list probe (the usual value-range bound, [x] or [x, "y"]): its
 /// elements resolved once instead of on every comparison; `whole` is the probe
 /// value, for what the element fast path does not handle.
@@ -697,7 +683,8 @@ KVMODEL_ALWAYS_INLINE inline int map_ref_order(const map_ref& a, const map_ref& 
 inline constexpr std::size_t map_int_cls = static_cast<std::size_t>(value_type::integer);
 
 /// The value summarised by a is below (above) integer probe v, as
-/// map_less_than_int (map_int_less_than) has it: a WILDCARD matches.
+/// map_less(value, value(v), true) has it: types order first; a WILDCARD
+/// matches.
 KVMODEL_ALWAYS_INLINE inline bool map_ref_below_int(const map_ref& a, std::int64_t v) noexcept {
     return a.cls != map_int_cls ? a.cls < map_int_cls : a.lead < v;
 }
@@ -847,32 +834,23 @@ struct map_impl {
 };
 
 inline map_impl::map_impl(const map_impl& o) {
-    // New nodes in key order, then the value order mapped onto them through
-    // the old nodes' addresses (sorted, searched). O(n log n) address compares.
-    std::vector<std::unique_ptr<map_node>> made;
+    // New nodes in key order; the value order mapped onto them through each
+    // old node's index (one search of the old key tree, summaries first).
+    boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
     made.reserve(o.size());
-    std::vector<std::pair<const map_node*, map_node*>> moved;
-    moved.reserve(o.size());
-    std::vector<map_ref> krefs;
-    krefs.reserve(o.size());
-    for (const map_ref& r : o.keys) {
-        made.push_back(std::make_unique<map_node>(*r.node));
-        map_node* n = made.back().get();
-        moved.emplace_back(r.node, n);
-        krefs.push_back({r.lead, r.cls, n});
-    }
-    std::sort(moved.begin(), moved.end(),
-              [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
-    std::vector<map_ref> vrefs;
-    vrefs.reserve(o.size());
-    for (const map_ref& r : o.vals) {
-        auto it = std::lower_bound(
-            moved.begin(), moved.end(), r.node,
-            [](const auto& m, const map_node* p) { return std::less<>{}(m.first, p); });
-        vrefs.push_back({r.lead, r.cls, it->second});
-    }
-    keys.assign_sorted(std::move(krefs));
-    vals.assign_sorted(std::move(vrefs));
+    for (const map_ref& r : o.keys) made.push_back(std::make_unique<map_node>(*r.node));
+    auto key_it = o.keys.begin();
+    keys.assign_sorted(o.size(), [&](std::size_t i) {
+        map_ref r = *key_it++;
+        r.node = made[i].get();
+        return r;
+    });
+    auto val_it = o.vals.begin();
+    vals.assign_sorted(o.size(), [&](std::size_t) {
+        map_ref r = *val_it++;
+        r.node = made[o.key_pos(r.node).rank].get();
+        return r;
+    });
     for (auto& n : made) (void)n.release();
 }
 
@@ -1499,7 +1477,7 @@ inline map::const_iterator map::end() const {
 
 namespace detail {
 
-/// Positioned access to a map's two ranked indices for the CDT engine
+/// Positioned access to a map's two orders (map_impl's trees) for the CDT engine
 /// (cdt/detail/map_engine.hpp): it walks a window of k entries in key or rank
 /// order in O(log n + k) instead of k separate O(log n) look-ups, and crosses
 /// between the orders per entry in O(log n). Not part of the public API.

@@ -50,6 +50,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -87,19 +89,31 @@ class counted_btree {
         explicit node(bool is_leaf)
             : leaf(is_leaf) {}
     };
+    // A leaf's slots follow it in the same allocation (make_leaf): LeafCap
+    // of them, or fewer in a small tree's only leaf, which grows by doubling
+    // (a map of three entries holds three references, not LeafCap).
     struct leaf_node : node {
         leaf_node* prev = nullptr;
         leaf_node* next = nullptr;
-        std::size_t off = 0; // the values are raw[off, off + n): a trim frees the front
-        T raw[LeafCap];
-        leaf_node()
-            : node(true) {}
-        T* data() noexcept { return raw + off; }
-        const T* data() const noexcept { return raw + off; }
-        // Moves the values to raw[0, n), where splits and merges want them.
+        std::size_t off = 0; // the values are slots()[off, off + n): a trim frees the front
+        std::size_t cap;     // slots
+        explicit leaf_node(std::size_t c)
+            : node(true)
+            , cap(c) {}
+        T* slots() noexcept {
+            return std::launder(reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(this) + slots_at));
+        }
+        const T* slots() const noexcept {
+            return std::launder(
+                reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(this) + slots_at));
+        }
+        T* data() noexcept { return slots() + off; }
+        const T* data() const noexcept { return slots() + off; }
+        // Moves the values to slots [0, n), where splits and merges want them.
         void compact() {
             if (off == 0)
                 return;
+            T* raw = slots();
             for (std::size_t i = 0; i < this->n; ++i)
                 Slot::move(raw[i], raw[off + i]);
             for (std::size_t i = std::max(off, this->n); i < off + this->n; ++i)
@@ -107,6 +121,31 @@ class counted_btree {
             off = 0;
         }
     };
+    static constexpr std::size_t slots_at =
+        (sizeof(leaf_node) + alignof(T) - 1) / alignof(T) * alignof(T);
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "slots follow the leaf");
+
+    static leaf_node* make_leaf(std::size_t cap) {
+        void* mem = ::operator new(slots_at + cap * sizeof(T));
+        auto* slots = reinterpret_cast<T*>(static_cast<unsigned char*>(mem) + slots_at);
+        std::size_t made = 0;
+        try {
+            for (; made < cap; ++made)
+                ::new (static_cast<void*>(slots + made)) T();
+        } catch (...) {
+            std::destroy_n(slots, made);
+            ::operator delete(mem);
+            throw;
+        }
+        return ::new (mem) leaf_node(cap);
+    }
+    static void free_leaf(leaf_node* l) noexcept {
+        std::destroy_n(l->slots(), l->cap);
+        void* mem = l;
+        l->~leaf_node();
+        ::operator delete(mem);
+    }
+
     struct inner : node {
         node* child[InnerCap] = {};
         std::size_t cnt[InnerCap] = {}; // elements under each child
@@ -357,21 +396,35 @@ public:
 
     /// Replaces the contents by values already in order. O(n).
     void assign_sorted(std::vector<T>&& sorted) {
+        assign_sorted(sorted.size(), [&](std::size_t i) -> T&& { return std::move(sorted[i]); });
+    }
+    /// Replaces the contents by the n values at(0), ..., at(n - 1), already
+    /// in order. O(n).
+    template <class At>
+    void assign_sorted(std::size_t n, At at_index) {
         clear();
-        std::size_t n = sorted.size();
         if (n == 0)
             return;
         // Leaves as full as an even split allows: each at least half full.
         std::size_t leaves = (n + LeafCap - 1) / LeafCap;
+        if (leaves == 1) { // one leaf of n slots (the root, which may grow)
+            auto* l = make_leaf(n);
+            for (std::size_t j = 0; j < n; ++j)
+                l->data()[j] = at_index(j);
+            l->n = n;
+            m_root = m_first = m_last = l;
+            m_size = n;
+            return;
+        }
         std::vector<node*> level;
         level.reserve(leaves);
         std::size_t at = 0;
         leaf_node* prev = nullptr;
         for (std::size_t i = 0; i < leaves; ++i) {
             std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
-            auto* l = new leaf_node();
+            auto* l = make_leaf(LeafCap);
             for (std::size_t j = 0; j < take; ++j)
-                l->data()[j] = std::move(sorted[at++]);
+                l->data()[j] = at_index(at++);
             l->n = take;
             append_leaf(l, prev);
             level.push_back(l);
@@ -538,7 +591,7 @@ private:
     }
 
     const_iterator first_value(T&& v) {
-        auto* l = new leaf_node();
+        auto* l = make_leaf(1);
         l->data()[0] = std::move(v);
         l->n = 1;
         m_root = m_first = m_last = l;
@@ -587,14 +640,28 @@ private:
         }
     }
 
+    // The only leaf, full below LeafCap slots: its values move to a leaf of
+    // twice the slots (at most LeafCap). O(n) while n < LeafCap.
+    leaf_node* grow_root_leaf(leaf_node* l) {
+        leaf_node* g = make_leaf(std::min(LeafCap, 2 * l->cap));
+        for (std::size_t i = 0; i < l->n; ++i)
+            Slot::move(g->slots()[i], l->data()[i]);
+        g->n = l->n;
+        m_root = m_first = m_last = g;
+        free_leaf(l);
+        return g;
+    }
+
     // counted: the path's counts already include v.
     const_iterator insert_at(leaf_node* l, std::size_t slot, T&& v, bool counted) {
+        if (l->n == l->cap && l->cap < LeafCap)
+            l = grow_root_leaf(l);
         ++m_size;
         if (!counted)
             add_counts(l, 1);
-        if (l->n < LeafCap) {
+        if (l->n < l->cap) {
             // Shift the shorter side when both have room.
-            if (l->off > 0 && (slot < l->n - slot || l->off + l->n == LeafCap)) {
+            if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
                 --l->off;
                 T* d = l->data();
                 for (std::size_t i = 0; i < slot; ++i)
@@ -611,13 +678,13 @@ private:
         // Full: the upper half moves to a new right neighbour - or nothing
         // does, when v goes past the end of the last leaf: a run of appends
         // (increasing keys) leaves its leaves full, not half full.
-        auto* r = new leaf_node();
+        auto* r = make_leaf(LeafCap);
         const bool append = slot == LeafCap && l->next == nullptr;
         std::size_t keep = append ? LeafCap : (LeafCap + 1) / 2;
         // Full: off is 0.
         for (std::size_t i = keep; i < LeafCap; ++i) {
-            Slot::move(r->raw[i - keep], l->raw[i]);
-            Slot::vacate(l->raw[i]);
+            Slot::move(r->slots()[i - keep], l->slots()[i]);
+            Slot::vacate(l->slots()[i]);
         }
         r->n = LeafCap - keep;
         l->n = keep;
@@ -812,7 +879,7 @@ private:
             l->next->prev = l->prev;
         else
             m_last = l->prev;
-        delete l;
+        free_leaf(l);
     }
 
     void fix_leaf(leaf_node* l) {
@@ -826,7 +893,7 @@ private:
         b->compact();
         if (a->n + b->n <= LeafCap) {
             for (std::size_t i = 0; i < b->n; ++i)
-                Slot::move(a->raw[a->n + i], b->raw[i]);
+                Slot::move(a->slots()[a->n + i], b->slots()[i]);
             a->n += b->n;
             p->cnt[j - 1] += p->cnt[j];
             drop_child(p, j);
@@ -840,18 +907,18 @@ private:
         if (a->n < want_a) {
             std::size_t d = want_a - a->n;
             for (std::size_t i = 0; i < d; ++i)
-                Slot::move(a->raw[a->n + i], b->raw[i]);
+                Slot::move(a->slots()[a->n + i], b->slots()[i]);
             for (std::size_t i = d; i < b->n; ++i)
-                Slot::move(b->raw[i - d], b->raw[i]);
+                Slot::move(b->slots()[i - d], b->slots()[i]);
             for (std::size_t i = b->n - d; i < b->n; ++i)
-                Slot::vacate(b->raw[i]);
+                Slot::vacate(b->slots()[i]);
         } else {
             std::size_t d = a->n - want_a;
             for (std::size_t i = b->n; i-- > 0;)
-                Slot::move(b->raw[i + d], b->raw[i]);
+                Slot::move(b->slots()[i + d], b->slots()[i]);
             for (std::size_t i = 0; i < d; ++i) {
-                Slot::move(b->raw[i], a->raw[want_a + i]);
-                Slot::vacate(a->raw[want_a + i]);
+                Slot::move(b->slots()[i], a->slots()[want_a + i]);
+                Slot::vacate(a->slots()[want_a + i]);
             }
         }
         b->n = total - want_a;
@@ -950,7 +1017,7 @@ private:
     node* clone(const node* x, inner* parent, leaf_node*& last) {
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
-            auto* c = new leaf_node();
+            auto* c = make_leaf(l->cap);
             for (std::size_t i = 0; i < l->n; ++i)
                 c->data()[i] = l->data()[i];
             c->n = l->n;
@@ -973,7 +1040,7 @@ private:
 
     static void destroy(node* x) noexcept {
         if (x->leaf) {
-            delete static_cast<leaf_node*>(x);
+            free_leaf(static_cast<leaf_node*>(x));
             return;
         }
         auto* in = static_cast<inner*>(x);
@@ -1012,7 +1079,9 @@ private:
                 leaf_depth = depth;
             if (depth != leaf_depth)
                 return false;
-            if (l->n == 0 || l->off + l->n > LeafCap)
+            if (l->n == 0 || l->off + l->n > l->cap || l->cap > LeafCap)
+                return false;
+            if (x != m_root && l->cap != LeafCap)
                 return false;
             // Appends leave the last leaf (and its ancestors) as they come.
             if (x != m_root && hi != nullptr && l->n < min_leaf)
