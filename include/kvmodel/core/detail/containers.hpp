@@ -615,7 +615,7 @@ struct map_key_less {
     }
 };
 
-/// Two entries in value order, ties by key; and a node against a flat-list probe.
+/// Two entries in value order, ties by key.
 struct map_value_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_entry& a, const map_entry& b) const noexcept {
         int c = map_compare_values(a.val, b.val);
@@ -625,21 +625,6 @@ struct map_value_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_node& a, const map_node& b) const noexcept {
         if (a.lead != b.lead && a.lists_with(b)) return a.lead < b.lead;
         return (*this)(static_cast<const map_entry&>(a), static_cast<const map_entry&>(b));
-    }
-    // A probe led by an integer is ordered against a stored list by the
-    // node's lead when they differ: the first elements decide, and neither
-    // is a WILDCARD.
-    KVMODEL_ALWAYS_INLINE bool
-    operator()(const map_node& a, const map_list_probe& v) const noexcept {
-        if (v.int_lead && a.lead != v.lead && a.val.type() == value_type::list)
-            return a.lead < v.lead;
-        return map_compare_list_probe(a.val, v) < 0;
-    }
-    KVMODEL_ALWAYS_INLINE bool
-    operator()(const map_list_probe& v, const map_node& b) const noexcept {
-        if (v.int_lead && b.lead != v.lead && b.val.type() == value_type::list)
-            return v.lead < b.lead;
-        return map_compare_list_probe(b.val, v) > 0;
     }
 };
 
@@ -681,6 +666,8 @@ KVMODEL_ALWAYS_INLINE inline int map_ref_order(const map_ref& a, const map_ref& 
 }
 
 inline constexpr std::size_t map_int_cls = static_cast<std::size_t>(value_type::integer);
+inline constexpr std::size_t map_list_cls = static_cast<std::size_t>(value_type::list);
+inline constexpr std::size_t map_wildcard_cls = static_cast<std::size_t>(value_type::wildcard);
 
 /// The value summarised by a is below (above) integer probe v, as
 /// map_less(value, value(v), true) has it: types order first; a WILDCARD
@@ -689,8 +676,7 @@ KVMODEL_ALWAYS_INLINE inline bool map_ref_below_int(const map_ref& a, std::int64
     return a.cls != map_int_cls ? a.cls < map_int_cls : a.lead < v;
 }
 KVMODEL_ALWAYS_INLINE inline bool map_ref_above_int(const map_ref& a, std::int64_t v) noexcept {
-    constexpr auto wildcard_cls = static_cast<std::size_t>(value_type::wildcard);
-    return a.cls != map_int_cls ? a.cls > map_int_cls && a.cls != wildcard_cls : v < a.lead;
+    return a.cls != map_int_cls ? a.cls > map_int_cls && a.cls != map_wildcard_cls : v < a.lead;
 }
 
 /// The key order on map_refs, and its searches (as map_key_less).
@@ -725,11 +711,18 @@ struct map_val_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe v, const map_ref& b) const noexcept {
         return map_ref_above_int(b, v.v);
     }
+    // A flat-list probe against a summary: another type orders by type (a
+    // stored WILDCARD matches); a list whose lead differs from an integer
+    // lead orders by it; only then the node's list.
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_list_probe& v) const noexcept {
-        return map_value_less{}(*a.node, v);
+        if (a.cls != map_list_cls) return a.cls < map_list_cls;
+        if (v.int_lead && a.lead != v.lead) return a.lead < v.lead;
+        return map_compare_list_probe(a.node->val, v) < 0;
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_list_probe& v, const map_ref& b) const noexcept {
-        return map_value_less{}(v, *b.node);
+        if (b.cls != map_list_cls) return b.cls > map_list_cls && b.cls != map_wildcard_cls;
+        if (v.int_lead && b.lead != v.lead) return v.lead < b.lead;
+        return map_compare_list_probe(b.node->val, v) > 0;
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const value& v) const noexcept {
         return map_less(a.node->val, v, true);
@@ -819,7 +812,7 @@ struct map_impl {
         n->set_val(std::move(v));
         map_ref r = map_val_ref(n);
         if (vals.fits_at(at, r)) {
-            vals.update(at, r);
+            if (r.lead != at->lead || r.cls != at->cls) vals.update(at, r);
         } else {
             vals.erase(at);
             vals.insert(r);

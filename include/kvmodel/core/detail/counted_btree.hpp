@@ -296,11 +296,15 @@ public:
     }
     template <class K>
     const_iterator lower_bound(const K& key) const {
-        return lower_bound_pos(key).it;
+        return descend<false>([&](const T& s) { return m_less(s, key); },
+                              [&](const T& v) { return m_less(v, key); })
+            .it;
     }
     template <class K>
     const_iterator upper_bound(const K& key) const {
-        return upper_bound_pos(key).it;
+        return descend<false>([&](const T& s) { return !m_less(key, s); },
+                              [&](const T& v) { return !m_less(key, v); })
+            .it;
     }
 
     /// Inserts v after the elements equal to it; returns where it went and
@@ -359,9 +363,11 @@ public:
         static_assert(Slot::live_separators, "replace() serves the other trees");
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         T& at = l->data()[pos.m_slot];
-        for_path_separators(l, [&](T& s) {
-            if (Slot::same(s, at))
-                s = v;
+        for_path(l, [&](inner* p, std::size_t j) {
+            if (j > 0 && Slot::same(p->sep[j], at))
+                p->sep[j] = v;
+            if (j + 1 < p->n && Slot::same(p->sep[j + 1], at))
+                p->sep[j + 1] = v;
         });
         at = v;
     }
@@ -567,7 +573,9 @@ private:
     }
 
     // go_right(s): the search goes past separator s; in_leaf(v): past value v.
-    template <class GoRight, class InLeaf>
+    // Ranked: count the rank on the way down (lower_bound and upper_bound
+    // need only the iterator).
+    template <bool Ranked = true, class GoRight, class InLeaf>
     position descend(GoRight go_right, InLeaf in_leaf) const {
         if (m_root == nullptr)
             return {end(), 0};
@@ -576,8 +584,9 @@ private:
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
             std::size_t k = child_for(in, go_right);
-            for (std::size_t j = 0; j < k; ++j)
-                r += in->cnt[j];
+            if constexpr (Ranked)
+                for (std::size_t j = 0; j < k; ++j)
+                    r += in->cnt[j];
             x = in->child[k];
         }
         const auto* l = static_cast<const leaf_node*>(x);
@@ -799,12 +808,23 @@ private:
             p->sep[0] = T{}; // the new first child needs no separator
     }
 
-    // With live separators: a separator that is one of the values erased
-    // from l (Slot::same; each separator is a value in the tree, so it
-    // bounds the child holding that value and sits on l's path to the root)
-    // becomes the value before the erased run, else the one after it; either
-    // still bounds both children. O(height * (InnerCap + m)).
-    void refresh_separators(const leaf_node* l, std::size_t slot, std::size_t m) {
+    // Calls f(p, j) for each ancestor p of leaf l, j the index in p of the
+    // child on l's path. O(height * InnerCap).
+    template <class F>
+    static void for_path(const leaf_node* l, F f) {
+        const node* x = l;
+        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent)
+            f(p, index_in_parent(x));
+    }
+
+    // With live separators, before values [slot, slot + m) leave l: they
+    // come off the path's counts, and a separator that is one of them
+    // (Slot::same; each separator is a value in the tree, so it bounds the
+    // child holding that value: on l's path, one of the two around the
+    // path's child) becomes the value before the erased run, else the one
+    // after it; either still bounds both children. One walk up,
+    // O(height * (InnerCap + m)).
+    void unlink_values(const leaf_node* l, std::size_t slot, std::size_t m) {
         const T* d = l->data();
         const T* keep = nullptr;
         if (slot > 0)
@@ -815,34 +835,27 @@ private:
             keep = &d[slot + m];
         else if (l->next != nullptr)
             keep = &l->next->data()[0];
-        if (keep == nullptr)
-            return; // the tree empties
-        for_path_separators(l, [&](T& s) {
+        auto refresh = [&](T& s) {
             for (std::size_t i = slot; i < slot + m; ++i)
                 if (Slot::same(s, d[i])) {
                     s = *keep;
                     return;
                 }
-        });
-    }
-    // Calls f on every separator that may be a value of leaf l: on each
-    // ancestor, the two bounding the child on l's path (a separator that is
-    // a value of the tree bounds the child holding it). O(height * InnerCap).
-    template <class F>
-    void for_path_separators(const leaf_node* l, F f) {
-        const node* x = l;
-        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
-            std::size_t j = index_in_parent(x);
+        };
+        for_path(l, [&](inner* p, std::size_t j) {
+            p->cnt[j] -= m;
+            if (keep == nullptr)
+                return; // the tree empties
             if (j > 0)
-                f(p->sep[j]);
+                refresh(p->sep[j]);
             if (j + 1 < p->n)
-                f(p->sep[j + 1]);
-        }
+                refresh(p->sep[j + 1]);
+        });
     }
 
     void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
         if constexpr (Slot::live_separators)
-            refresh_separators(l, slot, m);
+            unlink_values(l, slot, m);
         T* d = l->data();
         if (slot < l->n - slot - m) {
             // Fewer values before the gap: they move right, the front frees.
@@ -861,7 +874,8 @@ private:
         if (l->n == 0)
             l->off = 0;
         m_size -= m;
-        add_counts(l, -static_cast<std::ptrdiff_t>(m));
+        if constexpr (!Slot::live_separators)
+            add_counts(l, -static_cast<std::ptrdiff_t>(m));
         if (m_size == 0) {
             clear();
             return;
