@@ -703,7 +703,10 @@ struct map_key_ref_less {
 struct map_val_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
         if (int c = map_ref_order(a, b)) return c < 0;
-        return a.node != b.node && map_value_less{}(*a.node, *b.node);
+        // Equal summaries: equal leads, so the nodes' cached leads say nothing.
+        return a.node != b.node &&
+               map_value_less{}(static_cast<const map_entry&>(*a.node),
+                                static_cast<const map_entry&>(*b.node));
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe v) const noexcept {
         return map_ref_below_int(a, v.v);
@@ -818,11 +821,41 @@ struct map_impl {
             vals.insert(r);
         }
     }
-    /// Unlinks node n from both orders and frees it. O(log n).
-    void erase(map_node* n) {
+    /// Key k's entry (a WILDCARD in k matches: the first match) and its
+    /// index, or end(). O(log n).
+    key_tree::position find(const value& k) const {
+        return map_key_probe(k, [&](const auto& p) {
+            key_tree::position pos = keys.lower_bound_pos(p);
+            if (pos.it != keys.end() && map_key_ref_less{}(p, *pos.it)) pos.it = keys.end();
+            return pos;
+        });
+    }
+    /// Unlinks the entry at it from both orders and frees it. O(log n).
+    void erase(key_tree::const_iterator it) {
+        map_node* n = it->node;
         vals.erase(val_pos(n).it);
-        keys.erase(key_pos(n).it);
+        keys.erase(it);
         delete n;
+    }
+    /// Erases indexes (ranks) [first, last), which leave fewer than all. O(k log n).
+    void erase_indexes(std::size_t first, std::size_t last) { erase_run(keys, vals, first, last); }
+    void erase_ranks(std::size_t first, std::size_t last) { erase_run(vals, keys, first, last); }
+
+private:
+    key_tree::position pos_in(const key_tree&, map_node* n) const { return key_pos(n); }
+    val_tree::position pos_in(const val_tree&, map_node* n) const { return val_pos(n); }
+    // Positions [first, last) of one tree: erased there as a run, then each
+    // from the other tree (found by its node, which is freed only then).
+    template <class From, class Other>
+    void erase_run(From& from, Other& other, std::size_t first, std::size_t last) {
+        std::vector<map_node*> gone;
+        gone.reserve(last - first);
+        for (auto it = from.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node);
+        from.erase_ranks(first, last);
+        for (map_node* n : gone) {
+            other.erase(pos_in(other, n).it);
+            delete n;
+        }
     }
 };
 
@@ -1350,16 +1383,14 @@ inline const value& map::key_at(std::size_t i) const { return entry_at(i).key; }
 inline const value& map::value_at(std::size_t i) const { return entry_at(i).val; }
 inline std::optional<std::size_t> map::find(const value& k) const {
     if (!m_impl) return std::nullopt;
-    const auto& t = m_impl->keys;
-    return detail::map_key_probe(k, [&](const auto& p) -> std::optional<std::size_t> {
-        auto pos = t.lower_bound_pos(p);
-        if (pos.it == t.end() || detail::map_key_ref_less{}(p, *pos.it)) return std::nullopt;
-        return pos.rank;
-    });
+    auto pos = m_impl->find(k);
+    if (pos.it == m_impl->keys.end()) return std::nullopt;
+    return pos.rank;
 }
 inline const value* map::get(const value& k) const {
-    std::optional<std::size_t> i = find(k);
-    return i ? &value_at(*i) : nullptr;
+    if (!m_impl) return nullptr;
+    auto pos = m_impl->find(k);
+    return pos.it == m_impl->keys.end() ? nullptr : &pos.it->node->val;
 }
 inline std::size_t map::count_less_key(const value& k) const {
     if (!m_impl) return 0;
@@ -1427,7 +1458,7 @@ inline value map::take_value_at(std::size_t index) {
 inline void map::erase_at(std::size_t index) {
     KVMODEL_ASSERT(index < size());
     auto& im = mut();
-    im.erase(im.keys.nth(index)->node);
+    im.erase(im.keys.nth(index));
 }
 inline void map::erase_range(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
@@ -1436,15 +1467,7 @@ inline void map::erase_range(std::size_t first, std::size_t last) {
         m_impl.reset();
         return;
     }
-    auto& im = mut();
-    std::vector<detail::map_node*> gone;
-    gone.reserve(last - first);
-    for (auto it = im.keys.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node);
-    im.keys.erase_ranks(first, last);
-    for (detail::map_node* n : gone) {
-        im.vals.erase(im.val_pos(n).it);
-        delete n;
-    }
+    mut().erase_indexes(first, last);
 }
 inline bool map::erase(const value& k) {
     std::optional<std::size_t> i = find(k);
@@ -1499,8 +1522,9 @@ struct map_access {
     /// The entry whose key matches k (the first one, for a WILDCARD), or nullptr.
     /// O(log n).
     static const map_entry* find(const map& m, const value& k) {
-        std::optional<std::size_t> i = m.find(k);
-        return i ? &m.entry_at(*i) : nullptr;
+        if (!m.m_impl) return nullptr;
+        auto pos = m.m_impl->find(k);
+        return pos.it == m.m_impl->keys.end() ? nullptr : pos.it->node;
     }
     /// Index of an entry of m. O(log n).
     static std::size_t index_of_entry(const map& m, const map_entry& e) {
@@ -1543,16 +1567,7 @@ struct map_access {
             m.m_impl.reset();
             return;
         }
-        map_impl& im = m.mut();
-        std::vector<map_node*> gone;
-        gone.reserve(last - first);
-        for (auto it = im.vals.nth(first); gone.size() < last - first; ++it)
-            gone.push_back(it->node);
-        im.vals.erase_ranks(first, last);
-        for (map_node* n : gone) {
-            im.keys.erase(im.key_pos(n).it);
-            delete n;
-        }
+        m.mut().erase_ranks(first, last);
     }
 
     /// For tests: both trees' invariants, and the two holding the same nodes,
