@@ -639,14 +639,11 @@ private:
             *s = v;
     }
 
-    // Adds d to the counts on the path from x to the root.
-    static void add_counts(node* x, std::ptrdiff_t d) {
-        while (x->parent != nullptr) {
-            std::size_t k = index_in_parent(x);
-            x->parent->cnt[k] =
-                static_cast<std::size_t>(static_cast<std::ptrdiff_t>(x->parent->cnt[k]) + d);
-            x = x->parent;
-        }
+    // Adds d to the counts on the path from leaf l to the root.
+    static void add_counts(const leaf_node* l, std::ptrdiff_t d) {
+        for_path(l, [d](inner* p, std::size_t j) {
+            p->cnt[j] = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(p->cnt[j]) + d);
+        });
     }
 
     // The only leaf, full below LeafCap slots: its values move to a leaf of
