@@ -320,6 +320,7 @@ TEST_CASE("counted_btree: runs of appends fill their leaves", "[core][counted_bt
 struct live_elem {
     int key = 0;
     const bool* alive = nullptr; // null in free slots
+    const void** leaf = nullptr; // where the tree last reported the element
 };
 struct live_less {
     static int key_of(const live_elem& e) {
@@ -336,6 +337,8 @@ struct live_slot {
     static void move(live_elem& to, live_elem& from) { to = from; }
     static void vacate(live_elem& e) { e = live_elem{}; }
     static bool same(const live_elem& a, const live_elem& b) { return a.alive == b.alive; }
+    static constexpr bool tracks_leaf = true;
+    static void placed(live_elem& e, const void* leaf) noexcept { *e.leaf = leaf; }
 };
 
 template <std::size_t LeafCap, std::size_t InnerCap>
@@ -344,6 +347,8 @@ void run_live(std::uint64_t seed, std::size_t steps, int keys) {
     counted_btree<live_elem, live_less, LeafCap, InnerCap, live_slot> t;
     // One flag per key, forever: a key's element is alive while in the tree.
     auto flags = std::make_unique<bool[]>(static_cast<std::size_t>(keys));
+    // And its leaf, as the tree reports it (leaf tracking: found without a search).
+    std::vector<const void*> leaves(static_cast<std::size_t>(keys));
     std::vector<int> ref; // the keys in the tree, in order
     std::mt19937_64 rng(seed);
     for (std::size_t step = 0; step < steps; ++step) {
@@ -354,7 +359,7 @@ void run_live(std::uint64_t seed, std::size_t steps, int keys) {
         if (kind < 5) {
             if (at != ref.end() && *at == k) continue;
             flags[static_cast<std::size_t>(k)] = true;
-            t.insert(live_elem{k, &flags[static_cast<std::size_t>(k)]});
+            t.insert(live_elem{k, &flags[static_cast<std::size_t>(k)], &leaves[static_cast<std::size_t>(k)]});
             ref.insert(at, k);
         } else if (kind < 8 && !ref.empty()) {
             // Erase one, or a run of ranks; the erased die at once.
@@ -376,6 +381,20 @@ void run_live(std::uint64_t seed, std::size_t steps, int keys) {
         REQUIRE(t.size() == ref.size());
         std::size_t i = 0;
         for (const live_elem& e : t) REQUIRE(e.key == ref[i++]);
+        // Elements are where their last leaf report says, at their rank:
+        // all of a small tree, 32 of a larger one (all of it every 500 steps).
+        auto found_by_leaf = [&](std::size_t r) {
+            int key = ref[r];
+            auto it = t.iterator_in(leaves[static_cast<std::size_t>(key)],
+                                    [key](const live_elem& e) { return e.key == key; });
+            REQUIRE(it != t.end());
+            REQUIRE(t.rank(it) == r);
+        };
+        if (ref.size() <= 64 || step % 500 == 0) {
+            for (std::size_t r = 0; r < ref.size(); ++r) found_by_leaf(r);
+        } else {
+            for (int s = 0; s < 32; ++s) found_by_leaf(static_cast<std::size_t>(rng() % ref.size()));
+        }
         // Searches compare against separators: none may be dead.
         for (int probes = 0; probes < 4; ++probes) {
             int p = static_cast<int>(rng() % static_cast<std::uint64_t>(keys + 2)) - 1;
@@ -385,7 +404,8 @@ void run_live(std::uint64_t seed, std::size_t steps, int keys) {
     }
 }
 
-TEST_CASE("counted_btree: live separators never outlive their values", "[core][counted_btree]") {
+TEST_CASE("counted_btree: live separators never outlive their values, leaf reports stay true",
+          "[core][counted_btree]") {
     std::uint64_t seed = seed_from_env();
     run_live<2, 3>(seed, 3000, 60);
     run_live<3, 3>(seed + 1, 3000, 200);

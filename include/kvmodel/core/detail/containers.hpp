@@ -551,6 +551,11 @@ inline std::int64_t map_list_lead(const list& l) {
 /// Every write of val goes through set_val, which keeps the lead.
 struct map_node : map_entry {
     std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
+    // The leaves of the map's key and value trees holding this node's
+    // references (counted_btree's tracks_leaf): an entry is found in either
+    // order without a search.
+    const void* key_leaf = nullptr;
+    const void* val_leaf = nullptr;
 
     template <class K, class V>
     map_node(K&& k, V&& v)
@@ -737,11 +742,16 @@ struct map_val_ref_less {
 
 /// map_refs move as plain data; separators must stay live (a map frees an
 /// erased entry's node).
+/// The references' slots in the tree of one order; Leaf is where the node
+/// keeps its leaf in that tree.
+template <const void* map_node::*Leaf>
 struct map_ref_slot {
     static constexpr bool live_separators = true;
+    static constexpr bool tracks_leaf = true;
     static void move(map_ref& to, map_ref& from) noexcept { to = from; }
     static void vacate(map_ref& r) noexcept { r = map_ref{}; }
     static bool same(const map_ref& a, const map_ref& b) noexcept { return a.node == b.node; }
+    static void placed(map_ref& r, const void* leaf) noexcept { r.node->*Leaf = leaf; }
 };
 
 /// Iterates one of a map's orders, yielding the entries (map_node) themselves.
@@ -777,8 +787,10 @@ private:
 /// keys (key order: index) and vals (value then key order: rank). Every
 /// question by index or rank is one descent of a tree a few levels deep.
 struct map_impl {
-    using key_tree = counted_btree<map_ref, map_key_ref_less, 32, 32, map_ref_slot>;
-    using val_tree = counted_btree<map_ref, map_val_ref_less, 32, 32, map_ref_slot>;
+    using key_tree =
+        counted_btree<map_ref, map_key_ref_less, 32, 32, map_ref_slot<&map_node::key_leaf>>;
+    using val_tree =
+        counted_btree<map_ref, map_val_ref_less, 32, 32, map_ref_slot<&map_node::val_leaf>>;
     using key_iterator = map_ref_iterator<key_tree>;
     using val_iterator = map_ref_iterator<val_tree>;
     key_tree keys;
@@ -792,9 +804,17 @@ struct map_impl {
     }
     std::size_t size() const noexcept { return keys.size(); }
 
-    /// Where node n sits in each order. O(log n).
-    key_tree::position key_pos(map_node* n) const { return keys.lower_bound_pos(map_key_ref(n)); }
-    val_tree::position val_pos(map_node* n) const { return vals.lower_bound_pos(map_val_ref(n)); }
+    /// Where node n, an entry of the map, sits in each order: a scan of the
+    /// leaf it records, no comparison. O(LeafCap); with the rank,
+    /// O(height * InnerCap) more.
+    key_tree::const_iterator key_it(const map_node* n) const {
+        return keys.iterator_in(n->key_leaf, [n](const map_ref& r) { return r.node == n; });
+    }
+    val_tree::const_iterator val_it(const map_node* n) const {
+        return vals.iterator_in(n->val_leaf, [n](const map_ref& r) { return r.node == n; });
+    }
+    std::size_t index_of(const map_node* n) const { return keys.rank(key_it(n)); }
+    std::size_t rank_of(const map_node* n) const { return vals.rank(val_it(n)); }
 
     /// Adds a node whose key is absent, just before hint (the key's lower bound). O(log n).
     map_node* insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n) {
@@ -803,7 +823,7 @@ struct map_impl {
         try {
             vals.insert(map_val_ref(p));
         } catch (...) {
-            keys.erase(key_pos(p).it);
+            keys.erase(key_it(p));
             throw;
         }
         return n.release();
@@ -811,7 +831,7 @@ struct map_impl {
     /// Writes node n's value: in place when it keeps n's rank, else n moves
     /// in the value order. O(log n).
     void set_val(map_node* n, value v) {
-        auto at = val_pos(n).it;
+        auto at = val_it(n);
         n->set_val(std::move(v));
         map_ref r = map_val_ref(n);
         if (vals.fits_at(at, r)) {
@@ -833,7 +853,7 @@ struct map_impl {
     /// Unlinks the entry at it from both orders and frees it. O(log n).
     void erase(key_tree::const_iterator it) {
         map_node* n = it->node;
-        vals.erase(val_pos(n).it);
+        vals.erase(val_it(n));
         keys.erase(it);
         delete n;
     }
@@ -842,8 +862,8 @@ struct map_impl {
     void erase_ranks(std::size_t first, std::size_t last) { erase_run(vals, keys, first, last); }
 
 private:
-    key_tree::position pos_in(const key_tree&, map_node* n) const { return key_pos(n); }
-    val_tree::position pos_in(const val_tree&, map_node* n) const { return val_pos(n); }
+    key_tree::const_iterator it_in(const key_tree&, const map_node* n) const { return key_it(n); }
+    val_tree::const_iterator it_in(const val_tree&, const map_node* n) const { return val_it(n); }
     // Positions [first, last) of one tree: erased there as a run, then each
     // from the other tree (found by its node, which is freed only then).
     template <class From, class Other>
@@ -853,7 +873,7 @@ private:
         for (auto it = from.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node);
         from.erase_ranks(first, last);
         for (map_node* n : gone) {
-            other.erase(pos_in(other, n).it);
+            other.erase(it_in(other, n));
             delete n;
         }
     }
@@ -874,7 +894,7 @@ inline map_impl::map_impl(const map_impl& o) {
     auto val_it = o.vals.begin();
     vals.assign_sorted(o.size(), [&](std::size_t) {
         map_ref r = *val_it++;
-        r.node = made[o.key_pos(r.node).rank].get();
+        r.node = made[o.index_of(r.node)].get();
         return r;
     });
     for (auto& n : made) (void)n.release();
@@ -1404,11 +1424,11 @@ inline std::size_t map::count_less_equal_key(const value& k) const {
 }
 inline std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
-    return m_impl->val_pos(m_impl->keys.nth(index)->node).rank;
+    return m_impl->rank_of(m_impl->keys.nth(index)->node);
 }
 inline std::size_t map::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
-    return m_impl->key_pos(m_impl->vals.nth(r)->node).rank;
+    return m_impl->index_of(m_impl->vals.nth(r)->node);
 }
 inline std::size_t map::count_less_value(const value& v) const {
     if (!m_impl) return 0;
@@ -1426,7 +1446,7 @@ inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::siz
     if (first >= last) return out;
     out.reserve(last - first);
     auto it = m_impl->vals.nth(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->key_pos(it->node).rank);
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->index_of(it->node));
     return out;
 }
 inline std::pair<std::size_t, bool> map::put(value k, value v) {
@@ -1434,7 +1454,7 @@ inline std::pair<std::size_t, bool> map::put(value k, value v) {
     // Look up by the exact key, not as a probe: storing is exact, so a
     // WILDCARD in k must not match (and overwrite) some other key.
     auto n = std::make_unique<detail::map_node>(std::move(k), std::move(v));
-    auto pos = im.key_pos(n.get());
+    auto pos = im.keys.lower_bound_pos(detail::map_key_ref(n.get()));
     if (pos.it != im.keys.end() && detail::map_compare(pos.it->node->key, n->key, false) == 0) {
         im.set_val(pos.it->node, std::move(n->val));
         return {pos.rank, false};
@@ -1528,11 +1548,11 @@ struct map_access {
     }
     /// Index of an entry of m. O(log n).
     static std::size_t index_of_entry(const map& m, const map_entry& e) {
-        return m.m_impl->key_pos(node_of(e)).rank;
+        return m.m_impl->index_of(node_of(e));
     }
     /// Rank of an entry of m. O(log n).
     static std::size_t rank_of_entry(const map& m, const map_entry& e) {
-        return m.m_impl->val_pos(node_of(e)).rank;
+        return m.m_impl->rank_of(node_of(e));
     }
     /// Where key k is or would go (k must hold no WILDCARD). O(log n).
     struct slot {
@@ -1579,8 +1599,14 @@ struct map_access {
         for (const map_ref& r : im.keys) {
             map_ref k = map_key_ref(r.node);
             if (k.lead != r.lead || k.cls != r.cls) return false;
-            auto v = im.val_pos(r.node).it;
+            // Each tree finds the node where it records it, and a search
+            // for it ends there too.
+            auto v = im.val_it(r.node);
             if (v == im.vals.end() || v->node != r.node) return false;
+            if (im.vals.lower_bound(map_val_ref(r.node)) != v) return false;
+            auto at = im.key_it(r.node);
+            if (at == im.keys.end() || at->node != r.node) return false;
+            if (im.keys.lower_bound(map_key_ref(r.node)) != at) return false;
             map_ref w = map_val_ref(r.node);
             if (w.lead != v->lead || w.cls != v->cls) return false;
         }

@@ -65,12 +65,24 @@ namespace kvmodel::detail {
 /// would dangle). Erasing then replaces each separator among the erased
 /// values by a neighbour of theirs that stays; replace() is unavailable;
 /// check() tells a value from its copies with Slot::same(a, b).
+///
+/// tracks_leaf: the tree calls Slot::placed(v, leaf) whenever value v comes
+/// to live in a leaf it was not in (inserted, or moved by a split, merge or
+/// growth), so the thing v refers to can remember its leaf and be found
+/// again by iterator_in() without a search. Such a tree cannot be copied
+/// (the copies would claim the same referents).
 template <class T>
 struct btree_slot {
     static constexpr bool live_separators = false;
+    static constexpr bool tracks_leaf = false;
     static void move(T& to, T& from) { to = std::move(from); }
     static void vacate(T& t) { t = T{}; }
+    static void placed(T&, const void*) noexcept {}
 };
+
+/// Whether Slot asks for leaf reports (a Slot may leave tracks_leaf out).
+template <class Slot>
+inline constexpr bool slot_tracks_leaf = requires { requires Slot::tracks_leaf; };
 
 template <class T,
           class Less,
@@ -219,7 +231,9 @@ public:
     };
 
     counted_btree() = default;
-    counted_btree(const counted_btree& o) {
+    counted_btree(const counted_btree& o)
+        requires(!slot_tracks_leaf<Slot>)
+    {
         if (o.m_root == nullptr)
             return;
         leaf_node* last = nullptr;
@@ -305,6 +319,20 @@ public:
         return descend<false>([&](const T& s) { return !m_less(key, s); },
                               [&](const T& v) { return !m_less(key, v); })
             .it;
+    }
+
+    /// With leaf reports (Slot::tracks_leaf): the element that is_it accepts
+    /// among those of `leaf`, the leaf Slot::placed last reported for it
+    /// (end() if none is). O(LeafCap), no comparison.
+    template <class Is>
+    const_iterator iterator_in(const void* leaf, Is is_it) const {
+        static_assert(slot_tracks_leaf<Slot>, "only a tree reporting leaves knows them");
+        const auto* l = static_cast<const leaf_node*>(leaf);
+        const T* d = l->data();
+        for (std::size_t i = 0; i < l->n; ++i)
+            if (is_it(d[i]))
+                return {l, i};
+        return end();
     }
 
     /// Inserts v after the elements equal to it; returns where it went and
@@ -418,6 +446,7 @@ public:
             for (std::size_t j = 0; j < n; ++j)
                 l->data()[j] = at_index(j);
             l->n = n;
+            placed(l, 0, n);
             m_root = m_first = m_last = l;
             m_size = n;
             return;
@@ -432,6 +461,7 @@ public:
             for (std::size_t j = 0; j < take; ++j)
                 l->data()[j] = at_index(at++);
             l->n = take;
+            placed(l, 0, take);
             append_leaf(l, prev);
             level.push_back(l);
         }
@@ -603,6 +633,7 @@ private:
         auto* l = make_leaf(1);
         l->data()[0] = std::move(v);
         l->n = 1;
+        placed(l, 0, 1);
         m_root = m_first = m_last = l;
         m_size = 1;
         return {l, 0};
@@ -639,6 +670,13 @@ private:
             *s = v;
     }
 
+    // Reports values [from, to) of l (data() positions) as living in l.
+    static void placed(leaf_node* l, std::size_t from, std::size_t to) noexcept {
+        if constexpr (slot_tracks_leaf<Slot>)
+            for (std::size_t i = from; i < to; ++i)
+                Slot::placed(l->data()[i], l);
+    }
+
     // Adds d to the counts on the path from leaf l to the root.
     static void add_counts(const leaf_node* l, std::ptrdiff_t d) {
         for_path(l, [d](inner* p, std::size_t j) {
@@ -653,6 +691,7 @@ private:
         for (std::size_t i = 0; i < l->n; ++i)
             Slot::move(g->slots()[i], l->data()[i]);
         g->n = l->n;
+        placed(g, 0, g->n);
         m_root = m_first = m_last = g;
         free_leaf(l);
         return g;
@@ -679,6 +718,7 @@ private:
             }
             Slot::move(l->data()[slot], v);
             ++l->n;
+            placed(l, slot, slot + 1);
             return {l, slot};
         }
         // Full: the upper half moves to a new right neighbour - or nothing
@@ -711,6 +751,9 @@ private:
             Slot::move(d[i], d[i - 1]);
         Slot::move(d[slot], v);
         ++into->n;
+        placed(r, 0, r->n);
+        if (into == l)
+            placed(l, slot, slot + 1);
         T s = r->data()[0];
         add_child_after(l, r, std::move(s), append);
         return {into, slot};
@@ -905,6 +948,7 @@ private:
         if (a->n + b->n <= LeafCap) {
             for (std::size_t i = 0; i < b->n; ++i)
                 Slot::move(a->slots()[a->n + i], b->slots()[i]);
+            placed(a, a->n, a->n + b->n);
             a->n += b->n;
             p->cnt[j - 1] += p->cnt[j];
             drop_child(p, j);
@@ -934,6 +978,8 @@ private:
         }
         b->n = total - want_a;
         a->n = want_a;
+        placed(a, 0, a->n); // the moved values, and a few that stayed
+        placed(b, 0, b->n);
         p->cnt[j - 1] = a->n;
         p->cnt[j] = b->n;
         p->sep[j] = b->data()[0];
