@@ -21,7 +21,8 @@ beyond a few elements, persisted indexes, PARTIAL shifts and logic ops on bytes.
 (the default, and the recorded suite's), wide (long containers of few distinct
 integers: ties), deep (three levels, nearly every op through a context), bits
 (longer blobs, wider bit ranges), values (edge ints, doubles, deltas and
-strings).
+strings), large (lists and maps of up to a few thousand elements: indexed
+lists, map trees of two and three levels, ranges selecting hundreds).
 
 usage: gen_random_cases.py [--seed S] [--count N] [--profile P] > cases.json
   then: kvmodel cdt cases.json > sim.jsonl
@@ -74,6 +75,12 @@ PROFILES = {
                "strings": ["", "a", "A", "é", "日本", "a\u0000b", "zz", "aa" * 20, "ü", "\u00ff"],
                "deltas": [1, -1, 2**63 - 1, -2**63, 2**62, {"$double": 1e308}, {"$double": -0.0},
                           {"$double": 0.5}, "x"]},
+    # Long containers (tens to a few thousand elements): lists past the flat
+    # layout, maps whose trees have two or three levels, ranges that select
+    # hundreds; values repeat now and then (ties across leaves).
+    "large": {"ints": (-300, 300), "key_ints": (-3000, 3000), "top_list": (60, 2500),
+              "top_map": (30, 2500), "inner_list": (0, 4), "inner_map": (0, 3), "nest": 0.1,
+              "deep": 0.8, "ctx": 0.4, "count": (-2, 400), "blob": (0, 5), "bit_size": 20},
     "bits": {"ints": (-2, 9), "key_ints": (-2, 9), "top_list": (0, 7), "top_map": (0, 6),
              "inner_list": (0, 4), "inner_map": (0, 3), "nest": 0.3, "deep": 0.5, "ctx": 0.6,
              "count": (-2, 6), "blob": (0, 24), "bit_size": 80},
