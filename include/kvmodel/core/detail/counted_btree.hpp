@@ -6,9 +6,9 @@
 // Shape. Values sit in leaves, up to LeafCap of them contiguous in one node;
 // the leaves are doubly linked in order. An inner node holds up to InnerCap
 // children, each child's subtree element count, and a separator per child
-// but the first. Every node knows its parent, so an iterator (leaf, slot)
-// finds its rank by walking up: slot plus the counts of the children left of
-// the path. Height is O(log n) with fan-outs of LeafCap and InnerCap.
+// but the first. Every node knows its parent and its place there, so an
+// iterator (leaf, slot) finds its rank by walking up: slot plus the counts
+// of the children left of the path. Height is O(log n) with fan-outs of LeafCap and InnerCap.
 //
 // Separators are bounds, not copies of the child's first element: for
 // children c[i-1], c[i] and separator s[i], every value under c[i-1] is not
@@ -98,6 +98,7 @@ class counted_btree {
         inner* parent = nullptr;
         std::size_t n = 0; // values in a leaf, children in an inner node
         bool leaf;
+        std::uint32_t slot = 0; // parent->child[slot] is this node (link())
         explicit node(bool is_leaf)
             : leaf(is_leaf) {}
     };
@@ -477,11 +478,10 @@ public:
                 auto* in = new inner();
                 for (std::size_t j = 0; j < take; ++j) {
                     node* ch = level[c++];
-                    in->child[j] = ch;
+                    link(in, j, ch);
                     in->cnt[j] = count_of(ch);
                     if (j > 0)
                         in->sep[j] = first_of(ch);
-                    ch->parent = in;
                 }
                 in->n = take;
                 up.push_back(in);
@@ -562,12 +562,14 @@ private:
             x = static_cast<const inner*>(x)->child[0];
         return static_cast<const leaf_node*>(x)->data()[0];
     }
-    static std::size_t index_in_parent(const node* x) {
-        const inner* p = x->parent;
-        std::size_t k = 0;
-        while (p->child[k] != x)
-            ++k;
-        return k;
+    static std::size_t index_in_parent(const node* x) { return x->slot; }
+    // Makes c child j of p. Every child pointer is written through here, so
+    // a node knows its place in its parent: walks up the tree (ranks, counts,
+    // separators) never scan a parent's children for it.
+    static void link(inner* p, std::size_t j, node* c) noexcept {
+        p->child[j] = c;
+        c->parent = p;
+        c->slot = static_cast<std::uint32_t>(j);
     }
 
     // The child a search goes down: past every separator go_right accepts
@@ -767,10 +769,9 @@ private:
         inner* p = x->parent;
         if (p == nullptr) {
             p = new inner();
-            p->child[0] = x;
+            link(p, 0, x);
             p->cnt[0] = count_of(x) + count_of(r);
             p->n = 1;
-            x->parent = p;
             m_root = p;
         }
         std::size_t k = index_in_parent(x);
@@ -806,10 +807,9 @@ private:
         for (std::size_t j = 0; j < all; ++j) {
             inner* into = j < keep ? p : q;
             std::size_t at = j < keep ? j : j - keep;
-            into->child[at] = ch[j];
+            link(into, at, ch[j]);
             into->cnt[at] = cn[j];
             into->sep[at] = at > 0 ? std::move(sp[j]) : T{};
-            ch[j]->parent = into;
         }
         for (std::size_t j = keep; j < InnerCap; ++j) {
             p->child[j] = nullptr;
@@ -823,20 +823,19 @@ private:
 
     static void place_child(inner* p, std::size_t at, node* c, std::size_t cnt, T s) {
         for (std::size_t j = p->n; j > at; --j) {
-            p->child[j] = p->child[j - 1];
+            link(p, j, p->child[j - 1]);
             p->cnt[j] = p->cnt[j - 1];
             p->sep[j] = std::move(p->sep[j - 1]);
         }
-        p->child[at] = c;
+        link(p, at, c);
         p->cnt[at] = cnt;
         p->sep[at] = std::move(s);
-        c->parent = p;
         ++p->n;
     }
     // Removes child at (and its separator) from p.
     static void drop_child(inner* p, std::size_t at) {
         for (std::size_t j = at; j + 1 < p->n; ++j) {
-            p->child[j] = p->child[j + 1];
+            link(p, j, p->child[j + 1]);
             p->cnt[j] = p->cnt[j + 1];
             p->sep[j] = std::move(p->sep[j + 1]);
         }
@@ -1004,10 +1003,9 @@ private:
         if (a->n + b->n <= InnerCap) {
             // p's separator bounds b's first child on the left.
             for (std::size_t i = 0; i < b->n; ++i) {
-                a->child[a->n + i] = b->child[i];
+                link(a, a->n + i, b->child[i]);
                 a->cnt[a->n + i] = b->cnt[i];
                 a->sep[a->n + i] = i == 0 ? std::move(p->sep[j]) : std::move(b->sep[i]);
-                b->child[i]->parent = a;
             }
             a->n += b->n;
             p->cnt[j - 1] += p->cnt[j];
@@ -1024,10 +1022,9 @@ private:
     // b's first child moves to the end of a (b = p->child[j]).
     static void rotate_left(inner* p, std::size_t j, inner* a, inner* b) {
         std::size_t c = b->cnt[0];
-        a->child[a->n] = b->child[0];
+        link(a, a->n, b->child[0]);
         a->cnt[a->n] = c;
         a->sep[a->n] = std::move(p->sep[j]);
-        b->child[0]->parent = a;
         ++a->n;
         p->sep[j] = std::move(b->sep[1]);
         drop_child(b, 0);
@@ -1046,15 +1043,14 @@ private:
         --a->n;
         // b's old first child gets p's separator; ch's bound moves up to p.
         for (std::size_t i = b->n; i > 0; --i) {
-            b->child[i] = b->child[i - 1];
+            link(b, i, b->child[i - 1]);
             b->cnt[i] = b->cnt[i - 1];
             if (i > 1)
                 b->sep[i] = std::move(b->sep[i - 1]);
         }
         b->sep[1] = std::move(p->sep[j]);
-        b->child[0] = ch;
+        link(b, 0, ch);
         b->cnt[0] = c;
-        ch->parent = b;
         ++b->n;
         p->sep[j] = std::move(s);
         p->cnt[j - 1] -= c;
@@ -1087,7 +1083,7 @@ private:
         c->parent = parent;
         c->n = in->n;
         for (std::size_t k = 0; k < in->n; ++k) {
-            c->child[k] = clone(in->child[k], c, last);
+            link(c, k, clone(in->child[k], c, last));
             c->cnt[k] = in->cnt[k];
             if (k > 0)
                 c->sep[k] = in->sep[k];
@@ -1166,7 +1162,7 @@ private:
             return false;
         for (std::size_t k = 0; k < in->n; ++k) {
             const node* c = in->child[k];
-            if (c == nullptr || c->parent != in)
+            if (c == nullptr || c->parent != in || c->slot != k)
                 return false;
             if (k > 1 && m_less(in->sep[k], in->sep[k - 1]))
                 return false;
