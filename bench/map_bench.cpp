@@ -46,8 +46,11 @@
 namespace {
 std::atomic<std::int64_t> g_heap_bytes{0};
 
-void* counted_alloc(std::size_t n) {
-    void* p = std::malloc(n == 0 ? 1 : n);
+void* counted_alloc(std::size_t n, std::size_t align = 0) {
+    // Over-aligned requests as libstdc++ serves them: aligned_alloc of the
+    // size rounded up to the alignment.
+    void* p = align == 0 ? std::malloc(n == 0 ? 1 : n)
+                         : std::aligned_alloc(align, (n + align - 1) / align * align);
     if (p == nullptr)
         throw std::bad_alloc();
     // What the allocation really occupies: usable size plus glibc's 8-byte chunk header.
@@ -80,6 +83,25 @@ void operator delete(void* p, std::size_t) noexcept {
     counted_free(p);
 }
 void operator delete[](void* p, std::size_t) noexcept {
+    counted_free(p);
+}
+// Over-aligned allocations (map nodes ask for 16 bytes).
+void* operator new(std::size_t n, std::align_val_t a) {
+    return counted_alloc(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+    return counted_alloc(n, static_cast<std::size_t>(a));
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+    counted_free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+    counted_free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+    counted_free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
     counted_free(p);
 }
 

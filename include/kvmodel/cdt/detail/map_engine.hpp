@@ -1494,7 +1494,7 @@ inline result<value> map_increment(std::optional<value>& target, const op& o, bo
     const map& m = target ? target->as_map() : empty;
     map_access::slot at = map_access::locate(m, o.key);
     value next;
-    if (const value* cur = at.found ? &at.it->node->val : nullptr) {
+    if (const value* cur = at.found ? &at.it->node()->val : nullptr) {
         if (cur->is_int())
             next = map_wrap_add(cur->as_int(), delta_double ? map_double_to_int(dd) : di);
         else if (cur->is_double())

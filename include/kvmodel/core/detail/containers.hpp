@@ -25,20 +25,23 @@
 // A flat list answers rank questions by scanning: fine while it is short
 // (flat_max), and for long ones the engine builds an index first.
 //
-// map_impl: each entry a node of its own (map_node: key, value, and its list
-// value's first element cached), and two counted B+trees (counted_btree.hpp)
-// of 24-byte references to the nodes: one in key order (index), one in
-// (value, key) order (rank, ties by key). A reference carries a summary of
-// the key or value it orders by - the type's place in the order and an
-// integer (the integer itself, a list's first element) - so most
-// comparisons, and every one between two integers, never follow the
-// pointer; when they must, they take the common shapes natively -
-// integers, and flat lists of integers and strings - with a search argument
-// resolved once into a probe (map_int_probe, map_list_probe); anything else
-// goes to cdt_compare. Same order throughout. Position and rank questions
-// are one descent of a tree a few levels deep (32-wide nodes), against the
-// ~log2(n) scattered nodes of a binary tree; crossing between the orders is
-// one search in the other tree. Nodes never move, so references to entries
+// map_impl: each entry a node of its own (map_node: key, value, its list
+// value's first element cached, and its leaf in each tree), and two counted
+// B+trees (counted_btree.hpp) of 16-byte references to the nodes: one in
+// key order (index), one in (value, key) order (rank, ties by key). A
+// reference (map_ref) carries a summary of the key or value it orders by -
+// the type's place in the order, in the pointer's low bits, and an integer
+// (the integer itself, a list's first element) - so most comparisons, and
+// every one between two integers, never follow the pointer; when they must,
+// they take the common shapes natively - integers, and flat lists of
+// integers and strings - with a search argument resolved once into a probe
+// (map_int_probe, map_list_probe); anything else goes to cdt_compare. Same
+// order throughout. Position and rank questions are one descent of a tree a
+// few levels deep (32-wide nodes), against the ~log2(n) scattered nodes of
+// a binary tree. The trees report which leaf holds each reference
+// (counted_btree's leaf reports) and the node keeps it, so an entry found in
+// one order is found in the other by a scan of one leaf, no search, and its
+// position there by a walk up. Nodes never move, so references to entries
 // stay valid while the trees reshape; the trees keep their separators live
 // (an erased node's reference leaves every inner node before it is freed).
 
@@ -60,6 +63,7 @@
 #include <compare>
 #include <limits>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -549,6 +553,9 @@ inline std::int64_t map_list_lead(const list& l) {
 /// of that list (map_list_lead), so the value order places most list values
 /// without leaving the node (the list's elements are two allocations away).
 /// Every write of val goes through set_val, which keeps the lead.
+/// Map nodes are allocated this aligned: map_ref keeps a type in the low bits.
+inline constexpr std::size_t map_node_align = 16;
+
 struct map_node : map_entry {
     std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
     // The leaves of the map's key and value trees holding this node's
@@ -560,6 +567,28 @@ struct map_node : map_entry {
     template <class K, class V>
     map_node(K&& k, V&& v)
         : map_entry{std::forward<K>(k), std::forward<V>(v)}, lead(lead_of(val)) {}
+
+    // 16-byte aligned, as map_ref needs, without padding the node to a
+    // multiple of 16 or asking for an over-aligned block (either moves it up
+    // a malloc size class: 104 -> 128 bytes with glibc). Where the default
+    // new alignment is 16 (64-bit GCC and Clang), every allocator in use -
+    // glibc, jemalloc, tcmalloc, the sanitizers' - returns blocks this size
+    // 16-aligned, which is checked; elsewhere the node asks for it.
+    static void* operator new(std::size_t n) {
+        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < map_node_align) {
+            return ::operator new(n, std::align_val_t{map_node_align});
+        } else {
+            void* p = ::operator new(n);
+            KVMODEL_ASSERT(reinterpret_cast<std::uintptr_t>(p) % map_node_align == 0);
+            return p;
+        }
+    }
+    static void operator delete(void* p, std::size_t n) noexcept {
+        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < map_node_align)
+            ::operator delete(p, n, std::align_val_t{map_node_align});
+        else
+            ::operator delete(p, n);
+    }
     template <class V>
     void set_val(V&& v) {
         val = std::forward<V>(v);
@@ -639,12 +668,28 @@ struct map_value_less {
 /// lead (map_list_lead), else 0. Summaries are monotone in the order, so two
 /// that differ decide a comparison without following the pointer; for two
 /// integers the summary is the whole value. Nodes never move: the trees move
-/// these 24-byte references, not entries.
-struct map_ref {
+/// these 16-byte references, not entries. The type's place rides in the
+/// node pointer's low bits (nodes are 16-byte aligned: map_node's operator
+/// new).
+class map_ref {
+public:
     std::int64_t lead = 0;
-    std::size_t cls = 0;
-    map_node* node = nullptr;
+
+    map_ref() = default;
+    map_ref(std::int64_t l, std::size_t cls, map_node* n) noexcept
+        : lead(l)
+        , m_bits(reinterpret_cast<std::uintptr_t>(n) | cls) {}
+    map_node* node() const noexcept { return reinterpret_cast<map_node*>(m_bits & ~cls_mask); }
+    std::size_t cls() const noexcept { return m_bits & cls_mask; }
+    void set_node(map_node* n) noexcept { m_bits = reinterpret_cast<std::uintptr_t>(n) | cls(); }
+
+private:
+    static constexpr std::uintptr_t cls_mask = map_node_align - 1;
+    std::uintptr_t m_bits = 0;
 };
+static_assert(sizeof(map_ref) == sizeof(std::int64_t) + sizeof(void*));
+static_assert(static_cast<std::size_t>(value_type::wildcard) < map_node_align,
+              "every type's place fits in a node pointer's low bits");
 
 inline map_ref map_ref_of(const value& v, map_node* n) noexcept {
     const value::storage& x = v.variant();
@@ -665,7 +710,7 @@ inline map_ref map_val_ref(map_node* n) noexcept {
 /// (Two references to one node are equal without a look at it: a node's
 /// own place is found without following its pointer.)
 KVMODEL_ALWAYS_INLINE inline int map_ref_order(const map_ref& a, const map_ref& b) noexcept {
-    if (a.cls != b.cls) return a.cls < b.cls ? -1 : 1;
+    if (a.cls() != b.cls()) return a.cls() < b.cls() ? -1 : 1;
     if (a.lead != b.lead) return a.lead < b.lead ? -1 : 1;
     return 0;
 }
@@ -678,17 +723,17 @@ inline constexpr std::size_t map_wildcard_cls = static_cast<std::size_t>(value_t
 /// map_less(value, value(v), true) has it: types order first; a WILDCARD
 /// matches.
 KVMODEL_ALWAYS_INLINE inline bool map_ref_below_int(const map_ref& a, std::int64_t v) noexcept {
-    return a.cls != map_int_cls ? a.cls < map_int_cls : a.lead < v;
+    return a.cls() != map_int_cls ? a.cls() < map_int_cls : a.lead < v;
 }
 KVMODEL_ALWAYS_INLINE inline bool map_ref_above_int(const map_ref& a, std::int64_t v) noexcept {
-    return a.cls != map_int_cls ? a.cls > map_int_cls && a.cls != map_wildcard_cls : v < a.lead;
+    return a.cls() != map_int_cls ? a.cls() > map_int_cls && a.cls() != map_wildcard_cls : v < a.lead;
 }
 
 /// The key order on map_refs, and its searches (as map_key_less).
 struct map_key_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
         if (int c = map_ref_order(a, b)) return c < 0;
-        return a.node != b.node && map_less(a.node->key, b.node->key, false);
+        return a.node() != b.node() && map_less(a.node()->key, b.node()->key, false);
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe k) const noexcept {
         return map_ref_below_int(a, k.v);
@@ -697,10 +742,10 @@ struct map_key_ref_less {
         return map_ref_above_int(b, k.v);
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const value& k) const noexcept {
-        return map_less(a.node->key, k, true);
+        return map_less(a.node()->key, k, true);
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const value& k, const map_ref& b) const noexcept {
-        return map_less(k, b.node->key, true);
+        return map_less(k, b.node()->key, true);
     }
 };
 
@@ -709,9 +754,9 @@ struct map_val_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
         if (int c = map_ref_order(a, b)) return c < 0;
         // Equal summaries: equal leads, so the nodes' cached leads say nothing.
-        return a.node != b.node &&
-               map_value_less{}(static_cast<const map_entry&>(*a.node),
-                                static_cast<const map_entry&>(*b.node));
+        return a.node() != b.node() &&
+               map_value_less{}(static_cast<const map_entry&>(*a.node()),
+                                static_cast<const map_entry&>(*b.node()));
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe v) const noexcept {
         return map_ref_below_int(a, v.v);
@@ -723,20 +768,20 @@ struct map_val_ref_less {
     // stored WILDCARD matches); a list whose lead differs from an integer
     // lead orders by it; only then the node's list.
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_list_probe& v) const noexcept {
-        if (a.cls != map_list_cls) return a.cls < map_list_cls;
+        if (a.cls() != map_list_cls) return a.cls() < map_list_cls;
         if (v.int_lead && a.lead != v.lead) return a.lead < v.lead;
-        return map_compare_list_probe(a.node->val, v) < 0;
+        return map_compare_list_probe(a.node()->val, v) < 0;
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_list_probe& v, const map_ref& b) const noexcept {
-        if (b.cls != map_list_cls) return b.cls > map_list_cls && b.cls != map_wildcard_cls;
+        if (b.cls() != map_list_cls) return b.cls() > map_list_cls && b.cls() != map_wildcard_cls;
         if (v.int_lead && b.lead != v.lead) return v.lead < b.lead;
-        return map_compare_list_probe(b.node->val, v) > 0;
+        return map_compare_list_probe(b.node()->val, v) > 0;
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const value& v) const noexcept {
-        return map_less(a.node->val, v, true);
+        return map_less(a.node()->val, v, true);
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const value& v, const map_ref& b) const noexcept {
-        return map_less(v, b.node->val, true);
+        return map_less(v, b.node()->val, true);
     }
 };
 
@@ -750,8 +795,8 @@ struct map_ref_slot {
     static constexpr bool tracks_leaf = true;
     static void move(map_ref& to, map_ref& from) noexcept { to = from; }
     static void vacate(map_ref& r) noexcept { r = map_ref{}; }
-    static bool same(const map_ref& a, const map_ref& b) noexcept { return a.node == b.node; }
-    static void placed(map_ref& r, const void* leaf) noexcept { r.node->*Leaf = leaf; }
+    static bool same(const map_ref& a, const map_ref& b) noexcept { return a.node() == b.node(); }
+    static void placed(map_ref& r, const void* leaf) noexcept { r.node()->*Leaf = leaf; }
 };
 
 /// Iterates one of a map's orders, yielding the entries (map_node) themselves.
@@ -767,8 +812,8 @@ public:
 
     map_ref_iterator() = default;
     explicit map_ref_iterator(base_type it) : m_it(it) {}
-    reference operator*() const { return *m_it->node; }
-    pointer operator->() const { return m_it->node; }
+    reference operator*() const { return *m_it->node(); }
+    pointer operator->() const { return m_it->node(); }
     map_ref_iterator& operator++() { ++m_it; return *this; }
     map_ref_iterator operator++(int) { auto t = *this; ++m_it; return t; }
     map_ref_iterator& operator--() { --m_it; return *this; }
@@ -800,7 +845,7 @@ struct map_impl {
     map_impl(const map_impl& o);
     map_impl& operator=(const map_impl&) = delete;
     ~map_impl() {
-        for (const map_ref& r : keys) delete r.node;
+        for (const map_ref& r : keys) delete r.node();
     }
     std::size_t size() const noexcept { return keys.size(); }
 
@@ -808,10 +853,10 @@ struct map_impl {
     /// leaf it records, no comparison. O(LeafCap); with the rank,
     /// O(height * InnerCap) more.
     key_tree::const_iterator key_it(const map_node* n) const {
-        return keys.iterator_in(n->key_leaf, [n](const map_ref& r) { return r.node == n; });
+        return keys.iterator_in(n->key_leaf, [n](const map_ref& r) { return r.node() == n; });
     }
     val_tree::const_iterator val_it(const map_node* n) const {
-        return vals.iterator_in(n->val_leaf, [n](const map_ref& r) { return r.node == n; });
+        return vals.iterator_in(n->val_leaf, [n](const map_ref& r) { return r.node() == n; });
     }
     std::size_t index_of(const map_node* n) const { return keys.rank(key_it(n)); }
     std::size_t rank_of(const map_node* n) const { return vals.rank(val_it(n)); }
@@ -835,7 +880,7 @@ struct map_impl {
         n->set_val(std::move(v));
         map_ref r = map_val_ref(n);
         if (vals.fits_at(at, r)) {
-            if (r.lead != at->lead || r.cls != at->cls) vals.update(at, r);
+            if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
         } else {
             vals.erase(at);
             vals.insert(r);
@@ -852,7 +897,7 @@ struct map_impl {
     }
     /// Unlinks the entry at it from both orders and frees it. O(log n).
     void erase(key_tree::const_iterator it) {
-        map_node* n = it->node;
+        map_node* n = it->node();
         vals.erase(val_it(n));
         keys.erase(it);
         delete n;
@@ -868,9 +913,9 @@ private:
     // from the other tree (found by its node, which is freed only then).
     template <class From, class Other>
     void erase_run(From& from, Other& other, std::size_t first, std::size_t last) {
-        std::vector<map_node*> gone;
+        boost::container::small_vector<map_node*, 32> gone; // a trim's few: no allocation
         gone.reserve(last - first);
-        for (auto it = from.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node);
+        for (auto it = from.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node());
         from.erase_ranks(first, last);
         for (map_node* n : gone) {
             other.erase(it_in(other, n));
@@ -884,17 +929,17 @@ inline map_impl::map_impl(const map_impl& o) {
     // old node's index (one search of the old key tree, summaries first).
     boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
     made.reserve(o.size());
-    for (const map_ref& r : o.keys) made.push_back(std::make_unique<map_node>(*r.node));
+    for (const map_ref& r : o.keys) made.push_back(std::make_unique<map_node>(*r.node()));
     auto key_it = o.keys.begin();
     keys.assign_sorted(o.size(), [&](std::size_t i) {
         map_ref r = *key_it++;
-        r.node = made[i].get();
+        r.set_node(made[i].get());
         return r;
     });
     auto val_it = o.vals.begin();
     vals.assign_sorted(o.size(), [&](std::size_t) {
         map_ref r = *val_it++;
-        r.node = made[o.index_of(r.node)].get();
+        r.set_node(made[o.index_of(r.node())].get());
         return r;
     });
     for (auto& n : made) (void)n.release();
@@ -1397,7 +1442,7 @@ inline detail::map_impl& map::mut() {
 }
 inline const map_entry& map::entry_at(std::size_t i) const {
     KVMODEL_ASSERT(i < size());
-    return *m_impl->keys.nth(i)->node;
+    return *m_impl->keys.nth(i)->node();
 }
 inline const value& map::key_at(std::size_t i) const { return entry_at(i).key; }
 inline const value& map::value_at(std::size_t i) const { return entry_at(i).val; }
@@ -1410,7 +1455,7 @@ inline std::optional<std::size_t> map::find(const value& k) const {
 inline const value* map::get(const value& k) const {
     if (!m_impl) return nullptr;
     auto pos = m_impl->find(k);
-    return pos.it == m_impl->keys.end() ? nullptr : &pos.it->node->val;
+    return pos.it == m_impl->keys.end() ? nullptr : &pos.it->node()->val;
 }
 inline std::size_t map::count_less_key(const value& k) const {
     if (!m_impl) return 0;
@@ -1424,11 +1469,11 @@ inline std::size_t map::count_less_equal_key(const value& k) const {
 }
 inline std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
-    return m_impl->rank_of(m_impl->keys.nth(index)->node);
+    return m_impl->rank_of(m_impl->keys.nth(index)->node());
 }
 inline std::size_t map::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
-    return m_impl->index_of(m_impl->vals.nth(r)->node);
+    return m_impl->index_of(m_impl->vals.nth(r)->node());
 }
 inline std::size_t map::count_less_value(const value& v) const {
     if (!m_impl) return 0;
@@ -1446,7 +1491,7 @@ inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::siz
     if (first >= last) return out;
     out.reserve(last - first);
     auto it = m_impl->vals.nth(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->index_of(it->node));
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->index_of(it->node()));
     return out;
 }
 inline std::pair<std::size_t, bool> map::put(value k, value v) {
@@ -1455,8 +1500,8 @@ inline std::pair<std::size_t, bool> map::put(value k, value v) {
     // WILDCARD in k must not match (and overwrite) some other key.
     auto n = std::make_unique<detail::map_node>(std::move(k), std::move(v));
     auto pos = im.keys.lower_bound_pos(detail::map_key_ref(n.get()));
-    if (pos.it != im.keys.end() && detail::map_compare(pos.it->node->key, n->key, false) == 0) {
-        im.set_val(pos.it->node, std::move(n->val));
+    if (pos.it != im.keys.end() && detail::map_compare(pos.it->node()->key, n->key, false) == 0) {
+        im.set_val(pos.it->node(), std::move(n->val));
         return {pos.rank, false};
     }
     im.insert(pos.it, std::move(n));
@@ -1465,12 +1510,12 @@ inline std::pair<std::size_t, bool> map::put(value k, value v) {
 inline void map::set_value_at(std::size_t index, value v) {
     KVMODEL_ASSERT(index < size());
     auto& im = mut();
-    im.set_val(im.keys.nth(index)->node, std::move(v));
+    im.set_val(im.keys.nth(index)->node(), std::move(v));
 }
 inline value map::take_value_at(std::size_t index) {
     KVMODEL_ASSERT(index < size());
     auto& im = mut();
-    detail::map_node* n = im.keys.nth(index)->node;
+    detail::map_node* n = im.keys.nth(index)->node();
     value out = n->val;
     im.set_val(n, value{});
     return out;
@@ -1544,7 +1589,7 @@ struct map_access {
     static const map_entry* find(const map& m, const value& k) {
         if (!m.m_impl) return nullptr;
         auto pos = m.m_impl->find(k);
-        return pos.it == m.m_impl->keys.end() ? nullptr : pos.it->node;
+        return pos.it == m.m_impl->keys.end() ? nullptr : pos.it->node();
     }
     /// Index of an entry of m. O(log n).
     static std::size_t index_of_entry(const map& m, const map_entry& e) {
@@ -1564,7 +1609,7 @@ struct map_access {
         if (!m.m_impl) return {};
         const auto& t = m.m_impl->keys;
         auto it = map_key_probe(k, [&](const auto& p) { return t.lower_bound(p); });
-        bool found = it != t.end() && map_compare(it->node->key, k, false) == 0;
+        bool found = it != t.end() && map_compare(it->node()->key, k, false) == 0;
         return {it, found, m.m_impl.get()};
     }
     /// Writes k -> v at a slot located on m, or looks it up again when m had
@@ -1576,7 +1621,7 @@ struct map_access {
             s = locate(m, k);
         }
         map_impl& im = *m.m_impl;
-        if (s.found) im.set_val(s.it->node, v);
+        if (s.found) im.set_val(s.it->node(), v);
         else im.insert(s.it, std::make_unique<map_node>(k, v));
     }
     /// Erases ranks [first, last). O((last - first) log n).
@@ -1597,18 +1642,18 @@ struct map_access {
         const map_impl& im = *m.m_impl;
         if (!im.keys.check() || !im.vals.check() || im.vals.size() != im.keys.size()) return false;
         for (const map_ref& r : im.keys) {
-            map_ref k = map_key_ref(r.node);
-            if (k.lead != r.lead || k.cls != r.cls) return false;
+            map_ref k = map_key_ref(r.node());
+            if (k.lead != r.lead || k.cls() != r.cls()) return false;
             // Each tree finds the node where it records it, and a search
             // for it ends there too.
-            auto v = im.val_it(r.node);
-            if (v == im.vals.end() || v->node != r.node) return false;
-            if (im.vals.lower_bound(map_val_ref(r.node)) != v) return false;
-            auto at = im.key_it(r.node);
-            if (at == im.keys.end() || at->node != r.node) return false;
-            if (im.keys.lower_bound(map_key_ref(r.node)) != at) return false;
-            map_ref w = map_val_ref(r.node);
-            if (w.lead != v->lead || w.cls != v->cls) return false;
+            auto v = im.val_it(r.node());
+            if (v == im.vals.end() || v->node() != r.node()) return false;
+            if (im.vals.lower_bound(map_val_ref(r.node())) != v) return false;
+            auto at = im.key_it(r.node());
+            if (at == im.keys.end() || at->node() != r.node()) return false;
+            if (im.keys.lower_bound(map_key_ref(r.node())) != at) return false;
+            map_ref w = map_val_ref(r.node());
+            if (w.lead != v->lead || w.cls() != v->cls()) return false;
         }
         return true;
     }
