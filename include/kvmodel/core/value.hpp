@@ -225,7 +225,9 @@ public:
     std::size_t index_at_rank(std::size_t r) const;
     std::size_t count_less_value(const value& v) const;
     std::size_t count_less_equal_value(const value& v) const;
-    /// Indexes of ranks [first, last), in rank order. O(log n + k).
+    /// Indexes of ranks [first, last), in rank order. O(log n + k log n):
+    /// each entry's index is a walk up the key tree from the leaf it
+    /// records (no comparison).
     std::vector<std::size_t> indexes_by_rank(std::size_t first, std::size_t last) const;
 
     // --- mutation (clones a shared container first).
