@@ -8,7 +8,8 @@
 // children, each child's subtree element count, and a separator per child
 // but the first. Every node knows its parent and its place there, so an
 // iterator (leaf, slot) finds its rank by walking up: slot plus the counts
-// of the children left of the path. Height is O(log n) with fan-outs of LeafCap and InnerCap.
+// of the children left of the path. Height is O(log n) with fan-outs of
+// LeafCap and InnerCap.
 //
 // Separators are bounds, not copies of the child's first element: for
 // children c[i-1], c[i] and separator s[i], every value under c[i-1] is not
