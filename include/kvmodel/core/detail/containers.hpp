@@ -549,13 +549,13 @@ inline std::int64_t map_list_lead(const list& l) {
                                               : std::numeric_limits<std::int64_t>::max();
 }
 
+/// Map nodes are allocated this aligned: map_ref keeps a type in the low bits.
+inline constexpr std::size_t map_node_align = 16;
+
 /// A map entry as the map holds it: the entry, and for a list value the lead
 /// of that list (map_list_lead), so the value order places most list values
 /// without leaving the node (the list's elements are two allocations away).
 /// Every write of val goes through set_val, which keeps the lead.
-/// Map nodes are allocated this aligned: map_ref keeps a type in the low bits.
-inline constexpr std::size_t map_node_align = 16;
-
 struct map_node : map_entry {
     std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
     // The leaves of the map's key and value trees holding this node's
@@ -589,6 +589,7 @@ struct map_node : map_entry {
         else
             ::operator delete(p, n);
     }
+
     template <class V>
     void set_val(V&& v) {
         val = std::forward<V>(v);
