@@ -727,7 +727,8 @@ KVMODEL_ALWAYS_INLINE inline bool map_ref_below_int(const map_ref& a, std::int64
     return a.cls() != map_int_cls ? a.cls() < map_int_cls : a.lead < v;
 }
 KVMODEL_ALWAYS_INLINE inline bool map_ref_above_int(const map_ref& a, std::int64_t v) noexcept {
-    return a.cls() != map_int_cls ? a.cls() > map_int_cls && a.cls() != map_wildcard_cls : v < a.lead;
+    if (a.cls() != map_int_cls) return a.cls() > map_int_cls && a.cls() != map_wildcard_cls;
+    return v < a.lead;
 }
 
 /// The key order on map_refs, and its searches (as map_key_less).
@@ -876,16 +877,38 @@ struct map_impl {
     }
     /// Writes node n's value: in place when it keeps n's rank, else n moves
     /// in the value order. O(log n).
+    /// A failed write (bad_alloc) leaves n and both orders as they were.
     void set_val(map_node* n, value v) {
         auto at = val_it(n);
-        n->set_val(std::move(v));
-        map_ref r = map_val_ref(n);
+        // A stand-in for n with the new value (n's key lent to it: moves, no
+        // allocation) asks where that value goes.
+        map_node with(std::move(n->key), std::move(v));
+        auto take_over = [&] {
+            n->key = std::move(with.key);
+            n->set_val(std::move(with.val));
+        };
+        map_ref r = map_val_ref(&with);
         if (vals.fits_at(at, r)) {
+            take_over();
+            r = map_val_ref(n);
             if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
-        } else {
-            vals.erase(at);
-            vals.insert(r);
+            return;
         }
+        // n moves in the value order. The stand-in's reference goes in first:
+        // the one step that may throw, with n as it was. (Its comparisons never
+        // read n's key: the old and new values differ, or n would fit.)
+        try {
+            vals.insert(r);
+        } catch (...) {
+            n->key = std::move(with.key);
+            throw;
+        }
+        vals.erase(val_it(n));
+        take_over();
+        auto it = vals.iterator_in(with.val_leaf,
+                                   [&](const map_ref& x) { return x.node() == &with; });
+        vals.update(it, map_val_ref(n)); // and the separators naming the stand-in
+        n->val_leaf = with.val_leaf;
     }
     /// Key k's entry (a WILDCARD in k matches: the first match) and its
     /// index, or end(). O(log n).
@@ -916,7 +939,8 @@ private:
     void erase_run(From& from, Other& other, std::size_t first, std::size_t last) {
         boost::container::small_vector<map_node*, 32> gone; // a trim's few: no allocation
         gone.reserve(last - first);
-        for (auto it = from.nth(first); gone.size() < last - first; ++it) gone.push_back(it->node());
+        for (auto it = from.nth(first); gone.size() < last - first; ++it)
+            gone.push_back(it->node());
         from.erase_ranks(first, last);
         for (map_node* n : gone) {
             other.erase(it_in(other, n));

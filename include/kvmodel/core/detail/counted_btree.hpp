@@ -31,6 +31,10 @@
 // is under half full, merges or evens it with its neighbour: no descent, and
 // O(1) but for that O(LeafCap) step.
 //
+// Failure. An insert that runs out of memory (or whose copy of a value
+// throws) leaves the tree as it was: what a split needs is allocated and
+// copied before the tree changes.
+//
 // Costs: nth, rank, lower_bound, upper_bound, insert, erase: O(log n) (each
 // with an O(LeafCap) or O(InnerCap) shift or scan per level touched).
 // erase(first, last): leaf by leaf, one descent per leaf touched:
@@ -358,7 +362,12 @@ public:
         auto* l = static_cast<leaf_node*>(x);
         std::size_t slot = leaf_search(l->data(), l->n, [&](const T& e) { return !m_less(v, e); });
         // Separators on the way down already bound v: no separator changes.
-        return {insert_at(l, slot, std::move(v), true), r + slot};
+        try {
+            return {insert_at(l, slot, std::move(v), true), r + slot};
+        } catch (...) {
+            add_counts(l, -1); // insert_at changed nothing else
+            throw;
+        }
     }
 
     /// Inserts v just before pos. The caller has checked that v sits between
@@ -368,9 +377,17 @@ public:
         if (m_root == nullptr)
             return first_value(std::move(v));
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        if (pos.m_slot == 0)
-            widen_left(l, v);
-        return insert_at(l, pos.m_slot, std::move(v), false);
+        if (pos.m_slot != 0)
+            return insert_at(l, pos.m_slot, std::move(v), false);
+        // v becomes its leaf's first value (a split keeps it there): the
+        // bound on the left widens once v is in - with live separators it
+        // must not name a value that is not - from a copy made before
+        // anything changed, so nothing can throw between the two.
+        T bound = v;
+        const_iterator it = insert_at(l, 0, std::move(v), false);
+        if (T* s = left_sep(const_cast<leaf_node*>(it.m_leaf)); s != nullptr && m_less(bound, *s))
+            *s = std::move(bound);
+        return it;
     }
 
     /// Replaces the element at pos by v, which the caller has checked keeps
@@ -379,10 +396,19 @@ public:
     void replace(const_iterator pos, T&& v) {
         static_assert(!Slot::live_separators, "the replaced value may be a separator");
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        if (pos.m_slot == 0)
-            widen_left(l, v);
-        if (pos.m_slot + 1 == l->n)
-            widen_right(l, v);
+        // The bounds to widen, copied before anything changes (a copy may throw).
+        T* lo = pos.m_slot == 0 ? left_sep(l) : nullptr;
+        T* hi = pos.m_slot + 1 == l->n ? right_sep(l) : nullptr;
+        if (lo != nullptr && !m_less(v, *lo))
+            lo = nullptr;
+        if (hi != nullptr && !m_less(*hi, v))
+            hi = nullptr;
+        T lo_value = lo != nullptr ? v : T{};
+        T hi_value = hi != nullptr ? v : T{};
+        if (lo != nullptr)
+            *lo = std::move(lo_value);
+        if (hi != nullptr)
+            *hi = std::move(hi_value);
         l->data()[pos.m_slot] = std::move(v);
     }
 
@@ -662,17 +688,6 @@ private:
         }
         return nullptr;
     }
-    // v becomes the leaf's first (last) value: lower (raise) the bound if
-    // it no longer holds. The caller's order check makes v a valid bound.
-    void widen_left(leaf_node* l, const T& v) {
-        if (T* s = left_sep(l); s != nullptr && m_less(v, *s))
-            *s = v;
-    }
-    void widen_right(leaf_node* l, const T& v) {
-        if (T* s = right_sep(l); s != nullptr && m_less(*s, v))
-            *s = v;
-    }
-
     // Reports values [from, to) of l (data() positions) as living in l.
     static void placed(leaf_node* l, std::size_t from, std::size_t to) noexcept {
         if constexpr (slot_tracks_leaf<Slot>)
@@ -700,14 +715,55 @@ private:
         return g;
     }
 
+    // The inner nodes a leaf split may add, allocated before the split: one
+    // per full ancestor of the leaf (each splits in turn) and a new root
+    // when they all are, or the leaf is the root. Unused ones are freed.
+    class spare_inners {
+    public:
+        explicit spare_inners(const leaf_node* l) {
+            std::size_t need = 0;
+            const inner* p = l->parent;
+            for (; p != nullptr && p->n == InnerCap; p = p->parent)
+                ++need;
+            if (p == nullptr)
+                ++need;
+            try {
+                for (; need > 0; --need) {
+                    auto* x = new inner();
+                    x->parent = m_head; // the spares' chain
+                    m_head = x;
+                }
+            } catch (...) {
+                release();
+                throw;
+            }
+        }
+        spare_inners(const spare_inners&) = delete;
+        spare_inners& operator=(const spare_inners&) = delete;
+        ~spare_inners() { release(); }
+        inner* take() noexcept {
+            inner* x = m_head;
+            m_head = x->parent;
+            x->parent = nullptr;
+            return x;
+        }
+
+    private:
+        void release() noexcept {
+            while (m_head != nullptr)
+                delete take();
+        }
+        inner* m_head = nullptr;
+    };
+
     // counted: the path's counts already include v.
     const_iterator insert_at(leaf_node* l, std::size_t slot, T&& v, bool counted) {
         if (l->n == l->cap && l->cap < LeafCap)
             l = grow_root_leaf(l);
-        ++m_size;
-        if (!counted)
-            add_counts(l, 1);
         if (l->n < l->cap) {
+            ++m_size;
+            if (!counted)
+                add_counts(l, 1);
             // Shift the shorter side when both have room.
             if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
                 --l->off;
@@ -727,10 +783,14 @@ private:
         // Full: the upper half moves to a new right neighbour - or nothing
         // does, when v goes past the end of the last leaf: a run of appends
         // (increasing keys) leaves its leaves full, not half full.
-        auto* r = make_leaf(LeafCap);
         const bool append = slot == LeafCap && l->next == nullptr;
         std::size_t keep = append ? LeafCap : (LeafCap + 1) / 2;
-        // Full: off is 0.
+        // Everything that can throw first: the new leaf, the inner nodes the
+        // split may add up the tree, the separator (r's first value, a
+        // copy). Then nothing throws: a failed insert leaves the tree as it was.
+        spare_inners spares(l);
+        T s = append ? T(v) : T(l->data()[keep]); // full: off is 0
+        auto* r = make_leaf(LeafCap);
         for (std::size_t i = keep; i < LeafCap; ++i) {
             Slot::move(r->slots()[i - keep], l->slots()[i]);
             Slot::vacate(l->slots()[i]);
@@ -757,8 +817,10 @@ private:
         placed(r, 0, r->n);
         if (into == l)
             placed(l, slot, slot + 1);
-        T s = r->data()[0];
-        add_child_after(l, r, std::move(s), append);
+        ++m_size;
+        if (!counted)
+            add_counts(l, 1);
+        add_child_after(l, r, std::move(s), append, spares);
         return {into, slot};
     }
 
@@ -766,10 +828,10 @@ private:
     // parent's count for x covered both before the split.
     // append: r is the new last node of its level (only the nodes on the
     // tree's right edge may then be under half full).
-    void add_child_after(node* x, node* r, T s, bool append) {
+    void add_child_after(node* x, node* r, T s, bool append, spare_inners& spares) noexcept {
         inner* p = x->parent;
         if (p == nullptr) {
-            p = new inner();
+            p = spares.take();
             link(p, 0, x);
             p->cnt[0] = count_of(x) + count_of(r);
             p->n = 1;
@@ -804,7 +866,7 @@ private:
         // An appended last child (the leaves' append above) leaves p all but
         // full: q takes two children, the fewest fix_leaf can pair under it.
         const std::size_t keep = append && k + 1 == InnerCap ? InnerCap - 1 : (all + 1) / 2;
-        auto* q = new inner();
+        auto* q = spares.take();
         for (std::size_t j = 0; j < all; ++j) {
             inner* into = j < keep ? p : q;
             std::size_t at = j < keep ? j : j - keep;
@@ -819,7 +881,7 @@ private:
         }
         p->n = keep;
         q->n = all - keep;
-        add_child_after(p, q, std::move(sp[keep]), append);
+        add_child_after(p, q, std::move(sp[keep]), append, spares);
     }
 
     static void place_child(inner* p, std::size_t at, node* c, std::size_t cnt, T s) {
