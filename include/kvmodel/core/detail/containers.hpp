@@ -555,7 +555,7 @@ inline constexpr std::size_t map_node_align = 16;
 /// A map entry as the map holds it: the entry, and for a list value the lead
 /// of that list (map_list_lead), so the value order places most list values
 /// without leaving the node (the list's elements are two allocations away).
-/// Every write of val goes through set_val, which keeps the lead.
+/// Every write of val goes through set_val or take_entry, which keep the lead.
 struct map_node : map_entry {
     std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
     // The leaves of the map's key and value trees holding this node's
@@ -594,6 +594,12 @@ struct map_node : map_entry {
     void set_val(V&& v) {
         val = std::forward<V>(v);
         lead = lead_of(val);
+    }
+    /// Takes the key, value and lead of o (a stand-in built from this node's key).
+    void take_entry(map_node& o) noexcept {
+        key = std::move(o.key);
+        val = std::move(o.val);
+        lead = o.lead;
     }
     /// True when both values are lists, whose leads then order them first.
     bool lists_with(const map_node& o) const noexcept {
@@ -787,10 +793,9 @@ struct map_val_ref_less {
     }
 };
 
-/// map_refs move as plain data; separators must stay live (a map frees an
-/// erased entry's node).
-/// The references' slots in the tree of one order; Leaf is where the node
-/// keeps its leaf in that tree.
+/// The references' slots in the tree of one order: map_refs move as plain
+/// data; separators must stay live (a map frees an erased entry's node);
+/// each node keeps its leaf in that tree in the member Leaf.
 template <const void* map_node::*Leaf>
 struct map_ref_slot {
     static constexpr bool live_separators = true;
@@ -883,13 +888,9 @@ struct map_impl {
         // A stand-in for n with the new value (n's key lent to it: moves, no
         // allocation) asks where that value goes.
         map_node with(std::move(n->key), std::move(v));
-        auto take_over = [&] {
-            n->key = std::move(with.key);
-            n->set_val(std::move(with.val));
-        };
         map_ref r = map_val_ref(&with);
         if (vals.fits_at(at, r)) {
-            take_over();
+            n->take_entry(with);
             r = map_val_ref(n);
             if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
             return;
@@ -904,7 +905,7 @@ struct map_impl {
             throw;
         }
         vals.erase(val_it(n));
-        take_over();
+        n->take_entry(with);
         auto it = vals.iterator_in(with.val_leaf,
                                    [&](const map_ref& x) { return x.node() == &with; });
         vals.update(it, map_val_ref(n)); // and the separators naming the stand-in
@@ -951,7 +952,7 @@ private:
 
 inline map_impl::map_impl(const map_impl& o) {
     // New nodes in key order; the value order mapped onto them through each
-    // old node's index (one search of the old key tree, summaries first).
+    // old node's index (a walk up the old key tree from the leaf it records).
     boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
     made.reserve(o.size());
     for (const map_ref& r : o.keys) made.push_back(std::make_unique<map_node>(*r.node()));

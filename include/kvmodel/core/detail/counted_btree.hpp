@@ -292,13 +292,10 @@ public:
         if (it.m_leaf == nullptr)
             return 0;
         std::size_t r = it.m_slot;
-        const node* x = it.m_leaf;
-        while (x->parent != nullptr) {
-            const inner* p = x->parent;
-            for (std::size_t k = 0; p->child[k] != x; ++k)
+        for_path(it.m_leaf, [&r](const inner* p, std::size_t j) {
+            for (std::size_t k = 0; k < j; ++k)
                 r += p->cnt[k];
-            x = p;
-        }
+        });
         return r;
     }
 
@@ -377,16 +374,17 @@ public:
         if (m_root == nullptr)
             return first_value(std::move(v));
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        if (pos.m_slot != 0)
+        // At a leaf's front v may lie below the bound on the leaf's left. The
+        // bound is lowered to v once v is in (with live separators it must
+        // never name a value that is not), from a copy made before anything
+        // changed, so nothing can throw between the two. A split keeps v
+        // first in its leaf; it may move the bound, not change it.
+        T* s = pos.m_slot == 0 ? left_sep(l) : nullptr;
+        if (s == nullptr || !m_less(v, *s))
             return insert_at(l, pos.m_slot, std::move(v), false);
-        // v becomes its leaf's first value (a split keeps it there): the
-        // bound on the left widens once v is in - with live separators it
-        // must not name a value that is not - from a copy made before
-        // anything changed, so nothing can throw between the two.
         T bound = v;
         const_iterator it = insert_at(l, 0, std::move(v), false);
-        if (T* s = left_sep(const_cast<leaf_node*>(it.m_leaf)); s != nullptr && m_less(bound, *s))
-            *s = std::move(bound);
+        *left_sep(const_cast<leaf_node*>(it.m_leaf)) = std::move(bound);
         return it;
     }
 
@@ -911,7 +909,7 @@ private:
     }
 
     // Calls f(p, j) for each ancestor p of leaf l, j the index in p of the
-    // child on l's path. O(height * InnerCap).
+    // child on l's path. O(height).
     template <class F>
     static void for_path(const leaf_node* l, F f) {
         const node* x = l;
