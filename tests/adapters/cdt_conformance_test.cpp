@@ -87,9 +87,9 @@
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace adapters_cdt_conformance_test {
@@ -99,7 +99,9 @@ namespace {
 std::string read_file(const std::filesystem::path& p) {
     std::ifstream f(p, std::ios::binary);
     REQUIRE(f.good());
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    std::ostringstream text;
+    text << f.rdbuf();
+    return std::move(text).str();
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -156,9 +158,6 @@ TEST_CASE("the simulator answers every recorded case as Aerospike 8.1.2 did", "[
         SECTION(suite) {
             const std::string input = read_file(dir / (suite + ".json"));
             const std::vector<std::string> expected = lines_of(read_file(dir / (suite + ".server.jsonl")));
-            const auto cases = nlohmann::json::parse(input);
-            REQUIRE(cases.size() == expected.size());
-
             kvmodel::sim::cluster cluster;
             std::ostringstream out;
             int rc = kvmodel::tools::cdt_json::run_cases(cluster, input, out);
@@ -166,12 +165,21 @@ TEST_CASE("the simulator answers every recorded case as Aerospike 8.1.2 did", "[
             const std::vector<std::string> got = lines_of(out.str());
             REQUIRE(got.size() == expected.size());
 
+            // The cases themselves are parsed only when a line differs (under
+            // the sanitizers' -O0 parsing them costs a sixth of this test).
+            nlohmann::json cases;
             std::size_t matched = 0;
             std::size_t shown = 0;
             for (std::size_t i = 0; i < got.size(); ++i) {
-                bool same = got[i] == expected[i] ||
-                            (asks_unordered_map(cases[i]) && same_as_values(got[i], expected[i]));
-                if (same) {
+                if (got[i] == expected[i]) {
+                    ++matched;
+                    continue;
+                }
+                if (cases.is_null()) {
+                    cases = nlohmann::json::parse(input);
+                    REQUIRE(cases.size() == expected.size());
+                }
+                if (asks_unordered_map(cases[i]) && same_as_values(got[i], expected[i])) {
                     ++matched;
                     continue;
                 }
