@@ -29,8 +29,8 @@ esac
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-required=(build-essential cmake libboost-dev catch2 libbenchmark-dev nlohmann-json3-dev
-          libssl-dev libmsgpack-cxx-dev)
+required=(build-essential cmake ninja-build libboost-dev catch2 libbenchmark-dev
+          nlohmann-json3-dev libssl-dev libmsgpack-cxx-dev)
 optional=(ccache)
 
 installed() {
@@ -75,9 +75,18 @@ if [[ -n "${KVMODEL_CMAKE_ARGS:-}" ]]; then
     read -r -a extra_args <<<"$KVMODEL_CMAKE_ARGS"
 fi
 
+# Ninja for a new build tree (an existing one keeps its generator; so does a
+# CMAKE_GENERATOR in the environment): the Makefile generator compiles a
+# target's sources only once the libraries it links are built: CI's sanitizer
+# stage built in 335 s with it, 259 s with Ninja.
+generator=()
+if [[ ! -f "$build_dir/CMakeCache.txt" && -z "${CMAKE_GENERATOR:-}" ]] && command -v ninja >/dev/null; then
+    generator=(-G Ninja)
+fi
+
 # Both modes configure the same way, so `demo` and `test` share one build tree.
 # Later arguments win: KVMODEL_CMAKE_ARGS can turn the benchmarks on.
-cmake -S . -B "$build_dir" \
+cmake -S . -B "$build_dir" "${generator[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DKVMODEL_BUILD_TESTS=ON \
     -DKVMODEL_BUILD_BENCH=OFF \
