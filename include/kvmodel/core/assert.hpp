@@ -1,11 +1,15 @@
 // kvmodel/core/assert.hpp
 //
 // KVMODEL_ASSERT checks a broken precondition (a bug in the caller, never bad
-// input: bad input gets a status). By default it aborts with the location;
-// tests define KVMODEL_ASSERT_THROWS to turn it into a thrown
-// kvmodel::assertion_failure so a precondition can be tested.
+// input: bad input gets a status). A failed one calls the installed
+// assertion handler, if any, then prints the location and aborts. A handler
+// may throw instead: tests install throw_assertion_failure so that a
+// precondition can be checked (REQUIRE_THROWS_AS(..., assertion_failure)).
+// The handler is chosen at run time, not by a macro, so code compiled once
+// (KVMODEL_SEPARATE_COMPILATION) serves programs that want either.
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -17,15 +21,33 @@ struct assertion_failure : std::logic_error {
     using std::logic_error::logic_error;
 };
 
+/// What a failed KVMODEL_ASSERT calls with the failed expression and its
+/// location. It may throw; if it returns, the program aborts.
+using assertion_handler = void (*)(const char* expr, const char* file, int line);
+
 namespace detail {
-[[noreturn]] inline void assert_fail(const char* expr, const char* file, int line) {
-#if defined(KVMODEL_ASSERT_THROWS)
+inline std::atomic<assertion_handler> installed_assertion_handler{nullptr};
+} // namespace detail
+
+/// Installs h (nullptr: none, the default) for every thread; returns the
+/// handler it replaces.
+inline assertion_handler set_assertion_handler(assertion_handler h) noexcept {
+    return detail::installed_assertion_handler.exchange(h);
+}
+
+/// An assertion handler that throws assertion_failure("file:line: assertion
+/// failed: expr"). A failure inside a noexcept function still terminates.
+[[noreturn]] inline void throw_assertion_failure(const char* expr, const char* file, int line) {
     throw assertion_failure(std::string(file) + ":" + std::to_string(line) +
                             ": assertion failed: " + expr);
-#else
+}
+
+namespace detail {
+[[noreturn]] inline void assert_fail(const char* expr, const char* file, int line) {
+    if (assertion_handler h = installed_assertion_handler.load())
+        h(expr, file, line);
     std::fprintf(stderr, "%s:%d: kvmodel assertion failed: %s\n", file, line, expr);
     std::abort();
-#endif
 }
 } // namespace detail
 
