@@ -274,32 +274,31 @@ struct list_impl {
     }
 
     /// Moves the flat elements into an index: the sorted layout when they are
-    /// sorted, else the positional one. O(n log n).
+    /// sorted, else the positional one. O(n log n). Out of memory, the list
+    /// stays as it was (flat).
     void build() {
         if (indexed()) return;
-        std::vector<value> items = std::move(flat);
-        flat = {};
-        if (std::is_sorted(items.begin(), items.end(), exact_less)) {
-            srt = std::make_unique<sorted_container>(std::move(items)); // O(n)
-            return;
+        if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
+            srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
+        } else {
+            idx = make_positional(flat);
         }
-        idx = std::make_unique<container>();
-        assign_indexed(std::move(items));
+        flat = {};
     }
     /// Moves the elements (flat or sorted) into the positional layout: a write
-    /// is about to put them out of order. O(n log n).
+    /// is about to put them out of order. O(n log n). Out of memory, the list
+    /// stays as it was.
     void build_positional() {
         if (idx) return;
-        std::vector<value> items;
         if (srt) {
-            items = srt->release_sorted();
+            // Copies, so that the sorted layout stands until the new one does.
+            std::vector<value> items(srt->begin(), srt->end());
+            idx = make_positional(items);
             srt.reset();
         } else {
-            items = std::move(flat);
+            idx = make_positional(flat);
             flat = {};
         }
-        idx = std::make_unique<container>();
-        assign_indexed(std::move(items));
     }
 
     // Order maintenance (Bender, Cole, Demaine, Farach-Colton, Zito 2002):
@@ -412,16 +411,27 @@ struct list_impl {
         return pos;
     }
 
-    void assign_indexed(std::vector<value>&& values) {
-        idx->clear();
+    /// The positional layout of values, moved in (labels centred on
+    /// first_label, spaced so the ends keep room to grow). If it runs out of
+    /// memory, values gets back what was moved. O(n log n).
+    static std::unique_ptr<container> make_positional(std::vector<value>& values) {
+        auto c = std::make_unique<container>();
+        auto& seq = c->get<0>();
         std::size_t n = values.size();
-        // Centred on first_label, spaced so the ends keep room to grow.
         label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
         label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
-        for (value& v : values) {
-            seq().insert(seq().end(), list_node{std::move(v), l});
-            l += step;
+        try {
+            // emplace: a value moves only into a node already allocated.
+            for (value& v : values) {
+                seq.emplace_hint(seq.end(), std::move(v), l);
+                l += step;
+            }
+        } catch (...) {
+            std::size_t i = 0;
+            for (const list_node& node : seq) values[i++] = std::move(const_cast<value&>(node.v));
+            throw;
         }
+        return c;
     }
 
     // ---- rank questions on a flat list, by scanning (small lists, or lists

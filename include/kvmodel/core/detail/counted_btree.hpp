@@ -33,7 +33,10 @@
 //
 // Failure. An insert that runs out of memory (or whose copy of a value
 // throws) leaves the tree as it was: what a split needs is allocated and
-// copied before the tree changes.
+// copied before the tree changes. So does an erase within one leaf (erase(pos),
+// and a run inside a leaf): the separator an even-out needs is copied first.
+// A run across leaves is erased leaf by leaf, each step all or nothing: a
+// failure leaves a valid tree with the run partly erased.
 //
 // Costs: nth, rank, lower_bound, upper_bound, insert, erase: O(log n) (each
 // with an O(LeafCap) or O(InnerCap) shift or scan per level touched).
@@ -57,6 +60,8 @@
 #include <iterator>
 #include <memory>
 #include <new>
+#include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -265,8 +270,15 @@ public:
     const_iterator end() const noexcept { return {m_last, m_last != nullptr ? m_last->n : 0}; }
 
     void clear() noexcept {
-        if (m_root != nullptr)
+        if (m_root != nullptr) {
             destroy(m_root);
+        } else { // a build_sorted that failed: only chained leaves
+            for (leaf_node* l = m_first; l != nullptr;) {
+                leaf_node* next = l->next;
+                free_leaf(l);
+                l = next;
+            }
+        }
         m_root = nullptr;
         m_first = m_last = nullptr;
         m_size = 0;
@@ -454,66 +466,29 @@ public:
         erase_ranks(rank(first), rank(last));
     }
 
-    /// Replaces the contents by values already in order. O(n).
+    /// Replaces the contents by values already in order. O(n). On failure
+    /// (out of memory, a throwing copy) the tree is unchanged and so is
+    /// sorted: the values already moved into new leaves are moved back.
     void assign_sorted(std::vector<T>&& sorted) {
-        assign_sorted(sorted.size(), [&](std::size_t i) -> T&& { return std::move(sorted[i]); });
+        counted_btree built;
+        try {
+            built.build_sorted(sorted.size(), [&](std::size_t i) -> T&& { return std::move(sorted[i]); });
+        } catch (...) {
+            std::size_t i = 0;
+            for (leaf_node* l = built.m_first; l != nullptr; l = l->next)
+                for (std::size_t j = 0; j < l->n; ++j)
+                    sorted[i++] = std::move(l->data()[j]);
+            throw;
+        }
+        take(built);
     }
     /// Replaces the contents by the n values at(0), ..., at(n - 1), already
-    /// in order. O(n).
+    /// in order. O(n). On failure the tree is unchanged.
     template <class At>
     void assign_sorted(std::size_t n, At at_index) {
-        clear();
-        if (n == 0)
-            return;
-        // Leaves as full as an even split allows: each at least half full.
-        std::size_t leaves = (n + LeafCap - 1) / LeafCap;
-        if (leaves == 1) { // one leaf of n slots (the root, which may grow)
-            auto* l = make_leaf(n);
-            for (std::size_t j = 0; j < n; ++j)
-                l->data()[j] = at_index(j);
-            l->n = n;
-            placed(l, 0, n);
-            m_root = m_first = m_last = l;
-            m_size = n;
-            return;
-        }
-        std::vector<node*> level;
-        level.reserve(leaves);
-        std::size_t at = 0;
-        leaf_node* prev = nullptr;
-        for (std::size_t i = 0; i < leaves; ++i) {
-            std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
-            auto* l = make_leaf(LeafCap);
-            for (std::size_t j = 0; j < take; ++j)
-                l->data()[j] = at_index(at++);
-            l->n = take;
-            placed(l, 0, take);
-            append_leaf(l, prev);
-            level.push_back(l);
-        }
-        m_last = prev;
-        m_size = n;
-        while (level.size() > 1) {
-            std::size_t groups = (level.size() + InnerCap - 1) / InnerCap;
-            std::vector<node*> up;
-            up.reserve(groups);
-            std::size_t c = 0;
-            for (std::size_t g = 0; g < groups; ++g) {
-                std::size_t take = level.size() / groups + (g < level.size() % groups ? 1 : 0);
-                auto* in = new inner();
-                for (std::size_t j = 0; j < take; ++j) {
-                    node* ch = level[c++];
-                    link(in, j, ch);
-                    in->cnt[j] = count_of(ch);
-                    if (j > 0)
-                        in->sep[j] = first_of(ch);
-                }
-                in->n = take;
-                up.push_back(in);
-            }
-            level = std::move(up);
-        }
-        m_root = level.front();
+        counted_btree built;
+        built.build_sorted(n, at_index);
+        take(built);
     }
 
     /// Moves every value out, in order, and empties the tree. O(n).
@@ -953,7 +928,35 @@ private:
         });
     }
 
+    // The separator fix_leaf's even-out will need once values [slot, slot +
+    // m) leave l - b's new first value - copied while nothing has changed;
+    // nullopt when no even-out follows. Where copying T may throw, an erase
+    // makes this copy first and then nothing that can throw: it is all or
+    // nothing.
+    std::optional<T> even_out_separator(const leaf_node* l, std::size_t slot, std::size_t m) const {
+        if (l->parent == nullptr || l->n - m >= min_leaf || m_size == m)
+            return std::nullopt;
+        const inner* p = l->parent;
+        std::size_t k = index_in_parent(l);
+        std::size_t j = k + 1 < p->n ? k + 1 : k;
+        const auto* a = static_cast<const leaf_node*>(p->child[j - 1]);
+        const auto* b = static_cast<const leaf_node*>(p->child[j]);
+        std::size_t na = a->n - (a == l ? m : 0);
+        std::size_t nb = b->n - (b == l ? m : 0);
+        if (na + nb <= LeafCap)
+            return std::nullopt; // they merge
+        // x's i-th value once the run has left l.
+        auto after = [&](const leaf_node* x, std::size_t i) -> const T& {
+            return x->data()[x == l && i >= slot ? i + m : i];
+        };
+        std::size_t want_a = (na + nb) / 2;
+        return na < want_a ? after(b, want_a - na) : after(a, want_a);
+    }
+
     void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
+        std::optional<T> sep;
+        if constexpr (!std::is_nothrow_copy_assignable_v<T>)
+            sep = even_out_separator(l, slot, m);
         if constexpr (Slot::live_separators)
             unlink_values(l, slot, m);
         T* d = l->data();
@@ -981,7 +984,7 @@ private:
             return;
         }
         if (l->n < min_leaf && l->parent != nullptr)
-            fix_leaf(l);
+            fix_leaf(l, sep);
     }
 
     void unlink_leaf(leaf_node* l) {
@@ -996,7 +999,8 @@ private:
         free_leaf(l);
     }
 
-    void fix_leaf(leaf_node* l) {
+    // sep: the even-out's separator when the caller copied it beforehand.
+    void fix_leaf(leaf_node* l, std::optional<T>& sep) {
         inner* p = l->parent;
         std::size_t k = index_in_parent(l);
         // Pair the leaf with a sibling under the same parent: (a, b) = (c[j-1], c[j]).
@@ -1042,7 +1046,10 @@ private:
         placed(b, 0, b->n);
         p->cnt[j - 1] = a->n;
         p->cnt[j] = b->n;
-        p->sep[j] = b->data()[0];
+        if (sep)
+            p->sep[j] = std::move(*sep);
+        else
+            p->sep[j] = b->data()[0];
     }
 
     void fix_inner(inner* x) {
@@ -1129,11 +1136,18 @@ private:
     }
 
     node* clone(const node* x, inner* parent, leaf_node*& last) {
+        // A copy that throws frees what this call made (and so, up the
+        // recursion, the whole partial copy).
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
             auto* c = make_leaf(l->cap);
-            for (std::size_t i = 0; i < l->n; ++i)
-                c->data()[i] = l->data()[i];
+            try {
+                for (std::size_t i = 0; i < l->n; ++i)
+                    c->data()[i] = l->data()[i];
+            } catch (...) {
+                free_leaf(c);
+                throw;
+            }
             c->n = l->n;
             c->parent = parent;
             append_leaf(c, last);
@@ -1142,14 +1156,93 @@ private:
         const auto* in = static_cast<const inner*>(x);
         auto* c = new inner();
         c->parent = parent;
-        c->n = in->n;
-        for (std::size_t k = 0; k < in->n; ++k) {
-            link(c, k, clone(in->child[k], c, last));
-            c->cnt[k] = in->cnt[k];
-            if (k > 0)
-                c->sep[k] = in->sep[k];
+        try {
+            for (std::size_t k = 0; k < in->n; ++k) {
+                link(c, k, clone(in->child[k], c, last));
+                c->n = k + 1;
+                c->cnt[k] = in->cnt[k];
+                if (k > 0)
+                    c->sep[k] = in->sep[k];
+            }
+        } catch (...) {
+            destroy(c);
+            throw;
         }
         return c;
+    }
+
+    // Builds an empty tree from at(0), ..., at(n - 1), in order. On failure
+    // it frees every inner node it made and leaves its leaves, chained from
+    // m_first, each holding the l->n values it took (in order): the
+    // destructor frees them, or a caller moves them back first.
+    template <class At>
+    void build_sorted(std::size_t n, At at_index) {
+        if (n == 0)
+            return;
+        // Leaves as full as an even split allows: each at least half full.
+        std::size_t leaves = (n + LeafCap - 1) / LeafCap;
+        if (leaves == 1) { // one leaf of n slots (the root, which may grow)
+            auto* l = make_leaf(n);
+            append_leaf(l, m_last);
+            m_root = l;
+            for (; l->n < n; ++l->n)
+                l->data()[l->n] = at_index(l->n);
+            placed(l, 0, n);
+            m_size = n;
+            return;
+        }
+        std::vector<node*> level;
+        level.reserve(leaves);
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < leaves; ++i) {
+            std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
+            auto* l = make_leaf(LeafCap);
+            append_leaf(l, m_last);
+            for (; l->n < take; ++l->n)
+                l->data()[l->n] = at_index(at++);
+            placed(l, 0, take);
+            level.push_back(l);
+        }
+        std::vector<inner*> made; // every inner node, freed (not their leaves) on failure
+        try {
+            while (level.size() > 1) {
+                std::size_t groups = (level.size() + InnerCap - 1) / InnerCap;
+                std::vector<node*> up;
+                up.reserve(groups);
+                made.reserve(made.size() + groups);
+                std::size_t c = 0;
+                for (std::size_t g = 0; g < groups; ++g) {
+                    std::size_t take = level.size() / groups + (g < level.size() % groups ? 1 : 0);
+                    auto* in = new inner();
+                    made.push_back(in);
+                    for (std::size_t j = 0; j < take; ++j) {
+                        node* ch = level[c++];
+                        link(in, j, ch);
+                        in->cnt[j] = count_of(ch);
+                        if (j > 0)
+                            in->sep[j] = first_of(ch);
+                    }
+                    in->n = take;
+                    up.push_back(in);
+                }
+                level = std::move(up);
+            }
+        } catch (...) {
+            for (inner* in : made)
+                delete in;
+            throw;
+        }
+        m_root = level.front();
+        m_size = n;
+    }
+
+    // Takes o's nodes (o is left empty), after freeing this tree's own.
+    void take(counted_btree& o) noexcept {
+        clear();
+        m_root = std::exchange(o.m_root, nullptr);
+        m_first = std::exchange(o.m_first, nullptr);
+        m_last = std::exchange(o.m_last, nullptr);
+        m_size = std::exchange(o.m_size, 0);
     }
 
     static void destroy(node* x) noexcept {
