@@ -75,18 +75,17 @@ if [[ -n "${KVMODEL_CMAKE_ARGS:-}" ]]; then
     read -r -a extra_args <<<"$KVMODEL_CMAKE_ARGS"
 fi
 
-# Ninja for a new build tree (an existing one keeps its generator; so does a
-# CMAKE_GENERATOR in the environment): the Makefile generator compiles a
-# target's sources only once the libraries it links are built: CI's sanitizer
-# stage built in 335 s with it, 259 s with Ninja.
-generator=()
-if [[ ! -f "$build_dir/CMakeCache.txt" && -z "${CMAKE_GENERATOR:-}" ]] && command -v ninja >/dev/null; then
-    generator=(-G Ninja)
+# Ninja unless CMAKE_GENERATOR names another generator; CMake reads it for a
+# new build tree only, so an existing tree keeps its own. The Makefile
+# generator compiles a target's sources only once the libraries it links are
+# built: CI's sanitizer stage built in 335 s with it, 259 s with Ninja.
+if [[ -z "${CMAKE_GENERATOR:-}" ]] && command -v ninja >/dev/null; then
+    export CMAKE_GENERATOR=Ninja
 fi
 
 # Both modes configure the same way, so `demo` and `test` share one build tree.
 # Later arguments win: KVMODEL_CMAKE_ARGS can turn the benchmarks on.
-cmake -S . -B "$build_dir" "${generator[@]}" \
+cmake -S . -B "$build_dir" \
     -DCMAKE_BUILD_TYPE=Release \
     -DKVMODEL_BUILD_TESTS=ON \
     -DKVMODEL_BUILD_BENCH=OFF \

@@ -252,11 +252,7 @@ public:
         m_last = last;
         m_size = o.m_size;
     }
-    counted_btree(counted_btree&& o) noexcept
-        : m_root(std::exchange(o.m_root, nullptr))
-        , m_first(std::exchange(o.m_first, nullptr))
-        , m_last(std::exchange(o.m_last, nullptr))
-        , m_size(std::exchange(o.m_size, 0)) {}
+    counted_btree(counted_btree&& o) noexcept { take(o); }
     counted_btree& operator=(const counted_btree&) = delete;
     counted_btree& operator=(counted_btree&&) = delete;
     ~counted_btree() { clear(); }
@@ -563,6 +559,12 @@ private:
         return static_cast<const leaf_node*>(x)->data()[0];
     }
     static std::size_t index_in_parent(const node* x) { return x->slot; }
+    // Where an underfull x pairs with a sibling under its parent p: the pair
+    // is (p->child[j - 1], p->child[j]), x one of them.
+    static std::size_t sibling_pair(const node* x) {
+        std::size_t k = index_in_parent(x);
+        return k + 1 < x->parent->n ? k + 1 : k;
+    }
     // Makes c child j of p. Every child pointer is written through here, so
     // a node knows its place in its parent: walks up the tree (ranks, counts,
     // separators) never scan a parent's children for it.
@@ -937,8 +939,7 @@ private:
         if (l->parent == nullptr || l->n - m >= min_leaf || m_size == m)
             return std::nullopt;
         const inner* p = l->parent;
-        std::size_t k = index_in_parent(l);
-        std::size_t j = k + 1 < p->n ? k + 1 : k;
+        std::size_t j = sibling_pair(l);
         const auto* a = static_cast<const leaf_node*>(p->child[j - 1]);
         const auto* b = static_cast<const leaf_node*>(p->child[j]);
         std::size_t na = a->n - (a == l ? m : 0);
@@ -1002,9 +1003,7 @@ private:
     // sep: the even-out's separator when the caller copied it beforehand.
     void fix_leaf(leaf_node* l, std::optional<T>& sep) {
         inner* p = l->parent;
-        std::size_t k = index_in_parent(l);
-        // Pair the leaf with a sibling under the same parent: (a, b) = (c[j-1], c[j]).
-        std::size_t j = k + 1 < p->n ? k + 1 : k;
+        std::size_t j = sibling_pair(l);
         auto* a = static_cast<leaf_node*>(p->child[j - 1]);
         auto* b = static_cast<leaf_node*>(p->child[j]);
         a->compact();
@@ -1064,8 +1063,7 @@ private:
         if (x->n >= min_inner)
             return;
         inner* p = x->parent;
-        std::size_t k = index_in_parent(x);
-        std::size_t j = k + 1 < p->n ? k + 1 : k;
+        std::size_t j = sibling_pair(x);
         auto* a = static_cast<inner*>(p->child[j - 1]);
         auto* b = static_cast<inner*>(p->child[j]);
         if (a->n + b->n <= InnerCap) {
