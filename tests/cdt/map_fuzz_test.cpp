@@ -710,10 +710,10 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
         if (!a.contains_wildcard()) {
             kd::map_value_less less;
             kd::map_val_ref_less vless; // the trees compare references: summaries first
-            kd::map_node na(value(0), a);
+            alignas(kd::node_align) kd::map_node na(value(0), a);
             kd::map_ref ra = kd::map_val_ref(&na);
             if (!b.contains_wildcard()) {
-                kd::map_node nb(value(1), b);
+                alignas(kd::node_align) kd::map_node nb(value(1), b);
                 kd::map_ref rb = kd::map_val_ref(&nb);
                 int slow = kd::cdt_compare(a, b, false);
                 check(less(na, nb) ? -1 : 1, slow != 0 ? slow : -1, "value nodes");
@@ -727,8 +727,8 @@ TEST_CASE("the map indices' fast comparison agrees with compare()", "[cdt][map_f
         // key included) and WILDCARD-matching against the key probes.
         {
             kd::map_key_ref_less kless;
-            kd::map_node ka(a, value(0));
-            kd::map_node kb(b, value(0));
+            alignas(kd::node_align) kd::map_node ka(a, value(0));
+            alignas(kd::node_align) kd::map_node kb(b, value(0));
             kd::map_ref ra = kd::map_key_ref(&ka);
             kd::map_ref rb = kd::map_key_ref(&kb);
             check(kless(ra, rb) ? -1 : (kless(rb, ra) ? 1 : 0),

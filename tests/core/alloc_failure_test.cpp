@@ -295,6 +295,56 @@ TEST_CASE("alloc failure: a list that runs out of memory building an index keeps
     }
 }
 
+TEST_CASE("alloc failure: a write to an indexed list that runs out of memory leaves it as it was",
+          "[core][value]") {
+    using kvmodel::list;
+    using kvmodel::value;
+    std::mt19937_64 rng(43);
+    // Long strings out of order: the positional layout, where every copy allocates.
+    std::vector<value> ref;
+    for (int i = 0; i < 150; ++i) ref.emplace_back(long_string(rng()));
+    list l(ref);
+    l.build_index();
+    auto same = [&] {
+        REQUIRE(kvmodel::detail::list_access::check(l));
+        REQUIRE(elements(l) == ref);
+    };
+    int failures = 0;
+    for (int step = 0; step < 400; ++step) {
+        std::size_t pos = rng() % ref.size();
+        auto at = ref.begin() + static_cast<std::ptrdiff_t>(pos);
+        value v(long_string(rng()));
+        switch (rng() % 4) {
+        case 0:
+            // An insert may split a node of the list order before the value
+            // order fails: the same list, reshaped.
+            failures += fail_each_allocation([&] { l.insert(pos, v); }, same, false);
+            ref.insert(at, v);
+            break;
+        case 1:
+            failures += fail_each_allocation([&] { l.set(pos, v); }, same);
+            *at = v;
+            break;
+        case 2: {
+            // A context write's pattern: take the element out, put it back.
+            value taken;
+            failures += fail_each_allocation([&] { taken = l.take(pos); }, same);
+            REQUIRE(taken == *at);
+            *at = value{};
+            same();
+            failures += fail_each_allocation([&] { l.set(pos, taken); }, same);
+            *at = taken;
+            break;
+        }
+        default:
+            failures += fail_each_allocation([&] { l.erase(pos); }, same);
+            ref.erase(at);
+        }
+        same();
+    }
+    CHECK(failures > 400);
+}
+
 /// The map's entries in key order, and in value order, as plain values.
 std::pair<std::vector<kvmodel::map_entry>, std::vector<std::size_t>> contents(const kvmodel::map& m) {
     std::vector<kvmodel::map_entry> by_key;

@@ -155,10 +155,13 @@ void random_run(
             break;
         }
         }
-        if (step % 16 == 0)
+        if (step % 16 == 0) {
             check_same(l, ref);
+            REQUIRE(detail::list_access::check(l));
+        }
     }
     check_same(l, ref);
+    REQUIRE(detail::list_access::check(l));
     check_ranks(l, ref);
 }
 
@@ -276,13 +279,24 @@ TEST_CASE("list relabels locally under adversarial inserts", "[core][list]") {
     list mid;
     list front;
     list second;
+    list ties; // equal values, ranked by position: by label, relabelled
     const int n = 20000;
     for (int i = 0; i < n; ++i) {
         mid.insert(mid.size() / 2, value(i));
         front.insert(0, value(i));
         second.insert(i > 0 ? 1 : 0, value(i));
+        ties.insert(ties.size() / 2, value(i % 3));
     }
+    for (const list* l : {&mid, &front, &second, &ties})
+        REQUIRE(detail::list_access::check(*l));
     REQUIRE(mid.size() == static_cast<std::size_t>(n));
+    std::vector<value> t = ties.to_vector();
+    std::vector<std::size_t> by_rank(t.size());
+    for (std::size_t i = 0; i < by_rank.size(); ++i)
+        by_rank[i] = i;
+    std::stable_sort(by_rank.begin(), by_rank.end(),
+                     [&](std::size_t a, std::size_t b) { return t[a].as_int() < t[b].as_int(); });
+    REQUIRE(ties.indexes_by_rank(0, ties.size()) == by_rank);
     CHECK(front[0] == value(n - 1));
     CHECK(front[static_cast<std::size_t>(n - 1)] == value(0));
     CHECK(second[0] == value(0));

@@ -88,6 +88,7 @@ struct map_entry;
 
 namespace detail {
 struct list_impl;
+struct list_access;
 struct map_impl;
 struct map_access;
 } // namespace detail
@@ -181,6 +182,7 @@ public:
 
 private:
     friend struct detail::map_access; // flat elements for the map indices' comparisons
+    friend struct detail::list_access; // the index's invariants, for tests
     detail::list_impl& mut();
     detail::list_impl& mut_slow(); // creates or clones the impl
     std::shared_ptr<detail::list_impl> m_impl;

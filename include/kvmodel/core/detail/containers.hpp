@@ -1,27 +1,25 @@
 // kvmodel/core/detail/containers.hpp
 //
 // The order-statistics containers behind kvmodel::list and kvmodel::map, on
-// Boost.MultiIndex ranked indices, and a counted B+tree for sorted lists.
+// counted B+trees (counted_btree.hpp: leaves of 32 contiguous elements,
+// subtree counts in the inner nodes).
 //
 // list_impl: a plain vector while nothing needs more; once a long list gets a
 // middle insert or is asked to build_index(), one of two tree layouts:
 //  * sorted (the list's values never decrease along it: every ORDERED list):
-//    the values in one counted B+tree (counted_btree.hpp: leaves of 32
-//    contiguous values, subtree counts in the inner nodes), ties kept in list
-//    order, so position = value rank and every question is one search or one
-//    nth() down a tree of a few levels; a range read walks contiguous leaves.
+//    the values in one counted B+tree, ties kept in list order, so position
+//    = value rank and every question is one search or one nth() down a tree
+//    of a few levels; a range read walks contiguous leaves.
 //    A write that would break the order (a smaller value appended, a take())
 //    moves the list to the positional layout first, O(n log n) once.
-//  * positional (anything else): two ranked indices over the same nodes.
-//    Each node carries a label, an order-maintenance tag increasing with list
-//    position: the first index is keyed by label (list position = rank there,
-//    so access by position, insert and erase anywhere are O(log n)); the
-//    second by (value, label) (value rank, ties by position, as Aerospike's
-//    list rank has them). Positions are never stored, so an insert shifts
-//    nothing. Labels are 64-bit; when two neighbours have none left between
-//    them, a small block around them is relabelled evenly (amortised
-//    O(log n); Bender et al.'s order maintenance). Relabelling keeps relative
-//    order, so no node moves in either index.
+//  * positional (anything else; list_positional): each element a node of
+//    its own, and two counted B+trees over the nodes: one in list order
+//    (position = rank there, so access by position, insert and erase
+//    anywhere are O(log n)), one of references in (value, position) order
+//    (value rank, ties by position, as Aerospike's list rank has them).
+//    Positions are never stored: each node carries a label, an
+//    order-maintenance tag increasing with list position, which breaks the
+//    value order's ties in O(1).
 // A flat list answers rank questions by scanning: fine while it is short
 // (flat_max), and for long ones the engine builds an index first.
 //
@@ -35,7 +33,7 @@
 // every one between two integers, never follow the pointer; when they must,
 // they take the common shapes natively - integers, and flat lists of
 // integers and strings - with a search argument resolved once into a probe
-// (map_int_probe, map_list_probe); anything else goes to cdt_compare. Same
+// (int_probe, map_list_probe); anything else goes to cdt_compare. Same
 // order throughout. Position and rank questions are one descent of a tree a
 // few levels deep (32-wide nodes), against the ~log2(n) scattered nodes of
 // a binary tree. The trees report which leaf holds each reference
@@ -52,9 +50,6 @@
 #include <kvmodel/core/value.hpp>
 
 #include <boost/container/small_vector.hpp>
-#include <boost/multi_index/identity.hpp>
-#include <boost/multi_index/ranked_index.hpp>
-#include <boost/multi_index_container.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -107,15 +102,132 @@ inline int list_compare(const value& a, const value& b, bool wildcard_matches) n
     return cdt_compare(a, b, wildcard_matches);
 }
 
-struct list_node {
-    value v;
-    mutable std::uint64_t label; // order-maintenance tag; see header comment
+/// The order of a list's first element, as an integer (a summary for the
+/// trees' references, and map_node's cache): the element itself when it is
+/// an integer; INT64_MIN for an empty list or a first element of a lower
+/// type (nil, boolean); INT64_MAX for one of a higher type. Two lists whose
+/// leads differ compare as their leads do; equal leads say nothing. Not for
+/// a WILDCARD-matching comparison with a list holding a WILDCARD.
+inline std::int64_t list_lead(const list& l) {
+    if (l.empty()) return std::numeric_limits<std::int64_t>::min();
+    const value& first = l[0];
+    if (const auto* i = std::get_if<std::int64_t>(&first.variant())) return *i;
+    return first.type() < value_type::integer ? std::numeric_limits<std::int64_t>::min()
+                                              : std::numeric_limits<std::int64_t>::max();
+}
+
+/// Nodes that tagged_refs point at are allocated this aligned: the reference
+/// keeps a type in the pointer's low bits.
+inline constexpr std::size_t node_align = 16;
+
+/// The allocation of a node tagged_refs point at: 16-byte aligned without
+/// padding the node to a multiple of 16 or asking for an over-aligned block
+/// (either moves it up a malloc size class: 104 -> 128 bytes with glibc).
+/// Where the default new alignment is 16 (64-bit GCC and Clang), every
+/// allocator in use - glibc, jemalloc, tcmalloc, the sanitizers' - returns
+/// blocks of these sizes 16-aligned, which is checked; elsewhere the node
+/// asks for it.
+struct tagged_node {
+    static void* operator new(std::size_t n) {
+        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < node_align) {
+            return ::operator new(n, std::align_val_t{node_align});
+        } else {
+            void* p = ::operator new(n);
+            KVMODEL_ASSERT(reinterpret_cast<std::uintptr_t>(p) % node_align == 0);
+            return p;
+        }
+    }
+    static void operator delete(void* p, std::size_t n) noexcept {
+        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < node_align)
+            ::operator delete(p, n, std::align_val_t{node_align});
+        else
+            ::operator delete(p, n);
+    }
 };
 
-/// The position key: a node's label.
-struct list_node_label {
-    using result_type = std::uint64_t;
-    std::uint64_t operator()(const list_node& n) const noexcept { return n.label; }
+/// A node's place in one order of a container's tree: the node, and a
+/// summary of the value that orders it there: the type's place in the order
+/// (cls) and, for an integer, the integer, for a list its lead (list_lead),
+/// else 0. Summaries are monotone in the order, so two that differ decide a
+/// comparison without following the pointer; for two integers the summary
+/// is the whole value. Nodes never move: the trees move these 16-byte
+/// references, not values. The type's place rides in the node pointer's low
+/// bits (nodes derive from tagged_node).
+template <class Node>
+class tagged_ref {
+public:
+    std::int64_t lead = 0;
+
+    tagged_ref() = default;
+    tagged_ref(std::int64_t l, std::size_t cls, Node* n) noexcept
+        : lead(l)
+        , m_bits(reinterpret_cast<std::uintptr_t>(n) | cls) {}
+    Node* node() const noexcept { return reinterpret_cast<Node*>(m_bits & ~cls_mask); }
+    std::size_t cls() const noexcept { return m_bits & cls_mask; }
+    void set_node(Node* n) noexcept { m_bits = reinterpret_cast<std::uintptr_t>(n) | cls(); }
+
+private:
+    static constexpr std::uintptr_t cls_mask = node_align - 1;
+    std::uintptr_t m_bits = 0;
+};
+static_assert(static_cast<std::size_t>(value_type::wildcard) < node_align,
+              "every type's place fits in a node pointer's low bits");
+
+/// The reference to node n, ordered by v.
+template <class Node>
+tagged_ref<Node> ref_of(const value& v, Node* n) noexcept {
+    const value::storage& x = v.variant();
+    if (const auto* i = std::get_if<std::int64_t>(&x)) return {*i, x.index(), n};
+    if (const auto* l = std::get_if<list>(&x)) return {list_lead(*l), x.index(), n};
+    return {0, x.index(), n};
+}
+
+/// -1 or 1 when two summaries decide the order of their values, else 0.
+/// (Two references to one node are equal without a look at it: a node's
+/// own place is found without following its pointer.)
+template <class Node>
+KVMODEL_ALWAYS_INLINE inline int ref_order(const tagged_ref<Node>& a,
+                                           const tagged_ref<Node>& b) noexcept {
+    if (a.cls() != b.cls()) return a.cls() < b.cls() ? -1 : 1;
+    if (a.lead != b.lead) return a.lead < b.lead ? -1 : 1;
+    return 0;
+}
+
+inline constexpr std::size_t int_cls = static_cast<std::size_t>(value_type::integer);
+inline constexpr std::size_t list_cls = static_cast<std::size_t>(value_type::list);
+inline constexpr std::size_t wildcard_cls = static_cast<std::size_t>(value_type::wildcard);
+
+/// An integer search argument: orders against stored values exactly as the
+/// probe value(v) does (WILDCARD matching), without a value or a type dispatch.
+struct int_probe {
+    std::int64_t v;
+};
+
+/// The value summarised by a is below (above) integer probe v, as a
+/// WILDCARD-matching comparison with value(v) has it: types order first; a
+/// WILDCARD matches.
+template <class Node>
+KVMODEL_ALWAYS_INLINE inline bool ref_below_int(const tagged_ref<Node>& a, std::int64_t v) noexcept {
+    return a.cls() != int_cls ? a.cls() < int_cls : a.lead < v;
+}
+template <class Node>
+KVMODEL_ALWAYS_INLINE inline bool ref_above_int(const tagged_ref<Node>& a, std::int64_t v) noexcept {
+    if (a.cls() != int_cls) return a.cls() > int_cls && a.cls() != wildcard_cls;
+    return v < a.lead;
+}
+
+/// A reference's slot in one order's tree: references move as plain data;
+/// separators must stay live (the owner frees an erased value's node); each
+/// node keeps its leaf in that tree in the member Leaf.
+template <class Node, const void* Node::*Leaf>
+struct ref_slot {
+    static constexpr bool live_separators = true;
+    static constexpr bool tracks_leaf = true;
+    using ref = tagged_ref<Node>;
+    static void move(ref& to, ref& from) noexcept { to = from; }
+    static void vacate(ref& r) noexcept { r = ref{}; }
+    static bool same(const ref& a, const ref& b) noexcept { return a.node() == b.node(); }
+    static void placed(ref& r, const void* leaf) noexcept { r.node()->*Leaf = leaf; }
 };
 
 /// list_compare(a, b, wildcard_matches) < 0 with two integers decided
@@ -128,23 +240,352 @@ list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
     return list_compare(a, b, wildcard_matches) < 0;
 }
 
-struct list_node_less {
-    using is_transparent = void;
-    KVMODEL_ALWAYS_INLINE bool operator()(const list_node& a, const list_node& b) const noexcept {
-        const auto* i = std::get_if<std::int64_t>(&a.v.variant());
-        const auto* j = std::get_if<std::int64_t>(&b.v.variant());
-        if (i != nullptr && j != nullptr) return *i != *j ? *i < *j : a.label < b.label;
-        int c = list_compare(a.v, b.v, false);
-        return c != 0 ? c < 0 : a.label < b.label;
+/// An element of a list's positional layout (list_positional): its value,
+/// its label (an order-maintenance tag increasing with list position), and
+/// the leaves of the two trees that hold it.
+struct list_node : tagged_node {
+    value v;
+    std::uint64_t label = 0;
+    const void* pos_leaf = nullptr;
+    const void* val_leaf = nullptr;
+
+    list_node(value x, std::uint64_t l) noexcept : v(std::move(x)), label(l) {}
+};
+using list_ref = tagged_ref<list_node>;
+
+/// A label as a search argument (relabelling looks up label blocks).
+struct list_label_probe {
+    std::uint64_t label;
+};
+
+/// List order: nodes by label.
+struct list_pos_less {
+    KVMODEL_ALWAYS_INLINE bool operator()(const list_node* a, const list_node* b) const noexcept {
+        return a->label < b->label;
     }
-    // Probe: a value alone, matching all labels (and WILDCARDs).
-    KVMODEL_ALWAYS_INLINE bool operator()(const list_node& a, const value& b) const noexcept {
-        return list_less(a.v, b, true);
+    bool operator()(const list_node* a, list_label_probe p) const noexcept { return a->label < p.label; }
+    bool operator()(list_label_probe p, const list_node* b) const noexcept { return p.label < b->label; }
+};
+
+/// The list-order tree's slots: node pointers, live separators (nodes are
+/// freed once erased), each node told its leaf (list_node::pos_leaf).
+struct list_pos_slot {
+    static constexpr bool live_separators = true;
+    static constexpr bool tracks_leaf = true;
+    static void move(list_node*& to, list_node*& from) noexcept { to = from; }
+    static void vacate(list_node*& n) noexcept { n = nullptr; }
+    static bool same(const list_node* a, const list_node* b) noexcept { return a == b; }
+    static void placed(list_node* n, const void* leaf) noexcept { n->pos_leaf = leaf; }
+};
+
+/// A value as a search argument compared exactly (a WILDCARD is a value like
+/// any other), above every element equal to it: where a sorted insert goes.
+struct list_exact_probe {
+    const value* v;
+};
+
+/// Value order, ties by position (label), as Aerospike ranks list elements;
+/// searches by value (WILDCARDs in it match), integer or exact value.
+struct list_val_less {
+    KVMODEL_ALWAYS_INLINE bool operator()(const list_ref& a, const list_ref& b) const noexcept {
+        if (int c = ref_order(a, b)) return c < 0;
+        const list_node* x = a.node();
+        const list_node* y = b.node();
+        if (x == y) return false;
+        // Equal summaries: two integers are equal; anything else is compared.
+        if (a.cls() != int_cls) {
+            if (int c = list_compare(x->v, y->v, false)) return c < 0;
+        }
+        return x->label < y->label;
     }
-    KVMODEL_ALWAYS_INLINE bool operator()(const value& a, const list_node& b) const noexcept {
-        return list_less(a, b.v, true);
+    KVMODEL_ALWAYS_INLINE bool operator()(const list_ref& a, int_probe p) const noexcept {
+        return ref_below_int(a, p.v);
+    }
+    KVMODEL_ALWAYS_INLINE bool operator()(int_probe p, const list_ref& b) const noexcept {
+        return ref_above_int(b, p.v);
+    }
+    bool operator()(const list_ref& a, const value& v) const noexcept {
+        return list_less(a.node()->v, v, true);
+    }
+    bool operator()(const value& v, const list_ref& b) const noexcept {
+        return list_less(v, b.node()->v, true);
+    }
+    bool operator()(const list_ref& a, list_exact_probe p) const noexcept {
+        return list_compare(a.node()->v, *p.v, false) <= 0;
+    }
+    bool operator()(list_exact_probe p, const list_ref& b) const noexcept {
+        return list_compare(*p.v, b.node()->v, false) < 0;
     }
 };
+
+/// The positional layout of a list (any list that is not sorted, once it is
+/// indexed): each element a node of its own (list_node, never moves) and two
+/// counted B+trees over the nodes - `pos` of node pointers in list order
+/// (position = rank there: access, insert and erase anywhere by position in
+/// O(log n)), `vals` of 16-byte references in (value, label) order (value
+/// rank, ties by position). Positions are never stored, so an insert shifts
+/// nothing. Labels increase with list position; they are 64-bit, and when
+/// two neighbours have none left between them a small block around them is
+/// relabelled evenly (amortised O(log n); Bender, Cole, Demaine,
+/// Farach-Colton and Zito's order maintenance, 2002). Relabelling keeps
+/// relative order, so nothing moves in either tree. The trees report which
+/// leaf holds each node (counted_btree's leaf reports), so a node found in
+/// one order is found in the other by a scan of one leaf, and its position
+/// or rank by a walk up.
+struct list_positional {
+    using label_t = std::uint64_t;
+    using pos_tree = counted_btree<list_node*, list_pos_less, 32, 32, list_pos_slot>;
+    using val_tree =
+        counted_btree<list_ref, list_val_less, 32, 32, ref_slot<list_node, &list_node::val_leaf>>;
+    using pos_iterator = pos_tree::const_iterator;
+    using val_iterator = val_tree::const_iterator;
+
+    // Labels 0 and max are never given to a node: they stand for "before the
+    // first" and "after the last" so every insert looks for room between two.
+    static constexpr label_t lowest = 0;
+    static constexpr label_t highest = std::numeric_limits<label_t>::max();
+    static constexpr label_t first_label = label_t{1} << 63;
+    // Appends and prepends step this far, so long runs of them never relabel.
+    static constexpr label_t end_step = label_t{1} << 32;
+
+    pos_tree pos;
+    val_tree vals;
+
+    list_positional() = default;
+    list_positional(const list_positional& o);
+    list_positional& operator=(const list_positional&) = delete;
+    ~list_positional() {
+        for (list_node* n : pos) delete n;
+    }
+
+    /// The layout of values, moved in (labels centred on first_label, spaced
+    /// so the ends keep room to grow). O(n log n). Out of memory, values gets
+    /// back what was moved.
+    static std::unique_ptr<list_positional> make(std::vector<value>& values);
+
+    std::size_t size() const noexcept { return pos.size(); }
+    static list_ref val_ref(list_node* n) noexcept { return ref_of(n->v, n); }
+
+    /// Where node n sits in each order: a scan of the leaf it records.
+    pos_iterator pos_it(const list_node* n) const {
+        return pos.iterator_in(n->pos_leaf, [n](const list_node* x) { return x == n; });
+    }
+    val_iterator val_it(const list_node* n) const {
+        return vals.iterator_in(n->val_leaf, [n](const list_ref& r) { return r.node() == n; });
+    }
+    std::size_t position_of(const list_node* n) const { return pos.rank(pos_it(n)); }
+    std::size_t rank_of(const list_node* n) const { return vals.rank(val_it(n)); }
+
+    /// The node at position p (rank r): the two ends in O(1) (appends, pops
+    /// and trims of a long list touch them most), elsewhere one descent.
+    pos_iterator at(std::size_t p) const {
+        if (p == 0) return pos.begin();
+        if (p + 1 == pos.size()) return std::prev(pos.end());
+        return pos.nth(p);
+    }
+    list_node* node_at(std::size_t p) const { return *at(p); }
+    val_iterator rank_at(std::size_t r) const {
+        if (r == 0) return vals.begin();
+        if (r + 1 == vals.size()) return std::prev(vals.end());
+        return vals.nth(r);
+    }
+
+    /// The number of elements below v (below or matching it, with
+    /// or_equal); WILDCARDs in v match. O(log n).
+    std::size_t count_below(const value& v, bool or_equal) const {
+        auto count = [&](const auto& p) {
+            return or_equal ? vals.upper_bound_pos(p).rank : vals.lower_bound_pos(p).rank;
+        };
+        if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return count(int_probe{*i});
+        return count(v);
+    }
+
+    /// Inserts v before position p (p == size() appends). O(log n). Out of
+    /// memory, the list is as it was.
+    void insert(std::size_t p, value v) {
+        label_t l = label_for(p);
+        auto n = std::make_unique<list_node>(std::move(v), l);
+        link(n.get(), p == pos.size() ? pos.end() : at(p), nullptr);
+        (void)n.release();
+    }
+    /// Inserts v after every element not above it, in a list kept sorted;
+    /// returns its position. O(log n): one search in the value order, whose
+    /// neighbours are the position neighbours too.
+    std::size_t insert_sorted(value v) {
+        std::size_t p = vals.upper_bound_pos(list_exact_probe{&v}).rank;
+        label_t l = label_for(p); // relabelling moves nothing: p stays right
+        auto n = std::make_unique<list_node>(std::move(v), l);
+        auto hint = vals.nth(p);
+        link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
+        (void)n.release();
+        return p;
+    }
+
+    /// Node n's value becomes v; returns the old one. In place when v keeps
+    /// n's rank, else n moves in the value order. O(log n). Out of memory,
+    /// n and both orders are as they were.
+    value replace(list_node* n, value v) {
+        auto at = val_it(n);
+        // A stand-in for n with the new value asks where that value goes.
+        alignas(node_align) list_node with(std::move(v), n->label);
+        list_ref r = val_ref(&with);
+        if (vals.fits_at(at, r)) {
+            std::swap(n->v, with.v);
+            r = val_ref(n);
+            if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
+            return std::move(with.v);
+        }
+        // The stand-in's reference goes in first: the one step that may
+        // throw, with n as it was. (It never ties with n: the values differ.)
+        vals.insert(r);
+        vals.erase(val_it(n));
+        std::swap(n->v, with.v);
+        auto it = vals.iterator_in(with.val_leaf, [&](const list_ref& x) { return x.node() == &with; });
+        vals.update(it, val_ref(n)); // and the separators naming the stand-in
+        n->val_leaf = with.val_leaf;
+        return std::move(with.v);
+    }
+
+    /// Erases the element at it. O(log n).
+    void erase(pos_iterator it) {
+        list_node* n = *it;
+        vals.erase(val_it(n));
+        pos.erase(it);
+        delete n;
+    }
+    /// Erases positions [first, last), which leave fewer than all. O(k log n).
+    void erase_range(std::size_t first, std::size_t last) {
+        boost::container::small_vector<list_node*, 32> gone; // a trim's few: no allocation
+        gone.reserve(last - first);
+        for (auto it = at(first); gone.size() < last - first; ++it) gone.push_back(*it);
+        pos.erase_ranks(first, last);
+        for (list_node* n : gone) {
+            vals.erase(val_it(n));
+            delete n;
+        }
+    }
+
+    /// For tests: both trees' invariants, the two holding the same nodes
+    /// with their current summaries and leaf records, labels increasing
+    /// along the list. O(n log n).
+    bool check() const {
+        if (!pos.check() || !vals.check() || pos.size() != vals.size()) return false;
+        const list_node* prev = nullptr;
+        for (auto it = pos.begin(); it != pos.end(); ++it) {
+            list_node* n = *it;
+            if (prev != nullptr && prev->label >= n->label) return false;
+            prev = n;
+            if (pos_it(n) != it) return false;
+            auto v = val_it(n);
+            if (v == vals.end() || v->node() != n) return false;
+            list_ref r = val_ref(n);
+            if (r.lead != v->lead || r.cls() != v->cls() || vals.lower_bound(r) != v) return false;
+        }
+        return true;
+    }
+
+private:
+    /// Links node n into the list order before `before` and into the value
+    /// order (at *val_hint, when the caller knows the place). Out of memory,
+    /// neither tree holds it.
+    void link(list_node* n, pos_iterator before, const val_iterator* val_hint) {
+        pos.insert(before, n);
+        try {
+            if (val_hint != nullptr) vals.insert(*val_hint, val_ref(n));
+            else vals.insert(val_ref(n));
+        } catch (...) {
+            pos.erase(pos_it(n));
+            throw;
+        }
+    }
+
+    /// When two neighbours have adjacent labels, finds the smallest aligned
+    /// label block around them whose density is below (1/t)^k and spreads
+    /// its nodes evenly. Amortised O(log n) relabels per insert.
+    void make_room(label_t anchor) {
+        constexpr double t = 1.4;
+        for (int k = 1; k <= 64; ++k) {
+            label_t lo = k == 64 ? lowest : (anchor >> k) << k;
+            label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
+            auto first = pos.lower_bound_pos(list_label_probe{lo});
+            auto last = pos.upper_bound_pos(list_label_probe{hi});
+            std::size_t count = last.rank - first.rank;
+            // Room for every node in the block plus the one being inserted,
+            // at least 2 apart so a midpoint always exists afterwards.
+            label_t spacing = (hi - lo) / (static_cast<label_t>(count) + 1);
+            double capacity = std::pow(2.0 / t, static_cast<double>(k));
+            if (spacing < 2 || (k < 64 && static_cast<double>(count + 1) > capacity)) continue;
+            label_t l = lo;
+            for (auto it = first.it; it != last.it; ++it) {
+                l += spacing;
+                (*it)->label = l;
+            }
+            return;
+        }
+        KVMODEL_ASSERT(false && "list labels exhausted");
+    }
+
+    /// A label for a node inserted before position p (p == size appends).
+    label_t label_for(std::size_t p) {
+        std::size_t n = pos.size();
+        if (n == 0) return first_label;
+        for (;;) {
+            label_t a = p == 0 ? lowest : node_at(p - 1)->label;
+            label_t b = p == n ? highest : node_at(p)->label;
+            if (b - a >= 2) {
+                if (p == n) return a + std::min(end_step, (b - a) / 2);
+                if (p == 0) return b - std::min(end_step, (b - a) / 2);
+                return a + (b - a) / 2;
+            }
+            make_room(a);
+        }
+    }
+};
+
+inline list_positional::list_positional(const list_positional& o) {
+    // New nodes in list order; the value order mapped onto them through each
+    // old node's position (a walk up the old tree from the leaf it records).
+    std::vector<std::unique_ptr<list_node>> made;
+    made.reserve(o.size());
+    for (const list_node* n : o.pos) made.push_back(std::make_unique<list_node>(n->v, n->label));
+    pos.assign_sorted(o.size(), [&](std::size_t i) { return made[i].get(); });
+    auto val_it = o.vals.begin();
+    vals.assign_sorted(o.size(), [&](std::size_t) {
+        list_ref r = *val_it++;
+        r.set_node(made[o.position_of(r.node())].get());
+        return r;
+    });
+    for (auto& n : made) (void)n.release();
+}
+
+inline std::unique_ptr<list_positional> list_positional::make(std::vector<value>& values) {
+    auto c = std::make_unique<list_positional>();
+    std::size_t n = values.size();
+    label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
+    label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
+    std::vector<std::unique_ptr<list_node>> made;
+    made.reserve(n);
+    try {
+        // A value moves only into a node already allocated.
+        for (value& v : values) {
+            made.push_back(std::make_unique<list_node>(std::move(v), l));
+            l += step;
+        }
+        c->pos.assign_sorted(n, [&](std::size_t i) { return made[i].get(); });
+        std::vector<list_ref> refs;
+        refs.reserve(n);
+        for (auto& m : made) refs.push_back(val_ref(m.get()));
+        std::sort(refs.begin(), refs.end(), list_val_less{}); // labels break the ties
+        c->vals.assign_sorted(std::move(refs));
+    } catch (...) {
+        c->pos.clear(); // the nodes are made's until the end
+        c->vals.clear();
+        for (std::size_t i = 0; i < made.size(); ++i) values[i] = std::move(made[i]->v);
+        throw;
+    }
+    for (auto& m : made) (void)m.release();
+    return c;
+}
 
 /// A search value in the sorted layout's index: WILDCARDs in it match.
 struct list_value_probe {
@@ -183,44 +624,26 @@ struct btree_slot<value> {
     }
 };
 
-namespace mi = boost::multi_index;
-
 struct list_impl {
-    using container = mi::multi_index_container<
-        list_node,
-        mi::indexed_by<mi::ranked_unique<list_node_label>,
-                       mi::ranked_unique<mi::identity<list_node>, list_node_less>>>;
     /// The sorted layout: equal values in list order (non-unique inserts
     /// go after their equals, or exactly at a valid hint). Leaves of 32
     /// values (40 bytes each), inner nodes of 32 children.
     using sorted_container = counted_btree<value, list_value_less, 32, 32>;
-    using label_t = std::uint64_t;
-    using seq_index = container::nth_index<0>::type;
-    using seq_iterator = seq_index::const_iterator;
-    using rank_iterator = container::nth_index<1>::type::const_iterator;
     using sorted_iterator = sorted_container::const_iterator;
 
     /// Flat lists at most this long answer rank questions by scanning; longer
     /// ones build the indices on a middle insert or on build_index().
     static constexpr std::size_t flat_max = 64;
 
-    // Labels 0 and max are never given to a node: they stand for "before the
-    // first" and "after the last" so every insert looks for room between two.
-    static constexpr label_t lowest = 0;
-    static constexpr label_t highest = std::numeric_limits<label_t>::max();
-    static constexpr label_t first_label = label_t{1} << 63;
-    // Appends and prepends step this far, so long runs of them never relabel.
-    static constexpr label_t end_step = label_t{1} << 32;
-
     // At most one of the three holds the elements (none: an empty flat list).
     std::vector<value> flat;                // the elements, while there is no index
-    std::unique_ptr<container> idx;         // the positional layout's two indices
+    std::unique_ptr<list_positional> idx;   // the positional layout
     std::unique_ptr<sorted_container> srt;  // the sorted layout's one index
 
     list_impl() = default;
     list_impl(const list_impl& o)
         : flat(o.flat)
-        , idx(o.idx ? std::make_unique<container>(*o.idx) : nullptr)
+        , idx(o.idx ? std::make_unique<list_positional>(*o.idx) : nullptr)
         , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr) {}
     list_impl& operator=(const list_impl&) = delete;
     list_impl(list_impl&&) = delete;
@@ -232,25 +655,6 @@ struct list_impl {
         if (!indexed()) return flat.size();
         return idx ? idx->size() : srt->size();
     }
-    seq_index& seq() noexcept { return idx->get<0>(); }
-    const seq_index& seq() const noexcept { return idx->get<0>(); }
-    auto& ranked() noexcept { return idx->get<1>(); }
-    const auto& ranked() const noexcept { return idx->get<1>(); }
-
-    std::size_t position(rank_iterator it) const { return seq().rank(idx->project<0>(it)); }
-    /// The node at pos: the two ends in O(1) (appends, pops and trims of a
-    /// long list touch them most), elsewhere one descent.
-    seq_iterator at(std::size_t pos) const {
-        if (pos == 0) return seq().begin();
-        if (pos + 1 == seq().size()) return std::prev(seq().end());
-        return seq().nth(pos);
-    }
-    /// The node of value rank r, the ends in O(1) as at() has them.
-    rank_iterator rank_at(std::size_t r) const {
-        if (r == 0) return ranked().begin();
-        if (r + 1 == ranked().size()) return std::prev(ranked().end());
-        return ranked().nth(r);
-    }
     /// The sorted layout's element at pos (= rank), the ends in O(1).
     sorted_iterator sorted_at(std::size_t pos) const {
         if (pos == 0) return srt->begin();
@@ -258,7 +662,7 @@ struct list_impl {
         return srt->nth(pos);
     }
     const value& get(std::size_t pos) const {
-        if (idx) return at(pos)->v;
+        if (idx) return idx->node_at(pos)->v;
         if (srt) return *sorted_at(pos);
         return flat[pos];
     }
@@ -281,7 +685,7 @@ struct list_impl {
         if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
             srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
         } else {
-            idx = make_positional(flat);
+            idx = list_positional::make(flat);
         }
         flat = {};
     }
@@ -293,55 +697,11 @@ struct list_impl {
         if (srt) {
             // Copies, so that the sorted layout stands until the new one does.
             std::vector<value> items(srt->begin(), srt->end());
-            idx = make_positional(items);
+            idx = list_positional::make(items);
             srt.reset();
         } else {
-            idx = make_positional(flat);
+            idx = list_positional::make(flat);
             flat = {};
-        }
-    }
-
-    // Order maintenance (Bender, Cole, Demaine, Farach-Colton, Zito 2002):
-    // when two neighbours have adjacent labels, find the smallest aligned label
-    // block around them whose density is below (1/t)^k and spread its nodes
-    // evenly. Amortised O(log n) relabels per insert; a relabel keeps relative
-    // order, so it never moves a node in either index.
-    void make_room(label_t anchor) {
-        constexpr double t = 1.4;
-        for (int k = 1; k <= 64; ++k) {
-            label_t lo = k == 64 ? lowest : (anchor >> k) << k;
-            label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
-            auto first = seq().lower_bound(lo);
-            auto last = seq().upper_bound(hi);
-            std::size_t count = seq().rank(last) - seq().rank(first);
-            // Room for every node in the block plus the one being inserted,
-            // at least 2 apart so a midpoint always exists afterwards.
-            label_t spacing = (hi - lo) / (static_cast<label_t>(count) + 1);
-            double capacity = std::pow(2.0 / t, static_cast<double>(k));
-            if (spacing < 2 || (k < 64 && static_cast<double>(count + 1) > capacity)) continue;
-            label_t l = lo;
-            for (auto it = first; it != last; ++it) {
-                l += spacing;
-                it->label = l;
-            }
-            return;
-        }
-        KVMODEL_ASSERT(false && "list labels exhausted");
-    }
-
-    /// A label for a node inserted before position pos (pos == size appends).
-    label_t label_for(std::size_t pos) {
-        std::size_t n = seq().size();
-        if (n == 0) return first_label;
-        for (;;) {
-            label_t a = pos == 0 ? lowest : at(pos - 1)->label;
-            label_t b = pos == n ? highest : at(pos)->label;
-            if (b - a >= 2) {
-                if (pos == n) return a + std::min(end_step, (b - a) / 2);
-                if (pos == 0) return b - std::min(end_step, (b - a) / 2);
-                return a + (b - a) / 2;
-            }
-            make_room(a);
         }
     }
 
@@ -366,11 +726,7 @@ struct list_impl {
             }
             build_positional();
         }
-        label_t l = label_for(pos);
-        // The position index is keyed by label: hinting the node now at pos
-        // saves the search there.
-        auto hint = pos == seq().size() ? seq().end() : at(pos);
-        seq().insert(hint, list_node{std::move(v), l});
+        idx->insert(pos, std::move(v));
     }
 
     /// Inserts v after every element not above it, in a list kept sorted
@@ -390,48 +746,7 @@ struct list_impl {
             // A non-unique index inserts after the equal values: one search.
             return srt->insert(std::move(v)).rank;
         }
-        auto& r = ranked();
-        // upper_bound by exact comparison: a node compares (value, label), so
-        // probe with a label above every label.
-        list_node probe{std::move(v), highest};
-        auto it = r.upper_bound(probe);
-        std::size_t pos = r.rank(it);
-        for (;;) {
-            label_t a = it == r.begin() ? lowest : std::prev(it)->label;
-            label_t b = it == r.end() ? highest : it->label;
-            if (b - a >= 2) {
-                if (it == r.end()) probe.label = a + std::min(end_step, (b - a) / 2);
-                else if (it == r.begin()) probe.label = b - std::min(end_step, (b - a) / 2);
-                else probe.label = a + (b - a) / 2;
-                break;
-            }
-            make_room(a);
-        }
-        r.insert(it, std::move(probe));
-        return pos;
-    }
-
-    /// The positional layout of values, moved in (labels centred on
-    /// first_label, spaced so the ends keep room to grow). If it runs out of
-    /// memory, values gets back what was moved. O(n log n).
-    static std::unique_ptr<container> make_positional(std::vector<value>& values) {
-        auto c = std::make_unique<container>();
-        auto& seq = c->get<0>();
-        std::size_t n = values.size();
-        label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
-        label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
-        try {
-            // emplace: a value moves only into a node already allocated.
-            for (value& v : values) {
-                seq.emplace_hint(seq.end(), std::move(v), l);
-                l += step;
-            }
-        } catch (...) {
-            std::size_t i = 0;
-            for (const list_node& node : seq) values[i++] = std::move(const_cast<value&>(node.v));
-            throw;
-        }
-        return c;
+        return idx->insert_sorted(std::move(v));
     }
 
     // ---- rank questions on a flat list, by scanning (small lists, or lists
@@ -528,12 +843,6 @@ map_less(const value& a, const value& b, bool wildcard_matches) noexcept {
     return map_compare_general(a, b, wildcard_matches) < 0;
 }
 
-/// An integer key probe: orders against stored keys exactly as the probe
-/// value(v) does (WILDCARD matching), without a value or a type dispatch.
-struct map_int_probe {
-    std::int64_t v;
-};
-
 /// A flat-list probe (the usual value-range bound, [x] or [x, "y"]): its
 /// elements resolved once instead of on every comparison; `whole` is the probe
 /// value, for what the element fast path does not handle.
@@ -545,29 +854,12 @@ struct map_list_probe {
     std::int64_t lead = 0; // that integer
 };
 
-/// The order of a list's first element, as an integer (for a map node's
-/// cache, map_node::lead): the element itself when it is an integer;
-/// INT64_MIN for an empty list or a first element of a lower type (nil,
-/// boolean); INT64_MAX for one of a higher type. Two lists whose leads differ
-/// compare as their leads do; equal leads say nothing. Not for a list holding
-/// a WILDCARD (a stored value never does).
-inline std::int64_t map_list_lead(const list& l) {
-    if (l.empty()) return std::numeric_limits<std::int64_t>::min();
-    const value& first = l[0];
-    if (const auto* i = std::get_if<std::int64_t>(&first.variant())) return *i;
-    return first.type() < value_type::integer ? std::numeric_limits<std::int64_t>::min()
-                                              : std::numeric_limits<std::int64_t>::max();
-}
-
-/// Map nodes are allocated this aligned: map_ref keeps a type in the low bits.
-inline constexpr std::size_t map_node_align = 16;
-
 /// A map entry as the map holds it: the entry, and for a list value the lead
-/// of that list (map_list_lead), so the value order places most list values
+/// of that list (list_lead), so the value order places most list values
 /// without leaving the node (the list's elements are two allocations away).
 /// Every write of val goes through set_val or take_entry, which keep the lead.
-struct map_node : map_entry {
-    std::int64_t lead = 0; // map_list_lead(val) when val is a list, else unused
+struct map_node : map_entry, tagged_node {
+    std::int64_t lead = 0; // list_lead(val) when val is a list, else unused
     // The leaves of the map's key and value trees holding this node's
     // references (counted_btree's tracks_leaf): an entry is found in either
     // order without a search.
@@ -577,28 +869,6 @@ struct map_node : map_entry {
     template <class K, class V>
     map_node(K&& k, V&& v)
         : map_entry{std::forward<K>(k), std::forward<V>(v)}, lead(lead_of(val)) {}
-
-    // 16-byte aligned, as map_ref needs, without padding the node to a
-    // multiple of 16 or asking for an over-aligned block (either moves it up
-    // a malloc size class: 104 -> 128 bytes with glibc). Where the default
-    // new alignment is 16 (64-bit GCC and Clang), every allocator in use -
-    // glibc, jemalloc, tcmalloc, the sanitizers' - returns blocks this size
-    // 16-aligned, which is checked; elsewhere the node asks for it.
-    static void* operator new(std::size_t n) {
-        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < map_node_align) {
-            return ::operator new(n, std::align_val_t{map_node_align});
-        } else {
-            void* p = ::operator new(n);
-            KVMODEL_ASSERT(reinterpret_cast<std::uintptr_t>(p) % map_node_align == 0);
-            return p;
-        }
-    }
-    static void operator delete(void* p, std::size_t n) noexcept {
-        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < map_node_align)
-            ::operator delete(p, n, std::align_val_t{map_node_align});
-        else
-            ::operator delete(p, n);
-    }
 
     template <class V>
     void set_val(V&& v) {
@@ -619,7 +889,7 @@ struct map_node : map_entry {
 private:
     static std::int64_t lead_of(const value& v) {
         const auto* l = std::get_if<list>(&v.variant());
-        return l != nullptr ? map_list_lead(*l) : 0;
+        return l != nullptr ? list_lead(*l) : 0;
     }
 };
 
@@ -632,11 +902,11 @@ map_compare_list_probe(const value& stored, const map_list_probe& p) noexcept;
 /// else nullptr (defined with map_access, which may look inside a list).
 KVMODEL_ALWAYS_INLINE inline const value* map_flat_items(const list& l, std::size_t& n) noexcept;
 
-/// Calls f with the cheapest probe for key k: a map_int_probe for an integer,
+/// Calls f with the cheapest probe for key k: a int_probe for an integer,
 /// else k itself.
 template <class F>
 decltype(auto) map_key_probe(const value& k, F&& f) {
-    if (const auto* i = std::get_if<std::int64_t>(&k.variant())) return f(map_int_probe{*i});
+    if (const auto* i = std::get_if<std::int64_t>(&k.variant())) return f(int_probe{*i});
     return f(k);
 }
 
@@ -644,7 +914,7 @@ decltype(auto) map_key_probe(const value& k, F&& f) {
 /// and flat lists resolved once, anything else as v itself.
 template <class F>
 decltype(auto) map_value_probe(const value& v, F&& f) {
-    if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return f(map_int_probe{*i});
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return f(int_probe{*i});
     if (const list* l = std::get_if<list>(&v.variant()); l != nullptr) {
         std::size_t n = 0;
         if (const value* items = map_flat_items(*l, n)) {
@@ -679,85 +949,31 @@ struct map_value_less {
     }
 };
 
-/// An entry's place in one of a map's two orders: its node, and a summary
-/// of the value that orders it there (the key, or the value): the type's
-/// place in the order (cls) and, for an integer, the integer, for a list its
-/// lead (map_list_lead), else 0. Summaries are monotone in the order, so two
-/// that differ decide a comparison without following the pointer; for two
-/// integers the summary is the whole value. Nodes never move: the trees move
-/// these 16-byte references, not entries. The type's place rides in the
-/// node pointer's low bits (nodes are 16-byte aligned: map_node's operator
-/// new).
-class map_ref {
-public:
-    std::int64_t lead = 0;
-
-    map_ref() = default;
-    map_ref(std::int64_t l, std::size_t cls, map_node* n) noexcept
-        : lead(l)
-        , m_bits(reinterpret_cast<std::uintptr_t>(n) | cls) {}
-    map_node* node() const noexcept { return reinterpret_cast<map_node*>(m_bits & ~cls_mask); }
-    std::size_t cls() const noexcept { return m_bits & cls_mask; }
-    void set_node(map_node* n) noexcept { m_bits = reinterpret_cast<std::uintptr_t>(n) | cls(); }
-
-private:
-    static constexpr std::uintptr_t cls_mask = map_node_align - 1;
-    std::uintptr_t m_bits = 0;
-};
+/// An entry's place in one of a map's two orders (tagged_ref): its node, and
+/// the summary of its key or its value.
+using map_ref = tagged_ref<map_node>;
 static_assert(sizeof(map_ref) == sizeof(std::int64_t) + sizeof(void*));
-static_assert(static_cast<std::size_t>(value_type::wildcard) < map_node_align,
-              "every type's place fits in a node pointer's low bits");
 
-inline map_ref map_ref_of(const value& v, map_node* n) noexcept {
-    const value::storage& x = v.variant();
-    if (const auto* i = std::get_if<std::int64_t>(&x)) return {*i, x.index(), n};
-    if (const auto* l = std::get_if<list>(&x)) return {map_list_lead(*l), x.index(), n};
-    return {0, x.index(), n};
-}
-inline map_ref map_key_ref(map_node* n) noexcept { return map_ref_of(n->key, n); }
+inline map_ref map_key_ref(map_node* n) noexcept { return ref_of(n->key, n); }
 /// A list value's lead comes from the node's cache: the list's elements are
 /// two allocations away.
 inline map_ref map_val_ref(map_node* n) noexcept {
     const value::storage& x = n->val.variant();
     if (std::holds_alternative<list>(x)) return {n->lead, x.index(), n};
-    return map_ref_of(n->val, n);
-}
-
-/// -1 or 1 when two summaries decide the order of their values, else 0.
-/// (Two references to one node are equal without a look at it: a node's
-/// own place is found without following its pointer.)
-KVMODEL_ALWAYS_INLINE inline int map_ref_order(const map_ref& a, const map_ref& b) noexcept {
-    if (a.cls() != b.cls()) return a.cls() < b.cls() ? -1 : 1;
-    if (a.lead != b.lead) return a.lead < b.lead ? -1 : 1;
-    return 0;
-}
-
-inline constexpr std::size_t map_int_cls = static_cast<std::size_t>(value_type::integer);
-inline constexpr std::size_t map_list_cls = static_cast<std::size_t>(value_type::list);
-inline constexpr std::size_t map_wildcard_cls = static_cast<std::size_t>(value_type::wildcard);
-
-/// The value summarised by a is below (above) integer probe v, as
-/// map_less(value, value(v), true) has it: types order first; a WILDCARD
-/// matches.
-KVMODEL_ALWAYS_INLINE inline bool map_ref_below_int(const map_ref& a, std::int64_t v) noexcept {
-    return a.cls() != map_int_cls ? a.cls() < map_int_cls : a.lead < v;
-}
-KVMODEL_ALWAYS_INLINE inline bool map_ref_above_int(const map_ref& a, std::int64_t v) noexcept {
-    if (a.cls() != map_int_cls) return a.cls() > map_int_cls && a.cls() != map_wildcard_cls;
-    return v < a.lead;
+    return ref_of(n->val, n);
 }
 
 /// The key order on map_refs, and its searches (as map_key_less).
 struct map_key_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
-        if (int c = map_ref_order(a, b)) return c < 0;
+        if (int c = ref_order(a, b)) return c < 0;
         return a.node() != b.node() && map_less(a.node()->key, b.node()->key, false);
     }
-    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe k) const noexcept {
-        return map_ref_below_int(a, k.v);
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, int_probe k) const noexcept {
+        return ref_below_int(a, k.v);
     }
-    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe k, const map_ref& b) const noexcept {
-        return map_ref_above_int(b, k.v);
+    KVMODEL_ALWAYS_INLINE bool operator()(int_probe k, const map_ref& b) const noexcept {
+        return ref_above_int(b, k.v);
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const value& k) const noexcept {
         return map_less(a.node()->key, k, true);
@@ -770,28 +986,28 @@ struct map_key_ref_less {
 /// The value order on map_refs (ties by key), and its searches (as map_value_less).
 struct map_val_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_ref& b) const noexcept {
-        if (int c = map_ref_order(a, b)) return c < 0;
+        if (int c = ref_order(a, b)) return c < 0;
         // Equal summaries: equal leads, so the nodes' cached leads say nothing.
         return a.node() != b.node() &&
                map_value_less{}(static_cast<const map_entry&>(*a.node()),
                                 static_cast<const map_entry&>(*b.node()));
     }
-    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, map_int_probe v) const noexcept {
-        return map_ref_below_int(a, v.v);
+    KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, int_probe v) const noexcept {
+        return ref_below_int(a, v.v);
     }
-    KVMODEL_ALWAYS_INLINE bool operator()(map_int_probe v, const map_ref& b) const noexcept {
-        return map_ref_above_int(b, v.v);
+    KVMODEL_ALWAYS_INLINE bool operator()(int_probe v, const map_ref& b) const noexcept {
+        return ref_above_int(b, v.v);
     }
     // A flat-list probe against a summary: another type orders by type (a
     // stored WILDCARD matches); a list whose lead differs from an integer
     // lead orders by it; only then the node's list.
     KVMODEL_ALWAYS_INLINE bool operator()(const map_ref& a, const map_list_probe& v) const noexcept {
-        if (a.cls() != map_list_cls) return a.cls() < map_list_cls;
+        if (a.cls() != list_cls) return a.cls() < list_cls;
         if (v.int_lead && a.lead != v.lead) return a.lead < v.lead;
         return map_compare_list_probe(a.node()->val, v) < 0;
     }
     KVMODEL_ALWAYS_INLINE bool operator()(const map_list_probe& v, const map_ref& b) const noexcept {
-        if (b.cls() != map_list_cls) return b.cls() > map_list_cls && b.cls() != map_wildcard_cls;
+        if (b.cls() != list_cls) return b.cls() > list_cls && b.cls() != wildcard_cls;
         if (v.int_lead && b.lead != v.lead) return v.lead < b.lead;
         return map_compare_list_probe(b.node()->val, v) > 0;
     }
@@ -801,19 +1017,6 @@ struct map_val_ref_less {
     KVMODEL_ALWAYS_INLINE bool operator()(const value& v, const map_ref& b) const noexcept {
         return map_less(v, b.node()->val, true);
     }
-};
-
-/// The references' slots in the tree of one order: map_refs move as plain
-/// data; separators must stay live (a map frees an erased entry's node);
-/// each node keeps its leaf in that tree in the member Leaf.
-template <const void* map_node::*Leaf>
-struct map_ref_slot {
-    static constexpr bool live_separators = true;
-    static constexpr bool tracks_leaf = true;
-    static void move(map_ref& to, map_ref& from) noexcept { to = from; }
-    static void vacate(map_ref& r) noexcept { r = map_ref{}; }
-    static bool same(const map_ref& a, const map_ref& b) noexcept { return a.node() == b.node(); }
-    static void placed(map_ref& r, const void* leaf) noexcept { r.node()->*Leaf = leaf; }
 };
 
 /// Iterates one of a map's orders, yielding the entries (map_node) themselves.
@@ -850,9 +1053,9 @@ private:
 /// question by index or rank is one descent of a tree a few levels deep.
 struct map_impl {
     using key_tree =
-        counted_btree<map_ref, map_key_ref_less, 32, 32, map_ref_slot<&map_node::key_leaf>>;
+        counted_btree<map_ref, map_key_ref_less, 32, 32, ref_slot<map_node, &map_node::key_leaf>>;
     using val_tree =
-        counted_btree<map_ref, map_val_ref_less, 32, 32, map_ref_slot<&map_node::val_leaf>>;
+        counted_btree<map_ref, map_val_ref_less, 32, 32, ref_slot<map_node, &map_node::val_leaf>>;
     using key_iterator = map_ref_iterator<key_tree>;
     using val_iterator = map_ref_iterator<val_tree>;
     key_tree keys;
@@ -897,7 +1100,7 @@ struct map_impl {
         auto at = val_it(n);
         // A stand-in for n with the new value (n's key lent to it: moves, no
         // allocation) asks where that value goes.
-        map_node with(std::move(n->key), std::move(v));
+        alignas(node_align) map_node with(std::move(n->key), std::move(v));
         map_ref r = map_val_ref(&with);
         if (vals.fits_at(at, r)) {
             n->take_entry(with);
@@ -991,7 +1194,7 @@ inline map_impl::map_impl(const map_impl& o) {
 /// its elements (a sorted list's values move inside and between leaves).
 class list::const_iterator {
 public:
-    using index_type = detail::list_impl::seq_index;
+    using index_type = detail::list_positional::pos_tree;
     using base = index_type::const_iterator;
     using sorted_type = detail::list_impl::sorted_container;
     using sorted_base = sorted_type::const_iterator;
@@ -1005,7 +1208,7 @@ public:
     explicit const_iterator(const kvmodel::value* flat) : m_flat(flat) {}
     const_iterator(const index_type* idx, base b) : m_idx(idx), m_it(b) {}
     const_iterator(const sorted_type* srt, sorted_base b) : m_srt(srt), m_sit(b) {}
-    reference operator*() const { return m_idx ? m_it->v : m_srt ? *m_sit : *m_flat; }
+    reference operator*() const { return m_idx ? (*m_it)->v : m_srt ? *m_sit : *m_flat; }
     pointer operator->() const { return &**this; }
     reference operator[](difference_type n) const { return *(*this + n); }
     const_iterator& operator++() {
@@ -1095,25 +1298,26 @@ inline std::size_t list::rank_of(std::size_t i) const {
     const auto& im = *m_impl;
     if (im.srt) return i;
     if (!im.idx) return im.flat_rank_of(i);
-    return im.ranked().rank(im.idx->project<1>(im.at(i)));
+    return im.idx->rank_of(im.idx->node_at(i));
 }
 inline std::size_t list::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (m_impl->srt) return r;
     if (!m_impl->idx) return m_impl->flat_rank_order()[r];
-    return m_impl->position(m_impl->rank_at(r));
+    const auto& ix = *m_impl->idx;
+    return ix.position_of(ix.rank_at(r)->node());
 }
 inline std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
     if (const auto& s = m_impl->srt) return s->lower_bound_pos(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, false);
-    return m_impl->ranked().rank(m_impl->ranked().lower_bound(v));
+    return m_impl->idx->count_below(v, false);
 }
 inline std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
     if (const auto& s = m_impl->srt) return s->upper_bound_pos(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, true);
-    return m_impl->ranked().rank(m_impl->ranked().upper_bound(v));
+    return m_impl->idx->count_below(v, true);
 }
 inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
@@ -1130,15 +1334,16 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
                    order.begin() + static_cast<std::ptrdiff_t>(last));
         return out;
     }
-    auto it = m_impl->rank_at(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->position(it));
+    const auto& ix = *m_impl->idx;
+    auto it = ix.rank_at(first);
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(ix.position_of(it->node()));
     return out;
 }
 inline const value& list::value_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (m_impl->srt) return *m_impl->sorted_at(r);
     if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
-    return m_impl->rank_at(r)->v;
+    return m_impl->idx->rank_at(r)->node()->v;
 }
 inline std::vector<value> list::values_between(const value& lo, const value* hi) const {
     std::vector<value> out;
@@ -1160,14 +1365,13 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
         for (std::size_t r = from.rank; r < last; ++r, ++it) out.push_back(*it);
         return out;
     }
-    const auto& r = m_impl->ranked();
-    auto it = r.lower_bound(lo);
-    auto stop = hi != nullptr ? r.lower_bound(*hi) : r.end();
-    std::size_t first = r.rank(it);
-    std::size_t last = r.rank(stop);
+    const auto& ix = *m_impl->idx;
+    std::size_t first = ix.count_below(lo, false);
+    std::size_t last = hi != nullptr ? ix.count_below(*hi, false) : ix.size();
     if (first >= last) return out;
     out.reserve(last - first);
-    for (; it != stop; ++it) out.push_back(it->v);
+    auto it = ix.rank_at(first);
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->node()->v);
     return out;
 }
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
@@ -1185,8 +1389,8 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
         for (std::size_t r = first; r < last; ++r) out.push_back(m_impl->flat[order[r]]);
         return out;
     }
-    auto it = m_impl->rank_at(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->v);
+    auto it = m_impl->idx->rank_at(first);
+    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->node()->v);
     return out;
 }
 KVMODEL_ALWAYS_INLINE inline void list::push_back(value v) {
@@ -1218,7 +1422,7 @@ inline void list::set(std::size_t pos, value v) {
         im.flat[pos] = std::move(v);
         return;
     }
-    im.seq().modify(im.at(pos), [&](detail::list_node& n) { n.v = std::move(v); });
+    (void)im.idx->replace(im.idx->node_at(pos), std::move(v));
 }
 inline value list::take(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
@@ -1226,9 +1430,7 @@ inline value list::take(std::size_t pos) {
     // The nil left behind would unsort a sorted list.
     if (im.srt) im.build_positional();
     if (!im.idx) return std::exchange(im.flat[pos], value{});
-    value out;
-    im.seq().modify(im.at(pos), [&](detail::list_node& n) { out = std::exchange(n.v, value{}); });
-    return out;
+    return im.idx->replace(im.idx->node_at(pos), value{});
 }
 inline void list::erase(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
@@ -1241,7 +1443,7 @@ inline void list::erase(std::size_t pos) {
         im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(pos));
         return;
     }
-    im.seq().erase(im.at(pos));
+    im.idx->erase(im.idx->at(pos));
 }
 inline void list::erase(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
@@ -1263,13 +1465,8 @@ inline void list::erase(std::size_t first, std::size_t last) {
         else srt->erase_ranks(first, last); // leaf by leaf, O(log n + k)
         return;
     }
-    auto& seq = im.seq();
-    auto b = im.at(first);
-    if (last == first + 1) {
-        seq.erase(b);
-        return;
-    }
-    seq.erase(b, last == seq.size() ? seq.end() : im.at(last));
+    if (last == first + 1) im.idx->erase(im.idx->at(first));
+    else im.idx->erase_range(first, last);
 }
 inline void list::erase_positions(const std::vector<std::size_t>& positions) {
     if (positions.empty()) return;
@@ -1300,7 +1497,7 @@ inline void list::erase_positions(const std::vector<std::size_t>& positions) {
         return;
     }
     // Back to front, so the positions still to erase do not move.
-    for (auto it = positions.rbegin(); it != positions.rend(); ++it) im.seq().erase(im.at(*it));
+    for (auto it = positions.rbegin(); it != positions.rend(); ++it) im.idx->erase(im.idx->at(*it));
 }
 inline void list::clear() noexcept { m_impl.reset(); }
 inline void list::sort(bool drop_duplicates) {
@@ -1311,7 +1508,7 @@ inline void list::sort(bool drop_duplicates) {
         for (const value& v : *m_impl->srt) sorted.push_back(v);
     } else if (m_impl->idx) {
         // The ranked index already holds the stable order (ties by position).
-        for (const auto& n : m_impl->ranked()) sorted.push_back(n.v);
+        for (const detail::list_ref& r : m_impl->idx->vals) sorted.push_back(r.node()->v);
     } else {
         sorted = m_impl->flat;
         std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
@@ -1334,15 +1531,28 @@ inline list::const_iterator list::begin() const {
     if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
     if (m_impl->srt) return const_iterator(m_impl->srt.get(), m_impl->srt->begin());
     if (!m_impl->idx) return const_iterator(m_impl->flat.data());
-    return const_iterator(&m_impl->seq(), m_impl->seq().begin());
+    return const_iterator(&m_impl->idx->pos, m_impl->idx->pos.begin());
 }
 inline list::const_iterator list::end() const {
     if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
     if (m_impl->srt) return const_iterator(m_impl->srt.get(), m_impl->srt->end());
     if (!m_impl->idx) return const_iterator(m_impl->flat.data() + m_impl->flat.size());
-    return const_iterator(&m_impl->seq(), m_impl->seq().end());
+    return const_iterator(&m_impl->idx->pos, m_impl->idx->pos.end());
 }
 inline std::vector<value> list::to_vector() const { return {begin(), end()}; }
+
+namespace detail {
+/// For tests: a list's index invariants (the sorted layout's tree, or the
+/// positional layout's two; a flat list has none). O(n log n).
+struct list_access {
+    static bool check(const list& l) {
+        const list_impl* im = l.m_impl.get();
+        if (im == nullptr) return true;
+        if (im->srt) return im->srt->check();
+        return !im->idx || im->idx->check();
+    }
+};
+} // namespace detail
 
 // ---------------------------------------------------------------- map
 
