@@ -39,7 +39,7 @@ function(kvmodel_check_requirements)
 endfunction()
 
 # --- what the library itself needs (also re-found by kvmodelConfig.cmake) ---
-kvmodel_require(Boost libboost-dev 1.70 CONFIG)  # Boost::headers (MultiIndex, ...)
+kvmodel_require(Boost libboost-dev 1.70 CONFIG)  # Boost::headers (Container; the benchmarks also MultiIndex)
 kvmodel_require(nlohmann_json nlohmann-json3-dev 3.9)
 kvmodel_require(OpenSSL libssl-dev COMPONENTS Crypto)  # RIPEMD-160 key digests
 
