@@ -471,6 +471,86 @@ TEST_CASE("RECORD_TOO_BIG: flat + 4 > max-record-size, the record unchanged",
     CHECK(f.db.put(K(3), {{"s", value()}}));
 }
 
+TEST_CASE("a command's last CDT write changes its bin in place, all or nothing",
+          "[sim][cluster][status]") {
+    // Where the command's last op cannot take the record past the limit, its
+    // bin is written in place with no old value kept (no copy of the
+    // container). Wherever that op fails, or an op before it, or the record
+    // ends over the limit, the record is as it was.
+    const std::size_t max = 64 * 1024;
+    fixture f(max);
+    std::vector<std::pair<value, value>> items;
+    for (int i = 0; i < 1000; ++i)
+        items.emplace_back(i, list{i, "payload"});
+    REQUIRE(f.db.operate(K(1),
+                         {kv::op::write("a", 1),
+                          kv::op::cdt("m", mo::put_items(items)),
+                          kv::op::cdt("l", lo::append_items({3, 1, 2}))}));
+    const kv::record before = snapshot(f.db, K(1));
+    const value* old_map = before.get("m");
+    REQUIRE(old_map != nullptr);
+    sim::op_report rep;
+
+    SECTION("a write that succeeds; the copy read before it keeps the old map") {
+        REQUIRE(f.db.operate(K(1), {kv::op::add("a", 1), kv::op::cdt("m", mo::put(5000, "new"))}));
+        kv::record now = snapshot(f.db, K(1));
+        CHECK(*now.get("a") == value(2));
+        CHECK(now.get("m")->as_map().size() == 1001);
+        CHECK(*now.get("m")->as_map().get(value(5000)) == value("new"));
+        CHECK(old_map->as_map().size() == 1000); // copy-on-write: the reader's map
+        CHECK(now.generation == before.generation + 1);
+        // Removes, through a context too.
+        REQUIRE(f.db.operate(K(1), {kv::op::cdt("m", mo::remove_by_key(1, cdt::return_type::none))}));
+        REQUIRE(f.db.operate(
+            K(1),
+            {kv::op::cdt("m", lo::remove_by_index(0, cdt::return_type::none, false, {lo::ctx::map_key(2)}))}));
+        now = snapshot(f.db, K(1));
+        CHECK(now.get("m")->as_map().size() == 1000);
+        CHECK(*now.get("m")->as_map().get(value(2)) == value(list{"payload"}));
+    }
+    SECTION("the last op fails: the ops before it are rolled back, its bin untouched") {
+        auto r = f.db.operate(
+            K(1),
+            {kv::op::add("a", 1),
+             kv::op::cdt("m", mo::put(1, "dup", mo::policy(map_order::unordered, cdt::map_write_mode::create_only)))},
+            {},
+            rep);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == status::element_exists);
+        CHECK(rep.failed_op == std::size_t{1});
+        CHECK(snapshot(f.db, K(1)) == before);
+        // A list op on the map bin, and a remove through a missing context.
+        CHECK(f.db.operate(K(1), {kv::op::write("a", 9), kv::op::cdt("m", lo::append(1))}).code() ==
+              status::bin_type_error);
+        CHECK(f.db.operate(K(1),
+                           {kv::op::write("a", 9),
+                            kv::op::cdt("l", lo::remove_by_index(0, cdt::return_type::none, false,
+                                                                 {lo::ctx::list_index(0)}))})
+                  .code() == status::bin_type_error);
+        CHECK(snapshot(f.db, K(1)) == before);
+    }
+    SECTION("near the limit: a write that would end over it changes nothing") {
+        // Grow the record to within a few bytes of the limit, then append
+        // values that do and do not fit, as the last op.
+        const std::size_t flat_now = kv::record_size::flat(
+            "s", std::nullopt, false, std::span<const kv::bin>(before.bins));
+        const std::size_t room = max - 4 - flat_now; // fits(flat) <=> flat + 4 <= max
+        // A string bin that leaves no byte free.
+        const std::size_t empty_string_bin = kv::record_size::bin_size("s", value(std::string()));
+        REQUIRE(f.db.operate(K(1), {kv::op::write("s", std::string(room - empty_string_bin, 'x'))}));
+        const kv::record full = snapshot(f.db, K(1));
+        CHECK(f.db.operate(K(1), {kv::op::add("a", 1), kv::op::cdt("l", lo::append(1))}).code() ==
+              status::record_too_big);
+        CHECK(f.db.operate(K(1), {kv::op::cdt("m", mo::put(1, list{1, "payload"}))}));
+        CHECK(snapshot(f.db, K(1)).generation == full.generation + 1);
+        CHECK(f.db.operate(K(1), {kv::op::cdt("m", mo::put(1, list{1, "payload!"}))}).code() ==
+              status::record_too_big);
+        kv::record after = snapshot(f.db, K(1));
+        after.generation = full.generation;
+        CHECK(after == full);
+    }
+}
+
 TEST_CASE("RECORD_TOO_BIG at the sizes a real 8.1.2 server measures", "[sim][cluster][status]") {
     // Measured with max-record-size 1000: this record with an 796-byte
     // string fits (flat 996 + 4 = 1000; the server reports 1008), with 797

@@ -240,6 +240,42 @@ list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
     return list_compare(a, b, wildcard_matches) < 0;
 }
 
+/// Old node -> new node while a container whose nodes two trees refer to is
+/// copied: the nodes are copied in one tree's order, and the other tree's
+/// references find their new nodes here, by the old pointer alone (an
+/// open-addressing table at most half full), without touching the old nodes
+/// or walking up the old tree. O(1) expected per look-up.
+template <class Node>
+class node_map {
+public:
+    explicit node_map(std::size_t n) {
+        std::size_t cap = 16;
+        while (cap < 2 * n) cap *= 2;
+        m_slots.resize(cap);
+        m_mask = cap - 1;
+    }
+    void add(const Node* from, Node* to) noexcept {
+        std::size_t i = slot(from);
+        while (m_slots[i].first != nullptr) i = (i + 1) & m_mask;
+        m_slots[i] = {from, to};
+    }
+    /// Precondition: add(from, ...) was called.
+    Node* operator[](const Node* from) const noexcept {
+        std::size_t i = slot(from);
+        while (m_slots[i].first != from) i = (i + 1) & m_mask;
+        return m_slots[i].second;
+    }
+
+private:
+    std::size_t slot(const Node* p) const noexcept {
+        // Fibonacci hashing of the pointer, alignment bits dropped.
+        std::uint64_t h = (reinterpret_cast<std::uintptr_t>(p) >> 4) * 0x9E3779B97F4A7C15ULL;
+        return static_cast<std::size_t>(h >> 32) & m_mask;
+    }
+    std::vector<std::pair<const Node*, Node*>> m_slots;
+    std::size_t m_mask = 0;
+};
+
 /// An element of a list's positional layout (list_positional): its value,
 /// its label (an order-maintenance tag increasing with list position), and
 /// the leaves of the two trees that hold it.
@@ -543,16 +579,19 @@ private:
 };
 
 inline list_positional::list_positional(const list_positional& o) {
-    // New nodes in list order; the value order mapped onto them through each
-    // old node's position (a walk up the old tree from the leaf it records).
+    // New nodes in list order; the value order mapped onto them.
     std::vector<std::unique_ptr<list_node>> made;
     made.reserve(o.size());
-    for (const list_node* n : o.pos) made.push_back(std::make_unique<list_node>(n->v, n->label));
+    node_map<list_node> to(o.size());
+    for (const list_node* n : o.pos) {
+        made.push_back(std::make_unique<list_node>(n->v, n->label));
+        to.add(n, made.back().get());
+    }
     pos.assign_sorted(o.size(), [&](std::size_t i) { return made[i].get(); });
     auto val_it = o.vals.begin();
     vals.assign_sorted(o.size(), [&](std::size_t) {
         list_ref r = *val_it++;
-        r.set_node(made[o.position_of(r.node())].get());
+        r.set_node(to[r.node()]);
         return r;
     });
     for (auto& n : made) (void)n.release();
@@ -1164,11 +1203,14 @@ private:
 };
 
 inline map_impl::map_impl(const map_impl& o) {
-    // New nodes in key order; the value order mapped onto them through each
-    // old node's index (a walk up the old key tree from the leaf it records).
+    // New nodes in key order; the value order mapped onto them.
     boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
     made.reserve(o.size());
-    for (const map_ref& r : o.keys) made.push_back(std::make_unique<map_node>(*r.node()));
+    node_map<map_node> to(o.size());
+    for (const map_ref& r : o.keys) {
+        made.push_back(std::make_unique<map_node>(*r.node()));
+        to.add(r.node(), made.back().get());
+    }
     auto key_it = o.keys.begin();
     keys.assign_sorted(o.size(), [&](std::size_t i) {
         map_ref r = *key_it++;
@@ -1178,7 +1220,7 @@ inline map_impl::map_impl(const map_impl& o) {
     auto val_it = o.vals.begin();
     vals.assign_sorted(o.size(), [&](std::size_t) {
         map_ref r = *val_it++;
-        r.set_node(made[o.index_of(r.node())].get());
+        r.set_node(to[r.node()]);
         return r;
     });
     for (auto& n : made) (void)n.release();

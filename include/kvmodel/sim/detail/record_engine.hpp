@@ -9,15 +9,18 @@
 // check fails, so a failed command leaves the record exactly as it was.
 // Unchanged bins are never copied; a replaced bin's old value is moved into
 // the log. A list or map bin mutated by a CDT op keeps its old handle in the
-// log, so the first mutation clones the container (values are copy-on-write):
-// O(its size) per mutating command, about what the server spends rewriting
-// the record; a blob mutated by a bit op is copied likewise.
+// log, so the first mutation clones the container (values are copy-on-write),
+// O(its size) - except for a command's last op when it cannot take the
+// record past the size limit (ops_impl::cdt_growth_bound): nothing after it
+// can fail, so it changes the bin in place, unlogged. A blob mutated by a bit
+// op is copied likewise.
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/assert.hpp>
+#include <kvmodel/core/msgpack_size.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -433,7 +436,8 @@ struct write_outcome {
 /// so a string is not copied), removed bins keep their place. Unchanged bins
 /// are never copied. A list or map bin handed to the CDT engine keeps its
 /// old handle here, so the engine's first mutation clones the container —
-/// O(its size), the price of all-or-nothing.
+/// O(its size), the price of all-or-nothing — unless logging has stopped
+/// (take_out()).
 class txn {
 public:
     /// Logging off: a fresh entry needs no undo (it is dropped on failure).
@@ -524,6 +528,17 @@ public:
             return std::nullopt;
         return b->val; // a copy: O(1) for lists and maps, O(n) for strings and blobs
     }
+    /// The bin's value itself, moved out (nil holds its place until
+    /// give_back()), so an op changes it in place. Only without bin logging
+    /// (stop_bin_logging()): nothing keeps the old value.
+    std::optional<value> take_out(std::string_view name) {
+        KVMODEL_ASSERT(!m_log);
+        stored_bin* b = m_e.find(name);
+        if (b == nullptr)
+            return std::nullopt;
+        return std::exchange(b->val, value{});
+    }
+    bool logging() const noexcept { return m_log; }
     void give_back(std::string_view name, std::optional<value> v) {
         if (v)
             put(name, std::move(*v));
@@ -589,6 +604,81 @@ private:
 };
 
 namespace ops_impl {
+
+/// An upper bound on the bytes CDT op o can add to bin b's stored size, or
+/// nullopt where none is simple. Remove-type ops never add (whatever the
+/// context: through a create step they create nothing; every term of a
+/// container's size - header, body, persisted index - grows with its count
+/// and body only). Without a context: appends, inserts, sets, increments and
+/// puts add at most their arguments' packed bytes, the nils padding an index
+/// past the end, a few header bytes, and - on a container with a persisted
+/// index - at most 8 bytes per element for the index (its widths may grow
+/// for every entry). Other ops (create, order and policy changes, sorts, any
+/// context for a write) have no bound here.
+inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op& o) {
+    using cdt::op_code;
+    if (cdt::classify(o.code) == cdt::op_class::remove)
+        return 0;
+    if (!o.ctx.empty() || !(b.is_list() || b.is_map()))
+        return std::nullopt;
+    std::size_t n = b.is_list() ? b.as_list().size() : b.as_map().size();
+    bool persisted = b.is_list() ? b.as_list().persist_index() : b.as_map().persist_index();
+    persisted = persisted || o.persist_index || o.mpolicy.persist_index;
+    std::size_t args = 0; // the packed bytes the op may store
+    std::size_t added = 0; // elements the op may add
+    std::size_t pad = 0;   // nils an index past the end may add
+    auto past_end = [&] {
+        return o.index > 0 && static_cast<std::uint64_t>(o.index) > n
+                   ? static_cast<std::size_t>(o.index) - n
+                   : std::size_t{0};
+    };
+    switch (o.code) {
+    case op_code::list_append:
+        args = packed_size(o.key);
+        added = 1;
+        break;
+    case op_code::list_append_items:
+        for (const value& v : o.values)
+            args += packed_size(v);
+        added = o.values.size();
+        break;
+    case op_code::list_insert:
+    case op_code::list_set:
+        args = packed_size(o.key);
+        pad = past_end();
+        added = 1 + pad;
+        break;
+    case op_code::list_insert_items:
+        for (const value& v : o.values)
+            args += packed_size(v);
+        pad = past_end();
+        added = o.values.size() + pad;
+        break;
+    case op_code::list_increment:
+        args = 9; // an integer or a double, at most 9 bytes
+        pad = past_end();
+        added = 1 + pad;
+        break;
+    case op_code::map_put:
+        args = packed_size(o.key) + packed_size(o.val);
+        added = 1;
+        break;
+    case op_code::map_put_items:
+        for (const auto& [k, v] : o.items)
+            args += packed_size(k) + packed_size(v);
+        added = o.items.size();
+        break;
+    case op_code::map_increment:
+    case op_code::map_decrement:
+        args = packed_size(o.key) + 9;
+        added = 1;
+        break;
+    default:
+        return std::nullopt;
+    }
+    std::size_t index = persisted ? 8 * (n + added) + 6 : 0;
+    return args + pad + 4 + index;
+}
 
 inline std::string a_type(const value& v) {
     const std::string_view t = type_name(v.type());
@@ -727,10 +817,29 @@ inline result<void> apply_ops(txn& t,
                 res = std::move(r).value();
                 break;
             }
-            std::optional<value> bin = t.take(x.bin);
+            // The last op, on a bin it cannot grow past the record limit:
+            // nothing after it can fail (the bin exists, so the bin count
+            // stands and the record keeps a bin; the size check is bounded),
+            // so the bin is changed in place with no old value kept - no
+            // copy of the container. (A fresh record keeps no undo at all.)
+            // On error the engine left the bin as it was.
+            if (i + 1 == ops.size() && t.logging()) {
+                const stored_bin* b = t.target().find(x.bin);
+                std::optional<std::size_t> grow =
+                    b != nullptr ? ops_impl::cdt_growth_bound(b->val, x.op) : std::nullopt;
+                if (grow && kv::record_size::fits(t.target().flat() + *grow, max_record_size))
+                    t.stop_bin_logging();
+            }
+            const bool in_place = !t.logging();
+            std::optional<value> bin = in_place ? t.take_out(x.bin) : t.take(x.bin);
+            const bool had_bin = bin.has_value();
             result<value> r = cdt::apply(bin, x.op, max_record_size);
-            if (!r)
+            if (!r) {
+                if (in_place)
+                    t.give_back(x.bin, std::move(bin));
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            }
+            KVMODEL_ASSERT(!in_place || !had_bin || bin.has_value()); // ops keep a live bin
             t.give_back(x.bin, std::move(bin));
             res = std::move(r).value();
             break;
