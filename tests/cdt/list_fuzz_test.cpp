@@ -13,6 +13,7 @@
 // prints the seed, the op number and a shrunk reproducer as a cdt-json case
 // (shared/spec/cdt-json.md), runnable with `kvmodel cdt` against a real server.
 #include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/core/msgpack_size.hpp>
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/core/json.hpp>
 
@@ -851,6 +852,11 @@ divergence(const std::optional<value>& before, const op& o, run_result* engine =
         s << "bin after: engine " << show(e.after) << ", reference " << show(r.after) << "\n";
     if (!e.ok && !same_bin(e.after, before))
         s << "a failed op changed the bin\n";
+    // The containers keep their packed size as they change: it must be what
+    // counting every element anew gives.
+    if (e.after && packed_size(*e.after) != kvmodel::detail::packed_size_scan(*e.after))
+        s << "packed size kept " << packed_size(*e.after) << ", counted "
+          << kvmodel::detail::packed_size_scan(*e.after) << "\n";
     return s.str();
 }
 

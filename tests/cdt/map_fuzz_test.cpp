@@ -561,6 +561,11 @@ std::string divergence(const std::optional<value>& before,
         s << "bin after: engine " << show(e.after) << ", reference " << show(r.after) << "\n";
     if (!e.ok && !same_bin(e.after, before))
         s << "a failed op changed the bin\n";
+    // The containers keep their packed size as they change: it must be what
+    // counting every element anew gives.
+    if (e.after && packed_size(*e.after) != kvmodel::detail::packed_size_scan(*e.after))
+        s << "packed size kept " << packed_size(*e.after) << ", counted "
+          << kvmodel::detail::packed_size_scan(*e.after) << "\n";
     if (engine_out != nullptr)
         *engine_out = std::move(e);
     return s.str();

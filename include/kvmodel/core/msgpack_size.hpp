@@ -14,7 +14,8 @@
 // for them (d4 ff 01, d4 ff 00).
 // Blobs use the str family (not msgpack bin) as every Aerospike client packs
 // them, and the server rewrites any bin8/16/32 it receives into str form.
-// Cost: O(size of the value).
+// Cost: O(1) - lists and maps keep their elements' total as they change
+// (detail::packed_size_scan counts it all anew, O(size of the value)).
 #pragma once
 
 #include <kvmodel/core/value.hpp>
@@ -61,9 +62,8 @@ inline std::size_t packed_size(const value& v) noexcept;
 
 namespace detail {
 
-inline std::size_t packed_list(const list& l) noexcept {
-    std::size_t body = 0;
-    for (const value& e : l) body += packed_size(e);
+/// A list's packed bytes, its elements' being body.
+inline std::size_t packed_list(const list& l, std::size_t body) noexcept {
     std::size_t n = l.size();
     bool ext = l.is_ordered() || l.persist_index();
     std::size_t c = 0;
@@ -80,9 +80,8 @@ inline std::size_t packed_list(const list& l) noexcept {
     return total;
 }
 
-inline std::size_t packed_map(const map& m) noexcept {
-    std::size_t body = 0;
-    for (const map_entry& e : m) body += packed_size(e.key) + packed_size(e.val);
+/// A map's packed bytes, its entries' being body.
+inline std::size_t packed_map(const map& m, std::size_t body) noexcept {
     std::size_t n = m.size();
     // A persisted index on an UNORDERED map is stored as on a K_ORDERED one:
     // the ext element and a key offset index (measured on 8.1.2).
@@ -97,10 +96,8 @@ inline std::size_t packed_map(const map& m) noexcept {
     return total;
 }
 
-} // namespace detail
-
-/// Bytes of v in Aerospike's msgpack encoding.
-inline std::size_t packed_size(const value& v) noexcept {
+/// Bytes of a value other than a list or map (which the two above weigh).
+inline std::size_t packed_scalar(const value& v) noexcept {
     switch (v.type()) {
     case value_type::nil:
     case value_type::boolean: return 1;
@@ -114,12 +111,37 @@ inline std::size_t packed_size(const value& v) noexcept {
         std::size_t n = v.as_bytes().size() + 1;
         return msgpack_size::str_header(n) + n;
     }
-    case value_type::list: return detail::packed_list(v.as_list());
-    case value_type::map: return detail::packed_map(v.as_map());
+    case value_type::list:
+    case value_type::map: break;
     case value_type::inf:
     case value_type::wildcard: return 3; // fixext1: d4, ext type 0xff, 1 byte
     }
     return 0;
+}
+
+/// packed_size counted anew over every element, at every depth, without the
+/// containers' kept totals: O(size of the value). For tests and checks.
+inline std::size_t packed_size_scan(const value& v) noexcept {
+    if (v.is_list()) {
+        std::size_t body = 0;
+        for (const value& e : v.as_list()) body += packed_size_scan(e);
+        return packed_list(v.as_list(), body);
+    }
+    if (v.is_map()) {
+        std::size_t body = 0;
+        for (const map_entry& e : v.as_map()) body += packed_size_scan(e.key) + packed_size_scan(e.val);
+        return packed_map(v.as_map(), body);
+    }
+    return packed_scalar(v);
+}
+
+} // namespace detail
+
+/// Bytes of v in Aerospike's msgpack encoding. O(1).
+inline std::size_t packed_size(const value& v) noexcept {
+    if (v.is_list()) return detail::packed_list(v.as_list(), detail::list_access::body(v.as_list()));
+    if (v.is_map()) return detail::packed_map(v.as_map(), detail::map_access::body(v.as_map()));
+    return detail::packed_scalar(v);
 }
 
 } // namespace kvmodel

@@ -63,6 +63,11 @@
 #include <vector>
 
 namespace kvmodel {
+
+/// Bytes of v in Aerospike's msgpack encoding (msgpack_size.hpp, included at
+/// the end of this header): containers keep their elements' total.
+inline std::size_t packed_size(const value& v) noexcept;
+
 namespace detail {
 
 /// compare() reduced to an int, with WILDCARD matching (probe lookups) or not
@@ -678,18 +683,49 @@ struct list_impl {
     std::vector<value> flat;                // the elements, while there is no index
     std::unique_ptr<list_positional> idx;   // the positional layout
     std::unique_ptr<sorted_container> srt;  // the sorted layout's one index
+    // The elements' packed bytes (packed_size), kept by every write: a list's
+    // packed size is O(1), and so a record's.
+    std::size_t body = 0;
 
     list_impl() = default;
     list_impl(const list_impl& o)
         : flat(o.flat)
         , idx(o.idx ? std::make_unique<list_positional>(*o.idx) : nullptr)
-        , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr) {}
+        , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr)
+        , body(o.body) {}
     list_impl& operator=(const list_impl&) = delete;
     list_impl(list_impl&&) = delete;
     list_impl& operator=(list_impl&&) = delete;
     ~list_impl() = default;
 
     bool indexed() const noexcept { return idx || srt; }
+
+    static std::size_t body_of(const std::vector<value>& values) noexcept {
+        std::size_t b = 0;
+        for (const value& v : values) b += packed_size(v);
+        return b;
+    }
+    /// Runs erase, which removes elements of b packed bytes in all, and
+    /// keeps the body. An erase across a sorted layout's leaves that runs
+    /// out of memory may leave part done: the body is then counted anew.
+    template <class Erase>
+    void erase_then(Erase erase, std::size_t b) {
+        try {
+            erase();
+        } catch (...) {
+            body = 0;
+            if (srt) {
+                for (const value& v : *srt) body += packed_size(v);
+            } else if (idx) {
+                for (const list_node* n : idx->pos) body += packed_size(n->v);
+            } else {
+                body = body_of(flat);
+            }
+            throw;
+        }
+        body -= b;
+    }
+
     KVMODEL_ALWAYS_INLINE std::size_t size() const noexcept {
         if (!indexed()) return flat.size();
         return idx ? idx->size() : srt->size();
@@ -1099,6 +1135,9 @@ struct map_impl {
     using val_iterator = map_ref_iterator<val_tree>;
     key_tree keys;
     val_tree vals;
+    // The entries' packed bytes (keys and values, packed_size), kept by every
+    // write: a map's packed size is O(1), and so a record's.
+    std::size_t body = 0;
 
     map_impl() = default;
     map_impl(const map_impl& o);
@@ -1130,12 +1169,14 @@ struct map_impl {
             keys.erase(key_it(p));
             throw;
         }
+        body += entry_bytes(*p);
         return n.release();
     }
     /// Writes node n's value: in place when it keeps n's rank, else n moves
     /// in the value order. O(log n).
     /// A failed write (bad_alloc) leaves n and both orders as they were.
     void set_val(map_node* n, value v) {
+        const std::size_t new_body = body - packed_size(n->val) + packed_size(v);
         auto at = val_it(n);
         // A stand-in for n with the new value (n's key lent to it: moves, no
         // allocation) asks where that value goes.
@@ -1145,6 +1186,7 @@ struct map_impl {
             n->take_entry(with);
             r = map_val_ref(n);
             if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
+            body = new_body;
             return;
         }
         // n moves in the value order. The stand-in's reference goes in first:
@@ -1162,6 +1204,7 @@ struct map_impl {
                                    [&](const map_ref& x) { return x.node() == &with; });
         vals.update(it, map_val_ref(n)); // and the separators naming the stand-in
         n->val_leaf = with.val_leaf;
+        body = new_body;
     }
     /// Key k's entry (a WILDCARD in k matches: the first match) and its
     /// index, or end(). O(log n).
@@ -1177,7 +1220,11 @@ struct map_impl {
         map_node* n = it->node();
         vals.erase(val_it(n));
         keys.erase(it);
+        body -= entry_bytes(*n);
         delete n;
+    }
+    static std::size_t entry_bytes(const map_entry& e) noexcept {
+        return packed_size(e.key) + packed_size(e.val);
     }
     /// Erases indexes (ranks) [first, last), which leave fewer than all. O(k log n).
     void erase_indexes(std::size_t first, std::size_t last) { erase_run(keys, vals, first, last); }
@@ -1197,12 +1244,13 @@ private:
         from.erase_ranks(first, last);
         for (map_node* n : gone) {
             other.erase(it_in(other, n));
+            body -= entry_bytes(*n);
             delete n;
         }
     }
 };
 
-inline map_impl::map_impl(const map_impl& o) {
+inline map_impl::map_impl(const map_impl& o) : body(o.body) {
     // New nodes in key order; the value order mapped onto them.
     boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
     made.reserve(o.size());
@@ -1309,7 +1357,10 @@ inline list::list(std::vector<value> items, list_order order) : m_order(order) {
         std::stable_sort(items.begin(), items.end(), [](const value& a, const value& b) {
             return detail::list_compare(a, b, false) < 0;
         });
-    mut().flat = std::move(items);
+    std::size_t body = detail::list_impl::body_of(items);
+    auto& im = mut();
+    im.flat = std::move(items);
+    im.body = body;
 }
 KVMODEL_ALWAYS_INLINE inline std::size_t list::size() const noexcept {
     return m_impl ? m_impl->size() : 0;
@@ -1437,55 +1488,62 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
 }
 KVMODEL_ALWAYS_INLINE inline void list::push_back(value v) {
     auto& im = mut();
-    if (!im.indexed()) {
-        im.flat.push_back(std::move(v));
-        return;
-    }
-    im.insert(im.size(), std::move(v));
+    const std::size_t b = packed_size(v);
+    if (!im.indexed()) im.flat.push_back(std::move(v));
+    else im.insert(im.size(), std::move(v));
+    im.body += b;
 }
 inline void list::insert(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos <= size());
-    mut().insert(pos, std::move(v));
+    auto& im = mut();
+    const std::size_t b = packed_size(v);
+    im.insert(pos, std::move(v));
+    im.body += b;
 }
-inline std::size_t list::insert_sorted(value v) { return mut().insert_sorted(std::move(v)); }
+inline std::size_t list::insert_sorted(value v) {
+    auto& im = mut();
+    const std::size_t b = packed_size(v);
+    std::size_t pos = im.insert_sorted(std::move(v));
+    im.body += b;
+    return pos;
+}
 inline void list::set(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
-    if (im.srt) {
-        auto it = im.sorted_at(pos);
-        // In place between its neighbours, or the list stops being sorted.
-        if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
-            im.srt->replace(it, std::move(v));
-            return;
+    const std::size_t body = im.body - packed_size(im.get(pos)) + packed_size(v);
+    [&] {
+        if (im.srt) {
+            auto it = im.sorted_at(pos);
+            // In place between its neighbours, or the list stops being sorted.
+            if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
+                im.srt->replace(it, std::move(v));
+                return;
+            }
+            im.build_positional();
         }
-        im.build_positional();
-    }
-    if (!im.idx) {
-        im.flat[pos] = std::move(v);
-        return;
-    }
-    (void)im.idx->replace(im.idx->node_at(pos), std::move(v));
+        if (!im.idx) im.flat[pos] = std::move(v);
+        else (void)im.idx->replace(im.idx->node_at(pos), std::move(v));
+    }();
+    im.body = body;
 }
 inline value list::take(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
     // The nil left behind would unsort a sorted list.
     if (im.srt) im.build_positional();
-    if (!im.idx) return std::exchange(im.flat[pos], value{});
-    return im.idx->replace(im.idx->node_at(pos), value{});
+    value out = !im.idx ? std::exchange(im.flat[pos], value{})
+                        : im.idx->replace(im.idx->node_at(pos), value{});
+    im.body = im.body - packed_size(out) + packed_size(value{});
+    return out;
 }
 inline void list::erase(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
-    if (im.srt) {
-        im.srt->erase(im.sorted_at(pos));
-        return;
-    }
-    if (!im.idx) {
-        im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(pos));
-        return;
-    }
-    im.idx->erase(im.idx->at(pos));
+    const std::size_t b = packed_size(im.get(pos));
+    if (im.srt) im.srt->erase(im.sorted_at(pos));
+    else if (!im.idx) im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(pos));
+    else im.idx->erase(im.idx->at(pos));
+    im.body -= b;
 }
 inline void list::erase(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
@@ -1495,20 +1553,25 @@ inline void list::erase(std::size_t first, std::size_t last) {
         return;
     }
     auto& im = mut();
-    if (!im.indexed()) {
-        im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(first),
-                      im.flat.begin() + static_cast<std::ptrdiff_t>(last));
-        return;
-    }
-    // The ends are O(1) (no descent from the root); a single element needs
-    // no second position.
-    if (auto& srt = im.srt) {
-        if (last == first + 1) srt->erase(im.sorted_at(first));
-        else srt->erase_ranks(first, last); // leaf by leaf, O(log n + k)
-        return;
-    }
-    if (last == first + 1) im.idx->erase(im.idx->at(first));
-    else im.idx->erase_range(first, last);
+    std::size_t b = 0;
+    for (auto it = begin() + static_cast<std::ptrdiff_t>(first), e = it + static_cast<std::ptrdiff_t>(last - first); it != e; ++it)
+        b += packed_size(*it);
+    im.erase_then([&] {
+        if (!im.indexed()) {
+            im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(first),
+                          im.flat.begin() + static_cast<std::ptrdiff_t>(last));
+            return;
+        }
+        // The ends are O(1) (no descent from the root); a single element needs
+        // no second position.
+        if (auto& srt = im.srt) {
+            if (last == first + 1) srt->erase(im.sorted_at(first));
+            else srt->erase_ranks(first, last); // leaf by leaf, O(log n + k)
+            return;
+        }
+        if (last == first + 1) im.idx->erase(im.idx->at(first));
+        else im.idx->erase_range(first, last);
+    }, b);
 }
 inline void list::erase_positions(const std::vector<std::size_t>& positions) {
     if (positions.empty()) return;
@@ -1518,28 +1581,33 @@ inline void list::erase_positions(const std::vector<std::size_t>& positions) {
         return;
     }
     auto& im = mut();
-    if (im.srt) {
-        for (auto it = positions.rbegin(); it != positions.rend(); ++it)
-            im.srt->erase(im.sorted_at(*it));
-        return;
-    }
-    if (!im.idx) {
-        // One compaction pass, not one shift per position.
-        std::size_t out = 0;
-        std::size_t next = 0;
-        for (std::size_t i = 0; i < im.flat.size(); ++i) {
-            if (next < positions.size() && positions[next] == i) {
-                ++next;
-                continue;
-            }
-            if (out != i) im.flat[out] = std::move(im.flat[i]);
-            ++out;
+    std::size_t b = 0;
+    for (std::size_t p : positions) b += packed_size(im.get(p));
+    im.erase_then([&] {
+        if (im.srt) {
+            for (auto it = positions.rbegin(); it != positions.rend(); ++it)
+                im.srt->erase(im.sorted_at(*it));
+            return;
         }
-        im.flat.resize(out);
-        return;
-    }
-    // Back to front, so the positions still to erase do not move.
-    for (auto it = positions.rbegin(); it != positions.rend(); ++it) im.idx->erase(im.idx->at(*it));
+        if (!im.idx) {
+            // One compaction pass, not one shift per position.
+            std::size_t out = 0;
+            std::size_t next = 0;
+            for (std::size_t i = 0; i < im.flat.size(); ++i) {
+                if (next < positions.size() && positions[next] == i) {
+                    ++next;
+                    continue;
+                }
+                if (out != i) im.flat[out] = std::move(im.flat[i]);
+                ++out;
+            }
+            im.flat.resize(out);
+            return;
+        }
+        // Back to front, so the positions still to erase do not move.
+        for (auto it = positions.rbegin(); it != positions.rend(); ++it)
+            im.idx->erase(im.idx->at(*it));
+    }, b);
 }
 inline void list::clear() noexcept { m_impl.reset(); }
 inline void list::sort(bool drop_duplicates) {
@@ -1565,6 +1633,7 @@ inline void list::sort(bool drop_duplicates) {
     }
     bool indexed = m_impl->indexed();
     auto fresh = std::make_shared<detail::list_impl>();
+    fresh->body = drop_duplicates ? detail::list_impl::body_of(sorted) : m_impl->body;
     fresh->flat = std::move(sorted);
     if (indexed) fresh->build(); // it was worth indexing before; it still is
     m_impl = std::move(fresh);
@@ -1587,6 +1656,8 @@ namespace detail {
 /// For tests: a list's index invariants (the sorted layout's tree, or the
 /// positional layout's two; a flat list has none). O(n log n).
 struct list_access {
+    /// The elements' packed bytes, kept by every write. O(1).
+    static std::size_t body(const list& l) noexcept { return l.m_impl ? l.m_impl->body : 0; }
     static bool check(const list& l) {
         const list_impl* im = l.m_impl.get();
         if (im == nullptr) return true;
@@ -1923,6 +1994,9 @@ struct map_access {
         m.mut().erase_ranks(first, last);
     }
 
+    /// The entries' packed bytes (keys and values), kept by every write. O(1).
+    static std::size_t body(const map& m) noexcept { return m.m_impl ? m.m_impl->body : 0; }
+
     /// For tests: both trees' invariants, and the two holding the same nodes,
     /// each with its current summary. O(n log n).
     static bool check(const map& m) {
@@ -1971,3 +2045,4 @@ KVMODEL_ALWAYS_INLINE inline const value* map_flat_items(const list& l, std::siz
 } // namespace kvmodel
 
 #include <kvmodel/core/order.hpp> // IWYU pragma: export
+#include <kvmodel/core/msgpack_size.hpp> // IWYU pragma: export
