@@ -24,8 +24,8 @@
 // unrounded size — and leaves the record unchanged. max-record-size defaults
 // to 1 MiB and may be set from 64 B to 8 MiB.
 //
-// Cost: O(1) per scalar bin; a list or map bin costs O(its size) (packed_size
-// walks it). Stores cache per-bin sizes so an unchanged bin is not re-walked.
+// Cost: O(1) per bin: lists and maps keep their packed size as they change
+// (msgpack_size.hpp). Stores cache per-bin sizes all the same.
 #pragma once
 
 #include <kvmodel/core/msgpack_size.hpp>
@@ -71,7 +71,7 @@ constexpr std::size_t varint(std::size_t x) noexcept {
 }
 
 /// Bytes of a bin's value in the stored record; 0 for nil, INF and WILDCARD,
-/// which are never stored. Complexity: O(1), or O(size) for a list or map.
+/// which are never stored. Complexity: O(1).
 inline std::size_t value_size(const value& v) noexcept {
     switch (v.type()) {
     case value_type::integer: {
@@ -151,8 +151,7 @@ inline std::size_t fixed_size(std::string_view set,
 }
 
 /// The unrounded size ("flat") of a record; stored_key is the user key if
-/// it is stored (send_key), else nullptr. Complexity: O(bins) plus the size
-/// of every list and map bin.
+/// it is stored (send_key), else nullptr. Complexity: O(bins).
 inline std::size_t flat(std::string_view set,
                         const value* stored_key,
                         bool has_void_time,
