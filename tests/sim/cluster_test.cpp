@@ -499,7 +499,7 @@ TEST_CASE("a command's last CDT write changes its bin in place, all or nothing",
         CHECK(*now.get("m")->as_map().get(value(5000)) == value("new"));
         CHECK(old_map->as_map().size() == 1000); // copy-on-write: the reader's map
         CHECK(now.generation == before.generation + 1);
-        // Removes, through a context too.
+        // Removes (through a context: the logged path).
         REQUIRE(f.db.operate(K(1), {kv::op::cdt("m", mo::remove_by_key(1, cdt::return_type::none))}));
         REQUIRE(f.db.operate(
             K(1),

@@ -605,21 +605,22 @@ private:
 
 namespace ops_impl {
 
-/// An upper bound on the bytes CDT op o can add to bin b's stored size, or
-/// nullopt where none is simple. Remove-type ops never add (whatever the
-/// context: through a create step they create nothing; every term of a
-/// container's size - header, body, persisted index - grows with its count
-/// and body only). Without a context: appends, inserts, sets, increments and
-/// puts add at most their arguments' packed bytes, the nils padding an index
-/// past the end, a few header bytes, and - on a container with a persisted
-/// index - at most 8 bytes per element for the index (its widths may grow
-/// for every entry). Other ops (create, order and policy changes, sorts, any
-/// context for a write) have no bound here.
+/// An upper bound on the bytes CDT op o, on bin b itself (no context), can
+/// add to b's stored size, or nullopt where none is simple. Remove-type ops
+/// never add (every term of a container's size - header, body, persisted
+/// index - grows with its count and body only). Appends, inserts, sets,
+/// increments and puts add at most their arguments' packed bytes, the nils
+/// padding an index past the end, a few header bytes, and - on a container
+/// with a persisted index - at most 8 bytes per element for the index (its
+/// widths may grow for every entry). Other ops (create, order and policy
+/// changes, sorts) have no bound here, nor has any op through a context.
 inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op& o) {
     using cdt::op_code;
+    if (!o.ctx.empty())
+        return std::nullopt;
     if (cdt::classify(o.code) == cdt::op_class::remove)
         return 0;
-    if (!o.ctx.empty() || !(b.is_list() || b.is_map()))
+    if (!(b.is_list() || b.is_map()))
         return std::nullopt;
     std::size_t n = b.is_list() ? b.as_list().size() : b.as_map().size();
     bool persisted = b.is_list() ? b.as_list().persist_index() : b.as_map().persist_index();
@@ -833,6 +834,15 @@ inline result<void> apply_ops(txn& t,
             const bool in_place = !t.logging();
             std::optional<value> bin = in_place ? t.take_out(x.bin) : t.take(x.bin);
             const bool had_bin = bin.has_value();
+            if (in_place && had_bin) {
+                // A reader on another thread may just have dropped its copy
+                // of this container, and the engine writes in place once it
+                // finds itself the sole owner - by shared_ptr::use_count, a
+                // relaxed read. Copying the handle (an acquire-release count)
+                // orders that reader's reads before these writes. (Hence no
+                // context either: a nested container has its own count.)
+                const value probe = *bin;
+            }
             result<value> r = cdt::apply(bin, x.op, max_record_size);
             if (!r) {
                 if (in_place)
