@@ -433,12 +433,15 @@ struct list_positional {
 
     /// The number of elements below v (below or matching it, with
     /// or_equal); WILDCARDs in v match. O(log n).
-    std::size_t count_below(const value& v, bool or_equal) const {
-        auto count = [&](const auto& p) {
-            return or_equal ? vals.upper_bound_pos(p).rank : vals.lower_bound_pos(p).rank;
+    std::size_t count_below(const value& v, bool or_equal) const { return bound(v, or_equal).rank; }
+    /// The first element not below v (above or not matching v, with
+    /// or_equal), and its rank. O(log n).
+    val_tree::position bound(const value& v, bool or_equal) const {
+        auto search = [&](const auto& p) {
+            return or_equal ? vals.upper_bound_pos(p) : vals.lower_bound_pos(p);
         };
-        if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return count(int_probe{*i});
-        return count(v);
+        if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return search(int_probe{*i});
+        return search(v);
     }
 
     /// Inserts v before position p (p == size() appends). O(log n). Out of
@@ -453,10 +456,9 @@ struct list_positional {
     /// returns its position. O(log n): one search in the value order, whose
     /// neighbours are the position neighbours too.
     std::size_t insert_sorted(value v) {
-        std::size_t p = vals.upper_bound_pos(list_exact_probe{&v}).rank;
-        label_t l = label_for(p); // relabelling moves nothing: p stays right
+        auto [hint, p] = vals.upper_bound_pos(list_exact_probe{&v});
+        label_t l = label_for(p); // relabelling moves nothing: hint and p stay right
         auto n = std::make_unique<list_node>(std::move(v), l);
-        auto hint = vals.nth(p);
         link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
         (void)n.release();
         return p;
@@ -1459,12 +1461,13 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
         return out;
     }
     const auto& ix = *m_impl->idx;
-    std::size_t first = ix.count_below(lo, false);
+    // Two searches; the copy starts where the first one ended.
+    auto from = ix.bound(lo, false);
     std::size_t last = hi != nullptr ? ix.count_below(*hi, false) : ix.size();
-    if (first >= last) return out;
-    out.reserve(last - first);
-    auto it = ix.rank_at(first);
-    for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->node()->v);
+    if (from.rank >= last) return out;
+    out.reserve(last - from.rank);
+    auto it = from.it;
+    for (std::size_t r = from.rank; r < last; ++r, ++it) out.push_back(it->node()->v);
     return out;
 }
 inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
@@ -1510,21 +1513,22 @@ inline std::size_t list::insert_sorted(value v) {
 inline void list::set(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
-    const std::size_t body = im.body - packed_size(im.get(pos)) + packed_size(v);
-    [&] {
-        if (im.srt) {
-            auto it = im.sorted_at(pos);
-            // In place between its neighbours, or the list stops being sorted.
-            if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
-                im.srt->replace(it, std::move(v));
-                return;
-            }
-            im.build_positional();
+    const std::size_t added = packed_size(v);
+    if (im.srt) {
+        auto it = im.sorted_at(pos);
+        // In place between its neighbours, or the list stops being sorted.
+        if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
+            const std::size_t removed = packed_size(*it);
+            im.srt->replace(it, std::move(v));
+            im.body = im.body - removed + added;
+            return;
         }
-        if (!im.idx) im.flat[pos] = std::move(v);
-        else (void)im.idx->replace(im.idx->node_at(pos), std::move(v));
-    }();
-    im.body = body;
+        im.build_positional();
+    }
+    const std::size_t removed =
+        packed_size(!im.idx ? std::exchange(im.flat[pos], std::move(v))
+                            : im.idx->replace(im.idx->node_at(pos), std::move(v)));
+    im.body = im.body - removed + added;
 }
 inline value list::take(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
