@@ -41,3 +41,17 @@
 #    define KVMODEL_HOT KVMODEL_ALWAYS_INLINE inline
 #    define KVMODEL_DEFINITIONS 1
 #endif
+
+// KVMODEL_TSAN: compiled under ThreadSanitizer (GCC or Clang), which models
+// atomics but not standalone fences; code that synchronises through a fence
+// uses an equivalent atomic there instead.
+#if defined(__SANITIZE_THREAD__)
+#    define KVMODEL_TSAN 1
+#elif defined(__has_feature)
+#    if __has_feature(thread_sanitizer)
+#        define KVMODEL_TSAN 1
+#    endif
+#endif
+#if !defined(KVMODEL_TSAN)
+#    define KVMODEL_TSAN 0
+#endif

@@ -7,7 +7,11 @@
 // value::type() doubles as the type's rank in that order.
 //
 // list and map are copy-on-write handles: copying a value is O(1) however big
-// it is; the first mutation of a shared container clones it (O(n)). Behind a
+// it is; the first mutation of a shared container clones it (O(n)). Copies
+// behave as separate values across threads, as std types do: each may be
+// read or written on its own thread (a write in place follows the reads of
+// copies other threads have dropped); one value object written on one
+// thread must not be read on another at the same time. Behind a
 // handle is an order-statistics container (core/detail/containers.hpp): a list
 // is a vector (index O(1), append O(1)) until it needs a value index, then
 // answers by index, insert anywhere and by value rank in O(log n); a map answers by key,

@@ -52,6 +52,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -119,6 +120,25 @@ inline std::int64_t list_lead(const list& l) {
     if (const auto* i = std::get_if<std::int64_t>(&first.variant())) return *i;
     return first.type() < value_type::integer ? std::numeric_limits<std::int64_t>::min()
                                               : std::numeric_limits<std::int64_t>::max();
+}
+
+/// True when p is its container's only owner, so a write may change it in
+/// place (copy-on-write's test). use_count() is a relaxed read: another
+/// thread may have read the container through its own copy and then dropped
+/// it (a release decrement); the acquire fence after reading that count
+/// orders those reads before the writes that follow (a fence synchronises
+/// with the release whose value the relaxed read saw). ThreadSanitizer
+/// models no fences, so there a copy of the handle - an acquire-release
+/// count - does the same.
+template <class T>
+KVMODEL_ALWAYS_INLINE inline bool sole_owner(const std::shared_ptr<T>& p) noexcept {
+    if (p.use_count() != 1) return false;
+#if KVMODEL_TSAN
+    { const std::shared_ptr<T> copy = p; }
+#else
+    std::atomic_thread_fence(std::memory_order_acquire);
+#endif
+    return true;
 }
 
 /// Nodes that tagged_refs point at are allocated this aligned: the reference
@@ -1375,7 +1395,7 @@ KVMODEL_ALWAYS_INLINE inline const value& list::operator[](std::size_t i) const 
     return im.indexed() ? im.get(i) : im.flat[i];
 }
 KVMODEL_ALWAYS_INLINE inline detail::list_impl& list::mut() {
-    if (m_impl && m_impl.use_count() == 1) return *m_impl;
+    if (m_impl && detail::sole_owner(m_impl)) return *m_impl;
     return mut_slow();
 }
 KVMODEL_NOINLINE inline detail::list_impl& list::mut_slow() {
@@ -1800,7 +1820,7 @@ inline map::map(std::vector<std::pair<value, value>> items, map_order order) : m
 inline std::size_t map::size() const noexcept { return m_impl ? m_impl->size() : 0; }
 inline detail::map_impl& map::mut() {
     if (!m_impl) m_impl = std::make_shared<detail::map_impl>();
-    else if (m_impl.use_count() > 1) m_impl = std::make_shared<detail::map_impl>(*m_impl);
+    else if (!detail::sole_owner(m_impl)) m_impl = std::make_shared<detail::map_impl>(*m_impl);
     return *m_impl;
 }
 inline const map_entry& map::entry_at(std::size_t i) const {
@@ -1979,7 +1999,7 @@ struct map_access {
     /// to be cloned first (copy-on-write) or the slot came from elsewhere.
     /// O(log n). The key is copied only when the entry is new.
     static void put_at(map& m, slot s, const value& k, const value& v) {
-        if (!(m.m_impl && m.m_impl.get() == s.owner && m.m_impl.use_count() == 1)) {
+        if (!(m.m_impl && m.m_impl.get() == s.owner && sole_owner(m.m_impl))) {
             m.mut();
             s = locate(m, k);
         }

@@ -834,15 +834,9 @@ inline result<void> apply_ops(txn& t,
             const bool in_place = !t.logging();
             std::optional<value> bin = in_place ? t.take_out(x.bin) : t.take(x.bin);
             const bool had_bin = bin.has_value();
-            if (in_place && had_bin) {
-                // A reader on another thread may just have dropped its copy
-                // of this container, and the engine writes in place once it
-                // finds itself the sole owner - by shared_ptr::use_count, a
-                // relaxed read. Copying the handle (an acquire-release count)
-                // orders that reader's reads before these writes. (Hence no
-                // context either: a nested container has its own count.)
-                const value probe = *bin;
-            }
+            // (A reader on another thread may just have dropped its copy of
+            // this container: the engine's copy-on-write test orders that
+            // reader's reads before these writes - detail::sole_owner.)
             result<value> r = cdt::apply(bin, x.op, max_record_size);
             if (!r) {
                 if (in_place)
