@@ -1991,7 +1991,12 @@ struct map_access {
     static slot locate(const map& m, const value& k) {
         if (!m.m_impl) return {};
         const auto& t = m.m_impl->keys;
-        auto it = map_key_probe(k, [&](const auto& p) { return t.lower_bound(p); });
+        auto it = map_key_probe(k, [&](const auto& p) {
+            // A key past the last one (a time-ordered map's every put) goes
+            // to the end: one comparison with the last leaf, no descent.
+            if (t.size() != 0 && map_key_ref_less{}(*std::prev(t.end()), p)) return t.end();
+            return t.lower_bound(p);
+        });
         bool found = it != t.end() && map_compare(it->node()->key, k, false) == 0;
         return {it, found, m.m_impl.get()};
     }
