@@ -14,7 +14,9 @@
 // * the server's read and write paths, per record, atomically: a command's
 //   operations all apply or none do (detail/record_engine.hpp), with
 //   Aerospike's statuses, generation and TTL handling and the stored record
-//   size checked against max-record-size;
+//   size checked against max-record-size; a command that runs out of memory
+//   throws std::bad_alloc with the record as it was (for a last CDT op that
+//   erases a run across a sorted list's leaves: a prefix of it may be gone);
 // * an injectable clock (manual by default: TTL expiry is tested by moving
 //   it, never by sleeping) — an expired record reads as missing;
 // * the client's retry loop: timeouts and unavailable partitions are retried
@@ -34,7 +36,9 @@
 // get copies the bins (O(1) per list/map bin, strings copied); a write
 // changes the record in place under an undo log (detail/record_engine.hpp):
 // unchanged bins are not touched, a list/map bin a CDT op mutates is cloned
-// once (O(its size), kept for rollback), and the record's new stored size is
+// once (O(its size), kept for rollback) - but by a command's last op, on the
+// bin itself, when that op cannot take the record past max-record-size:
+// that one changes the bin in place - and the record's new stored size is
 // computed from cached per-bin sizes plus the mutated bins. A put of a few
 // bins predicts its outcome and writes without a log. Batch reads cost one
 // command per key; scans and queries walk every record of the namespace
@@ -622,18 +626,34 @@ private:
                     total;
                 if (result<void> sz = kv::check_record_size(flat, ns.lim.max_record_size, cmd); !sz)
                     return sz;
-                t.stop_bin_logging();
                 if (simple) {
+                    // All or nothing without a log: what may allocate is done
+                    // first - room for the new bins, a copy of each value
+                    // whose bin cannot take it in its own storage - and then
+                    // nothing throws.
+                    std::size_t added = 0;
+                    boost::container::small_vector<value, predicted_max> copies(bins.size());
+                    for (std::size_t i = 0; i < bins.size(); ++i) {
+                        if (at[i] == npos)
+                            ++added;
+                        if (!(at[i] != npos && detail::assigns_in_place(e.bins[at[i]].val, bins[i].val)))
+                            copies[i] = bins[i].val;
+                    }
+                    e.bins.reserve(e.bins.size() + added);
+                    t.stop_bin_logging();
                     // Existing bins keep their place (new ones are appended
                     // after them), so the positions found above stay valid.
                     for (std::size_t i = 0; i < bins.size(); ++i) {
                         if (at[i] == npos) {
                             e.bins.push_back(detail::stored_bin{
-                                detail::bin_name(bins[i].name), bins[i].val, sizes[i]});
+                                detail::bin_name(bins[i].name), std::move(copies[i]), sizes[i]});
                             continue;
                         }
                         detail::stored_bin& sb = e.bins[at[i]];
-                        sb.val = bins[i].val; // reuses a string's or blob's storage
+                        if (copies[i].is_nil())
+                            sb.val = bins[i].val; // into a string's or blob's own storage
+                        else
+                            sb.val = std::move(copies[i]);
                         sb.size = sizes[i];
                     }
                     e.bins_size = total;

@@ -115,6 +115,17 @@ inline const std::string& no_set() {
     return empty;
 }
 
+/// True when `to = from` cannot allocate (and so cannot throw): from's type
+/// copies without a heap block (a number, a container handle), or to is a
+/// string or blob of the same type with the room for from's bytes.
+inline bool assigns_in_place(const value& to, const value& from) noexcept {
+    if (from.is_string())
+        return to.is_string() && to.as_string().capacity() >= from.as_string().size();
+    if (from.is_bytes())
+        return to.is_bytes() && to.as_bytes().capacity() >= from.as_bytes().size();
+    return true;
+}
+
 /// Bins a record holds inline, without a heap block of its own.
 inline constexpr std::size_t inline_bins = 4;
 
@@ -494,6 +505,9 @@ public:
             b.size = size;
             return;
         }
+        // What may throw first (room for the bin, then its log entry): a
+        // failed allocation leaves the record and the log agreeing.
+        m_e.bins.reserve(m_e.bins.size() + 1);
         if (m_log)
             log(change::kind::inserted, m_e.bins.size());
         m_e.bins.push_back(stored_bin{bin_name(name), std::move(v), size});
@@ -514,6 +528,7 @@ public:
         if (m_e.bins.empty())
             return;
         if (m_log) {
+            m_cleared.reserve(m_cleared.size() + 1); // may throw: nothing changed yet
             log(change::kind::cleared, m_cleared.size());
             m_cleared.push_back(std::move(m_e.bins));
         }
@@ -837,7 +852,18 @@ inline result<void> apply_ops(txn& t,
             // (A reader on another thread may just have dropped its copy of
             // this container: the engine's copy-on-write test orders that
             // reader's reads before these writes - detail::sole_owner.)
-            result<value> r = cdt::apply(bin, x.op, max_record_size);
+            result<value> r;
+            try {
+                r = cdt::apply(bin, x.op, max_record_size);
+            } catch (...) {
+                // Out of memory: the engine left the bin valid, and as it
+                // was but for a run erased across a sorted list's leaves
+                // (counted_btree.hpp: a prefix of the run may be gone).
+                // Without a log, it goes back before the rollback.
+                if (in_place)
+                    t.give_back(x.bin, std::move(bin));
+                throw;
+            }
             if (!r) {
                 if (in_place)
                     t.give_back(x.bin, std::move(bin));
@@ -956,7 +982,15 @@ result<void> write_path(entry* cur,
     if (e.generation == 0)
         e.generation = 1;
 
-    if (result<void> r = apply(t); !r) {
+    // A failure, or an exception (out of memory), puts the record back.
+    result<void> r;
+    try {
+        r = apply(t);
+    } catch (...) {
+        t.rollback();
+        throw;
+    }
+    if (!r) {
         t.rollback();
         return r;
     }
