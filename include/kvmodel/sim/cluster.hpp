@@ -631,29 +631,41 @@ private:
                     // first - room for the new bins, a copy of each value
                     // whose bin cannot take it in its own storage - and then
                     // nothing throws.
+                    static_assert(predicted_max <= 32, "a bit per bin");
+                    std::uint32_t copied = 0; // the bins whose copy is made first
                     std::size_t added = 0;
-                    boost::container::small_vector<value, predicted_max> copies(bins.size());
+                    const value none;
                     for (std::size_t i = 0; i < bins.size(); ++i) {
-                        if (at[i] == npos)
-                            ++added;
-                        if (!(at[i] != npos && detail::assigns_in_place(e.bins[at[i]].val, bins[i].val)))
-                            copies[i] = bins[i].val;
+                        added += at[i] == npos ? 1U : 0U;
+                        const value& to = at[i] == npos ? none : e.bins[at[i]].val;
+                        if (!detail::assigns_in_place(to, bins[i].val))
+                            copied |= 1U << i;
+                    }
+                    boost::container::small_vector<value, predicted_max> copies;
+                    if (copied != 0) {
+                        copies.resize(bins.size());
+                        for (std::size_t i = 0; i < bins.size(); ++i)
+                            if ((copied >> i & 1U) != 0)
+                                copies[i] = bins[i].val;
                     }
                     e.bins.reserve(e.bins.size() + added);
                     t.stop_bin_logging();
                     // Existing bins keep their place (new ones are appended
                     // after them), so the positions found above stay valid.
                     for (std::size_t i = 0; i < bins.size(); ++i) {
+                        const bool mine = (copied >> i & 1U) != 0; // moved from its copy
                         if (at[i] == npos) {
                             e.bins.push_back(detail::stored_bin{
-                                detail::bin_name(bins[i].name), std::move(copies[i]), sizes[i]});
+                                detail::bin_name(bins[i].name),
+                                mine ? std::move(copies[i]) : value(bins[i].val),
+                                sizes[i]});
                             continue;
                         }
                         detail::stored_bin& sb = e.bins[at[i]];
-                        if (copies[i].is_nil())
-                            sb.val = bins[i].val; // into a string's or blob's own storage
-                        else
+                        if (mine)
                             sb.val = std::move(copies[i]);
+                        else
+                            sb.val = bins[i].val; // into a string's or blob's own storage
                         sb.size = sizes[i];
                     }
                     e.bins_size = total;
