@@ -53,7 +53,7 @@
 // index dropped with it; a write that ranks builds it in place instead.
 // A step into an ORDERED list that lands on a container costs O(log n) more
 // on the way back, to re-sort the changed container into place.
-// On error the bin is unchanged.
+// On error the bin is unchanged; out of memory, see apply_in_context.
 #pragma once
 
 #include <kvmodel/cdt/detail/common.hpp>
@@ -143,11 +143,12 @@ struct ctx_hit {
 /// Resolves and applies one op through its context.
 class ctx_apply {
 public:
-    ctx_apply(const op& o, std::size_t max_record_size)
+    ctx_apply(const op& o, std::size_t max_record_size, bool strong = false)
         : m_op(o)
         , m_steps(o.ctx)
         , m_class(classify(o.code))
-        , m_limit(max_record_size) {
+        , m_limit(max_record_size)
+        , m_strong(strong) {
         // list_create / map_create: the clients OR the order's create flag into
         // the last step and send set-order.
         if (!m_steps.empty() && (o.code == op_code::list_create || o.code == op_code::map_create)) {
@@ -480,25 +481,47 @@ private:
         if (h->create)
             return create_at(c, i, *h);
 
-        value child = c.is_list() ? c.as_list().take(h->pos) : c.as_map().take_value_at(h->pos);
-        result<value> r = [&]() -> result<value> {
-            if (i + 1 < m_steps.size())
-                return modify(child, i + 1);
-            // The server checks the target's type first (BIN_TYPE_ERROR).
-            bool typed = is_map_op(m_op.code) ? child.is_map() : child.is_list();
-            if (auto e = nonstorage_mark(m_steps.size()); e && typed)
-                return fail(std::move(*e));
-            std::optional<value> target(std::move(child));
-            result<value> out = apply_target(target);
-            child = std::move(*target);
-            return out;
-        }();
-        put_back(c, h->pos, std::move(child), r.has_value());
+        // The child is moved out (no copy: a write into a nested container
+        // costs what the op costs), or in the strong mode copied - its
+        // container is then cloned by the op, and c changes only when the
+        // changed child replaces the old one.
+        value child = m_strong      ? (c.is_list() ? c.as_list()[h->pos] : c.as_map().value_at(h->pos))
+                      : c.is_list() ? c.as_list().take(h->pos)
+                                    : c.as_map().take_value_at(h->pos);
+        result<value> r;
+        try {
+            r = [&]() -> result<value> {
+                if (i + 1 < m_steps.size())
+                    return modify(child, i + 1);
+                // The server checks the target's type first (BIN_TYPE_ERROR).
+                bool typed = is_map_op(m_op.code) ? child.is_map() : child.is_list();
+                if (auto e = nonstorage_mark(m_steps.size()); e && typed)
+                    return fail(std::move(*e));
+                std::optional<value> target(std::move(child));
+                result<value> out = apply_target(target);
+                child = std::move(*target);
+                return out;
+            }();
+        } catch (...) {
+            // Out of memory below: the child goes back if it can.
+            if (!m_strong) {
+                try {
+                    put_back(c, h->pos, std::move(child), false);
+                } catch (...) { // NOLINT(bugprone-empty-catch): the first failure is the one to report
+                }
+            }
+            throw;
+        }
+        if (!m_strong || r.has_value())
+            put_back(c, h->pos, std::move(child), r.has_value());
         return r;
     }
 
-    /// Puts a child back where it was taken from; after a successful change
-    /// inside an ORDERED list, where its new value sorts.
+    /// Puts a child back where it was taken from (in place of the element at
+    /// pos); after a successful change inside an ORDERED list, where its new
+    /// value sorts: before every other element not below it. The new element
+    /// goes in before the old one leaves, so running out of memory never
+    /// loses it.
     static void put_back(value& c, std::size_t pos, value child, bool changed) {
         if (c.is_map()) {
             c.as_map().set_value_at(pos, std::move(child));
@@ -509,9 +532,12 @@ private:
             l.set(pos, std::move(child));
             return;
         }
-        l.erase(pos);
-        std::size_t at = l.count_less(child); // before child is moved from
-        l.insert(at, std::move(child));
+        // Its place among the others (the element at pos counted out), then
+        // where to insert it so that it lands there once that one is erased.
+        std::size_t at = l.count_less(child) - (compare(l[pos], child) < 0 ? 1 : 0);
+        std::size_t q = at <= pos ? at : at + 1;
+        l.insert(q, std::move(child));
+        l.erase(q <= pos ? pos + 1 : pos);
     }
 
     /// A create step at level i found nothing: build what the remaining steps
@@ -545,9 +571,20 @@ private:
             l.insert(at, std::move(elem));
             return r;
         }
-        for (std::size_t k = 0; k < h.pad; ++k)
-            l.push_back(value());
-        l.push_back(std::move(elem));
+        const std::size_t before = l.size();
+        try {
+            for (std::size_t k = 0; k < h.pad; ++k)
+                l.push_back(value());
+            l.push_back(std::move(elem));
+        } catch (...) {
+            // Out of memory: the padding goes again (a flat list's erase
+            // cannot fail; an indexed one's is all or nothing per leaf).
+            try {
+                l.erase(before, l.size());
+            } catch (...) { // NOLINT(bugprone-empty-catch): the first failure is the one to report
+            }
+            throw;
+        }
         return r;
     }
 
@@ -555,15 +592,21 @@ private:
     std::vector<ctx_step> m_steps;
     op_class m_class;
     std::size_t m_limit;
+    bool m_strong; // out of memory leaves the bin as it was (see apply_in_context)
 };
 
 /// Applies o (with a non-empty ctx) to bin (nullopt = absent). max_record_size
 /// is the namespace's limit, which context padding may not exceed.
 /// On error bin is unchanged. Complexity: O(log n) per level, plus the op.
+/// Out of memory (std::bad_alloc), bin is left valid, its changed element put
+/// back where it can be; with `strong`, bin is left as it was - at the price
+/// of a copy of each nested container on the path (the op clones what it
+/// writes: O(their sizes), the bin's own level O(log n) as ever).
 inline result<value> apply_in_context(std::optional<value>& bin,
                                       const op& o,
-                                      std::size_t max_record_size = default_max_record_size) {
-    return ctx_apply(o, max_record_size).run(bin);
+                                      std::size_t max_record_size = default_max_record_size,
+                                      bool strong = false) {
+    return ctx_apply(o, max_record_size, strong).run(bin);
 }
 
 } // namespace kvmodel::cdt::detail
