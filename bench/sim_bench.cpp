@@ -18,6 +18,9 @@
 //                                          int -> [int, 20-char string]
 //                                          entries, through the store and
 //                                          through the engine alone
+//   BM_sim_cdt_put_ctx_kvmodel/n / ..._bare/n   the same through a context:
+//                                          a put into the map inside entry
+//                                          i of n int -> [int, {"a": int}]
 //
 // Both sides build the key (RIPEMD-160) per operation and copy the record out
 // (get) or in (put). Targets: kvmodel <= 1.5x bare; 2 threads >= 1.6x one.
@@ -196,48 +199,82 @@ std::vector<std::pair<value, value>> map_entries(std::int64_t n) {
     return items;
 }
 
-/// A map put into the n-entry map bin of one record (an existing key, a new
-/// value of the same size): what it costs through the store, with its undo
-/// and record-size accounting, beside the engine's own op on the same bin
-/// held in a hash map by digest (the store's irreducible work).
-void BM_sim_cdt_put_kvmodel(benchmark::State& state) {
-    const std::int64_t n = state.range(0);
+/// One record whose map bin "m" holds n entries int -> [int, {"a": int}]:
+/// a map in each entry, for writes through a context.
+std::vector<std::pair<value, value>> nested_entries(std::int64_t n) {
+    std::vector<std::pair<value, value>> items;
+    for (std::int64_t i = 0; i < n; ++i)
+        items.emplace_back(i, list{i, map{{"a", i}}});
+    return items;
+}
+
+/// The op of iteration i: a put of an existing key, a new value of the same size.
+cdt::op map_put(std::int64_t i) {
+    return cdt::map_ops::put(i, list{i + 1, std::string("payload-payload-payx")});
+}
+/// The same through a context: entry i's map gets key "b" (new, then overwritten).
+cdt::op map_put_in_entry(std::int64_t i) {
+    return cdt::map_ops::put(
+        "b", i, {}, {cdt::ctx_step::map_key(i), cdt::ctx_step::list_index(1)});
+}
+
+/// A CDT write into the n-entry map bin of one record: what it costs through
+/// the store, with its undo and record-size accounting, beside the engine's
+/// own op on the same bin held in a hash map by digest (the store's
+/// irreducible work).
+template <class Op>
+void sim_cdt_kvmodel(benchmark::State& state, std::vector<std::pair<value, value>> entries, Op op) {
+    const auto n = static_cast<std::int64_t>(entries.size());
     sim::cluster c;
     const kv::key k(ns_name, set_name, std::int64_t{1});
-    if (!c.operate(k, {kv::op::cdt("m", cdt::map_ops::put_items(map_entries(n)))}))
+    if (!c.operate(k, {kv::op::cdt("m", cdt::map_ops::put_items(std::move(entries)))}))
         die("populate failed");
     std::int64_t i = 0;
     for (auto _ : state) {
-        result<kv::record> r = c.operate(
-            k, {kv::op::cdt("m", cdt::map_ops::put(i, list{i + 1, std::string("payload-payload-payx")}))});
+        result<kv::record> r = c.operate(k, {kv::op::cdt("m", op(i))});
         if (!r)
-            die("cdt put failed");
+            die("cdt write failed");
         benchmark::DoNotOptimize(r);
         if (++i == n)
             i = 0;
     }
 }
-BENCHMARK(BM_sim_cdt_put_kvmodel)->Arg(100)->Arg(1000)->Arg(10000);
-
-void BM_sim_cdt_put_bare(benchmark::State& state) {
-    const std::int64_t n = state.range(0);
+template <class Op>
+void sim_cdt_bare(benchmark::State& state, std::vector<std::pair<value, value>> entries, Op op) {
+    const auto n = static_cast<std::int64_t>(entries.size());
     std::unordered_map<kv::digest, std::optional<value>, kv::digest_hash> m;
     std::optional<value>& bin = m[kv::compute_digest(set_name, std::int64_t{1})];
-    if (!cdt::apply(bin, cdt::map_ops::put_items(map_entries(n))))
+    if (!cdt::apply(bin, cdt::map_ops::put_items(std::move(entries))))
         die("populate failed");
     std::int64_t i = 0;
     for (auto _ : state) {
         auto it = m.find(kv::compute_digest(set_name, std::int64_t{1}));
-        result<value> r = cdt::apply(
-            it->second, cdt::map_ops::put(i, list{i + 1, std::string("payload-payload-payx")}));
+        result<value> r = cdt::apply(it->second, op(i));
         if (!r)
-            die("bare cdt put failed");
+            die("bare cdt write failed");
         benchmark::DoNotOptimize(r);
         if (++i == n)
             i = 0;
     }
 }
+
+void BM_sim_cdt_put_kvmodel(benchmark::State& state) {
+    sim_cdt_kvmodel(state, map_entries(state.range(0)), map_put);
+}
+BENCHMARK(BM_sim_cdt_put_kvmodel)->Arg(100)->Arg(1000)->Arg(10000);
+void BM_sim_cdt_put_bare(benchmark::State& state) {
+    sim_cdt_bare(state, map_entries(state.range(0)), map_put);
+}
 BENCHMARK(BM_sim_cdt_put_bare)->Arg(100)->Arg(1000)->Arg(10000);
+
+void BM_sim_cdt_put_ctx_kvmodel(benchmark::State& state) {
+    sim_cdt_kvmodel(state, nested_entries(state.range(0)), map_put_in_entry);
+}
+BENCHMARK(BM_sim_cdt_put_ctx_kvmodel)->Arg(100)->Arg(1000)->Arg(10000);
+void BM_sim_cdt_put_ctx_bare(benchmark::State& state) {
+    sim_cdt_bare(state, nested_entries(state.range(0)), map_put_in_entry);
+}
+BENCHMARK(BM_sim_cdt_put_ctx_bare)->Arg(100)->Arg(1000)->Arg(10000);
 
 // Builds every data set before the benchmarks run, so no benchmark thread
 // races another to build one.

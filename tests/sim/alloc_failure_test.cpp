@@ -151,6 +151,39 @@ TEST_CASE("a command's last CDT write, changed in place, survives a failed alloc
     CHECK(stored(db, K(1))->get("m")->as_map().size() == 299);
 }
 
+TEST_CASE("a last CDT write through a context, in place, survives a failed allocation") {
+    sim::cluster db;
+    seed(db);
+    list unordered;
+    list ordered(list_order::ordered);
+    for (int i = 0; i < 100; ++i) {
+        unordered.push_back(list{i, std::string(20, 'u')});
+        ordered.push_back(list{i, std::string(20, 'o')});
+    }
+    REQUIRE(db.operate(K(1),
+                       {kv::op::write("u", value(unordered)),
+                        kv::op::write("o", value(ordered)),
+                        kv::op::cdt("n", mo::put(1, map{{"a", list{1, 2}}}))}));
+    auto run = [&](const std::string& bin, cdt::op o) {
+        fail_each_allocation(db, K(1), [&](sim::cluster& c) {
+            return c.operate(K(1), {kv::op::cdt(bin, o)}).has_value();
+        });
+    };
+    // Into an entry of a map, an UNORDERED and an ORDERED list (the changed
+    // element re-sorted), two levels down, and through create steps.
+    run("m", lo::append(std::string(20, 'c'), {}, {lo::ctx::map_key(3)}));
+    run("u", lo::set(0, -7, {}, {lo::ctx::list_index(50)}));
+    run("o", lo::set(0, 1000, {}, {lo::ctx::list_index(10)}));
+    run("n", lo::append(3, {}, {lo::ctx::map_key(1), lo::ctx::map_key("a")}));
+    run("n", lo::append(3, {}, {lo::ctx::map_key_create(2, map_order::key_ordered),
+                                lo::ctx::list_index_create(5, list_order::unordered, true)}));
+    run("u", lo::append(1, {}, {lo::ctx::list_index_create(130, list_order::unordered, true)}));
+    kv::record now = *stored(db, K(1));
+    CHECK(now.get("o")->as_list().back() == value(list{1000, std::string(20, 'o')}));
+    CHECK(now.get("u")->as_list().size() == 131);
+    CHECK(now.get("n")->as_map().get(value(1))->as_map().get(value("a"))->as_list().size() == 3);
+}
+
 TEST_CASE("logged writes are rolled back when an allocation fails") {
     sim::cluster db;
     seed(db);
@@ -170,11 +203,12 @@ TEST_CASE("logged writes are rolled back when an allocation fails") {
     CHECK(now.get("l") == nullptr);
     CHECK(*now.get("new") == value(std::string(50, 'w')));
     CHECK(now.generation == 2);
-    // Through a context (never in place), and a REPLACE.
+    // Through a context, after a logged op; and a REPLACE.
     fail_each_allocation(db, K(1), [](sim::cluster& c) {
         return c
             .operate(K(1),
-                     {kv::op::cdt("m",
+                     {kv::op::write("a", 3),
+                      kv::op::cdt("m",
                                   lo::append(std::string(20, 'c'), {}, {lo::ctx::map_key(3)}))})
             .has_value();
     });

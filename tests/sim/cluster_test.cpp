@@ -545,6 +545,17 @@ TEST_CASE("a command's last CDT write changes its bin in place, all or nothing",
         CHECK(snapshot(f.db, K(1)).generation == full.generation + 1);
         CHECK(f.db.operate(K(1), {kv::op::cdt("m", mo::put(1, list{1, "payload!"}))}).code() ==
               status::record_too_big);
+        // Through a context: a write into an entry's list that keeps the
+        // size succeeds (in place); one that grows it, or creates an entry
+        // on the way, fails and leaves the record as it was.
+        CHECK(f.db.operate(K(1), {kv::op::cdt("m", lo::set(1, "payload", {}, {lo::ctx::map_key(1)}))}));
+        CHECK(snapshot(f.db, K(1)).generation == full.generation + 2);
+        CHECK(f.db.operate(K(1), {kv::op::cdt("m", lo::set(1, "payload!", {}, {lo::ctx::map_key(1)}))})
+                  .code() == status::record_too_big);
+        CHECK(f.db.operate(K(1),
+                           {kv::op::cdt("m",
+                                        lo::append(1, {}, {lo::ctx::map_key_create(5000, map_order::unordered)}))})
+                  .code() == status::record_too_big);
         kv::record after = snapshot(f.db, K(1));
         after.generation = full.generation;
         CHECK(after == full);

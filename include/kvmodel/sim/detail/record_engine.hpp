@@ -11,9 +11,9 @@
 // the log. A list or map bin mutated by a CDT op keeps its old handle in the
 // log, so the first mutation clones the container (values are copy-on-write),
 // O(its size) - except for a command's last op when it cannot take the
-// record past the size limit (ops_impl::cdt_growth_bound): nothing after it
-// can fail, so it changes the bin in place, unlogged. A blob mutated by a bit
-// op is copied likewise.
+// record past the size limit (ops_impl::cdt_growth_bound, through a context
+// too): nothing after it can fail, so it changes the bin in place, unlogged.
+// A blob mutated by a bit op is copied likewise.
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
@@ -620,26 +620,23 @@ private:
 
 namespace ops_impl {
 
-/// An upper bound on the bytes CDT op o, on bin b itself (no context), can
-/// add to b's stored size, or nullopt where none is simple. Remove-type ops
-/// never add (every term of a container's size - header, body, persisted
-/// index - grows with its count and body only). Appends, inserts, sets,
-/// increments and puts add at most their arguments' packed bytes, the nils
-/// padding an index past the end, a few header bytes, and - on a container
-/// with a persisted index - at most 8 bytes per element for the index (its
-/// widths may grow for every entry). Other ops (create, order and policy
-/// changes, sorts) have no bound here, nor has any op through a context.
-inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op& o) {
+/// An upper bound on the bytes op o can add to container c's packed size,
+/// the op applied to c itself (o's context already followed to c), or
+/// nullopt where none is simple. c is null for a container the context
+/// creates (empty, no persisted index). Appends, inserts, sets, increments
+/// and puts add at most their arguments' packed bytes, the nils padding an
+/// index past the end, a few header bytes, and - on a container with a
+/// persisted index - at most 8 bytes per element for the index (its widths
+/// may grow for every entry). Other ops (create, order and policy changes,
+/// sorts) have no bound here.
+inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op& o) {
     using cdt::op_code;
-    if (!o.ctx.empty())
+    if (c != nullptr && !(c->is_list() || c->is_map()))
         return std::nullopt;
-    if (cdt::classify(o.code) == cdt::op_class::remove)
-        return 0;
-    if (!(b.is_list() || b.is_map()))
-        return std::nullopt;
-    std::size_t n = b.is_list() ? b.as_list().size() : b.as_map().size();
-    bool persisted = b.is_list() ? b.as_list().persist_index() : b.as_map().persist_index();
-    persisted = persisted || o.persist_index || o.mpolicy.persist_index;
+    std::size_t n = c == nullptr ? 0 : c->is_list() ? c->as_list().size() : c->as_map().size();
+    bool persisted = c != nullptr &&
+                     (c->is_list() ? c->as_list().persist_index() : c->as_map().persist_index());
+    persisted = persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
     std::size_t args = 0; // the packed bytes the op may store
     std::size_t added = 0; // elements the op may add
     std::size_t pad = 0;   // nils an index past the end may add
@@ -694,6 +691,93 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
     }
     std::size_t index = persisted ? 8 * (n + added) + 6 : 0;
     return args + pad + 4 + index;
+}
+
+/// The element context step s selects in container c, if it exists; nullopt
+/// when the step is one this bound does not follow (by value, or by rank in
+/// a list) or c is not the container it steps into.
+inline std::optional<const value*> ctx_child(const value& c, const cdt::ctx_step& s) {
+    using kind = cdt::ctx_step::kind;
+    auto at = [](std::int64_t i, std::size_t n) -> std::optional<std::size_t> {
+        std::int64_t x = i < 0 ? i + static_cast<std::int64_t>(n) : i;
+        if (x < 0 || static_cast<std::uint64_t>(x) >= n)
+            return std::nullopt;
+        return static_cast<std::size_t>(x);
+    };
+    switch (s.type) {
+    case kind::list_index:
+        if (!c.is_list())
+            return std::nullopt;
+        if (auto i = at(s.index, c.as_list().size()))
+            return &c.as_list()[*i];
+        return static_cast<const value*>(nullptr);
+    case kind::map_index:
+    case kind::map_rank:
+        if (!c.is_map())
+            return std::nullopt;
+        if (auto i = at(s.index, c.as_map().size()))
+            return &c.as_map().value_at(s.type == kind::map_index ? *i : c.as_map().index_at_rank(*i));
+        return static_cast<const value*>(nullptr);
+    case kind::map_key:
+        if (!c.is_map() || s.val.contains_wildcard())
+            return std::nullopt;
+        return c.as_map().get(s.val);
+    default:
+        return std::nullopt;
+    }
+}
+
+/// An upper bound on the bytes CDT op o can add to bin b's stored size, or
+/// nullopt where none is simple. Remove-type ops never add (every term of a
+/// container's size - header, body, persisted index - grows with its count
+/// and body only, and they create nothing, through a context or not). An op
+/// through a context adds what it adds to its target (op_growth_bound), and
+/// on the way there each level may add an element created by a create step
+/// (its key, padding nils, a new container's header: 8 bytes), a few header
+/// bytes, and for a container with a persisted index 8 bytes per element.
+/// A context step by value, or by rank in a list, is not followed: no bound.
+inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op& o) {
+    if (cdt::classify(o.code) == cdt::op_class::remove)
+        return 0;
+    std::size_t bound = 0;
+    const value* c = &b;
+    for (std::size_t i = 0; i < o.ctx.size(); ++i) {
+        const cdt::ctx_step& s = o.ctx[i];
+        if (c != nullptr) {
+            if (!(c->is_list() || c->is_map()))
+                return std::nullopt;
+            const std::size_t n = c->is_list() ? c->as_list().size() : c->as_map().size();
+            const bool persisted =
+                c->is_list() ? c->as_list().persist_index() : c->as_map().persist_index();
+            if (persisted)
+                bound += 8 * (n + 1) + 6;
+            std::optional<const value*> child = ctx_child(*c, s);
+            if (!child)
+                return std::nullopt;
+            if (*child != nullptr) {
+                bound += 4;
+                c = *child;
+                continue;
+            }
+            if (!s.create)
+                return std::nullopt; // the op fails; no bound needed
+            // Created here: padding up to the index in c, then every level below is new.
+            if (s.type == cdt::ctx_step::kind::list_index && s.index > 0 &&
+                static_cast<std::uint64_t>(s.index) > n)
+                bound += static_cast<std::size_t>(s.index) - n;
+            c = nullptr;
+        } else if (s.type == cdt::ctx_step::kind::list_index) {
+            if (s.index > 0)
+                bound += static_cast<std::size_t>(s.index); // padding in a new list
+        } else if (s.type != cdt::ctx_step::kind::map_key) {
+            return std::nullopt; // nothing else steps into a created container
+        }
+        bound += 4 + packed_size(s.val) + 8;
+    }
+    std::optional<std::size_t> op = op_growth_bound(c, o);
+    if (!op)
+        return std::nullopt;
+    return bound + *op;
 }
 
 inline std::string a_type(const value& v) {
@@ -854,7 +938,11 @@ inline result<void> apply_ops(txn& t,
             // reader's reads before these writes - detail::sole_owner.)
             result<value> r;
             try {
-                r = cdt::apply(bin, x.op, max_record_size);
+                // In place through a context: the strong mode, which leaves
+                // the bin as it was if memory runs out (there is no undo).
+                r = in_place && !x.op.ctx.empty()
+                        ? cdt::detail::apply_in_context(bin, x.op, max_record_size, true)
+                        : cdt::apply(bin, x.op, max_record_size);
             } catch (...) {
                 // Out of memory: the engine left the bin valid, and as it
                 // was but for a run erased across a sorted list's leaves
