@@ -7,7 +7,9 @@
 // contents are checked against a copy.
 //
 // The allocation failures come from this test binary's global operator new
-// (below), which throws on request and otherwise is malloc.
+// (failing_new.hpp), which throws on request and otherwise is malloc.
+#include "failing_new.hpp"
+
 #include <kvmodel/core/detail/containers.hpp>
 #include <kvmodel/core/detail/counted_btree.hpp>
 #include <kvmodel/core/value.hpp>
@@ -25,67 +27,10 @@
 #include <vector>
 
 namespace core_alloc_failure_test {
-// 0: allocations succeed; k > 0: the k-th allocation from now throws.
-thread_local long fail_in = 0;
-// Blocks allocated and not yet freed: a failed operation must leave as many
-// as it found.
-thread_local long live = 0;
-
-// Out of line, so the compiler does not pair a new-expression with free().
-[[gnu::noinline]] void* allocate(std::size_t n) {
-    if (fail_in > 0 && --fail_in == 0) throw std::bad_alloc();
-    if (void* p = std::malloc(n == 0 ? 1 : n)) {
-        ++live;
-        return p;
-    }
-    throw std::bad_alloc();
-}
-[[gnu::noinline]] void release(void* p) noexcept {
-    if (p != nullptr) --live;
-    std::free(p);
-}
-} // namespace core_alloc_failure_test
-
-void* operator new(std::size_t n) {
-    return core_alloc_failure_test::allocate(n);
-}
-void* operator new[](std::size_t n) {
-    return core_alloc_failure_test::allocate(n);
-}
-void operator delete(void* p) noexcept {
-    core_alloc_failure_test::release(p);
-}
-void operator delete[](void* p) noexcept {
-    core_alloc_failure_test::release(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    core_alloc_failure_test::release(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-    core_alloc_failure_test::release(p);
-}
-// The nothrow forms too (std::stable_sort's buffer): all or none of the
-// unaligned family is replaced, or a sanitizer sees mismatched pairs.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-    try {
-        return core_alloc_failure_test::allocate(n);
-    } catch (const std::bad_alloc&) {
-        return nullptr;
-    }
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
-    return ::operator new(n, t);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-    core_alloc_failure_test::release(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-    core_alloc_failure_test::release(p);
-}
-
-namespace core_alloc_failure_test {
 
 using kvmodel::detail::counted_btree;
+using kvmodel::test::fail_in;
+using kvmodel::test::live;
 
 /// Runs op with the k-th allocation failing, for k = 1, 2, ... until it
 /// succeeds; after each failure, unchanged() must hold, and with

@@ -8,7 +8,9 @@
 // write changed in place.
 //
 // The allocation failures come from this test binary's global operator new
-// (below), which throws on request and otherwise is malloc.
+// (tests/core/failing_new.hpp), which throws on request and otherwise is malloc.
+#include "../core/failing_new.hpp"
+
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/sim/cluster.hpp>
@@ -24,54 +26,9 @@
 #include <vector>
 
 namespace sim_alloc_failure_test {
-// 0: allocations succeed; k > 0: this thread's k-th allocation from now throws.
-thread_local long fail_in = 0;
-
-[[gnu::noinline]] void* allocate(std::size_t n) {
-    if (fail_in > 0 && --fail_in == 0) throw std::bad_alloc();
-    if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-    throw std::bad_alloc();
-}
-} // namespace sim_alloc_failure_test
-
-void* operator new(std::size_t n) {
-    return sim_alloc_failure_test::allocate(n);
-}
-void* operator new[](std::size_t n) {
-    return sim_alloc_failure_test::allocate(n);
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-    std::free(p);
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-    try {
-        return sim_alloc_failure_test::allocate(n);
-    } catch (const std::bad_alloc&) {
-        return nullptr;
-    }
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
-    return ::operator new(n, t);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-    std::free(p);
-}
-
-namespace sim_alloc_failure_test {
 
 using namespace kvmodel;
+using kvmodel::test::fail_in;
 namespace mo = kvmodel::cdt::map_ops;
 namespace lo = kvmodel::cdt::list_ops;
 
