@@ -36,9 +36,10 @@
 // get copies the bins (O(1) per list/map bin, strings copied); a write
 // changes the record in place under an undo log (detail/record_engine.hpp):
 // unchanged bins are not touched, a list/map bin a CDT op mutates is cloned
-// once (O(its size), kept for rollback) - but by a command's last op, on the
-// bin itself, when that op cannot take the record past max-record-size:
-// that one changes the bin in place - and the record's new stored size is
+// once (O(its size), kept for rollback) - but by a command's last op, when
+// it cannot take the record past max-record-size: that one changes the bin
+// in place (through a context, copying only the nested containers on its
+// path) - and the record's new stored size is
 // computed from cached per-bin sizes plus the mutated bins. A put of a few
 // bins predicts its outcome and writes without a log. Batch reads cost one
 // command per key; scans and queries walk every record of the namespace
