@@ -485,9 +485,11 @@ private:
         // costs what the op costs), or in the strong mode copied - its
         // container is then cloned by the op, and c changes only when the
         // changed child replaces the old one.
-        value child = m_strong      ? (c.is_list() ? c.as_list()[h->pos] : c.as_map().value_at(h->pos))
-                      : c.is_list() ? c.as_list().take(h->pos)
-                                    : c.as_map().take_value_at(h->pos);
+        value child;
+        if (m_strong)
+            child = c.is_list() ? c.as_list()[h->pos] : c.as_map().value_at(h->pos);
+        else
+            child = c.is_list() ? c.as_list().take(h->pos) : c.as_map().take_value_at(h->pos);
         result<value> r;
         try {
             r = [&]() -> result<value> {

@@ -1578,8 +1578,8 @@ inline void list::erase(std::size_t first, std::size_t last) {
     }
     auto& im = mut();
     std::size_t b = 0;
-    for (auto it = begin() + static_cast<std::ptrdiff_t>(first), e = it + static_cast<std::ptrdiff_t>(last - first); it != e; ++it)
-        b += packed_size(*it);
+    auto it = begin() + static_cast<std::ptrdiff_t>(first);
+    for (std::size_t i = first; i < last; ++i, ++it) b += packed_size(*it);
     im.erase_then([&] {
         if (!im.indexed()) {
             im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(first),

@@ -620,6 +620,23 @@ private:
 
 namespace ops_impl {
 
+/// What the growth bounds below need of a container: its element count and
+/// whether it has a persisted index. A null c is a container a context step
+/// creates (empty, no index); nullopt: c is not a list or map.
+struct container_shape {
+    std::size_t n = 0;
+    bool persisted = false;
+};
+inline std::optional<container_shape> shape_of(const value* c) noexcept {
+    if (c == nullptr)
+        return container_shape{};
+    if (c->is_list())
+        return container_shape{c->as_list().size(), c->as_list().persist_index()};
+    if (c->is_map())
+        return container_shape{c->as_map().size(), c->as_map().persist_index()};
+    return std::nullopt;
+}
+
 /// An upper bound on the bytes op o can add to container c's packed size,
 /// the op applied to c itself (o's context already followed to c), or
 /// nullopt where none is simple. c is null for a container the context
@@ -631,12 +648,12 @@ namespace ops_impl {
 /// sorts) have no bound here.
 inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op& o) {
     using cdt::op_code;
-    if (c != nullptr && !(c->is_list() || c->is_map()))
+    const std::optional<container_shape> shape = shape_of(c);
+    if (!shape)
         return std::nullopt;
-    std::size_t n = c == nullptr ? 0 : c->is_list() ? c->as_list().size() : c->as_map().size();
-    bool persisted = c != nullptr &&
-                     (c->is_list() ? c->as_list().persist_index() : c->as_map().persist_index());
-    persisted = persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
+    const std::size_t n = shape->n;
+    const bool persisted =
+        shape->persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
     std::size_t args = 0; // the packed bytes the op may store
     std::size_t added = 0; // elements the op may add
     std::size_t pad = 0;   // nils an index past the end may add
@@ -741,16 +758,13 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
         return 0;
     std::size_t bound = 0;
     const value* c = &b;
-    for (std::size_t i = 0; i < o.ctx.size(); ++i) {
-        const cdt::ctx_step& s = o.ctx[i];
+    for (const cdt::ctx_step& s : o.ctx) {
+        const std::optional<container_shape> shape = shape_of(c);
+        if (!shape)
+            return std::nullopt;
+        if (shape->persisted)
+            bound += 8 * (shape->n + 1) + 6;
         if (c != nullptr) {
-            if (!(c->is_list() || c->is_map()))
-                return std::nullopt;
-            const std::size_t n = c->is_list() ? c->as_list().size() : c->as_map().size();
-            const bool persisted =
-                c->is_list() ? c->as_list().persist_index() : c->as_map().persist_index();
-            if (persisted)
-                bound += 8 * (n + 1) + 6;
             std::optional<const value*> child = ctx_child(*c, s);
             if (!child)
                 return std::nullopt;
@@ -761,17 +775,16 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
             }
             if (!s.create)
                 return std::nullopt; // the op fails; no bound needed
-            // Created here: padding up to the index in c, then every level below is new.
-            if (s.type == cdt::ctx_step::kind::list_index && s.index > 0 &&
-                static_cast<std::uint64_t>(s.index) > n)
-                bound += static_cast<std::size_t>(s.index) - n;
-            c = nullptr;
-        } else if (s.type == cdt::ctx_step::kind::list_index) {
-            if (s.index > 0)
-                bound += static_cast<std::size_t>(s.index); // padding in a new list
-        } else if (s.type != cdt::ctx_step::kind::map_key) {
+        } else if (s.type != cdt::ctx_step::kind::list_index &&
+                   s.type != cdt::ctx_step::kind::map_key) {
             return std::nullopt; // nothing else steps into a created container
         }
+        // A new element here (every level below is new too): padding up to
+        // a list index past the end, its key, a new container's header.
+        if (s.type == cdt::ctx_step::kind::list_index && s.index > 0 &&
+            static_cast<std::uint64_t>(s.index) > shape->n)
+            bound += static_cast<std::size_t>(s.index) - shape->n;
+        c = nullptr;
         bound += 4 + packed_size(s.val) + 8;
     }
     std::optional<std::size_t> op = op_growth_bound(c, o);
