@@ -47,6 +47,9 @@
 // an append that fails or dies anywhere leaves at worst an index entry
 // without elements, never an element without an index entry. Cost: two
 // extra round trips on the first append of each owner's period, none after.
+// One race is left: an append into a period that retention drops WHILE the
+// append runs (its claim before the drop, its write after) leaves its
+// element below the trim; give late arrivals time before dropping a period.
 //
 // Holes. A claimed slot whose element never lands (the writer failed or
 // died) is a hole. A failed append fences its own slot at once — one
@@ -156,7 +159,7 @@ struct bucketed_location {
     /// Claims compacted at a time (see the header comment).
     std::size_t claim_window = 64;
     /// The clock append ids carry (Unix ms): the system clock, or a
-    /// simulation's (sim::cluster::time_source) so retention follows it.
+    /// simulation's (sim::cluster::time_source), so ids carry simulated time.
     std::function<std::int64_t()> clock{};
     /// Attempts per step on timeouts, unavailability and in-doubt writes.
     std::uint32_t max_attempts = 8;
@@ -333,9 +336,11 @@ public:
     /// element there again instead of adding it twice — while the id is
     /// among the stream's recent claims, that is until at least
     /// claim_window other appends to the stream have followed it
-    /// (compaction forgets older ids; see the header comment). The claim's
-    /// time for claim_retention is ts_ms. An id is 1..max_append_id_bytes
-    /// bytes (it is kept in the head record), else PARAMETER_ERROR.
+    /// (compaction forgets older ids; see the header comment). An id whose
+    /// slot retention has dropped meanwhile is returned without writing
+    /// (the element counts as stored, then dropped). An id is
+    /// 1..max_append_id_bytes bytes (it is kept in the head record), else
+    /// PARAMETER_ERROR.
     result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms,
                                  std::string_view append_id) {
         if (append_id.empty() || append_id.size() > max_append_id_bytes)
@@ -710,7 +715,7 @@ private:
 
     // An append id: [Unix ms, 63 random bits] — unique across threads and
     // processes with overwhelming probability, nothing to coordinate, and
-    // its time tells compaction how old an unwritten claim is.
+    // its time tells a reader of the head when a claim was made.
     value next_append_id() const {
         thread_local std::mt19937_64 rng{[] {
             std::random_device rd;
