@@ -55,15 +55,18 @@
 // died) is a hole. A failed append fences its own slot at once — one
 // operate on the bucket puts [] at the slot unless something is there
 // (CREATE_ONLY|NO_FAIL) and reads the slot back: if its element did land
-// (an in-doubt write) the append reports success after all. Compaction fences
-// any hole left over the same way (a writer that died, a fence that
-// failed). A fenced hole counts as resolved: compaction never waits for a
-// hole, so `claims` stays under 2 x claim_window ids plus the appends that
-// race one compaction, at any rate and any failure rate; a hole costs one
-// extra bucket write (its fence). A late write of the hole's element simply
-// replaces the [] (it is then visible, once). Readers skip [].
-// Compaction keeps `claims` short: once it holds 2 x claim_window ids, the
-// oldest claim_window of them move into `base`. A retry with the same id
+// (an in-doubt write) the append reports success after all. A fenced hole
+// counts as resolved. Compaction keeps `claims` short: once it holds
+// 2 x claim_window ids, the oldest claim_window of them move into `base`,
+// once each slot is resolved (landed, fenced or trimmed). An empty slot is
+// waited for up to claim_retention (default 5 s, by its id's time: a writer
+// still retrying its claim must find its id, else it claims a second slot
+// and leaves a hole) and then fenced; and once `claims` holds 4 x
+// claim_window ids every empty slot is fenced at once. So `claims` never
+// holds more than 4 x claim_window ids (plus the appends that race a failed
+// compaction) at any append or failure rate; a hole costs one bucket write
+// (its fence). A late write of the hole's element simply replaces the []
+// (it is then visible, once). Readers skip []. A retry with the same id
 // finds its slot while the id is among the recent claims, that is for at
 // least claim_window further appends to the stream.
 //
@@ -158,6 +161,10 @@ struct bucketed_location {
     std::size_t max_record_size = kv::default_max_record_size;
     /// Claims compacted at a time (see the header comment).
     std::size_t claim_window = 64;
+    /// How long compaction waits for the element of a claim before it fences
+    /// the slot as a hole (a writer still retrying its claim finds its id
+    /// meanwhile), unless `claims` is full (see the header comment).
+    std::chrono::milliseconds claim_retention{5000};
     /// The clock append ids carry (Unix ms): the system clock, or a
     /// simulation's (sim::cluster::time_source), so ids carry simulated time.
     std::function<std::int64_t()> clock{};
@@ -565,6 +572,9 @@ public:
 
 private:
     static constexpr std::size_t overhead_bytes = 1024; // record header, bins, map headers
+    // `claims` past max_claims_factor x claim_window ids: compaction fences
+    // holes however young.
+    static constexpr std::size_t max_claims_factor = 4;
     static constexpr std::size_t max_days_per_read = 24 * 366;
 
     struct epoch {
@@ -924,19 +934,31 @@ private:
 
     // Moves the claim_window oldest ids into `base`. Their slots must be
     // resolved first: landed, trimmed, or fenced as holes ([] put unless
-    // something is there; a late write of the element replaces it). So a
-    // hole never stops compaction. Best effort: a head that moved on
-    // meanwhile (a generation conflict) or a failed read or fence leaves the
-    // rest to a later append. Round trips: the head, one read per bucket the
-    // prefix covers, one fence per bucket with holes, the head write.
+    // something is there; a late write of the element replaces it). An empty
+    // slot is fenced once its id is older than claim_retention (its writer
+    // is gone) or once `claims` holds max_claims_factor x claim_window ids
+    // (whatever the hole rate, the head stays bounded); a younger one stops
+    // compaction there, so that a writer still retrying its claim finds its
+    // id. Best effort: a head that moved on meanwhile (a generation
+    // conflict) or a failed read or fence leaves the rest to a later append.
+    // Round trips: the head, one read per bucket the prefix covers, one
+    // fence per bucket with holes to fence, the head write.
     void compact(const stream& s) const {
         auto r = m_store->get(s.head, m_where.read);
         if (!r) return;
         auto h = parse_head(*r);
         const value claims = r->value_of("claims");
         if (!h || !claims.is_list()) return;
-        const std::uint64_t first = h->claimed - claims.as_list().size(); // base
-        const std::uint64_t last = first + std::min<std::uint64_t>(claims.as_list().size(), m_where.claim_window);
+        const list& ids = claims.as_list();
+        const std::uint64_t first = h->claimed - ids.size(); // base
+        const std::uint64_t last = first + std::min<std::uint64_t>(ids.size(), m_where.claim_window);
+        const bool full = ids.size() >= max_claims_factor * m_where.claim_window;
+        const std::int64_t cutoff = now_ms() - m_where.claim_retention.count();
+        auto may_fence = [&](std::uint64_t slot) {
+            const value& id = ids[static_cast<std::size_t>(slot - first)];
+            return full || (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int() &&
+                            id.as_list()[0].as_int() < cutoff);
+        };
         std::uint64_t resolved = first; // slots below it are resolved
         for (std::uint64_t slot = first; slot < last && resolved == slot;) {
             std::uint64_t end = slot + 1;
@@ -944,8 +966,8 @@ private:
             if (!b) break;
             while (end < last && h->bucket_of(end) == b) ++end;
             const std::uint64_t live = std::max(slot, h->trim); // trimmed slots need nothing
-            if (live < end && !fence_holes(s.bucket(*b, m_where), live, end)) break;
-            resolved = slot = end;
+            resolved = live < end ? fence_holes(s.bucket(*b, m_where), live, end, may_fence) : end;
+            slot = end;
         }
         auto k = static_cast<std::int64_t>(resolved - first);
         if (k == 0) return;
@@ -953,16 +975,19 @@ private:
                             h->generation);
     }
 
-    // Fences the empty slots of [first, last) in one bucket: true when every
-    // slot holds an element or a fence.
-    bool fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
+    // Resolves slots [first, last) of one bucket in order, fencing the empty
+    // ones may_fence allows; returns the first slot not resolved (`last`
+    // when all are).
+    template <class MayFence>
+    std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last,
+                              const MayFence& may_fence) const {
         auto got = detail::operate(*m_store,
                                    bk,
                                    {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
                                                                                         value(static_cast<std::int64_t>(last)),
                                                                                         cdt::return_type::key))},
                                    m_where.write);
-        if (!got && got.error().code != status::record_not_found) return false;
+        if (!got && got.error().code != status::record_not_found) return first;
         std::vector<bool> present(last - first, false);
         if (got && got->results[0].is_list())
             for (const value& k : got->results[0].as_list())
@@ -970,10 +995,17 @@ private:
                     static_cast<std::uint64_t>(k.as_int()) < last)
                     present[static_cast<std::size_t>(static_cast<std::uint64_t>(k.as_int()) - first)] = true;
         std::vector<kv::operation> fences;
-        for (std::uint64_t slot = first; slot < last; ++slot)
-            if (!present[slot - first])
-                fences.push_back(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(slot), hole(), fence_policy())));
-        return fences.empty() || detail::operate(*m_store, bk, fences, m_where.write).has_value();
+        std::uint64_t slot = first;
+        for (; slot < last; ++slot) {
+            if (present[slot - first]) continue;
+            if (!may_fence(slot)) break;
+            fences.push_back(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(slot), hole(), fence_policy())));
+        }
+        if (fences.empty() || detail::operate(*m_store, bk, fences, m_where.write)) return slot;
+        // No fence written: resolved up to the first empty slot.
+        slot = first;
+        while (slot < last && present[slot - first]) ++slot;
+        return slot;
     }
 
     // Step 2 of an append: the idempotent bucket write.
