@@ -22,6 +22,8 @@
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/sim/cluster.hpp>
 
+#include "../sanitized.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -399,17 +401,7 @@ struct run {
     }
 };
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint64_t default_steps = 2'000;
-#elif defined(__has_feature)
-#    if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr std::uint64_t default_steps = 2'000;
-#    else
-constexpr std::uint64_t default_steps = 25'000;
-#    endif
-#else
-constexpr std::uint64_t default_steps = 25'000;
-#endif
+constexpr std::uint64_t default_steps = KVMODEL_TEST_SANITIZED ? 2'000 : 25'000;
 
 /// Runs `KVMODEL_FUZZ_OPS` (default: 25,000; 2,000 under sanitizers) steps
 /// of one bucket policy family, a fresh cluster every 400 steps.
