@@ -11,9 +11,10 @@
 // acknowledged one is never lost unless retention dropped it, nothing is
 // stored twice, and each read returns the order it documents.
 //
-// Seed: KVMODEL_SEED (default per case); steps: KVMODEL_FUZZ_OPS per test
-// case (default 25,000 each: 100,000 for the four cases, two per test file
-// bucketed_list_model_{time,slot}_test.cpp; 2,000 each under sanitizers). A
+// Seed: KVMODEL_SEED (default per family); steps: KVMODEL_FUZZ_OPS per
+// policy family (default 25,000 each: 100,000 for the four families, two per
+// test file bucketed_list_model_{time,slot}_test.cpp; 2,000 each under
+// sanitizers). A
 // failure prints the seed, the step and the divergence;
 // KVMODEL_MODEL_TRACE=1 prints every step, KVMODEL_MODEL_VISIBILITY_ONLY=1
 // checks what is visible but not in which order (for older headers).
@@ -403,8 +404,8 @@ struct run {
 
 constexpr std::uint64_t default_steps = KVMODEL_TEST_SANITIZED ? 2'000 : 25'000;
 
-/// Runs `KVMODEL_FUZZ_OPS` (default: 25,000; 2,000 under sanitizers) steps
-/// of one bucket policy family, a fresh cluster every 400 steps.
+/// Runs KVMODEL_FUZZ_OPS (default 25,000; 2,000 under sanitizers) steps of
+/// one bucket policy family, a fresh cluster every 400 steps.
 inline void run_model(run::family fam, std::uint64_t seed_base) {
     const std::uint64_t seed = env_u64("KVMODEL_SEED", seed_base);
     const std::uint64_t steps = env_u64("KVMODEL_FUZZ_OPS", default_steps);
