@@ -171,11 +171,14 @@ int main(int argc, char** argv) {
          << "        f();\n        return 0;\n    } else {\n        return f();\n    }\n}\n\n";
     file << "int main() {\n    int failures = 0;\n";
     for (const run& r : runs) {
-        file << "    {\n        std::ostringstream captured;\n"
+        // The page and line first, straight to stdout: a program that
+        // crashes is then named even though its captured output is lost.
+        file << "    {\n        std::cout << \"--- " << r.where << "\\n\" << std::flush;\n"
+             << "        std::ostringstream captured;\n"
              << "        std::streambuf* old = std::cout.rdbuf(captured.rdbuf());\n"
              << "        int status = md_run(&" << r.ns << "::md_main);\n"
              << "        std::cout.rdbuf(old);\n"
-             << "        std::cout << \"--- " << r.where << "\\n\" << captured.str();\n"
+             << "        std::cout << captured.str();\n"
              << "        if (status != 0) { ++failures; std::cout << \"FAILED: " << r.where
              << " returned \" << status << \"\\n\"; }\n";
         if (r.has_output)
