@@ -277,6 +277,7 @@ inline std::ostream& operator<<(std::ostream& os, const value& v) {
 
 } // namespace kvmodel
 
+/// \cond std_hash
 inline std::size_t std::hash<kvmodel::value>::operator()(const kvmodel::value& v) const noexcept {
     using kvmodel::value_type;
     std::size_t seed = static_cast<std::size_t>(v.type());
@@ -306,3 +307,4 @@ inline std::size_t std::hash<kvmodel::value>::operator()(const kvmodel::value& v
     }
     return seed;
 }
+/// \endcond

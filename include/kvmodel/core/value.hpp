@@ -455,10 +455,14 @@ inline std::ostream& operator<<(std::ostream& os, const value& v);
 
 } // namespace kvmodel
 
+// Hidden from Doxygen 1.9, which cannot place a std:: specialisation declared
+// outside namespace std.
+/// \cond std_hash
 template <>
 struct std::hash<kvmodel::value> {
     std::size_t operator()(const kvmodel::value& v) const noexcept;
 };
+/// \endcond
 
 // containers.hpp ends by including order.hpp: that way whichever of the three
 // headers comes first, order.hpp always sees complete containers.

@@ -156,9 +156,13 @@ inline std::string to_string(const key& k) {
 
 } // namespace kvmodel::kv
 
+// Hidden from Doxygen 1.9, which cannot place a std:: specialisation declared
+// outside namespace std.
+/// \cond std_hash
 template <>
 struct std::hash<kvmodel::kv::key> {
     std::size_t operator()(const kvmodel::kv::key& k) const noexcept {
         return kvmodel::kv::digest_hash{}(k.digest());
     }
 };
+/// \endcond
