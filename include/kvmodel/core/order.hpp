@@ -205,6 +205,7 @@ inline std::weak_ordering compare(const value& a, const value& b) noexcept {
 
 /// Strict weak order for standard containers and algorithms (no wildcard matching).
 struct value_less {
+    /// Whether a sorts before b in Aerospike's cross-type order.
     bool operator()(const value& a, const value& b) const noexcept {
         return detail::cdt_compare(a, b, false) < 0;
     }
