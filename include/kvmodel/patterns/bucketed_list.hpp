@@ -89,10 +89,11 @@
 //
 // Costs (round trips): append 2 (+1 when it opens a bucket or compacts
 // claims, +2 on the first append of a period); read_all 2 (the head, then
-// ONE batch read of every bucket); a newest page 2 for any total size; count
-// 1. Bytes written per append: the head (small, bounded by claim_window ids)
-// plus the WHOLE bucket record — the write amplification that bucket size
-// trades against read round trips (see `kvmodel size`).
+// ONE batch read of every bucket); a newest page 2 for any total size (time
+// policy: the index, then a head and a batch per period it visits); count
+// 1. Bytes written per append: the head (small: at most 4 x claim_window
+// ids) plus the WHOLE bucket record — the write amplification that bucket
+// size trades against read round trips (see `kvmodel size`).
 #pragma once
 
 #include <kvmodel/cdt/list_ops.hpp>
