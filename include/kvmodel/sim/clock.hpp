@@ -8,9 +8,15 @@
 //   00:00:00 UTC) and moves only when told (set, advance). Thread-safe.
 // * system_clock — the wall clock.
 //
+// retry_on(c) times a pattern's retries (kv::retry_policy) by c: a pause
+// moves a manual clock forward instead of sleeping, so backoff and the total
+// timeout are tested in no real time, and timed faults see the time pass.
+//
 // Cost: now_ms() is one virtual call and one relaxed atomic load (manual) or
 // one clock read (system).
 #pragma once
+
+#include <kvmodel/kv/retry.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -65,5 +71,14 @@ public:
             .count();
     }
 };
+
+/// p timed by c: its total timeout reads c, and a pause advances c when c is
+/// a manual_clock (nothing sleeps; with several threads each pause moves the
+/// shared time) or sleeps the thread otherwise. c must outlive the policy.
+inline kv::retry_policy retry_on(clock& c, kv::retry_policy p = {}) {
+    p.clock = [&c] { return c.now_ms(); };
+    if (auto* m = dynamic_cast<manual_clock*>(&c)) p.sleep = [m](std::chrono::milliseconds d) { m->advance(d); };
+    return p;
+}
 
 } // namespace kvmodel::sim
