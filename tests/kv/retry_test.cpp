@@ -153,6 +153,28 @@ TEST_CASE("the total timeout bounds attempts and pauses", "[kv][retry]") {
     CHECK(t.now - start <= 1000);
 }
 
+TEST_CASE("the budget counts the scope's own time, not other threads' pauses", "[kv][retry]") {
+    // On a shared simulated clock other writers' pauses move the time too
+    // (here 2 s during each of ours); they must not eat this call's budget.
+    std::int64_t now = 0;
+    kv::retry_policy p;
+    p.initial_backoff = milliseconds(10);
+    p.jitter = 0.0;
+    p.total_timeout = milliseconds(1000);
+    p.clock = [&] { return now; };
+    p.sleep = [&](milliseconds d) { now += d.count() + 2000; };
+    kv::retry_scope call(p, 5);
+    int calls = 0;
+    result<int> r = call.run(kv::step_kind::write, [&]() -> result<int> {
+        if (++calls < 5) return refused();
+        return 1;
+    });
+    REQUIRE(r);
+    CHECK(calls == 5);
+    CHECK(call.spent_ms() == 10 + 20 + 40 + 80);
+    CHECK(now == 150 + 4 * 2000);
+}
+
 TEST_CASE("a call whose write step succeeded is in doubt when a later step fails", "[kv][retry]") {
     fake_time t;
     const kv::retry_policy p = t.policy();
@@ -168,6 +190,7 @@ TEST_CASE("a call whose write step succeeded is in doubt when a later step fails
     CHECK(write.error().in_doubt);
     CHECK(write.error().message.find("an earlier step of the call was applied") != std::string::npos);
     CHECK(call.attempts() == 4);
+    CHECK(call.spent_ms() == t.pauses[0]);
     // The same for an error the call makes itself.
     CHECK(call.fail(error{status::parameter_error, "bad"}).in_doubt);
     CHECK(kv::after_applied(refused()).in_doubt);

@@ -87,7 +87,11 @@ TEST_CASE("soak: 8 writers through a node's death keep every element exactly onc
     REQUIRE(c.add_fault(sim::fault::node_down(2).after(commands * 3 / 5)));
     REQUIRE(c.add_fault(sim::fault::node_up(2).after(commands * 4 / 5)));
     patterns::bucketed_location where;
-    where.claim_window = 32;
+    // An append id is recognised while it is among its stream's recent
+    // claims; compaction forgets a landed one once ~claim_window more
+    // appends followed it. A window above the run's 150 appends per owner
+    // keeps every id for the run, so a retry however late finds its slot.
+    where.claim_window = 256;
     // Few attempts per step, so that the outage reaches the callers.
     where.max_attempts = 4;
     where.clock = [&c] { return c.time_source().now_ms(); };
@@ -133,10 +137,11 @@ TEST_CASE("soak: 8 writers through a node's death keep every element exactly onc
         if (claims.is_list()) longest_claims = std::max(longest_claims, claims.as_list().size());
     }
     CHECK(stored == static_cast<std::size_t>(threads) * per_thread); // none lost
-    // With no holes, compaction keeps each head's pending claims near
-    // 2 x claim_window (a few more while writers race the compaction).
+    // The pending claims: every append of the owner (no compaction within
+    // this window); the head-size bound under compaction and holes is
+    // tested with the bucketed list's own tests.
     INFO("longest claims list " << longest_claims);
-    CHECK(longest_claims <= 4 * where.claim_window);
+    CHECK(longest_claims <= static_cast<std::size_t>(threads) * per_thread / owners + threads);
 }
 
 } // namespace patterns_node_loss_concurrency_test

@@ -183,7 +183,7 @@ TEST_CASE("sim::retry_on times a retry policy by the cluster's manual clock", "[
     REQUIRE(p.sleep);
     p.sleep(250ms);
     CHECK(c.time_source().now_ms() == start + 250);
-    CHECK(p.clock() == start + 250);
+    CHECK_FALSE(p.clock); // the budget counts the call's own pauses
     // A policy with its own hooks keeps them.
     kv::retry_policy own;
     own.clock = [] { return std::int64_t{7}; };

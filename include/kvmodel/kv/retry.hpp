@@ -23,14 +23,16 @@
 //
 // Timing: before attempt k + 1 the loop pauses for a draw from
 // [b * (1 - jitter), b], b = initial_backoff * multiplier^(k - 1) capped at
-// max_backoff. A pause that would end past total_timeout (counted from the
-// scope's start, attempts included) is not taken: the loop stops with the
-// last error. Pauses and time go through the policy's hooks: by default the
-// thread sleeps and time is std::chrono::steady_clock; a test or a
-// simulation passes its own (sim::retry_on moves a manual clock instead of
+// max_backoff. A pause that would end past total_timeout is not taken: the
+// loop stops with the last error. The time a scope has spent is its own:
+// the pauses it took plus its attempts as the clock measured them — not the
+// clock's whole advance, which on a shared simulated clock also counts the
+// other threads' pauses. Pauses and time go through the policy's hooks: by
+// default the thread sleeps and time is std::chrono::steady_clock; a test or
+// a simulation passes its own (sim::retry_on moves a manual clock instead of
 // sleeping), so backoff is tested without real sleeps.
 //
-// Cost: one clock read per call; one clock read and one pause per retry.
+// Cost: two clock reads per attempt; one pause per retry.
 #pragma once
 
 #include <kvmodel/core/result.hpp>
@@ -100,8 +102,7 @@ class retry_scope {
 public:
     retry_scope(const retry_policy& p, std::uint32_t max_attempts)
         : m_policy(&p)
-        , m_max_attempts(std::max<std::uint32_t>(max_attempts, 1))
-        , m_start(now()) {}
+        , m_max_attempts(std::max<std::uint32_t>(max_attempts, 1)) {}
 
     /// Calls attempt() (returning a result<T>) until it succeeds, fails with
     /// a status that is not transient, or the attempts or the time budget run
@@ -111,7 +112,9 @@ public:
     std::invoke_result_t<F&> run(step_kind kind, F&& attempt) {
         using r = std::invoke_result_t<F&>;
         for (std::uint32_t n = 1;; ++n) {
+            const std::int64_t before = now();
             r got = attempt();
+            m_spent += now() - before;
             ++m_sent;
             if (got) {
                 if (kind == step_kind::write) m_applied = true;
@@ -120,12 +123,12 @@ public:
             m_doubt = m_doubt || got.error().in_doubt;
             if (!is_transient(got.error().code) || n >= m_max_attempts) return r(failure{fail(got.error())});
             const std::chrono::milliseconds pause = jittered(backoff_before(*m_policy, n));
-            const std::int64_t spent = now() - m_start;
-            if (m_policy->total_timeout.count() > 0 && spent + pause.count() > m_policy->total_timeout.count())
+            if (m_policy->total_timeout.count() > 0 && m_spent + pause.count() > m_policy->total_timeout.count())
                 return r(failure{fail(got.error())});
             if (pause.count() > 0) {
                 if (m_policy->sleep) m_policy->sleep(pause);
                 else std::this_thread::sleep_for(pause);
+                m_spent += pause.count();
             }
         }
     }
@@ -139,7 +142,7 @@ public:
             e.message += " (in doubt: an earlier attempt may have been applied)";
         }
         if (m_sent > 1)
-            e.message += " [" + std::to_string(m_sent) + " attempts, " + std::to_string(now() - m_start) + " ms]";
+            e.message += " [" + std::to_string(m_sent) + " attempts, " + std::to_string(m_spent) + " ms]";
         return e;
     }
 
@@ -147,6 +150,8 @@ public:
     bool in_doubt() const noexcept { return m_doubt || m_applied; }
     /// Attempts sent so far, over every step.
     std::uint32_t attempts() const noexcept { return m_sent; }
+    /// Milliseconds spent so far: pauses and attempts (see the header comment).
+    std::int64_t spent_ms() const noexcept { return m_spent; }
 
 private:
     std::int64_t now() const {
@@ -167,7 +172,7 @@ private:
 
     const retry_policy* m_policy;
     std::uint32_t m_max_attempts;
-    std::int64_t m_start;
+    std::int64_t m_spent = 0;
     std::uint32_t m_sent = 0;
     bool m_doubt = false;
     bool m_applied = false;

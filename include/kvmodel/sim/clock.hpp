@@ -72,11 +72,13 @@ public:
     }
 };
 
-/// p timed by c: its total timeout reads c, and a pause advances c when c is
-/// a manual_clock (nothing sleeps; with several threads each pause moves the
-/// shared time) or sleeps the thread otherwise. c must outlive the policy.
+/// p timed by c: a pause advances c when c is a manual_clock (nothing
+/// sleeps; timed faults see the time pass) and sleeps the thread otherwise.
+/// The policy's budget counts its own pauses and its attempts' real time —
+/// the simulator's attempts take none of its time, and other threads'
+/// pauses, which move the shared clock too, are not this call's. c must
+/// outlive the policy.
 inline kv::retry_policy retry_on(clock& c, kv::retry_policy p = {}) {
-    p.clock = [&c] { return c.now_ms(); };
     if (auto* m = dynamic_cast<manual_clock*>(&c)) p.sleep = [m](std::chrono::milliseconds d) { m->advance(d); };
     return p;
 }
