@@ -92,6 +92,12 @@ inline error after_applied(error e) {
     return e;
 }
 
+/// e as a call returns it: after_applied(e) when a write step of the call
+/// already succeeded (`applied`), else e as it is.
+inline error after_step(bool applied, error e) {
+    return applied ? after_applied(std::move(e)) : e;
+}
+
 /// Whether a step only reads (its success changes nothing) or writes (its
 /// success means the call has applied something).
 enum class step_kind : std::uint8_t { read, write };

@@ -229,9 +229,12 @@ public:
                                                       std::to_string(max_shard_count)};
         auto k = head_key();
         if (!k) return k.error();
+        // Transient failures are retried inside each write (paced, in doubt
+        // kept); a lost race with another writer re-reads the head.
+        kv::retry_scope call(m_opt.retry, m_opt.max_attempts);
         for (int attempt = 0; attempt < 16; ++attempt) {
             auto head = read_head();
-            if (!head) return head.error();
+            if (!head) return call.fail(head.error());
             const std::uint32_t max_n = std::max({head->max_shards, shards(), n});
             kv::write_policy wp = m_opt.write;
             wp.max_retries = 0;
@@ -240,18 +243,19 @@ public:
             const std::vector<kv::operation> ops = {
                 kv::op::write(m_opt.shards_bin, value(static_cast<std::int64_t>(n))),
                 kv::op::write(m_opt.max_shards_bin, value(static_cast<std::int64_t>(max_n)))};
-            result<kv::record> r = m_store->operate(*k, ops, wp);
+            result<kv::record> r =
+                call.run(kv::step_kind::write, [&] { return m_store->operate(*k, ops, wp); });
             if (r) {
                 m_shards.store(n, std::memory_order_relaxed);
                 return {};
             }
-            // Lost a race with another writer of the head (or the answer):
-            // read again and retry; the write is idempotent.
-            if (r.error().code != status::generation_error && r.error().code != status::timeout)
-                return r.error();
+            // Lost a race with another writer of the head (or with our own
+            // write whose answer was lost): read again and retry; the write
+            // is idempotent.
+            if (r.error().code != status::generation_error) return r.error();
         }
-        return error{status::generation_error,
-                     "sharded_counter::set_shards(" + m_name + "): the head kept changing"};
+        return call.fail(error{status::generation_error,
+                               "sharded_counter::set_shards(" + m_name + "): the head kept changing"});
     }
 
     /// Reads the shard count from the head record (the constructor's count
