@@ -106,6 +106,8 @@ enum class step_kind : std::uint8_t { read, write };
 /// claim, then the bucket write). Not thread-safe: one per call.
 class retry_scope {
 public:
+    /// A call retried under p (which must outlive the scope), each step up to
+    /// max_attempts times (0 counts as 1).
     retry_scope(const retry_policy& p, std::uint32_t max_attempts)
         : m_policy(&p)
         , m_max_attempts(std::max<std::uint32_t>(max_attempts, 1)) {}

@@ -153,6 +153,7 @@ public:
         , m_ns(std::move(ns))
         , m_set(std::move(set)) {}
 
+    /// The store the feed writes to.
     Store& store() const noexcept { return *m_store; }
 
     /// A new post by `author` (not yet delivered anywhere).
