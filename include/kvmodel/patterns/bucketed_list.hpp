@@ -310,14 +310,15 @@ public:
     static constexpr std::size_t max_append_id_bytes = 256;
 
     /// Appends elements one after another (each is an append()); returns
-    /// their slots. On an error the elements before it are stored.
+    /// their slots. On an error the elements before it are stored (the
+    /// error is then in doubt).
     result<std::vector<std::uint64_t>> append(const std::string& owner, std::span<const T> items,
                                               std::int64_t ts_ms) {
         std::vector<std::uint64_t> slots;
         slots.reserve(items.size());
         for (const T& x : items) {
             auto r = append(owner, x, ts_ms);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(!slots.empty(), r.error());
             slots.push_back(*r);
         }
         return slots;
