@@ -20,6 +20,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/activity_bitmap.hpp>

@@ -25,7 +25,8 @@
 //   way the C client takes them).
 // * Errors: the server's as_status becomes the same kvmodel status, with the
 //   client's message ("operate: ... AEROSPIKE_ERR_OP_NOT_APPLICABLE") and its
-//   in_doubt flag. Checks the C client would otherwise refuse without a useful
+//   in_doubt flag (detail::client_error: every client code of as_status.h has
+//   its status; kv::is_transient says which a pattern retries). Checks the C client would otherwise refuse without a useful
 //   status are done first, with the same statuses the simulator gives: bin name
 //   over 15 bytes (BIN_NAME_TOO_LONG), INF/WILDCARD in a stored value and an
 //   empty command (PARAMETER_ERROR), bad namespace/set names (PARAMETER_ERROR).
@@ -190,13 +191,7 @@ namespace detail {
 /// An as_error as a kvmodel error: the same status number, the client's message
 /// prefixed by the command, and the in-doubt flag.
 inline error to_error(const as_error& err, std::string_view what) {
-    bool unknown = false;
-    status s = status_from_code(static_cast<int>(err.code), &unknown);
-    std::string msg = std::string(what) + ": " + err.message;
-    if (unknown) msg += " (as_status " + std::to_string(static_cast<int>(err.code)) + ")";
-    error e{s, std::move(msg)};
-    e.in_doubt = err.in_doubt;
-    return e;
+    return client_error(static_cast<int>(err.code), err.message, err.in_doubt, what);
 }
 
 /// Owns an as_val* until released into a C client call that takes ownership.

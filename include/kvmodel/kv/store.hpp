@@ -17,6 +17,8 @@
 // | opt: s.touch(k, wp)         | result<void>              | not found      | new ttl, gen     |
 // | opt: s.batch_get(keys, rp)  | std::vector<result<record>> | per key      | one per key, in  |
 // | opt: s.batch_get(keys, bins, rp) |                      |                | key order        |
+// | opt: s.retry_timing(p)      | retry_policy              | -              | p on the store's |
+// |                             |                           |                | clock (sim)      |
 //
 // Errors carry Aerospike's status and a message naming the operation, the
 // bin and the limit; a write that failed after it may have been applied
@@ -44,6 +46,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/retry.hpp>
 
 #include <array>
 #include <concepts>
@@ -98,7 +101,24 @@ concept has_batch_get_bins = requires(S& s,
                                       const read_policy& rp) {
     { s.batch_get(keys, bins, rp) } -> std::same_as<std::vector<result<record>>>;
 };
+template <class S>
+concept has_retry_timing = requires(const S& s, const retry_policy& p) {
+    { s.retry_timing(p) } -> std::same_as<retry_policy>;
+};
 } // namespace detail
+
+/// p as a pattern on s retries with it: timed by the store's own clock when
+/// the store has one (S::retry_timing: a simulation's pauses move its manual
+/// clock instead of sleeping), else p unchanged (real sleeps, steady_clock).
+template <kv_store S>
+retry_policy retry_timing(const S& s, retry_policy p) {
+    if constexpr (detail::has_retry_timing<S>) {
+        return s.retry_timing(std::move(p));
+    } else {
+        (void)s;
+        return p;
+    }
+}
 
 /// All bins of k. Complexity: the store's.
 template <kv_store S>

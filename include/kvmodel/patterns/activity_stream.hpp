@@ -24,9 +24,13 @@
 // (one string, see detail::inbox_key), not lists: a retried post (after a timeout) rewrites the same entry instead of
 // adding a duplicate, and a cursor (the last key seen) stays valid while new
 // messages arrive, since the next page is a key-relative index range.
+// A post that fails after one of its writes succeeded returns an error in
+// doubt (kv/retry.hpp): some inboxes may have it; post it again with the
+// same message id (set message::id before the first post) to finish it.
 #pragma once
 
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/patterns/codec.hpp>
@@ -193,14 +197,16 @@ public:
         if (m.id.empty()) m.id = detail::new_message_id(m);
         value key = detail::inbox_key(m);
         value body = codec<message>::encode(m);
+        bool applied = false; // an inbox has it: a later error is in doubt
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_where.ns, m_where.set, user);
-            if (!k) return k.error();
+            if (!k) return kv::after_step(applied, k.error());
             auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt(m_where.bin, cdt::map_ops::put(key, body,
                                                                                   cdt::map_ops::policy(map_order::key_ordered)))},
                                       m_where.write);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(applied, r.error());
+            applied = true;
         }
         return m;
     }
@@ -342,9 +348,11 @@ public:
     result<message> post(message m) {
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);
+        bool applied = false; // an inbox has it: a later error is in doubt
         for (const std::string& user : detail::audience(m)) {
             auto r = m_list.append(user, m, m.sent_ts, m.id);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(applied, r.error());
+            applied = true;
         }
         return m;
     }
@@ -398,12 +406,13 @@ public:
         value key = detail::inbox_key(m);
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_ns, m_inboxes, user);
-            if (!k) return k.error();
+            // The message record is written: a later error is in doubt.
+            if (!k) return kv::after_applied(k.error());
             auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt("refs", cdt::map_ops::put(key, true,
                                                                              cdt::map_ops::policy(map_order::key_ordered)))},
                                       kv::write_policy{});
-            if (!r) return r.error();
+            if (!r) return kv::after_applied(r.error());
         }
         return m;
     }

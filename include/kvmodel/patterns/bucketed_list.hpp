@@ -33,9 +33,13 @@
 //      append id), so a caller's retry or a re-delivered event is stored once;
 //   2. writes the element into its bucket keyed by that slot (a map put: a
 //      retry rewrites the same entry, never a duplicate).
-// Timeouts, in-doubt writes and node failures are retried with the same id
-// (up to location.max_attempts); an append either returns its slot or an
-// error, and the element is then present exactly once or not at all.
+// Transient failures (kv::is_transient: timeouts, node failures, refused
+// connections, the client's error-rate limit) are retried with the same id,
+// up to location.max_attempts per step, paced and bounded by location.retry
+// (kv/retry.hpp). An append either returns its slot or an error; the error
+// is in doubt when the claim or any attempt may have been applied — then the
+// element is present once or not at all, and appending again with the SAME
+// append id stores it once; an error not in doubt means nothing was stored.
 //
 // The period index (time policy). Readers find an owner's periods in the
 // owner's `days` list, so an element must never land in a period missing
@@ -105,6 +109,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
 #include <kvmodel/patterns/detail/record_pattern.hpp>
@@ -169,8 +174,10 @@ struct bucketed_location {
     /// The clock append ids carry (Unix ms): the system clock, or a
     /// simulation's (sim::cluster::time_source), so ids carry simulated time.
     std::function<std::int64_t()> clock{};
-    /// Attempts per step on timeouts, unavailability and in-doubt writes.
+    /// Attempts per step on transient errors (kv::is_transient).
     std::uint32_t max_attempts = 8;
+    /// Backoff between attempts and the time budget of each step.
+    kv::retry_policy retry{};
     kv::write_policy write{};
     kv::read_policy read{};
 };
@@ -313,6 +320,7 @@ public:
         , m_scheme(scheme)
         , m_where(std::move(where)) {
         KVMODEL_ASSERT(validate(m_scheme, m_where).has_value());
+        m_where.retry = kv::retry_timing(store, std::move(m_where.retry));
     }
 
     /// PARAMETER_ERROR when the scheme cannot work: size 0, or a byte budget
@@ -364,14 +372,15 @@ public:
     static constexpr std::size_t max_append_id_bytes = 256;
 
     /// Appends elements one after another (each is an append()); returns
-    /// their slots. On an error the elements before it are stored.
+    /// their slots. On an error the elements before it are stored (the
+    /// error is then in doubt).
     result<std::vector<std::uint64_t>> append(const std::string& owner, std::span<const T> items,
                                               std::int64_t ts_ms) {
         std::vector<std::uint64_t> slots;
         slots.reserve(items.size());
         for (const T& x : items) {
             auto r = append(owner, x, ts_ms);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(!slots.empty(), r.error());
             slots.push_back(*r);
         }
         return slots;
@@ -686,10 +695,12 @@ private:
         if (day != 0 && !c->listed) {
             auto d = index_day(owner, day);
             if (d) d = mark_listed(s);
-            if (!d) return release(s, *c, d.error());
+            // The claim is applied: whatever fails from here leaves the call
+            // in doubt (a retry with the same id finds the slot).
+            if (!d) return release(s, *c, kv::after_applied(d.error()));
         }
         auto w = write_element(s, *c, *stored);
-        if (!w) return release(s, *c, w.error());
+        if (!w) return release(s, *c, kv::after_applied(w.error()));
         return c->slot;
     }
 
@@ -741,21 +752,12 @@ private:
         return stream{owner, day, std::move(prefix), std::move(head)};
     }
 
-    static bool retryable(const error& e) {
-        return e.code == status::timeout || e.code == status::partition_unavailable ||
-               e.code == status::invalid_node || e.code == status::connection ||
-               e.code == status::key_busy || e.code == status::device_overload;
-    }
-
-    // operate() retried on transient errors; only for idempotent op lists.
+    // operate() retried on transient errors (in doubt sticks across the
+    // attempts); only for idempotent op lists.
     result<kv::record> operate_retried(const kv::key& k, const std::vector<kv::operation>& ops,
                                        const kv::write_policy& wp) const {
-        result<kv::record> r = error{status::timeout, "bucketed_list: no attempt made"};
-        for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
-            r = detail::operate(*m_store, k, ops, wp);
-            if (r || !retryable(r.error())) return r;
-        }
-        return r;
+        return kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::write,
+                         [&] { return detail::operate(*m_store, k, ops, wp); });
     }
 
     result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
@@ -827,11 +829,10 @@ private:
     }
 
     result<head_state> read_head(const stream& s) const {
-        for (std::uint32_t attempt = 0;; ++attempt) {
-            auto r = m_store->get(s.head, m_where.read);
-            if (r) return parse_head(*r);
-            if (!retryable(r.error()) || attempt + 1 >= m_where.max_attempts) return r.error();
-        }
+        auto r = kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::read,
+                           [&] { return m_store->get(s.head, m_where.read); });
+        if (!r) return r.error();
+        return parse_head(*r);
     }
 
     result<std::vector<head_state>> read_heads(const std::string& owner,

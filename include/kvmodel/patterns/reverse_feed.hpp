@@ -34,6 +34,7 @@
 
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/patterns/codec.hpp>
@@ -152,6 +153,9 @@ public:
         , m_ns(std::move(ns))
         , m_set(std::move(set)) {}
 
+    /// The store the feed writes to.
+    Store& store() const noexcept { return *m_store; }
+
     /// A new post by `author` (not yet delivered anywhere).
     post_type make_post(std::string author, T content) const {
         return post_type{m_ticks->next(), std::move(author), std::move(content)};
@@ -185,7 +189,8 @@ public:
             p_days.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
             auto d = detail::operate(*m_store, head_key(owner), {kv::op::cdt("days", cdt::list_ops::append(day, p_days))},
                                       kv::write_policy{});
-            if (!d) return d.error();
+            // The post is in the feed already: the call is in doubt.
+            if (!d) return kv::after_applied(d.error());
         }
         return {};
     }
@@ -196,7 +201,7 @@ public:
         post_type p = make_post(author, std::move(content));
         if (auto r = deliver(author, p); !r) return r.error();
         for (const std::string& f : followers)
-            if (auto r = deliver(f, p); !r) return r.error();
+            if (auto r = deliver(f, p); !r) return kv::after_applied(r.error());
         return p;
     }
 
@@ -337,12 +342,16 @@ public:
     enum class submit_status : std::uint8_t { accepted, queue_full, shut_down };
 
     /// A queue of at most `capacity` deliveries, drained by `workers` threads, each
-    /// delivery tried up to `max_attempts` times on transient errors.
+    /// delivery tried up to `max_attempts` times on transient errors
+    /// (kv::is_transient), paced by `retry` (on the store's clock when it has
+    /// one: see kv::retry_timing); a failure reported in doubt may have been
+    /// delivered.
     fan_out_queue(const feed_type& feed, std::size_t capacity, std::size_t workers = 2,
-                  std::uint32_t max_attempts = 5)
+                  std::uint32_t max_attempts = 5, kv::retry_policy retry = {})
         : m_feed(&feed)
         , m_capacity(capacity)
-        , m_max_attempts(max_attempts) {
+        , m_max_attempts(max_attempts)
+        , m_retry(kv::retry_timing(feed.store(), std::move(retry))) {
         KVMODEL_ASSERT(capacity > 0 && workers > 0 && max_attempts > 0);
         for (std::size_t i = 0; i < workers; ++i) m_workers.emplace_back([this] { work(); });
     }
@@ -389,12 +398,6 @@ private:
         post_type post;
     };
 
-    static bool transient(const error& e) {
-        return e.code == status::timeout || e.code == status::partition_unavailable ||
-               e.code == status::key_busy || e.code == status::device_overload ||
-               e.code == status::connection || e.code == status::invalid_node;
-    }
-
     void work() {
         for (;;) {
             job j;
@@ -405,12 +408,8 @@ private:
                 j = std::move(m_queue.front());
                 m_queue.pop_front();
             }
-            result<void> r;
-            for (std::uint32_t attempt = 0; attempt < m_max_attempts; ++attempt) {
-                r = m_feed->deliver(j.owner, j.post);
-                if (r || !transient(r.error())) break;
-                std::this_thread::sleep_for(std::chrono::microseconds(50 << attempt));
-            }
+            result<void> r = kv::retry(m_retry, m_max_attempts, kv::step_kind::write,
+                                       [&] { return m_feed->deliver(j.owner, j.post); });
             std::lock_guard lock(m_mutex);
             if (r) ++m_report.delivered;
             else m_report.failed.push_back(failure{std::move(j.owner), std::move(j.post), r.error()});
@@ -420,6 +419,7 @@ private:
     const feed_type* m_feed;
     std::size_t m_capacity;
     std::uint32_t m_max_attempts;
+    kv::retry_policy m_retry;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<job> m_queue;

@@ -19,9 +19,16 @@
 //   erases a run across a sorted list's leaves: a prefix of it may be gone);
 // * an injectable clock (manual by default: TTL expiry is tested by moving
 //   it, never by sleeping) — an expired record reads as missing;
-// * the client's retry loop: timeouts and unavailable partitions are retried
-//   up to max_retries within total_timeout; a failed write is in_doubt as the
-//   Java client decides it (sent more than once, or once and timed out);
+// * the client's retry loop: transient failures (kv::is_transient but
+//   KEY_BUSY, as the C client) are retried up to max_retries within
+//   total_timeout; a failed write is in_doubt once any attempt was sent and
+//   lost its answer (timed out, or its connection dropped) — sticky, also
+//   when a later attempt is refused or finds no node, as the C client's sent
+//   counter decides it;
+// * the client's circuit breaker (cluster_config::max_error_rate): a node
+//   with more errors than the limit in one tend interval gets no commands
+//   (MAX_ERROR_RATE) until the next; the limit halves after a breached
+//   interval and doubles back after a clean one, as the C client's;
 // * cost accounting (sim/stats.hpp) and scripted, seeded faults
 //   (sim/faults.hpp); a simulated latency per round trip (base_latency plus
 //   injected latency) that is accounted, never slept.
@@ -60,6 +67,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
@@ -73,6 +81,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -125,6 +134,16 @@ struct cluster_config {
     bool enterprise = false;
     /// Entries in the hot-key and hot-partition lists of stats().
     std::size_t hot_list_size = 10;
+    /// The client's circuit breaker (as_config.max_error_rate): more errors
+    /// than this (timeouts, dropped and refused connections) on one node in
+    /// one tend interval, and commands to it fail MAX_ERROR_RATE unsent until
+    /// the interval ends; 0 = off. The C client's default is 100; here it is
+    /// off by default, because a manual clock that never moves never ends an
+    /// interval.
+    std::uint32_t max_error_rate = 0;
+    /// The client's tend interval on the cluster's clock (as_config
+    /// tender_interval; error_rate_window is one tend).
+    std::chrono::milliseconds tend_interval{1000};
 };
 
 /// What happened to one command (operate's optional report).
@@ -177,6 +196,15 @@ public:
     const cluster_config& config() const noexcept { return m_cfg; }
     /// The clock TTLs and time faults read (cluster_config::time_source).
     sim::clock& time_source() const noexcept { return *m_clock; }
+    /// p timed by this cluster's clock (sim::retry_on) unless p brings its own
+    /// sleep or clock: a pattern's backoff on the simulator moves its manual
+    /// clock instead of sleeping (the optional kv_store member kv::retry_timing
+    /// looks for).
+    kv::retry_policy retry_timing(kv::retry_policy p) const {
+        if (p.sleep || p.clock)
+            return p;
+        return retry_on(*m_clock, std::move(p));
+    }
     /// The manual clock, if that is the time source (else nullptr).
     manual_clock* manual_time() const noexcept {
         return dynamic_cast<manual_clock*>(m_clock.get());
@@ -746,6 +774,64 @@ private:
                          (doubt ? ", the write was applied)" : ")")};
     }
 
+    // A crashed node's last answer: the connection dropped after the request
+    // was sent (doubt: a write was applied all the same).
+    [[gnu::cold, gnu::noinline]] static error connection_lost(
+        detail::partition& p, std::string_view cmd, int node, bool was_ok, bool doubt) {
+        p.account([was_ok, doubt](counters& c) {
+            if (was_ok)
+                ++c.errors;
+            if (doubt)
+                ++c.in_doubt;
+        });
+        return error{status::connection,
+                     std::string(cmd) + ": connection to node " + std::to_string(node) +
+                         " dropped before the answer (the node died" +
+                         (doubt ? "; the write was applied)" : ")")};
+    }
+
+    // The client's circuit breaker (cluster_config::max_error_rate): whether
+    // commands may go to `node` now, and an error counted against it. The
+    // interval rolls over on the first check after it ends; under races a
+    // count may land in the neighbouring interval (the C client's counters
+    // are as loose).
+    struct node_health {
+        std::atomic<std::int64_t> interval{-1};
+        std::atomic<std::uint32_t> errors{0};
+        std::atomic<std::uint32_t> limit{0};
+    };
+    node_health* health_of(int node, time_ms now) {
+        if (m_cfg.max_error_rate == 0 || node < 0)
+            return nullptr;
+        node_health& h = m_health[static_cast<std::size_t>(node)];
+        const std::int64_t tend = std::max<std::int64_t>(m_cfg.tend_interval.count(), 1);
+        const std::int64_t interval = now / tend;
+        std::int64_t seen = h.interval.load(std::memory_order_acquire);
+        if (seen != interval && h.interval.compare_exchange_strong(seen, interval)) {
+            const std::uint32_t limit = h.limit.load(std::memory_order_relaxed);
+            const std::uint32_t max = m_cfg.max_error_rate;
+            // A breached interval halves the next limit; a clean one doubles
+            // it back toward the configured one (as_node_reset_error_rate).
+            if (seen < 0)
+                h.limit.store(max, std::memory_order_relaxed);
+            else if (h.errors.load(std::memory_order_relaxed) > limit)
+                h.limit.store(limit >= 4 ? limit / 2 : 1, std::memory_order_relaxed);
+            else
+                h.limit.store(std::min(limit * 2, max), std::memory_order_relaxed);
+            h.errors.store(0, std::memory_order_relaxed);
+        }
+        return &h;
+    }
+    bool error_rate_ok(int node, time_ms now) {
+        const node_health* h = health_of(node, now);
+        return h == nullptr ||
+               h->errors.load(std::memory_order_relaxed) <= h->limit.load(std::memory_order_relaxed);
+    }
+    void add_node_error(int node, time_ms now) {
+        if (node_health* h = health_of(node, now))
+            h->errors.fetch_add(1, std::memory_order_relaxed);
+    }
+
     // Applies the node faults due for this attempt.
     void apply_topology_faults(const detail::attempt_info& a) {
         for (const auto& [node, up] : m_faults.topology_changes(a))
@@ -785,6 +871,8 @@ private:
         const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
         const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);
         std::uint32_t sent = 0;
+        // An attempt was sent and its answer lost: a write may be applied.
+        bool lost_answer = false;
         microseconds elapsed{0};
         for (std::uint32_t attempt = 0;; ++attempt) {
             const time_ms now = m_clock->now_ms();
@@ -796,6 +884,7 @@ private:
             if (command != 0)
                 apply_topology_faults(attempt_of(-1));
             microseconds spent{0};
+            const std::uint32_t sent_before = sent;
             bool applied = false; // set by body when it committed a write
             // One attempt under the partition lock. Its answer is built in
             // place (returned, not assigned into a default-made result):
@@ -815,8 +904,28 @@ private:
                                 std::string(cmd) + ": partition " + std::to_string(pid) +
                                     " of namespace '" + ns->name + "' has no live copy");
                 }
+                if (!error_rate_ok(node, now)) {
+                    p.account([](counters& c) {
+                        ++c.ops;
+                        ++c.errors;
+                    });
+                    return fail(status::max_error_rate,
+                                std::string(cmd) + ": max error rate exceeded (node " +
+                                    std::to_string(node) +
+                                    " had more errors than the client allows in one tend interval)");
+                }
                 const fault_effects fx =
                     command != 0 ? m_faults.effects(attempt_of(node)) : fault_effects{};
+                if (fx.refused) {
+                    p.account([](counters& c) {
+                        ++c.ops;
+                        ++c.errors;
+                    });
+                    return fail(status::connection,
+                                std::string(cmd) + ": connection refused by node " +
+                                    std::to_string(node) +
+                                    " (dead; the client's partition map still names it)");
+                }
                 ++sent;
                 const microseconds latency = m_cfg.base_latency + fx.latency;
                 const bool late = (socket_to.count() > 0 && latency > socket_to) ||
@@ -831,7 +940,7 @@ private:
                         c.max_latency_us = std::max(c.max_latency_us, us);
                     }
                 });
-                const bool lost = fx.timeout || fx.in_doubt || late;
+                const bool lost = fx.timeout || fx.in_doubt || late || fx.crashed;
                 if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
                     // Hot key: refused before it is applied (not retried, as the clients do).
                     p.account([](counters& c) {
@@ -850,8 +959,11 @@ private:
                 if (!lost)
                     return body(*ns, p, now / 1000, applied);
                 const bool was_ok = body(*ns, p, now / 1000, applied).has_value();
+                if (fx.crashed && !late)
+                    return connection_lost(p, cmd, rep.node, was_ok, is_write && applied);
                 return timed_out(p, cmd, fx, late, latency, was_ok, is_write && applied);
             }();
+            const bool sent_now = sent > sent_before;
             if (applied) {
                 rep.applied = true;
                 ++rep.applications;
@@ -861,16 +973,22 @@ private:
             if (r)
                 return r;
             const status code = r.error().code;
-            const bool retryable = code == status::timeout || code == status::partition_unavailable;
+            const bool dropped = code == status::timeout || code == status::connection;
+            if (dropped && rep.node >= 0)
+                add_node_error(rep.node, now);
+            lost_answer = lost_answer || (sent_now && dropped);
+            // The C client retries every transient failure but KEY_BUSY.
+            const bool retryable = kv::is_transient(code) && code != status::key_busy;
             if (retryable && attempt < pol.max_retries &&
                 (total_to.count() == 0 || elapsed < total_to)) {
                 elapsed += std::chrono::duration_cast<microseconds>(pol.sleep_between_retries);
                 continue;
             }
             error e = r.error();
-            // The Java client's rule: a write is in doubt once sent more than
-            // once, or sent once and not answered.
-            e.in_doubt = is_write && (sent > 1 || (sent == 1 && code == status::timeout));
+            // The C client's rule (as_error_set_in_doubt): a write is in doubt
+            // once an attempt was sent and its answer never came — whatever
+            // the later attempts met (refused, no node, the error limit).
+            e.in_doubt = is_write && lost_answer;
             return e;
         }
     }
@@ -929,14 +1047,33 @@ private:
                     touched.end())
                     touched.emplace_back(ns, node);
                 info.node = node;
+                if (!error_rate_ok(node, now)) {
+                    p.account([](counters& c) {
+                        ++c.ops;
+                        ++c.errors;
+                    });
+                    out[i] = fail(status::max_error_rate,
+                                  "batch_get: max error rate exceeded (node " + std::to_string(node) + ")");
+                    retry.push_back(i);
+                    continue;
+                }
                 const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
                 const microseconds latency = m_cfg.base_latency + fx.latency;
                 p.account([](counters& c) { ++c.ops; });
+                if (fx.refused) {
+                    p.account([](counters& c) { ++c.errors; });
+                    add_node_error(node, now);
+                    out[i] = fail(status::connection,
+                                  "batch_get: connection refused by node " + std::to_string(node) + " (dead)");
+                    retry.push_back(i);
+                    continue;
+                }
                 if (fx.timeout || (socket_to.count() > 0 && latency > socket_to)) {
                     p.account([](counters& c) {
                         ++c.errors;
                         ++c.timeouts;
                     });
+                    add_node_error(node, now);
                     out[i] = fail(status::timeout, "batch_get: timeout");
                     retry.push_back(i);
                     continue;
@@ -1178,6 +1315,7 @@ private:
     mutable std::mutex m_topology_mu;
     std::vector<bool> m_alive;
     std::vector<std::unique_ptr<detail::namespace_state>> m_namespaces;
+    std::unique_ptr<node_health[]> m_health; // NOLINT(*-avoid-c-arrays): one per node, fixed
 };
 
 static_assert(kv::kv_store<cluster>);
@@ -1191,6 +1329,7 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     KVMODEL_ASSERT(validate(m_cfg).has_value());
     m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
     m_alive.assign(m_cfg.nodes, true);
+    m_health = std::make_unique<node_health[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
     for (const namespace_config& nc : m_cfg.namespaces)
         build_namespace(nc);
 }
@@ -1512,8 +1651,9 @@ KVMODEL_DECL std::vector<int> cluster::replicas(std::string_view ns_name, std::u
 }
 
 KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
-    if ((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
-        (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes))
+    if (((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
+         (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes)) ||
+        (f.kind == fault_kind::node_crash && f.node >= static_cast<int>(m_cfg.nodes)))
         return fail(status::parameter_error,
                     "add_fault: node " + std::to_string(f.node) + " does not exist");
     if (!(f.probability >= 0.0 && f.probability <= 1.0))
