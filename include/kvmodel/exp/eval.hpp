@@ -48,9 +48,11 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/hook.hpp>
 
 #include <regex.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -69,32 +71,6 @@ namespace kvmodel::exp {
 
 /// Deepest nesting compile accepts (ops, calls, let scopes).
 inline constexpr std::size_t max_depth = 256;
-
-/// What an expression can see of one record. Every field is optional in the
-/// sense of the server's contexts: without bins (has_bins false: a
-/// metadata-only pass) bin and key reads are unknown; without metadata
-/// (has_metadata false) the metadata reads are unknown.
-struct record_view {
-    /// Looks a bin up by name: its value, or nullptr when absent.
-    const value* (*find_bin)(const void* ctx, std::string_view name) = nullptr;
-    const void* bins_ctx = nullptr;
-    bool has_bins = true;
-    bool has_metadata = true;
-    /// The key's RIPEMD-160 digest (digest_modulo reads bytes 16..19).
-    std::array<std::uint8_t, 20> digest{};
-    /// The set's name; empty without a set.
-    std::string_view set_name;
-    /// The stored user key, nullptr when the key is not stored.
-    const value* user_key = nullptr;
-    /// Expiry, Unix seconds; 0 = never.
-    std::int64_t void_time = 0;
-    /// Last write, Unix milliseconds.
-    std::int64_t last_update_ms = 0;
-    /// The clock, Unix milliseconds.
-    std::int64_t now_ms = 0;
-    /// The record's stored size in bytes (kv/record_size.hpp).
-    std::int64_t record_size = 0;
-};
 
 namespace detail {
 
@@ -265,14 +241,14 @@ private:
 /// Reads packed expression bytes into a program, as the server's build
 /// step does; PARAMETER_ERROR naming the node otherwise. Complexity:
 /// O(packed size).
-result<program> compile(std::span<const std::uint8_t> packed);
+inline result<program> compile(std::span<const std::uint8_t> packed);
 
 /// Evaluates a program on a record: the value, or nullopt for unknown.
-std::optional<value> evaluate(const program& p, const record_view& r);
+inline std::optional<value> evaluate(const program& p, const record_view& r);
 
 /// A filter's verdict: true, false or unknown (nullopt counts as unknown).
 enum class verdict : std::uint8_t { no = 0, yes = 1, unknown = 2 };
-verdict matches(const program& p, const record_view& r);
+inline verdict matches(const program& p, const record_view& r);
 
 // ===========================================================================
 // compile
@@ -2039,5 +2015,51 @@ inline verdict matches(const program& p, const record_view& r) {
     if (!v || !v->is_bool()) return verdict::unknown;
     return v->as_bool() ? verdict::yes : verdict::no;
 }
+
+namespace detail {
+
+/// The program of the last packed expression this thread compiled: a filter
+/// or an expression op is usually the same bytes command after command.
+struct compile_cache {
+    std::vector<std::uint8_t> bytes;
+    std::optional<program> prog;
+};
+
+inline result<const program*> cached_compile(std::span<const std::uint8_t> packed) {
+    thread_local compile_cache c;
+    if (c.prog && c.bytes.size() == packed.size() &&
+        std::equal(packed.begin(), packed.end(), c.bytes.begin()))
+        return &*c.prog;
+    result<program> p = compile(packed);
+    if (!p) return p.error();
+    c.prog.reset();
+    c.bytes.assign(packed.begin(), packed.end());
+    c.prog.emplace(std::move(p).value());
+    return &*c.prog;
+}
+
+inline result<std::uint8_t> hook_filter(std::span<const std::uint8_t> packed, const record_view& r) {
+    result<const program*> p = cached_compile(packed);
+    if (!p) return p.error();
+    if (!(*p)->is_boolean())
+        return fail(status::parameter_error,
+                    std::string("filter expression: must return a boolean, found ") +
+                        rtype_name(static_cast<rtype>((*p)->result_type())));
+    return static_cast<std::uint8_t>(matches(**p, r));
+}
+
+inline result<std::optional<value>> hook_eval(std::span<const std::uint8_t> packed, const record_view& r) {
+    result<const program*> p = cached_compile(packed);
+    if (!p) return p.error();
+    return evaluate(**p, r);
+}
+
+inline constexpr engine_hooks hooks_impl{&hook_filter, &hook_eval};
+inline const bool hooks_registered = [] {
+    engine().store(&hooks_impl, std::memory_order_release);
+    return true;
+}();
+
+} // namespace detail
 
 } // namespace kvmodel::exp
