@@ -87,9 +87,11 @@ struct bins4 {
     std::vector<kv::bin> bins{{"a", 50}, {"b", 60}, {"c", 5}, {"d", 7}};
 };
 
+// The record's lookup by name, shared by both sides: the simulator's own
+// name compare (a word compare, not a memcmp call).
 const value* find_bin(const void* ctx, std::string_view name) {
     for (const kv::bin& b : static_cast<const bins4*>(ctx)->bins)
-        if (b.name == name) return &b.val;
+        if (sim::detail::same_name(b.name, name)) return &b.val;
     return nullptr;
 }
 

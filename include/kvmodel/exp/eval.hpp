@@ -1520,10 +1520,15 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
 
 } // namespace detail
 
+/// Runs a program. Each node is evaluated by the function of its static type:
+/// ev_bool, ev_int, ev_float hold the scalar ops and never build a `value`;
+/// ev_any holds what any type can be (constants, bins, cond, let, var, CDT
+/// calls) and the string and container ops; ev picks by type.
 class evaluator {
 public:
     evaluator(const program& p, const record_view& r) : m_p(p), m_r(r), m_nodes(p.m_nodes.data()) {
-        if (p.m_vars > m_small.size()) m_big.resize(p.m_vars);
+        // Variable slots only for a program with a let.
+        if (p.m_vars > 0) m_vars = std::make_unique<std::optional<value>[]>(p.m_vars);
     }
 
     std::optional<value> run() {
@@ -1535,17 +1540,104 @@ public:
 private:
     using rtype = detail::rtype;
 
-    std::optional<value>& slot(std::int64_t i) {
-        auto k = static_cast<std::size_t>(i);
-        return m_big.empty() ? m_small[k] : m_big[k];
+    std::optional<value>& slot(std::int64_t i) { return m_vars[static_cast<std::size_t>(i)]; }
+    std::uint32_t next(std::uint32_t c) const noexcept { return m_nodes[c].end; }
+
+    // --- dispatch ------------------------------------------------------------------
+
+    bool ev(std::uint32_t i, value& out) {
+        switch (m_nodes[i].type) {
+        case rtype::trilean: {
+            bool b = false;
+            if (!ev_bool(i, b)) return false;
+            out = value(b);
+            return true;
+        }
+        case rtype::integer: {
+            std::int64_t x = 0;
+            if (!ev_int(i, x)) return false;
+            out = value(x);
+            return true;
+        }
+        case rtype::floating: {
+            double d = 0;
+            if (!ev_float(i, d)) return false;
+            out = value(d);
+            return true;
+        }
+        default: return ev_any(i, out);
+        }
     }
 
-    // Evaluates node i into out; false = unknown.
-    bool ev(std::uint32_t i, value& out) {
+    /// The bin's value when it exists and has the node's type, else nullptr.
+    const value* bin_of(const detail::node& nd) const {
+        if (!m_r.has_bins || m_r.find_bin == nullptr) return nullptr;
+        const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
+        return b != nullptr && detail::is_type(*b, nd.type) ? b : nullptr;
+    }
+
+    // Ops of every type: each typed function hands them here and reads the
+    // scalar out of the value.
+    bool generic_bool(std::uint32_t i, bool& out) {
+        value v;
+        if (!ev_any(i, v) || !v.is_bool()) return false;
+        out = v.as_bool();
+        return true;
+    }
+    bool generic_int(std::uint32_t i, std::int64_t& out) {
+        value v;
+        if (!ev_any(i, v) || !v.is_int()) return false;
+        out = v.as_int();
+        return true;
+    }
+    bool generic_float(std::uint32_t i, double& out) {
+        value v;
+        if (!ev_any(i, v) || !v.is_double()) return false;
+        out = v.as_double();
+        return true;
+    }
+
+    // cond's branch, or nullopt-like false: the index of the value to take.
+    bool pick(const detail::node& nd, std::uint32_t i, std::uint32_t& chosen) {
+        std::uint32_t c = i + 1;
+        for (std::uint32_t k = 0; k < nd.n; ++k) {
+            bool b = false;
+            if (!ev_bool(c, b)) return false;
+            std::uint32_t val = next(c);
+            if (b) {
+                chosen = val;
+                return true;
+            }
+            c = next(val);
+        }
+        chosen = c;
+        return true;
+    }
+    // let's definitions, in order; returns the body's index.
+    std::uint32_t bind(const detail::node& nd, std::uint32_t i) {
+        std::uint32_t c = i + 1;
+        for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+            value v;
+            std::optional<value>& s = slot(nd.i + k);
+            if (ev(c, v)) s = std::move(v);
+            else s.reset();
+        }
+        return c;
+    }
+
+    // --- booleans ------------------------------------------------------------------
+
+    bool ev_bool(std::uint32_t i, bool& out) {
         const detail::node& nd = m_nodes[i];
         switch (nd.op) {
-        case detail::vop_value: out = nd.v; return true;
+        case detail::vop_value: out = nd.v.as_bool(); return true;
         case code::unknown: return false;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr) return false;
+            out = b->as_bool();
+            return true;
+        }
         case code::cmp_eq:
         case code::cmp_ne:
         case code::cmp_gt:
@@ -1555,67 +1647,157 @@ private:
         case code::cmp_regex: {
             value s;
             if (!ev(i + 1, s) || !s.is_string()) return false;
-            const std::string& str = s.as_string();
             // The server matches a NUL-terminated copy: an embedded NUL ends it.
-            std::string tmp(str.c_str());
-            int rv = regexec(&m_p.m_regex[static_cast<std::size_t>(nd.i)]->re, tmp.c_str(), 0, nullptr, 0);
-            out = value(rv == 0);
+            std::string tmp(s.as_string().c_str());
+            out = regexec(&m_p.m_regex[static_cast<std::size_t>(nd.i)]->re, tmp.c_str(), 0, nullptr, 0) == 0;
             return true;
         }
         case code::in_list: {
             value x;
             value l;
-            std::uint32_t c = i + 1;
-            if (!ev(c, x)) return false;
-            if (!ev(m_nodes[c].end, l) || !l.is_list()) return false;
+            if (!ev(i + 1, x)) return false;
+            if (!ev(next(i + 1), l) || !l.is_list()) return false;
+            out = false;
             for (const value& e : l.as_list())
                 if (kvmodel::detail::cdt_compare(x, e, true) == 0) {
-                    out = value(true);
-                    return true;
+                    out = true;
+                    break;
                 }
-            out = value(false);
             return true;
         }
         case code::and_:
         case code::or_: {
-            bool stop_on = nd.op == code::or_;
+            const bool stop_on = nd.op == code::or_;
             bool unknown = false;
             std::uint32_t c = i + 1;
-            value v;
-            for (std::uint32_t k = 0; k < nd.n; ++k, c = m_nodes[c].end) {
-                if (!ev(c, v)) {
-                    unknown = true;
-                    continue;
-                }
-                if (v.as_bool() == stop_on) {
-                    out = value(stop_on);
+            for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+                bool b = false;
+                if (!ev_bool(c, b)) unknown = true;
+                else if (b == stop_on) {
+                    out = stop_on;
                     return true;
                 }
             }
             if (unknown) return false;
-            out = value(!stop_on);
+            out = !stop_on;
             return true;
         }
         case code::not_: {
-            if (!ev(i + 1, out)) return false;
-            out = value(!out.as_bool());
+            if (!ev_bool(i + 1, out)) return false;
+            out = !out;
             return true;
         }
         case code::exclusive: {
             bool seen = false;
             std::uint32_t c = i + 1;
-            value v;
-            for (std::uint32_t k = 0; k < nd.n; ++k, c = m_nodes[c].end) {
-                if (!ev(c, v)) return false;
-                if (v.as_bool()) {
+            for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+                bool b = false;
+                if (!ev_bool(c, b)) return false;
+                if (b) {
                     if (seen) {
-                        out = value(false);
+                        out = false;
                         return true;
                     }
                     seen = true;
                 }
             }
-            out = value(seen);
+            out = seen;
+            return true;
+        }
+        case code::key_exists:
+            if (!m_r.has_metadata) return false;
+            out = m_r.user_key != nullptr;
+            return true;
+        case code::is_tombstone:
+            if (!m_r.has_metadata) return false;
+            out = false;
+            return true;
+        case code::cond: {
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && ev_bool(chosen, out);
+        }
+        case code::let: return ev_bool(bind(nd, i), out);
+        default: return generic_bool(i, out);
+        }
+    }
+
+    // Comparisons, by the arguments' (equal) static type.
+    bool compare(const detail::node& nd, std::uint32_t i, bool& out) {
+        const std::uint32_t l = i + 1;
+        const std::uint32_t r = next(l);
+        int c = 0;
+        switch (m_nodes[l].type) {
+        case rtype::integer: {
+            std::int64_t a = 0;
+            std::int64_t b = 0;
+            if (!ev_int(l, a) || !ev_int(r, b)) return false;
+            c = a < b ? -1 : (a > b ? 1 : 0);
+            break;
+        }
+        case rtype::floating: {
+            // IEEE comparisons: NaN is unordered, so every test but != is false.
+            double a = 0;
+            double b = 0;
+            if (!ev_float(l, a) || !ev_float(r, b)) return false;
+            switch (nd.op) {
+            case code::cmp_eq: out = a == b; break;
+            case code::cmp_ne: out = a != b; break;
+            case code::cmp_gt: out = a > b; break;
+            case code::cmp_ge: out = a >= b; break;
+            case code::cmp_lt: out = a < b; break;
+            default: out = a <= b; break;
+            }
+            return true;
+        }
+        case rtype::trilean: {
+            bool a = false;
+            bool b = false;
+            if (!ev_bool(l, a) || !ev_bool(r, b)) return false;
+            c = static_cast<int>(a) - static_cast<int>(b);
+            break;
+        }
+        default: {
+            value a;
+            value b;
+            if (!ev(l, a) || !ev(r, b)) return false;
+            if (a.is_nil()) c = 0; // nil == nil (cmp_nil)
+            else if (a.is_string() || a.is_bytes()) c = bytes_of(a).compare(bytes_of(b));
+            else {
+                // Lists, maps and raw msgpack constants: Aerospike's CDT
+                // order, refused (unknown) over maps the server cannot order.
+                if (detail::has_unordered_map(a) || detail::has_unordered_map(b)) return false;
+                c = kvmodel::detail::cdt_compare(a, b, true);
+            }
+            break;
+        }
+        }
+        switch (nd.op) {
+        case code::cmp_eq: out = c == 0; break;
+        case code::cmp_ne: out = c != 0; break;
+        case code::cmp_gt: out = c > 0; break;
+        case code::cmp_ge: out = c >= 0; break;
+        case code::cmp_lt: out = c < 0; break;
+        default: out = c <= 0; break;
+        }
+        return true;
+    }
+
+    static std::string_view bytes_of(const value& v) {
+        if (v.is_string()) return v.as_string();
+        const bytes& b = v.as_bytes();
+        return {reinterpret_cast<const char*>(b.data()), b.size()};
+    }
+
+    // --- integers ------------------------------------------------------------------
+
+    bool ev_int(std::uint32_t i, std::int64_t& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case detail::vop_value: out = nd.v.as_int(); return true;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr) return false;
+            out = b->as_int();
             return true;
         }
         case code::add:
@@ -1626,167 +1808,249 @@ private:
         case code::max:
         case code::int_and:
         case code::int_or:
-        case code::int_xor: return arith(nd, i, out);
-        case code::pow:
-        case code::log: {
-            value a;
-            value b;
-            if (!ev(i + 1, a) || !ev(m_nodes[i + 1].end, b)) return false;
-            double x = a.as_double();
-            double y = b.as_double();
-            out = value(nd.op == code::pow ? std::pow(x, y) : std::log(x) / std::log(y));
-            return true;
-        }
+        case code::int_xor: return arith_int(nd, i, out);
         case code::mod: {
-            value a;
-            value b;
-            if (!ev(i + 1, a) || !ev(m_nodes[i + 1].end, b)) return false;
-            std::int64_t x = a.as_int();
-            std::int64_t y = b.as_int();
-            if (y == 0) return false;
+            std::int64_t x = 0;
+            std::int64_t y = 0;
+            if (!ev_int(i + 1, x) || !ev_int(next(i + 1), y) || y == 0) return false;
             if (y == -1) { // INT64_MIN % -1 traps on the server's hardware
                 if (x == std::numeric_limits<std::int64_t>::min()) return false;
-                out = value(std::int64_t{0});
+                out = 0;
                 return true;
             }
-            out = value(x % y);
+            out = x % y;
             return true;
         }
-        case code::abs: {
-            if (!ev(i + 1, out)) return false;
-            if (out.is_double()) out = value(std::fabs(out.as_double()));
-            else {
-                std::int64_t x = out.as_int();
-                out = value(x < 0 ? wrap_neg(x) : x);
-            }
+        case code::abs:
+            if (!ev_int(i + 1, out)) return false;
+            if (out < 0) out = detail::wrap_sub(0, out); // labs wraps INT64_MIN
             return true;
-        }
-        case code::floor:
-        case code::ceil: {
-            if (!ev(i + 1, out)) return false;
-            out = value(nd.op == code::floor ? std::floor(out.as_double()) : std::ceil(out.as_double()));
-            return true;
-        }
         case code::to_int: {
-            if (!ev(i + 1, out)) return false;
-            out = value(detail::double_to_int(out.as_double()));
+            double d = 0;
+            if (!ev_float(i + 1, d)) return false;
+            out = detail::double_to_int(d);
             return true;
         }
-        case code::to_float: {
-            if (!ev(i + 1, out)) return false;
-            out = value(static_cast<double>(out.as_int()));
+        case code::int_not:
+            if (!ev_int(i + 1, out)) return false;
+            out = ~out;
             return true;
-        }
-        case code::int_not: {
-            if (!ev(i + 1, out)) return false;
-            out = value(~out.as_int());
+        case code::int_count:
+            if (!ev_int(i + 1, out)) return false;
+            out = std::popcount(static_cast<std::uint64_t>(out));
             return true;
-        }
-        case code::int_count: {
-            if (!ev(i + 1, out)) return false;
-            out = value(static_cast<std::int64_t>(std::popcount(static_cast<std::uint64_t>(out.as_int()))));
-            return true;
-        }
         case code::int_lshift:
         case code::int_rshift:
         case code::int_arshift: {
-            value a;
-            value b;
-            if (!ev(i + 1, a) || !ev(m_nodes[i + 1].end, b)) return false;
-            auto x = static_cast<std::uint64_t>(a.as_int());
-            auto s = static_cast<unsigned>(b.as_int() & 63);
-            std::int64_t r = 0;
-            if (nd.op == code::int_lshift) r = static_cast<std::int64_t>(x << s);
-            else if (nd.op == code::int_rshift) r = static_cast<std::int64_t>(x >> s);
-            else r = a.as_int() >> s;
-            out = value(r);
+            std::int64_t a = 0;
+            std::int64_t b = 0;
+            if (!ev_int(i + 1, a) || !ev_int(next(i + 1), b)) return false;
+            const auto x = static_cast<std::uint64_t>(a);
+            const auto s = static_cast<unsigned>(b & 63); // x86-64 masks the count
+            if (nd.op == code::int_lshift) out = static_cast<std::int64_t>(x << s);
+            else if (nd.op == code::int_rshift) out = static_cast<std::int64_t>(x >> s);
+            else out = a >> s;
             return true;
         }
         case code::int_lscan:
         case code::int_rscan: {
-            value a;
-            value b;
-            if (!ev(i + 1, a) || !ev(m_nodes[i + 1].end, b)) return false;
-            auto x = static_cast<std::uint64_t>(a.as_int());
-            if (!b.as_bool()) x = ~x;
-            std::int64_t r = 0;
-            if (nd.op == code::int_lscan) {
-                r = x == 0 ? -1 : std::countl_zero(x);
-            } else {
-                r = 63 - (x == 0 ? 64 : std::countr_zero(x));
-            }
-            out = value(r);
+            std::int64_t a = 0;
+            bool search = false;
+            if (!ev_int(i + 1, a) || !ev_bool(next(i + 1), search)) return false;
+            auto x = static_cast<std::uint64_t>(a);
+            if (!search) x = ~x;
+            if (nd.op == code::int_lscan) out = x == 0 ? -1 : std::countl_zero(x);
+            else out = 63 - (x == 0 ? 64 : std::countr_zero(x));
             return true;
         }
         case code::digest_modulo: {
             if (!m_r.has_metadata) return false;
             std::uint32_t d = 0;
-            for (int k = 3; k >= 0; --k) d = (d << 8) | m_r.digest[16 + static_cast<std::size_t>(k)];
-            out = value(static_cast<std::int64_t>(d) % nd.i);
+            for (std::size_t k = 4; k-- > 0;) d = (d << 8) | m_r.digest[16 + k];
+            out = static_cast<std::int64_t>(d) % nd.i;
             return true;
         }
         case code::device_size:
         case code::record_size:
             if (!m_r.has_metadata) return false;
-            out = value(m_r.record_size);
+            out = m_r.record_size;
             return true;
         case code::memory_size:
             if (!m_r.has_metadata) return false;
-            out = value(std::int64_t{0});
+            out = 0;
             return true;
         case code::last_update:
             if (!m_r.has_metadata) return false;
-            out = value(detail::wrap_mul(m_r.last_update_ms, 1000000));
+            out = detail::wrap_mul(m_r.last_update_ms, 1000000);
             return true;
         case code::since_update:
             if (!m_r.has_metadata) return false;
-            out = value(m_r.now_ms > m_r.last_update_ms ? m_r.now_ms - m_r.last_update_ms : std::int64_t{0});
+            out = m_r.now_ms > m_r.last_update_ms ? m_r.now_ms - m_r.last_update_ms : 0;
             return true;
         case code::void_time:
             if (!m_r.has_metadata) return false;
-            out = value(m_r.void_time == 0 ? std::int64_t{-1} : detail::wrap_mul(m_r.void_time, 1000000000));
+            out = m_r.void_time == 0 ? -1 : detail::wrap_mul(m_r.void_time, 1000000000);
             return true;
         case code::ttl: {
             if (!m_r.has_metadata) return false;
-            std::int64_t now_s = m_r.now_ms / 1000;
             // cf_server_void_time_to_ttl: never = -1, floored at 1 once due.
-            std::int64_t t = m_r.void_time == 0 ? -1 : (m_r.void_time > now_s ? m_r.void_time - now_s : 1);
-            out = value(t);
+            const std::int64_t now_s = m_r.now_ms / 1000;
+            out = m_r.void_time == 0 ? -1 : (m_r.void_time > now_s ? m_r.void_time - now_s : 1);
+            return true;
+        }
+        case code::bin_type: {
+            if (!m_r.has_bins || m_r.find_bin == nullptr) return false;
+            const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
+            out = b == nullptr ? particle_type::null : detail::particle_of(*b);
+            return true;
+        }
+        case code::cond: {
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && ev_int(chosen, out);
+        }
+        case code::let: return ev_int(bind(nd, i), out);
+        default: return generic_int(i, out);
+        }
+    }
+
+    // add sub mul div min max int_and int_or int_xor over ints.
+    bool arith_int(const detail::node& nd, std::uint32_t i, std::int64_t& out) {
+        std::uint32_t c = i + 1;
+        std::int64_t acc = 0;
+        if (!ev_int(c, acc)) return false;
+        std::int64_t prod = 1;
+        c = next(c);
+        for (std::uint32_t k = 1; k < nd.n; ++k, c = next(c)) {
+            std::int64_t x = 0;
+            if (!ev_int(c, x)) return false;
+            switch (nd.op) {
+            case code::add: acc = detail::wrap_add(acc, x); break;
+            case code::sub: acc = detail::wrap_sub(acc, x); break;
+            case code::mul: acc = detail::wrap_mul(acc, x); break;
+            case code::div: prod = detail::wrap_mul(prod, x); break;
+            case code::min: acc = acc > x ? x : acc; break;
+            case code::max: acc = acc < x ? x : acc; break;
+            case code::int_and: acc &= x; break;
+            case code::int_or: acc |= x; break;
+            default: acc ^= x; break;
+            }
+        }
+        if (nd.op == code::sub && nd.n == 1) acc = detail::wrap_sub(0, acc);
+        if (nd.op == code::div) {
+            if (nd.n == 1) { // one argument: 1 / a
+                prod = acc;
+                acc = 1;
+            }
+            if (prod == 0) return false;
+            // INT64_MIN / -1 traps on the server's hardware.
+            if (prod == -1 && acc == std::numeric_limits<std::int64_t>::min()) return false;
+            acc /= prod;
+        }
+        out = acc;
+        return true;
+    }
+
+    // --- floats --------------------------------------------------------------------
+
+    bool ev_float(std::uint32_t i, double& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case detail::vop_value: out = nd.v.as_double(); return true;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr) return false;
+            out = b->as_double();
+            return true;
+        }
+        case code::add:
+        case code::sub:
+        case code::mul:
+        case code::div:
+        case code::min:
+        case code::max: return arith_float(nd, i, out);
+        case code::pow:
+        case code::log: {
+            double y = 0;
+            if (!ev_float(i + 1, out) || !ev_float(next(i + 1), y)) return false;
+            out = nd.op == code::pow ? std::pow(out, y) : std::log(out) / std::log(y);
+            return true;
+        }
+        case code::abs:
+            if (!ev_float(i + 1, out)) return false;
+            out = std::fabs(out);
+            return true;
+        case code::floor:
+        case code::ceil:
+            if (!ev_float(i + 1, out)) return false;
+            out = nd.op == code::floor ? std::floor(out) : std::ceil(out);
+            return true;
+        case code::to_float: {
+            std::int64_t x = 0;
+            if (!ev_int(i + 1, x)) return false;
+            out = static_cast<double>(x);
+            return true;
+        }
+        case code::cond: {
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && ev_float(chosen, out);
+        }
+        case code::let: return ev_float(bind(nd, i), out);
+        default: return generic_float(i, out);
+        }
+    }
+
+    bool arith_float(const detail::node& nd, std::uint32_t i, double& out) {
+        std::uint32_t c = i + 1;
+        double acc = 0;
+        if (!ev_float(c, acc)) return false;
+        double prod = 1.0;
+        c = next(c);
+        for (std::uint32_t k = 1; k < nd.n; ++k, c = next(c)) {
+            double x = 0;
+            if (!ev_float(c, x)) return false;
+            switch (nd.op) {
+            case code::add: acc += x; break;
+            case code::sub: acc -= x; break;
+            case code::mul: acc *= x; break;
+            case code::div: prod *= x; break;
+            case code::min: acc = acc > x ? x : acc; break;
+            default: acc = acc < x ? x : acc; break;
+            }
+        }
+        if (nd.op == code::sub && nd.n == 1) acc = 0.0 - acc;
+        if (nd.op == code::div) {
+            if (nd.n == 1) {
+                prod = acc;
+                acc = 1.0;
+            }
+            acc /= prod;
+        }
+        out = acc;
+        return true;
+    }
+
+    // --- everything else -----------------------------------------------------------
+
+    bool ev_any(std::uint32_t i, value& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case detail::vop_value: out = nd.v; return true;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr) return false;
+            out = *b;
+            return true;
+        }
+        case code::key: {
+            if (!m_r.has_bins || m_r.user_key == nullptr || !detail::is_type(*m_r.user_key, nd.type))
+                return false;
+            out = *m_r.user_key;
             return true;
         }
         case code::set_name:
             if (!m_r.has_metadata) return false;
             out = value(std::string(m_r.set_name));
             return true;
-        case code::key_exists:
-            if (!m_r.has_metadata) return false;
-            out = value(m_r.user_key != nullptr);
-            return true;
-        case code::is_tombstone:
-            if (!m_r.has_metadata) return false;
-            out = value(false);
-            return true;
-        case code::key: {
-            if (!m_r.has_bins || m_r.user_key == nullptr) return false;
-            const value& k = *m_r.user_key;
-            if (!detail::is_type(k, nd.type)) return false;
-            out = k;
-            return true;
-        }
-        case code::bin: {
-            if (!m_r.has_bins || m_r.find_bin == nullptr) return false;
-            const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
-            if (b == nullptr || !detail::is_type(*b, nd.type)) return false;
-            out = *b;
-            return true;
-        }
-        case code::bin_type: {
-            if (!m_r.has_bins || m_r.find_bin == nullptr) return false;
-            const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
-            out = value(b == nullptr ? particle_type::null : detail::particle_of(*b));
-            return true;
-        }
-        case code::result_remove: return false; // only meaningful in path expressions
         case code::map_keys:
         case code::map_values: {
             value m;
@@ -1796,162 +2060,22 @@ private:
             out = value(std::move(l));
             return true;
         }
-        case code::var_builtin: return false; // loop variables exist only in path expressions
         case code::cond: {
-            std::uint32_t c = i + 1;
-            value v;
-            for (std::uint32_t k = 0; k < nd.n; ++k) {
-                if (!ev(c, v)) return false;
-                std::uint32_t val = m_nodes[c].end;
-                if (v.as_bool()) return ev(val, out);
-                c = m_nodes[val].end;
-            }
-            return ev(c, out);
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && ev(chosen, out);
         }
+        case code::let: return ev(bind(nd, i), out);
         case code::var: {
             const std::optional<value>& s = slot(nd.i);
             if (!s) return false;
             out = *s;
             return true;
         }
-        case code::let: {
-            std::uint32_t c = i + 1;
-            for (std::uint32_t k = 0; k < nd.n; ++k, c = m_nodes[c].end) {
-                value v;
-                std::optional<value>& s = slot(nd.i + k);
-                if (ev(c, v)) s = std::move(v);
-                else s.reset();
-            }
-            return ev(c, out);
-        }
         case code::call: return call(nd, i, out);
+        // unknown, result_remove (path expressions only), var_builtin (loop
+        // variables exist only in path expressions).
         default: return false;
         }
-    }
-
-    static std::int64_t wrap_neg(std::int64_t x) noexcept { return detail::wrap_sub(0, x); }
-
-    bool compare(const detail::node& nd, std::uint32_t i, value& out) {
-        value a;
-        value b;
-        if (!ev(i + 1, a) || !ev(m_nodes[i + 1].end, b)) return false;
-        int c = 0;
-        switch (a.type()) {
-        case value_type::nil: c = 0; break;
-        case value_type::boolean: c = static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool()); break;
-        case value_type::integer: c = a.as_int() < b.as_int() ? -1 : (a.as_int() > b.as_int() ? 1 : 0); break;
-        case value_type::floating: {
-            // IEEE comparisons: NaN is unordered, so every test but != is false.
-            double x = a.as_double();
-            double y = b.as_double();
-            bool r = false;
-            switch (nd.op) {
-            case code::cmp_eq: r = x == y; break;
-            case code::cmp_ne: r = x != y; break;
-            case code::cmp_gt: r = x > y; break;
-            case code::cmp_ge: r = x >= y; break;
-            case code::cmp_lt: r = x < y; break;
-            default: r = x <= y; break;
-            }
-            out = value(r);
-            return true;
-        }
-        case value_type::string:
-        case value_type::bytes: {
-            std::string_view x = bytes_of(a);
-            std::string_view y = bytes_of(b);
-            c = x.compare(y);
-            break;
-        }
-        default:
-            // Lists, maps and raw msgpack constants: Aerospike's CDT order,
-            // refused (unknown) over maps the server cannot order.
-            if (detail::has_unordered_map(a) || detail::has_unordered_map(b)) return false;
-            c = kvmodel::detail::cdt_compare(a, b, true);
-            break;
-        }
-        bool r = false;
-        switch (nd.op) {
-        case code::cmp_eq: r = c == 0; break;
-        case code::cmp_ne: r = c != 0; break;
-        case code::cmp_gt: r = c > 0; break;
-        case code::cmp_ge: r = c >= 0; break;
-        case code::cmp_lt: r = c < 0; break;
-        default: r = c <= 0; break;
-        }
-        out = value(r);
-        return true;
-    }
-
-    static std::string_view bytes_of(const value& v) {
-        if (v.is_string()) return v.as_string();
-        const bytes& b = v.as_bytes();
-        return {reinterpret_cast<const char*>(b.data()), b.size()};
-    }
-
-    bool arith(const detail::node& nd, std::uint32_t i, value& out) {
-        std::uint32_t c = i + 1;
-        if (!ev(c, out)) return false;
-        if (nd.type == rtype::floating) {
-            double acc = out.as_double();
-            double prod = 1.0;
-            c = m_nodes[c].end;
-            value v;
-            for (std::uint32_t k = 1; k < nd.n; ++k, c = m_nodes[c].end) {
-                if (!ev(c, v)) return false;
-                double x = v.as_double();
-                switch (nd.op) {
-                case code::add: acc += x; break;
-                case code::sub: acc -= x; break;
-                case code::mul: acc *= x; break;
-                case code::div: prod *= x; break;
-                case code::min: if (acc > x) acc = x; break;
-                default: if (acc < x) acc = x; break;
-                }
-            }
-            if (nd.op == code::sub && nd.n == 1) acc = 0.0 - acc;
-            if (nd.op == code::div) {
-                if (nd.n == 1) {
-                    prod = acc;
-                    acc = 1.0;
-                }
-                acc /= prod;
-            }
-            out = value(acc);
-            return true;
-        }
-        std::int64_t acc = out.as_int();
-        std::int64_t prod = 1;
-        c = m_nodes[c].end;
-        value v;
-        for (std::uint32_t k = 1; k < nd.n; ++k, c = m_nodes[c].end) {
-            if (!ev(c, v)) return false;
-            std::int64_t x = v.as_int();
-            switch (nd.op) {
-            case code::add: acc = detail::wrap_add(acc, x); break;
-            case code::sub: acc = detail::wrap_sub(acc, x); break;
-            case code::mul: acc = detail::wrap_mul(acc, x); break;
-            case code::div: prod = detail::wrap_mul(prod, x); break;
-            case code::min: if (acc > x) acc = x; break;
-            case code::max: if (acc < x) acc = x; break;
-            case code::int_and: acc &= x; break;
-            case code::int_or: acc |= x; break;
-            default: acc ^= x; break;
-            }
-        }
-        if (nd.op == code::sub && nd.n == 1) acc = wrap_neg(acc);
-        if (nd.op == code::div) {
-            if (nd.n == 1) {
-                prod = acc;
-                acc = 1;
-            }
-            if (prod == 0) return false;
-            // INT64_MIN / -1 traps on the server's hardware.
-            if (prod == -1 && acc == std::numeric_limits<std::int64_t>::min()) return false;
-            acc /= prod;
-        }
-        out = value(acc);
-        return true;
     }
 
     bool call(const detail::node& nd, std::uint32_t i, value& out) {
@@ -2002,8 +2126,7 @@ private:
     const program& m_p;
     const record_view& m_r;
     const detail::node* m_nodes;
-    std::array<std::optional<value>, 8> m_small{};
-    std::vector<std::optional<value>> m_big;
+    std::unique_ptr<std::optional<value>[]> m_vars;
 };
 
 inline std::optional<value> evaluate(const program& p, const record_view& r) {
