@@ -5,7 +5,9 @@
 // (what the C client's as_exp_compile produces, or exp/build.hpp) into a
 // program, checking it the way the server's build step does; exp::evaluate
 // runs a program over one record. Anything a client can send is accepted or
-// refused exactly where the server accepts or refuses it.
+// refused where the server accepts or refuses it, but for the refusals
+// listed below (features kvmodel lacks, and bounds that keep bad input from
+// exhausting the stack).
 //
 // compile (the server's build_* functions): PARAMETER_ERROR, with a message
 // naming the node and its byte offset, for malformed msgpack, an unknown op
@@ -16,7 +18,10 @@
 // size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
 // cmp_geo, HLL values and HLL calls, bit calls and path expressions
 // (select/modify by path) are refused with PARAMETER_ERROR naming them:
-// kvmodel has no GeoJSON or HLL type yet, and the rest is future work.
+// kvmodel has no GeoJSON or HLL type yet, and the rest is future work. A
+// call of more than 18 arguments is refused too (the server asserts on it).
+// Loop variables and remove_result, which only mean something inside path
+// expressions, evaluate to unknown elsewhere.
 //
 // evaluate (the server's eval_* functions): the result is a value or
 // *unknown* (std::nullopt): a missing bin, a bin of another type than the
@@ -37,8 +42,11 @@
 // on a device); is_tombstone is false (the simulator keeps no tombstones).
 //
 // Cost: compile is linear in the packed size and allocates the program once;
-// evaluate walks the program once, allocating only for strings, blobs and
-// CDT calls. Both are bounded: depth max_depth, size max_packed_size.
+// evaluate walks the program once; int, float and boolean nodes never build
+// a `value` (typed fast paths); it allocates only for strings, blobs, CDT
+// calls and the variables of a `let`. Both are bounded: depth max_depth,
+// size max_packed_size. The msgpack codec is adapters/detail/aerospike_wire.hpp
+// (it needs no client library).
 #pragma once
 
 #include <kvmodel/adapters/detail/aerospike_wire.hpp>

@@ -432,11 +432,12 @@ private:
     }
 
     // The policy's filter on an existing record (detail::check_filter).
-    result<void> filter(const kv::base_policy& pol,
-                        const detail::entry& e,
-                        const kv::key& k,
-                        std::string_view cmd) const {
-        return detail::check_filter(pol.filter_exp, e, k.digest(), m_clock->now_ms(), cmd);
+    static result<void> filter(const kv::base_policy& pol,
+                               const detail::entry& e,
+                               const kv::key& k,
+                               std::int64_t now_ms,
+                               std::string_view cmd) {
+        return detail::check_filter(pol.filter_exp, e, k.digest(), now_ms, cmd);
     }
 
     static void count_read(detail::partition& p, detail::entry& e) {
@@ -472,16 +473,17 @@ private:
                    rep,
                    [&](detail::namespace_state& ns,
                        detail::partition& p,
-                       std::int64_t now_s,
+                       std::int64_t now_ms,
                        bool& applied) -> result<kv::record> {
+                       const std::int64_t now_s = now_ms / 1000;
                        detail::failure_info fi;
                        if (read_only) {
                            detail::entry* cur = live(ns, p, k, now_s);
                            if (cur != nullptr && !wp.filter_exp.empty())
-                               if (result<void> f = filter(wp, *cur, k, cmd); !f)
+                               if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
                                    return count_failure(p, f.error());
                            result<kv::record> r =
-                               detail::read_path(cur, k, ops, now_s, cmd, fi, m_clock->now_ms());
+                               detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
                            if (r) {
                                count_read(p, *cur);
                                return r;
@@ -492,14 +494,14 @@ private:
                        }
                        kv::record out;
                        result<void> r = write_command(
-                           ns, p, k, has_touch, wp, now_s, cmd, applied, &out, [&](detail::txn& t) {
+                           ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
                                return detail::apply_ops(t,
                                                         ops,
                                                         cmd,
                                                         out,
                                                         fi,
                                                         ns.lim.max_record_size,
-                                                        detail::exp_env{&k.digest(), m_clock->now_ms()});
+                                                        detail::exp_env{&k.digest(), now_ms});
                            });
                        if (!r) {
                            rep.failed_op = fi.op_index;
@@ -517,16 +519,17 @@ private:
                                const kv::key& k,
                                bool has_touch,
                                const kv::write_policy& wp,
-                               std::int64_t now_s,
+                               std::int64_t now_ms,
                                std::string_view cmd,
                                bool& applied,
                                kv::record* out,
                                Apply&& apply) {
+        const std::int64_t now_s = now_ms / 1000;
         detail::entry* cur = live(ns, p, k, now_s);
         // The server filters existing records only: a write that creates
         // the record does not even build the filter.
         if (cur != nullptr && !wp.filter_exp.empty())
-            if (result<void> f = filter(wp, *cur, k, cmd); !f)
+            if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
                 return count_failure(p, f.error());
         const std::string* new_set = &detail::no_set();
         if (cur == nullptr) {
@@ -562,7 +565,7 @@ private:
             detail::entry* e = cur;
             if (e == nullptr)
                 e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
-            e->last_update_ms = m_clock->now_ms();
+            e->last_update_ms = now_ms;
             const std::uint64_t size = e->stored_size();
             ++e->writes;
             p.account([size](counters& c) {
@@ -846,8 +849,8 @@ private:
                 if (fx.timeout)
                     return timed_out(p, cmd, fx, late, latency, true, false);
                 if (!lost)
-                    return body(*ns, p, now / 1000, applied);
-                const bool was_ok = body(*ns, p, now / 1000, applied).has_value();
+                    return body(*ns, p, now, applied);
+                const bool was_ok = body(*ns, p, now, applied).has_value();
                 return timed_out(p, cmd, fx, late, latency, was_ok, is_write && applied);
             }();
             if (applied) {
@@ -947,7 +950,7 @@ private:
                     continue;
                 }
                 if (!rp.filter_exp.empty())
-                    if (result<void> f = filter(rp, *e, k, "batch_get"); !f) {
+                    if (result<void> f = filter(rp, *e, k, now, "batch_get"); !f) {
                         out[i] = count_failure(p, f.error());
                         continue;
                     }
@@ -1251,8 +1254,9 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                rp,
                "get",
                rep,
-               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
+               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
                    -> result<kv::record> {
+                   const std::int64_t now_s = now_ms / 1000;
                    detail::entry* e = live(ns, p, k, now_s);
                    if (e == nullptr)
                        return count_failure(
@@ -1260,7 +1264,7 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                    if (!detail::same_name(e->set(), k.set()))
                        return count_failure(p, detail::set_mismatch("get", k, *e));
                    if (!rp.filter_exp.empty())
-                       if (result<void> f = filter(rp, *e, k, "get"); !f)
+                       if (result<void> f = filter(rp, *e, k, now_ms, "get"); !f)
                            return count_failure(p, f.error());
                    kv::record out;
                    detail::copy_bins(*e, out);
@@ -1291,14 +1295,15 @@ KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_polic
             rp,
             "exists",
             rep,
-            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
+            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
                 -> result<kv::record> {
+                const std::int64_t now_s = now_ms / 1000;
                 detail::entry* e = live(ns, p, k, now_s);
                 kv::record out;
                 if (e != nullptr && !detail::same_name(e->set(), k.set()))
                     return count_failure(p, detail::set_mismatch("exists", k, *e));
                 if (e != nullptr && !rp.filter_exp.empty())
-                    if (result<void> f = filter(rp, *e, k, "exists"); !f)
+                    if (result<void> f = filter(rp, *e, k, now_ms, "exists"); !f)
                         return count_failure(p, f.error());
                 if (e != nullptr) {
                     detail::copy_header(*e, now_s, out);
@@ -1350,10 +1355,10 @@ cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_po
                rep,
                [&](detail::namespace_state& ns,
                    detail::partition& p,
-                   std::int64_t now_s,
+                   std::int64_t now_ms,
                    bool& applied) -> result<void> {
                    return write_command(
-                       ns, p, k, false, wp, now_s, cmd, applied, nullptr, [&](detail::txn& t) {
+                       ns, p, k, false, wp, now_ms, cmd, applied, nullptr, [&](detail::txn& t) {
                            return apply_put(t, bins, wp, ns);
                        });
                });
@@ -1367,9 +1372,9 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
         wp,
         "remove",
         rep,
-        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool& applied)
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
             -> result<kv::record> {
-            detail::entry* e = live(ns, p, k, now_s);
+            detail::entry* e = live(ns, p, k, now_ms / 1000);
             if (e == nullptr)
                 return count_failure(p, fail(status::record_not_found, "remove: record not found"));
             if (!detail::same_name(e->set(), k.set()))
@@ -1379,7 +1384,7 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
                                               "' does not match the record's set '" + e->set() +
                                               "'"));
             if (!wp.filter_exp.empty())
-                if (result<void> f = filter(wp, *e, k, "remove"); !f)
+                if (result<void> f = filter(wp, *e, k, now_ms, "remove"); !f)
                     return count_failure(p, f.error());
             if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
                 (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
