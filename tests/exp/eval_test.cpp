@@ -340,6 +340,16 @@ TEST_CASE("CDT calls go through the CDT engine", "[exp][eval]") {
     CHECK(run(e::list_get_by_index(rt(return_type::value), e::type::integer, e::list_size(e::bin_list("l")) - 1,
                                    e::bin_list("l")),
               r) == v(9));
+    // Removes return the container without the selection.
+    CHECK(run(e::list_remove_by_rank(0, e::bin_list("l")), r) == value(list{v(5), v(9)}));
+    CHECK(run(e::list_remove_by_value_list(e::val(value(list{v(9), v(5)})), e::bin_list("l")), r) ==
+          value(list{v(1)}));
+    auto without_a = run(e::map_remove_by_key("a", e::bin_map("m")), r);
+    REQUIRE(without_a.has_value());
+    CHECK(without_a->as_map().size() == 1);
+    CHECK(run(e::map_size(e::map_remove_by_value_range(1, 3, e::bin_map("m"))), r) == v(0));
+    CHECK(run(e::map_get_by_rank_range_to_end(rt(return_type::value), -1, e::bin_map("m")), r) ==
+          value(list{v(2)}));
     CHECK_THAT(refused(e::list_size(e::int_val(1))), Catch::Contains("not list or map"));
 }
 

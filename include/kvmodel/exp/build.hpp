@@ -538,6 +538,24 @@ inline expr list_remove_by_value(const expr& v, const expr& bin, const ctx* c = 
 inline expr list_remove_by_value_range(const expr& begin, const expr& end, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 38, {expr(0), begin, end}, {}, bin);
 }
+inline expr list_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 37, {expr(0), index}, {}, bin);
+}
+inline expr list_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 34, {expr(0), rank}, {}, bin);
+}
+inline expr list_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 39, {expr(0), rank}, {}, bin);
+}
+inline expr list_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 36, {expr(0), values}, {}, bin);
+}
+inline expr list_remove_by_rel_rank_range(const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 40, {expr(0), v, rank, count}, {}, bin);
+}
+inline expr list_remove_by_rel_rank_range_to_end(const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 40, {expr(0), v, rank}, {}, bin);
+}
 
 // Map reads (as_exp_map_*).
 inline expr map_size(const expr& bin, const ctx* c = nullptr) {
@@ -579,6 +597,18 @@ inline expr map_get_by_rank(std::int32_t rtype, type vtype, const expr& rank, co
 inline expr map_get_by_rank_range(std::int32_t rtype, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank, count}, bin);
 }
+inline expr map_get_by_rank_range_to_end(std::int32_t rtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank}, bin);
+}
+inline expr map_get_by_index_range_to_end(std::int32_t rtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index}, bin);
+}
+inline expr map_get_by_key_rel_index_range_to_end(std::int32_t rtype, const expr& key, const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index}, bin);
+}
+inline expr map_get_by_value_rel_rank_range_to_end(std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank}, bin);
+}
 
 // Map modifies: the result is the modified map.
 inline expr map_put(const expr& key, const expr& v, const expr& bin, const std::optional<cdt::map_policy>& p = {}, const ctx* c = nullptr) {
@@ -601,6 +631,39 @@ inline expr map_remove_by_key_range(const expr& begin, const expr& end, const ex
 }
 inline expr map_remove_by_rank_range(const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 87, {expr(0), rank, count}, {}, bin);
+}
+inline expr map_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 87, {expr(0), rank}, {}, bin);
+}
+inline expr map_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 79, {expr(0), rank}, {}, bin);
+}
+inline expr map_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 77, {expr(0), index}, {}, bin);
+}
+inline expr map_remove_by_index_range(const expr& index, const expr& count, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 85, {expr(0), index, count}, {}, bin);
+}
+inline expr map_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 85, {expr(0), index}, {}, bin);
+}
+inline expr map_remove_by_key_list(const expr& keys, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 81, {expr(0), keys}, {}, bin);
+}
+inline expr map_remove_by_key_rel_index_range(const expr& key, const expr& index, const expr& count, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 88, {expr(0), key, index, count}, {}, bin);
+}
+inline expr map_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 82, {expr(0), v}, {}, bin);
+}
+inline expr map_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 83, {expr(0), values}, {}, bin);
+}
+inline expr map_remove_by_value_range(const expr& begin, const expr& end, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 86, {expr(0), begin, end}, {}, bin);
+}
+inline expr map_remove_by_value_rel_rank_range(const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 89, {expr(0), v, rank, count}, {}, bin);
 }
 
 } // namespace kvmodel::exp

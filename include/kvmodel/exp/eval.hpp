@@ -21,7 +21,8 @@
 // kvmodel has no GeoJSON or HLL type yet, and the rest is future work. A
 // call of more than 18 arguments is refused too (the server asserts on it).
 // Loop variables and remove_result, which only mean something inside path
-// expressions, evaluate to unknown elsewhere.
+// expressions, evaluate to unknown elsewhere; so do a list set-order and a
+// map set-policy call inside an expression (not implemented).
 //
 // evaluate (the server's eval_* functions): the result is a value or
 // *unknown* (std::nullopt): a missing bin, a bin of another type than the
