@@ -73,6 +73,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -324,36 +325,25 @@ struct mp_in {
         }
     }
 
-    /// A list header's count.
-    bool list_count(std::uint32_t& n) noexcept {
+    /// A container header's count: `fix` is the fixed form's high nibble
+    /// (0x90 list, 0x80 map), `w16` its 16-bit form (0xdc, 0xde; +1 is the
+    /// 32-bit one).
+    bool header_count(std::uint8_t fix, std::uint8_t w16, std::uint32_t& n) noexcept {
         if (p >= end) return false;
         std::uint8_t b = *p;
-        if ((b & 0xf0) == 0x90) {
+        if ((b & 0xf0) == fix) {
             n = b & 0x0fu;
             ++p;
             return true;
         }
-        int w = b == 0xdc ? 2 : (b == 0xdd ? 4 : 0);
+        int w = b == w16 ? 2 : (b == w16 + 1 ? 4 : 0);
         if (w == 0 || !need(1 + static_cast<std::size_t>(w))) return false;
         n = static_cast<std::uint32_t>(be(p + 1, w));
         p += 1 + w;
         return true;
     }
-    /// A map header's count.
-    bool map_count(std::uint32_t& n) noexcept {
-        if (p >= end) return false;
-        std::uint8_t b = *p;
-        if ((b & 0xf0) == 0x80) {
-            n = b & 0x0fu;
-            ++p;
-            return true;
-        }
-        int w = b == 0xde ? 2 : (b == 0xdf ? 4 : 0);
-        if (w == 0 || !need(1 + static_cast<std::size_t>(w))) return false;
-        n = static_cast<std::uint32_t>(be(p + 1, w));
-        p += 1 + w;
-        return true;
-    }
+    bool list_count(std::uint32_t& n) noexcept { return header_count(0x90, 0xdc, n); }
+    bool map_count(std::uint32_t& n) noexcept { return header_count(0x80, 0xde, n); }
     /// An integer as int64 (a uint64 beyond INT64_MAX keeps its bits, as
     /// msgpack_get_int64 does).
     bool get_int(std::int64_t& v) noexcept {
@@ -1258,6 +1248,10 @@ inline std::int64_t wrap_sub(std::int64_t a, std::int64_t b) noexcept {
 inline std::int64_t wrap_mul(std::int64_t a, std::int64_t b) noexcept {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
 }
+// Doubles do not wrap: the same names, for code shared by both.
+inline double wrap_add(double a, double b) noexcept { return a + b; }
+inline double wrap_sub(double a, double b) noexcept { return a - b; }
+inline double wrap_mul(double a, double b) noexcept { return a * b; }
 
 inline std::int64_t particle_of(const value& v) noexcept {
     switch (v.type()) {
@@ -1817,7 +1811,7 @@ private:
         case code::max:
         case code::int_and:
         case code::int_or:
-        case code::int_xor: return arith_int(nd, i, out);
+        case code::int_xor: return arith(nd, i, out);
         case code::mod: {
             std::int64_t x = 0;
             std::int64_t y = 0;
@@ -1922,16 +1916,24 @@ private:
         }
     }
 
-    // add sub mul div min max int_and int_or int_xor over ints.
-    bool arith_int(const detail::node& nd, std::uint32_t i, std::int64_t& out) {
+    // add sub mul div min max (and int_and int_or int_xor over ints): the
+    // first argument, then each other in turn; div divides by the product
+    // of the others (one argument: 1 / a).
+    template <class T>
+    bool arith(const detail::node& nd, std::uint32_t i, T& out) {
+        constexpr bool is_int = std::is_same_v<T, std::int64_t>;
+        const auto eval = [this](std::uint32_t c, T& x) {
+            if constexpr (is_int) return ev_int(c, x);
+            else return ev_float(c, x);
+        };
         std::uint32_t c = i + 1;
-        std::int64_t acc = 0;
-        if (!ev_int(c, acc)) return false;
-        std::int64_t prod = 1;
+        T acc{};
+        if (!eval(c, acc)) return false;
+        T prod{1};
         c = next(c);
         for (std::uint32_t k = 1; k < nd.n; ++k, c = next(c)) {
-            std::int64_t x = 0;
-            if (!ev_int(c, x)) return false;
+            T x{};
+            if (!eval(c, x)) return false;
             switch (nd.op) {
             case code::add: acc = detail::wrap_add(acc, x); break;
             case code::sub: acc = detail::wrap_sub(acc, x); break;
@@ -1939,20 +1941,26 @@ private:
             case code::div: prod = detail::wrap_mul(prod, x); break;
             case code::min: acc = acc > x ? x : acc; break;
             case code::max: acc = acc < x ? x : acc; break;
-            case code::int_and: acc &= x; break;
-            case code::int_or: acc |= x; break;
-            default: acc ^= x; break;
+            default:
+                if constexpr (is_int) {
+                    if (nd.op == code::int_and) acc &= x;
+                    else if (nd.op == code::int_or) acc |= x;
+                    else acc ^= x;
+                }
+                break;
             }
         }
-        if (nd.op == code::sub && nd.n == 1) acc = detail::wrap_sub(0, acc);
+        if (nd.op == code::sub && nd.n == 1) acc = detail::wrap_sub(T{0}, acc);
         if (nd.op == code::div) {
-            if (nd.n == 1) { // one argument: 1 / a
+            if (nd.n == 1) {
                 prod = acc;
-                acc = 1;
+                acc = T{1};
             }
-            if (prod == 0) return false;
-            // INT64_MIN / -1 traps on the server's hardware.
-            if (prod == -1 && acc == std::numeric_limits<std::int64_t>::min()) return false;
+            if constexpr (is_int) {
+                if (prod == 0) return false;
+                // INT64_MIN / -1 traps on the server's hardware.
+                if (prod == -1 && acc == std::numeric_limits<std::int64_t>::min()) return false;
+            }
             acc /= prod;
         }
         out = acc;
@@ -1976,7 +1984,7 @@ private:
         case code::mul:
         case code::div:
         case code::min:
-        case code::max: return arith_float(nd, i, out);
+        case code::max: return arith(nd, i, out);
         case code::pow:
         case code::log: {
             double y = 0;
@@ -2006,36 +2014,6 @@ private:
         case code::let: return ev_float(bind(nd, i), out);
         default: return generic_float(i, out);
         }
-    }
-
-    bool arith_float(const detail::node& nd, std::uint32_t i, double& out) {
-        std::uint32_t c = i + 1;
-        double acc = 0;
-        if (!ev_float(c, acc)) return false;
-        double prod = 1.0;
-        c = next(c);
-        for (std::uint32_t k = 1; k < nd.n; ++k, c = next(c)) {
-            double x = 0;
-            if (!ev_float(c, x)) return false;
-            switch (nd.op) {
-            case code::add: acc += x; break;
-            case code::sub: acc -= x; break;
-            case code::mul: acc *= x; break;
-            case code::div: prod *= x; break;
-            case code::min: acc = acc > x ? x : acc; break;
-            default: acc = acc < x ? x : acc; break;
-            }
-        }
-        if (nd.op == code::sub && nd.n == 1) acc = 0.0 - acc;
-        if (nd.op == code::div) {
-            if (nd.n == 1) {
-                prod = acc;
-                acc = 1.0;
-            }
-            acc /= prod;
-        }
-        out = acc;
-        return true;
     }
 
     // --- everything else -----------------------------------------------------------
