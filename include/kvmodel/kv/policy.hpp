@@ -90,12 +90,15 @@ struct read_policy : base_policy {
 
 /// Policy of writes (put, operate, remove, touch).
 struct write_policy : base_policy {
+    /// What to do when the record exists (or does not): update, create only, replace, ...
     record_exists_action exists = record_exists_action::update;
+    /// Whether the write checks the record's generation against `generation`.
     generation_policy gen = generation_policy::none;
     /// The generation the check compares against.
     std::uint32_t generation = 0;
     /// Seconds, or ttl_namespace_default / ttl_never_expire / ttl_dont_update.
     std::int64_t ttl = ttl_namespace_default;
+    /// Leave a tombstone on delete (Enterprise; Community answers ENTERPRISE_ONLY).
     bool durable_delete = false;
     /// Store the user key with the record (as_policy_key SEND).
     bool send_key = false;

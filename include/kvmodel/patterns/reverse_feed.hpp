@@ -59,7 +59,9 @@ namespace kvmodel::patterns {
 /// header comment). Thread-safe.
 class tick_source {
 public:
+    /// Ticks count milliseconds from here: 2020-01-01T00:00:00Z.
     static constexpr std::int64_t epoch_ms = 1577836800000; // 2020-01-01T00:00:00Z
+    /// The largest node id a tick can carry.
     static constexpr std::uint32_t max_node_id = 1023;
 
     /// A source for node `node_id` (0..1023) reading the system clock, or
@@ -99,6 +101,7 @@ public:
         return std::numeric_limits<std::int64_t>::max() - tick;
     }
 
+    /// The system clock in Unix milliseconds (the default clock).
     static std::int64_t system_ms() {
         return std::chrono::duration_cast<std::chrono::milliseconds>(
                    std::chrono::system_clock::now().time_since_epoch())
@@ -114,22 +117,35 @@ private:
 /// One feed entry.
 template <encodable T>
 struct feed_post {
+    /// Its tick (unique, increasing); the feed key is MAX - tick.
     std::int64_t tick = 0;
+    /// Who posted it.
     std::string author;
+    /// What was posted.
     T content{};
+    /// Field by field.
     friend bool operator==(const feed_post&, const feed_post&) = default;
 };
 
+/// A reverse-time feed per owner: posts keyed MAX - tick in one record per owner and
+/// UTC day, pages newest first with cursors. A delivery is one operate (two on a
+/// day's first post), idempotent; a page reads the owner's head and one record
+/// per day it spans. Errors: the store's; PARAMETER_ERROR for a malformed cursor
+/// or an undecodable stored post.
 template <kv::kv_store Store, encodable T>
 class reverse_feed {
 public:
+    /// A post of this feed.
     using post_type = feed_post<T>;
 
+    /// A page of posts and the cursor of the next one.
     struct page {
         std::vector<post_type> items; ///< newest first
+        /// The next page's cursor; nullopt at the end.
         std::optional<std::string> next;
     };
 
+    /// Feeds in (ns, set), ticks from `ticks`; keeps references to both.
     reverse_feed(Store& store, tick_source& ticks, std::string ns = "test", std::string set = "feeds")
         : m_store(&store)
         , m_ticks(&ticks)
@@ -296,22 +312,32 @@ private:
 template <kv::kv_store Store, encodable T>
 class fan_out_queue {
 public:
+    /// The feed it delivers to.
     using feed_type = reverse_feed<Store, T>;
+    /// A post of that feed.
     using post_type = typename feed_type::post_type;
 
     /// A delivery that failed for good.
     struct failure {
+        /// Whose feed.
         std::string owner;
+        /// The post.
         post_type post;
+        /// The last error.
         error err;
     };
     /// What shutdown() reports: every accepted delivery is in one of the two.
     struct report {
+        /// Deliveries that succeeded.
         std::uint64_t delivered = 0;
+        /// Deliveries that failed for good.
         std::vector<failure> failed;
     };
+    /// What submit() did: queued, refused (queue full: back-pressure), or refused after shutdown().
     enum class submit_status : std::uint8_t { accepted, queue_full, shut_down };
 
+    /// A queue of at most `capacity` deliveries, drained by `workers` threads, each
+    /// delivery tried up to `max_attempts` times on transient errors.
     fan_out_queue(const feed_type& feed, std::size_t capacity, std::size_t workers = 2,
                   std::uint32_t max_attempts = 5)
         : m_feed(&feed)
@@ -351,6 +377,7 @@ public:
         return std::exchange(m_report, report{});
     }
 
+    /// Deliveries accepted and not yet done.
     std::size_t pending() const {
         std::lock_guard lock(m_mutex);
         return m_queue.size();

@@ -56,8 +56,11 @@ enum class shard_choice : std::uint8_t {
     per_thread ///< one shard per thread (a thread's increments never contend with each other)
 };
 
+/// Where a sharded counter lives, its bins, shards and retries.
 struct sharded_counter_options {
+    /// The namespace.
     std::string ns = "test";
+    /// The set of the head and the shards.
     std::string set = "counters";
     /// The count in each shard record.
     std::string bin = "c";
@@ -65,13 +68,17 @@ struct sharded_counter_options {
     std::string tokens_bin = "t";
     /// Head record bins: the current and the largest shard count.
     std::string shards_bin = "shards";
+    /// Head record bin: the largest shard count ever used (reads cover that many).
     std::string max_shards_bin = "max";
     /// Shards used until the head record says otherwise (1 .. 4096).
     std::uint32_t shards = 8;
+    /// How an increment picks its shard.
     shard_choice choice = shard_choice::random;
     /// Sends per increment, resends included (>= 1).
     std::uint32_t max_attempts = 8;
+    /// Policy of the increments (its max_retries is ignored: resends are the counter's own).
     kv::write_policy write{};
+    /// Policy of the reads.
     kv::read_policy read{};
 };
 
@@ -85,15 +92,21 @@ struct increment_report {
     std::uint32_t key_busy = 0;
     /// Timeouts on the way, and how many of them were in doubt.
     std::uint32_t timeouts = 0;
+    /// Of the timeouts, those in doubt (the write may have applied).
     std::uint32_t in_doubt = 0;
     /// The increment was found already counted by a resend (its first copy
     /// applied, but the answer was lost).
     bool counted_by_earlier_send = false;
 };
 
+/// A hot counter split over N shard records: an increment is one operate on one
+/// shard, exactly once (a token per increment makes resends safe), total() sums a
+/// batch read. Errors: the store's after max_attempts sends; a TIMEOUT with
+/// error::in_doubt when the last send's fate is unknown.
 template <kv::kv_store Store>
 class sharded_counter {
 public:
+    /// The largest shard count.
     static constexpr std::uint32_t max_shard_count = 4096;
 
     /// A counter named `name`. shards outside 1..4096 or max_attempts 0 are a
@@ -107,7 +120,9 @@ public:
         KVMODEL_ASSERT(m_opt.max_attempts >= 1);
     }
 
+    /// The counter's name (its head record's key).
     const std::string& name() const noexcept { return m_name; }
+    /// The options it was built with.
     const sharded_counter_options& options() const noexcept { return m_opt; }
     /// The shard count increments use now.
     std::uint32_t shards() const noexcept { return m_shards.load(std::memory_order_relaxed); }

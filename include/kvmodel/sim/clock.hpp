@@ -42,6 +42,7 @@ public:
 /// A clock that moves only when told: deterministic tests.
 class manual_clock final : public clock {
 public:
+    /// A clock reading `start` until set or advanced.
     explicit manual_clock(time_ms start = default_start_ms) noexcept
         : m_now(start) {}
     time_ms now_ms() const noexcept override { return m_now.load(std::memory_order_relaxed); }

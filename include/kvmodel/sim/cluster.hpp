@@ -93,6 +93,7 @@ namespace kvmodel::sim {
 
 /// One namespace's settings.
 struct namespace_config {
+    /// The namespace's name (1..31 bytes), unique in the cluster.
     std::string name = "test";
     /// 64 B .. 8 MiB; a write whose record would exceed it fails RECORD_TOO_BIG.
     std::size_t max_record_size = kv::default_max_record_size;
@@ -110,7 +111,9 @@ struct namespace_config {
 
 /// The cluster's settings.
 struct cluster_config {
+    /// Nodes at start (>= 1); node ids are 0 .. nodes - 1.
     std::uint32_t nodes = 3;
+    /// At least one; names unique.
     std::vector<namespace_config> namespaces{namespace_config{}};
     /// Seeds the partition successions and the fault draws.
     std::uint64_t seed = 1;
@@ -130,6 +133,7 @@ struct op_report {
     std::optional<std::size_t> failed_op;
     /// The node that served the last attempt (-1: none available).
     int node = -1;
+    /// Attempts sent: 1 plus the retries of the policy's retry loop.
     std::uint32_t attempts = 0;
     /// Simulated time the command took.
     std::chrono::microseconds latency{0};
@@ -140,6 +144,18 @@ struct op_report {
     std::uint32_t applications = 0;
 };
 
+/// An in-memory Aerospike cluster: a kv::kv_store (and kv::kv_queryable) that
+/// applies every command as the server would, counts what it would cost
+/// (stats()) and fails on demand (add_fault()). Deterministic for a seed;
+/// safe to use from any number of threads. Errors are Aerospike's result
+/// codes with a message naming the operation and the limit; a failed command
+/// leaves the record as it was. Example:
+/// \code
+/// sim::cluster db;                       // 3 nodes, replication 2, namespace "test"
+/// auto k = kv::key::make("test", "users", "alice").value();
+/// db.put(k, {kv::bin{"name", "Alice"}}).value();
+/// sim::counters cost = db.stats().find("test")->totals;
+/// \endcode
 class cluster {
 public:
     /// A cluster as configured. Invalid settings (no nodes, no namespace, a
@@ -157,7 +173,9 @@ public:
     /// PARAMETER_ERROR naming the first invalid setting.
     static result<void> validate(const cluster_config& cfg);
 
+    /// The settings the cluster was built with.
     const cluster_config& config() const noexcept { return m_cfg; }
+    /// The clock TTLs and time faults read (cluster_config::time_source).
     sim::clock& time_source() const noexcept { return *m_clock; }
     /// The manual clock, if that is the time source (else nullptr).
     manual_clock* manual_time() const noexcept {
@@ -188,11 +206,13 @@ public:
                                std::span<const kv::operation> ops,
                                const kv::write_policy& wp,
                                op_report& report);
+    /// \overload
     result<kv::record> operate(const kv::key& k,
                                std::initializer_list<kv::operation> ops,
                                const kv::write_policy& wp = {}) {
         return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp);
     }
+    /// \overload
     result<kv::record> operate(const kv::key& k,
                                std::initializer_list<kv::operation> ops,
                                const kv::write_policy& wp,
@@ -204,6 +224,7 @@ public:
     /// only (so a nil bin with a replace action is PARAMETER_ERROR).
     result<void>
     put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp = {});
+    /// \overload
     result<void>
     put(const kv::key& k, std::initializer_list<kv::bin> bins, const kv::write_policy& wp = {}) {
         return put(k, std::span<const kv::bin>(bins.begin(), bins.size()), wp);
@@ -220,6 +241,7 @@ public:
     /// touches per attempt.
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
                                               const kv::read_policy& rp = {});
+    /// The named bins of each key (as get with bins), one result per key.
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
                                               std::span<const std::string> bins,
                                               const kv::read_policy& rp = {});
@@ -246,7 +268,9 @@ public:
 
     // --- topology ------------------------------------------------------------
 
+    /// Nodes the cluster was built with, alive or not.
     std::uint32_t node_count() const noexcept { return m_cfg.nodes; }
+    /// Whether the node is up (false for a node that does not exist).
     bool node_alive(int node) const;
     /// Takes a node down: its partitions fail over. PARAMETER_ERROR for a
     /// node that does not exist; a node already down is left so.
@@ -265,7 +289,9 @@ public:
     /// Installs a fault (faults.hpp); its id. PARAMETER_ERROR for a node
     /// fault on a node that does not exist or a probability outside [0, 1].
     result<std::size_t> add_fault(fault f);
+    /// Removes every installed fault (commands stop being counted for them).
     void clear_faults() { m_faults.clear(); }
+    /// How many times the fault with this id (add_fault's) has fired.
     std::uint64_t fault_fires(std::size_t id) const { return m_faults.fires(id); }
 
     // --- accounting ----------------------------------------------------------
