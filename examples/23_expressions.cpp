@@ -7,7 +7,7 @@
 #include <kvmodel/sim/cluster.hpp>
 
 #include <cstdint>
-#include <cstdio>
+#include <iostream>
 
 int main() {
     using namespace kvmodel;
@@ -28,6 +28,6 @@ int main() {
     auto r = db.operate(k, {kv::op::exp_write("bonus", bonus.bytes()),
                             kv::op::exp_read("sum", (e::bin_int("bonus") + e::bin_int("level")).bytes())});
     if (!r || r->results[1] != value(std::int64_t{103})) return 1;
-    std::printf("bonus + level = %lld\n", static_cast<long long>(r->results[1].as_int()));
+    std::cout << "bonus + level = " << r->results[1].as_int() << "\n";
     return 0;
 }
