@@ -60,7 +60,8 @@ void BM_exp_filter_get_kvmodel(benchmark::State& state) {
     for (auto _ : state) {
         kv::key k("test", "bench", i++ % n_records);
         auto r = db.get(k, rp);
-        if (!r) die("filtered get failed");
+        if (!r)
+            die("filtered get failed");
         benchmark::DoNotOptimize(r);
     }
 }
@@ -73,9 +74,11 @@ void BM_exp_filter_get_bare(benchmark::State& state) {
     for (auto _ : state) {
         kv::key k("test", "bench", i++ % n_records);
         auto r = db.get(k, rp);
-        if (!r) die("get failed");
+        if (!r)
+            die("get failed");
         const value* count = r->get("count");
-        if (count == nullptr || !count->is_int() || !(count->as_int() > 10)) die("check failed");
+        if (count == nullptr || !count->is_int() || !(count->as_int() > 10))
+            die("check failed");
         benchmark::DoNotOptimize(r);
     }
 }
@@ -91,7 +94,8 @@ struct bins4 {
 // name compare (a word compare, not a memcmp call).
 const value* find_bin(const void* ctx, std::string_view name) {
     for (const kv::bin& b : static_cast<const bins4*>(ctx)->bins)
-        if (sim::detail::same_name(b.name, name)) return &b.val;
+        if (sim::detail::same_name(b.name, name))
+            return &b.val;
     return nullptr;
 }
 
@@ -106,13 +110,15 @@ e::expr logic_arith() {
 void BM_exp_eval_logic_arith_kvmodel(benchmark::State& state) {
     bins4 rec;
     auto p = e::compile(logic_arith().packed());
-    if (!p) die("compile failed");
+    if (!p)
+        die("compile failed");
     e::record_view v;
     v.find_bin = &find_bin;
     v.bins_ctx = &rec;
     for (auto _ : state) {
         std::optional<value> r = e::evaluate(*p, v);
-        if (!r || !r->as_bool()) die("expression not true");
+        if (!r || !r->as_bool())
+            die("expression not true");
         benchmark::DoNotOptimize(r);
     }
 }
@@ -123,7 +129,8 @@ BENCHMARK(BM_exp_eval_logic_arith_kvmodel);
 // "unknown", here false).
 std::optional<std::int64_t> int_bin(const bins4& r, std::string_view name) {
     const value* v = find_bin(&r, name);
-    if (v == nullptr || !v->is_int()) return std::nullopt;
+    if (v == nullptr || !v->is_int())
+        return std::nullopt;
     return v->as_int();
 }
 
@@ -132,7 +139,8 @@ bool logic_arith_bare(const bins4& r) {
     auto b = int_bin(r, "b");
     auto c = int_bin(r, "c");
     auto d = int_bin(r, "d");
-    if (!a || !b || !c || !d) return false;
+    if (!a || !b || !c || !d)
+        return false;
     auto c2 = int_bin(r, "c");
     auto a2 = int_bin(r, "a");
     return *a > 10 && *b < 100 && (*c == 5 || *d != 7) && (*a2 + *b + *d > *c2);
@@ -143,7 +151,8 @@ void BM_exp_eval_logic_arith_bare(benchmark::State& state) {
     for (auto _ : state) {
         benchmark::DoNotOptimize(rec);
         bool r = logic_arith_bare(rec);
-        if (!r) die("predicate not true");
+        if (!r)
+            die("predicate not true");
         benchmark::DoNotOptimize(r);
     }
 }

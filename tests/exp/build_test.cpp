@@ -43,9 +43,24 @@ TEST_CASE("ops pack as [code, args...]", "[exp][build]") {
     // as_exp_cmp_gt(as_exp_bin_int("a"), as_exp_int(10))
     CHECK((e::bin_int("a") > 10).bytes() == b{0x93, 0x03, 0x93, 0x51, 0x02, 0xa1, 'a', 0x0a});
     // as_exp_and(cmp_eq(bin_int("a"), 11), cmp_lt(bin_int("b"), 3))
-    CHECK(e::and_(e::bin_int("a") == 11, e::bin_int("b") < 3).bytes() ==
-          b{0x93, 0x10, 0x93, 0x01, 0x93, 0x51, 0x02, 0xa1, 'a', 0x0b,
-            0x93, 0x05, 0x93, 0x51, 0x02, 0xa1, 'b', 0x03});
+    CHECK(e::and_(e::bin_int("a") == 11, e::bin_int("b") < 3).bytes() == b{0x93,
+                                                                           0x10,
+                                                                           0x93,
+                                                                           0x01,
+                                                                           0x93,
+                                                                           0x51,
+                                                                           0x02,
+                                                                           0xa1,
+                                                                           'a',
+                                                                           0x0b,
+                                                                           0x93,
+                                                                           0x05,
+                                                                           0x93,
+                                                                           0x51,
+                                                                           0x02,
+                                                                           0xa1,
+                                                                           'b',
+                                                                           0x03});
     // as_exp_bin_exists("a") = cmp_ne(bin_type("a"), 0)
     CHECK(e::bin_exists("a").bytes() == b{0x93, 0x02, 0x92, 0x52, 0xa1, 'a', 0x00});
     CHECK(e::digest_modulo(3).bytes() == b{0x92, 0x40, 0x03});
@@ -55,8 +70,22 @@ TEST_CASE("ops pack as [code, args...]", "[exp][build]") {
     CHECK(e::cmp_regex(e::regex_flags::icase, "^ab", e::bin_str("s")).bytes() ==
           b{0x94, 0x07, 0x02, 0xa3, '^', 'a', 'b', 0x93, 0x51, 0x03, 0xa1, 's'});
     // as_exp_let(as_exp_def("x", bin_int("a")), as_exp_add(as_exp_var("x"), as_exp_int(1)))
-    CHECK(e::let(e::def("x", e::bin_int("a")), e::var("x") + 1).bytes() ==
-          b{0x94, 0x7d, 0xa1, 'x', 0x93, 0x51, 0x02, 0xa1, 'a', 0x93, 0x14, 0x92, 0x7c, 0xa1, 'x', 0x01});
+    CHECK(e::let(e::def("x", e::bin_int("a")), e::var("x") + 1).bytes() == b{0x94,
+                                                                             0x7d,
+                                                                             0xa1,
+                                                                             'x',
+                                                                             0x93,
+                                                                             0x51,
+                                                                             0x02,
+                                                                             0xa1,
+                                                                             'a',
+                                                                             0x93,
+                                                                             0x14,
+                                                                             0x92,
+                                                                             0x7c,
+                                                                             0xa1,
+                                                                             'x',
+                                                                             0x01});
     // as_exp_cond(c, 1, 2): a variadic of 3.
     CHECK(e::cond(true, 1, 2).bytes() == b{0x94, 0x7b, 0xc3, 0x01, 0x02});
     // Unary minus is sub with one argument.
@@ -72,17 +101,48 @@ TEST_CASE("CDT calls pack as the C client's call entries", "[exp][build]") {
           b{0x95, 0x7f, 0x02, 0x00, 0x93, 0x13, 0x07, 0x00, 0x93, 0x51, 0x04, 0xa1, 'l'});
     // Through a context: [0xff, [type, value, ...], [op, ...]].
     e::ctx c{cdt::ctx_step::list_index(1)};
-    CHECK(e::list_size(e::bin_list("l"), &c).bytes() ==
-          b{0x95, 0x7f, 0x02, 0x00, 0x93, 0xcc, 0xff, 0x92, 0x10, 0x01, 0x91, 0x10, 0x93, 0x51, 0x04, 0xa1, 'l'});
+    CHECK(e::list_size(e::bin_list("l"), &c).bytes() == b{0x95,
+                                                          0x7f,
+                                                          0x02,
+                                                          0x00,
+                                                          0x93,
+                                                          0xcc,
+                                                          0xff,
+                                                          0x92,
+                                                          0x10,
+                                                          0x01,
+                                                          0x91,
+                                                          0x10,
+                                                          0x93,
+                                                          0x51,
+                                                          0x04,
+                                                          0xa1,
+                                                          'l'});
     // as_exp_map_put(NULL, NULL, key, val, bin): MAP, CDT | MODIFY_LOCAL.
-    CHECK(e::map_put("k", 1, e::bin_map("m")).bytes() ==
-          b{0x95, 0x7f, 0x05, 0x40, 0x93, 0x43, 0xa2, 0x03, 'k', 0x01, 0x93, 0x51, 0x05, 0xa1, 'm'});
+    CHECK(
+        e::map_put("k", 1, e::bin_map("m")).bytes() ==
+        b{0x95, 0x7f, 0x05, 0x40, 0x93, 0x43, 0xa2, 0x03, 'k', 0x01, 0x93, 0x51, 0x05, 0xa1, 'm'});
     // With a policy: attributes then flags (CDT_MAP_CRMOD).
     cdt::map_policy mp;
     mp.order = map_order::key_ordered;
     mp.flags = cdt::map_write_flags::create_only;
-    CHECK(e::map_put("k", 1, e::bin_map("m"), mp).bytes() ==
-          b{0x95, 0x7f, 0x05, 0x40, 0x95, 0x43, 0xa2, 0x03, 'k', 0x01, 0x01, 0x01, 0x93, 0x51, 0x05, 0xa1, 'm'});
+    CHECK(e::map_put("k", 1, e::bin_map("m"), mp).bytes() == b{0x95,
+                                                               0x7f,
+                                                               0x05,
+                                                               0x40,
+                                                               0x95,
+                                                               0x43,
+                                                               0xa2,
+                                                               0x03,
+                                                               'k',
+                                                               0x01,
+                                                               0x01,
+                                                               0x01,
+                                                               0x93,
+                                                               0x51,
+                                                               0x05,
+                                                               0xa1,
+                                                               'm'});
     // as_exp_list_append with a policy: order then flags (CDT_LIST_CRMOD).
     cdt::list_policy lp;
     lp.order = list_order::ordered;

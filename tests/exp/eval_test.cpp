@@ -34,7 +34,8 @@ struct rec {
     rec() {
         view.find_bin = [](const void* c, std::string_view n) -> const value* {
             for (const auto& [name, v] : static_cast<const rec*>(c)->bins)
-                if (name == n) return &v;
+                if (name == n)
+                    return &v;
             return nullptr;
         };
         view.bins_ctx = this;
@@ -47,7 +48,8 @@ struct rec {
 // Evaluates an expression; "unknown" for unknown; throws on compile error.
 std::optional<value> run(const e::expr& x, const rec& r) {
     auto p = e::compile(x.packed());
-    if (!p) FAIL("compile: " << p.error().message);
+    if (!p)
+        FAIL("compile: " << p.error().message);
     return e::evaluate(*p, r.view);
 }
 std::optional<value> run(const e::expr& x) {
@@ -57,13 +59,18 @@ std::optional<value> run(const e::expr& x) {
 // The compile error of an expression, "" when it compiles.
 std::string refused(std::span<const std::uint8_t> b) {
     auto p = e::compile(b);
-    if (p) return "";
+    if (p)
+        return "";
     CHECK(p.error().code == status::parameter_error);
     return p.error().message;
 }
-std::string refused(const e::expr& x) { return refused(x.packed()); }
+std::string refused(const e::expr& x) {
+    return refused(x.packed());
+}
 
-value v(std::int64_t i) { return value(i); }
+value v(std::int64_t i) {
+    return value(i);
+}
 
 } // namespace
 
@@ -84,7 +91,8 @@ TEST_CASE("comparisons follow the server's typed compare", "[exp][eval]") {
     CHECK(run(e::nil() == e::nil()) == value(true));
     CHECK(run(e::nil() < e::nil()) == value(false));
     // Lists compare in CDT order.
-    CHECK(run(e::val(value(list{v(1), v(2)})) < e::val(value(list{v(1), v(2), v(1)}))) == value(true));
+    CHECK(run(e::val(value(list{v(1), v(2)})) < e::val(value(list{v(1), v(2), v(1)}))) ==
+          value(true));
     // A key-ordered map compares; an unordered one with entries is unknown.
     map km(map_order::key_ordered);
     km.put(v(1), v(2));
@@ -94,7 +102,8 @@ TEST_CASE("comparisons follow the server's typed compare", "[exp][eval]") {
     CHECK_FALSE(run(e::val(value(um)) == e::val(value(um))).has_value());
     CHECK(run(e::val(value(map{})) == e::val(value(map{}))) == value(true));
     // Mismatched static types are refused when the expression is built.
-    CHECK_THAT(refused(e::int_val(1) == e::float_val(1.0)), Catch::Contains("cmp_eq") && Catch::Contains("mismatched"));
+    CHECK_THAT(refused(e::int_val(1) == e::float_val(1.0)),
+               Catch::Contains("cmp_eq") && Catch::Contains("mismatched"));
     CHECK_THAT(refused(e::str("1") == 1), Catch::Contains("mismatched"));
 }
 
@@ -108,11 +117,13 @@ TEST_CASE("cmp_regex is POSIX regcomp/regexec with the client's flags", "[exp][e
     CHECK(run(e::cmp_regex(e::regex_flags::none, "l+", e::str("l+")), r) == value(true));
     CHECK(run(e::cmp_regex(e::regex_flags::extended, "^l+$", e::str("lll")), r) == value(true));
     // The server matches a NUL-terminated copy: an embedded NUL ends the subject.
-    CHECK(run(e::cmp_regex(e::regex_flags::extended, "b$", e::str(std::string("a\0b", 3))), r) == value(false));
+    CHECK(run(e::cmp_regex(e::regex_flags::extended, "b$", e::str(std::string("a\0b", 3))), r) ==
+          value(false));
     // A missing bin is unknown; a non-string argument or a bad regex is refused.
     CHECK_FALSE(run(e::cmp_regex(0, "x", e::bin_str("nope")), r).has_value());
     CHECK_THAT(refused(e::cmp_regex(0, "x", e::int_val(1))), Catch::Contains("cmp_regex"));
-    CHECK_THAT(refused(e::cmp_regex(e::regex_flags::extended, "(", e::str("x"))), Catch::Contains("regex compile"));
+    CHECK_THAT(refused(e::cmp_regex(e::regex_flags::extended, "(", e::str("x"))),
+               Catch::Contains("regex compile"));
 }
 
 TEST_CASE("in_list compares in CDT order", "[exp][eval]") {
@@ -252,8 +263,13 @@ TEST_CASE("key reads need a stored key of the declared type", "[exp][eval]") {
 
 TEST_CASE("bin reads are typed; bin_type and bin_exists", "[exp][eval]") {
     rec r;
-    r.bins = {{"i", v(5)}, {"f", value(1.5)}, {"s", value("x")}, {"b", value(true)},
-              {"l", value(list{v(1)})}, {"m", value(map{})}, {"y", value(bytes{1})}};
+    r.bins = {{"i", v(5)},
+              {"f", value(1.5)},
+              {"s", value("x")},
+              {"b", value(true)},
+              {"l", value(list{v(1)})},
+              {"m", value(map{})},
+              {"y", value(bytes{1})}};
     CHECK(run(e::bin_int("i"), r) == v(5));
     CHECK_FALSE(run(e::bin_float("i"), r).has_value());
     CHECK(run(e::bin_bool("b") == true, r) == value(true));
@@ -289,11 +305,14 @@ TEST_CASE("cond, let and var", "[exp][eval]") {
     CHECK_FALSE(run(e::cond(true, e::unknown(), e::int_val(1))).has_value());
     CHECK(run(e::cond(false, e::unknown(), e::int_val(1))) == v(1));
     // Nested scopes see outer variables; a variable holding unknown is unknown.
-    CHECK(run(e::let(e::def("a", 1), e::let(e::def("b", e::var("a") + 1), e::var("b") + e::var("a")))) == v(3));
+    CHECK(run(e::let(e::def("a", 1),
+                     e::let(e::def("b", e::var("a") + 1), e::var("b") + e::var("a")))) == v(3));
     CHECK_FALSE(run(e::let(e::def("u", e::bin_int("zz")), e::var("u")), r).has_value());
-    CHECK_THAT(refused(e::let(e::def("a", 1), e::let(e::def("a", 2), e::var("a")))), Catch::Contains("duplicate var name"));
+    CHECK_THAT(refused(e::let(e::def("a", 1), e::let(e::def("a", 2), e::var("a")))),
+               Catch::Contains("duplicate var name"));
     CHECK_THAT(refused(e::var("nope")), Catch::Contains("undefined var"));
-    CHECK_THAT(refused(e::let(e::def("1x", 1), e::var("1x"))), Catch::Contains("illegal variable name"));
+    CHECK_THAT(refused(e::let(e::def("1x", 1), e::var("1x"))),
+               Catch::Contains("illegal variable name"));
     CHECK_THAT(refused(e::let(e::def("x", e::var("x")), 1)), Catch::Contains("while defining it"));
     CHECK_THAT(refused(e::cond(true, 1, 2.0)), Catch::Contains("cond"));
     CHECK_THAT(refused(e::cond(1, 1, 2)), Catch::Contains("cond"));
@@ -308,19 +327,28 @@ TEST_CASE("CDT calls go through the CDT engine", "[exp][eval]") {
     m.put(value("b"), v(2));
     r.bins.emplace_back("m", value(m));
     using cdt::return_type;
-    auto rt = [](return_type t) { return static_cast<std::int32_t>(t); };
+    auto rt = [](return_type t) {
+        return static_cast<std::int32_t>(t);
+    };
     CHECK(run(e::list_size(e::bin_list("l")), r) == v(3));
-    CHECK(run(e::list_get_by_index(rt(return_type::value), e::type::integer, 1, e::bin_list("l")), r) == v(1));
+    CHECK(run(e::list_get_by_index(rt(return_type::value), e::type::integer, 1, e::bin_list("l")),
+              r) == v(1));
     CHECK(run(e::list_get_by_rank_range(rt(return_type::value), 0, 2, e::bin_list("l")), r) ==
           value(list{v(5), v(1)}));
     // Out of range for a single selector: the CDT op fails, the call is unknown.
-    CHECK_FALSE(run(e::list_get_by_index(rt(return_type::value), e::type::integer, 7, e::bin_list("l")), r).has_value());
+    CHECK_FALSE(
+        run(e::list_get_by_index(rt(return_type::value), e::type::integer, 7, e::bin_list("l")), r)
+            .has_value());
     // A value of another type than declared is unknown.
-    CHECK_FALSE(run(e::list_get_by_index(rt(return_type::value), e::type::string, 0, e::bin_list("l")), r).has_value());
-    CHECK(run(e::map_get_by_key(rt(return_type::value), e::type::integer, "b", e::bin_map("m")), r) == v(2));
+    CHECK_FALSE(
+        run(e::list_get_by_index(rt(return_type::value), e::type::string, 0, e::bin_list("l")), r)
+            .has_value());
+    CHECK(run(e::map_get_by_key(rt(return_type::value), e::type::integer, "b", e::bin_map("m")),
+              r) == v(2));
     CHECK(run(e::map_size(e::bin_map("m")), r) == v(2));
     // KEY_VALUE is a map inside expressions.
-    auto kv = run(e::map_get_by_key_range(rt(return_type::key_value), "a", "b", e::bin_map("m")), r);
+    auto kv =
+        run(e::map_get_by_key_range(rt(return_type::key_value), "a", "b", e::bin_map("m")), r);
     REQUIRE(kv.has_value());
     REQUIRE(kv->is_map());
     CHECK(kv->as_map().size() == 1);
@@ -337,7 +365,9 @@ TEST_CASE("CDT calls go through the CDT engine", "[exp][eval]") {
     e::ctx c{cdt::ctx_step::list_index(0)};
     CHECK(run(e::list_size(e::bin_list("n"), &c), r) == v(3));
     // Computed arguments.
-    CHECK(run(e::list_get_by_index(rt(return_type::value), e::type::integer, e::list_size(e::bin_list("l")) - 1,
+    CHECK(run(e::list_get_by_index(rt(return_type::value),
+                                   e::type::integer,
+                                   e::list_size(e::bin_list("l")) - 1,
                                    e::bin_list("l")),
               r) == v(9));
     // Removes return the container without the selection.
@@ -359,14 +389,17 @@ TEST_CASE("malformed input gets PARAMETER_ERROR naming the node", "[exp][compile
     CHECK_THAT(refused(b{0x90}), Catch::Contains("empty list"));
     CHECK_THAT(refused(b{0xc3, 0xc3}), Catch::Contains("trailing"));
     CHECK_THAT(refused(b{0x91, 0x63}), Catch::Contains("invalid op code 99"));
-    CHECK_THAT(refused(b{0x92, 0x01, 0x01}), Catch::Contains("cmp_eq") && Catch::Contains("expected 2 args"));
+    CHECK_THAT(refused(b{0x92, 0x01, 0x01}),
+               Catch::Contains("cmp_eq") && Catch::Contains("expected 2 args"));
     CHECK_THAT(refused(b{0x93, 0x01, 0x01}), Catch::Contains("exceeds the input"));
     CHECK_THAT(refused(b{0xdd, 0xff, 0xff, 0xff, 0xff}), Catch::Contains("exceeds"));
-    CHECK_THAT(refused(b{0xa2, 0x61, 0x62}), Catch::Contains("blob type")); // a string without prefix
-    CHECK(refused(b{0x05}).empty()); // a bare int is an int expression
-    CHECK_THAT(refused(b{0xd4, 0xff, 0x01}), Catch::Contains("no result type"));   // bare INF
+    CHECK_THAT(refused(b{0xa2, 0x61, 0x62}),
+               Catch::Contains("blob type")); // a string without prefix
+    CHECK(refused(b{0x05}).empty());          // a bare int is an int expression
+    CHECK_THAT(refused(b{0xd4, 0xff, 0x01}), Catch::Contains("no result type")); // bare INF
     // Geo is refused clearly.
-    CHECK_THAT(refused(b{0x93, 0x08, 0xa2, 0x17, 0x7b, 0xa2, 0x17, 0x7b}), Catch::Contains("GeoJSON"));
+    CHECK_THAT(refused(b{0x93, 0x08, 0xa2, 0x17, 0x7b, 0xa2, 0x17, 0x7b}),
+               Catch::Contains("GeoJSON"));
     // Deep nesting is bounded.
     b deep;
     for (int k = 0; k < 400; ++k) {

@@ -25,7 +25,9 @@ namespace e = kvmodel::exp;
 
 namespace {
 
-kv::key K(std::int64_t i) { return kv::key("test", "s", i); }
+kv::key K(std::int64_t i) {
+    return kv::key("test", "s", i);
+}
 
 struct fixture {
     std::shared_ptr<sim::manual_clock> clock = std::make_shared<sim::manual_clock>();
@@ -117,10 +119,14 @@ TEST_CASE("metadata filters: ttl, since_update, set, key, digest", "[sim][exp]")
     CHECK(f.db.get(K(7), with<kv::read_policy>(e::key_exists())));
     CHECK(f.db.get(K(7), with<kv::read_policy>(e::record_size() > 0)));
     const kv::digest d = K(7).digest();
-    std::uint32_t low = static_cast<std::uint32_t>(d[16]) | (static_cast<std::uint32_t>(d[17]) << 8) |
-                        (static_cast<std::uint32_t>(d[18]) << 16) | (static_cast<std::uint32_t>(d[19]) << 24);
-    CHECK(f.db.get(K(7), with<kv::read_policy>(e::digest_modulo(3) == static_cast<std::int64_t>(low % 3))));
-    CHECK(f.db.get(K(7), with<kv::read_policy>(e::digest_modulo(3) == static_cast<std::int64_t>(low % 3 + 1)))
+    std::uint32_t low =
+        static_cast<std::uint32_t>(d[16]) | (static_cast<std::uint32_t>(d[17]) << 8) |
+        (static_cast<std::uint32_t>(d[18]) << 16) | (static_cast<std::uint32_t>(d[19]) << 24);
+    CHECK(f.db.get(
+        K(7), with<kv::read_policy>(e::digest_modulo(3) == static_cast<std::int64_t>(low % 3))));
+    CHECK(f.db.get(K(7),
+                   with<kv::read_policy>(e::digest_modulo(3) ==
+                                         static_cast<std::int64_t>(low % 3 + 1)))
               .code() == status::filtered_out);
     // last_update is in nanoseconds.
     std::int64_t lut_ns = (f.clock->now_ms() - 2500) * 1'000'000;
@@ -129,7 +135,8 @@ TEST_CASE("metadata filters: ttl, since_update, set, key, digest", "[sim][exp]")
 
 TEST_CASE("scans and queries skip filtered records; batches fail them per key", "[sim][exp]") {
     fixture f;
-    for (int i = 0; i < 10; ++i) REQUIRE(f.db.put(K(i), {{"n", i}}));
+    for (int i = 0; i < 10; ++i)
+        REQUIRE(f.db.put(K(i), {{"n", i}}));
     auto even = with<kv::read_policy>(e::mod(e::bin_int("n"), 2) == 0);
     kv::scan_request sr;
     sr.ns = "test";
@@ -137,8 +144,10 @@ TEST_CASE("scans and queries skip filtered records; batches fail them per key", 
     auto all = f.db.scan(sr, even);
     REQUIRE(all);
     CHECK(all->size() == 5);
-    for (const auto& kr : *all) CHECK(kr.rec.bins[0].val.as_int() % 2 == 0);
-    REQUIRE(f.db.create_index({"test", "s", "n", "ix", kv::index_type::numeric, kv::index_collection::none}));
+    for (const auto& kr : *all)
+        CHECK(kr.rec.bins[0].val.as_int() % 2 == 0);
+    REQUIRE(f.db.create_index(
+        {"test", "s", "n", "ix", kv::index_type::numeric, kv::index_collection::none}));
     kv::query_request qr;
     qr.ns = "test";
     qr.set = "s";
@@ -162,30 +171,41 @@ TEST_CASE("scans and queries skip filtered records; batches fail them per key", 
 TEST_CASE("exp_read: the expression's value, unknown per EVAL_NO_FAIL", "[sim][exp]") {
     fixture f;
     REQUIRE(f.db.put(K(1), {{"a", 5}, {"b", 7}}));
-    auto r = f.db.operate(K(1), {kv::op::exp_read("sum", (e::bin_int("a") + e::bin_int("b")).bytes())});
+    auto r =
+        f.db.operate(K(1), {kv::op::exp_read("sum", (e::bin_int("a") + e::bin_int("b")).bytes())});
     REQUIRE(r);
     CHECK(r->results[0] == value(std::int64_t{12}));
     CHECK(r->bins.size() == 1);
     CHECK(r->bins[0].name == "sum");
     // It sees the writes before it in the same command.
-    r = f.db.operate(K(1), {kv::op::write("a", 100), kv::op::exp_read("x", (e::bin_int("a") * 2).bytes())});
+    r = f.db.operate(
+        K(1), {kv::op::write("a", 100), kv::op::exp_read("x", (e::bin_int("a") * 2).bytes())});
     REQUIRE(r);
     CHECK(r->results[1] == value(std::int64_t{200}));
     // Unknown: OP_NOT_APPLICABLE, and the command's writes are undone.
-    auto bad = f.db.operate(K(1), {kv::op::write("a", 1), kv::op::exp_read("x", e::bin_int("zz").bytes())});
+    auto bad = f.db.operate(
+        K(1), {kv::op::write("a", 1), kv::op::exp_read("x", e::bin_int("zz").bytes())});
     CHECK(bad.code() == status::op_not_applicable);
     CHECK(f.db.get(K(1))->bins[0].val == value(std::int64_t{100}));
-    r = f.db.operate(K(1), {kv::op::exp_read("x", e::bin_int("zz").bytes(), e::read_flags::eval_no_fail)});
+    r = f.db.operate(
+        K(1), {kv::op::exp_read("x", e::bin_int("zz").bytes(), e::read_flags::eval_no_fail)});
     REQUIRE(r);
     CHECK(r->results[0].is_nil());
     CHECK(f.db.operate(K(1), {kv::op::exp_read("x", e::bin_int("a").bytes(), 1)}).code() ==
           status::parameter_error);
-    CHECK(f.db.operate(K(1), {kv::op::exp_read("x", {0x91, 0x63})}).code() == status::parameter_error);
+    CHECK(f.db.operate(K(1), {kv::op::exp_read("x", {0x91, 0x63})}).code() ==
+          status::parameter_error);
     // A CDT call through the engine: the top two of a list bin.
-    REQUIRE(f.db.put(K(2), {{"l", value(list{value(std::int64_t{3}), value(std::int64_t{9}), value(std::int64_t{5})})}}));
-    r = f.db.operate(K(2), {kv::op::exp_read("top", e::list_get_by_rank_range(7, -2, 2, e::bin_list("l")).bytes())});
+    REQUIRE(f.db.put(
+        K(2),
+        {{"l",
+          value(list{value(std::int64_t{3}), value(std::int64_t{9}), value(std::int64_t{5})})}}));
+    r = f.db.operate(
+        K(2),
+        {kv::op::exp_read("top", e::list_get_by_rank_range(7, -2, 2, e::bin_list("l")).bytes())});
     REQUIRE(r);
-    CHECK(r->results[0] == value(list{value(std::int64_t{5}), value(std::int64_t{9})})); // rank order
+    CHECK(r->results[0] ==
+          value(list{value(std::int64_t{5}), value(std::int64_t{9})})); // rank order
 }
 
 TEST_CASE("exp_write: the value to the bin under the op's flags", "[sim][exp]") {
@@ -197,11 +217,15 @@ TEST_CASE("exp_write: the value to the bin under the op's flags", "[sim][exp]") 
     REQUIRE(f.db.operate(K(1), {kv::op::exp_write("score", best)}));
     CHECK(f.db.get(K(1))->bins[0].val == value(std::int64_t{50}));
     auto one = e::int_val(1).bytes();
-    CHECK(f.db.operate(K(1), {kv::op::exp_write("score", one, wf::create_only)}).code() == status::bin_exists_error);
-    CHECK(f.db.operate(K(1), {kv::op::exp_write("score", one, wf::create_only | wf::policy_no_fail)}));
+    CHECK(f.db.operate(K(1), {kv::op::exp_write("score", one, wf::create_only)}).code() ==
+          status::bin_exists_error);
+    CHECK(f.db.operate(K(1),
+                       {kv::op::exp_write("score", one, wf::create_only | wf::policy_no_fail)}));
     CHECK(f.db.get(K(1))->bins[0].val == value(std::int64_t{50}));
-    CHECK(f.db.operate(K(1), {kv::op::exp_write("new", one, wf::update_only)}).code() == status::bin_not_found);
-    CHECK(f.db.operate(K(1), {kv::op::exp_write("new", one, wf::update_only | wf::policy_no_fail)}));
+    CHECK(f.db.operate(K(1), {kv::op::exp_write("new", one, wf::update_only)}).code() ==
+          status::bin_not_found);
+    CHECK(
+        f.db.operate(K(1), {kv::op::exp_write("new", one, wf::update_only | wf::policy_no_fail)}));
     CHECK(f.db.get(K(1))->bins.size() == 1);
     CHECK(f.db.operate(K(1), {kv::op::exp_write("new", one, wf::create_only)}));
     CHECK(f.db.get(K(1))->bins.size() == 2);
@@ -216,13 +240,15 @@ TEST_CASE("exp_write: the value to the bin under the op's flags", "[sim][exp]") 
     CHECK(f.db.get(K(1))->bins.size() == 2);
     CHECK(f.db.operate(K(1), {kv::op::exp_write("new", nil, wf::allow_delete)}));
     CHECK(f.db.get(K(1))->bins.size() == 1);
-    CHECK(f.db.operate(K(1), {kv::op::exp_write("new", one, 64)}).code() == status::parameter_error);
+    CHECK(f.db.operate(K(1), {kv::op::exp_write("new", one, 64)}).code() ==
+          status::parameter_error);
     // A command of one exp_write creates the record.
     CHECK(f.db.operate(K(9), {kv::op::exp_write("v", (e::int_val(2) + 3).bytes())}));
     CHECK(f.db.get(K(9))->bins[0].val == value(std::int64_t{5}));
     // A modify call's result written back: append in one op.
     REQUIRE(f.db.put(K(3), {{"l", value(list{})}}));
-    REQUIRE(f.db.operate(K(3), {kv::op::exp_write("l", e::list_append(7, e::bin_list("l")).bytes())}));
+    REQUIRE(
+        f.db.operate(K(3), {kv::op::exp_write("l", e::list_append(7, e::bin_list("l")).bytes())}));
     CHECK(f.db.get(K(3))->bins[0].val == value(list{value(std::int64_t{7})}));
 }
 

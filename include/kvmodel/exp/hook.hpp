@@ -56,7 +56,8 @@ struct engine_hooks {
     result<std::uint8_t> (*filter)(std::span<const std::uint8_t> packed, const record_view& r);
     /// An expression's value on a record (nullopt: unknown); PARAMETER_ERROR
     /// when the bytes are no expression.
-    result<std::optional<value>> (*eval)(std::span<const std::uint8_t> packed, const record_view& r);
+    result<std::optional<value>> (*eval)(std::span<const std::uint8_t> packed,
+                                         const record_view& r);
 };
 
 inline std::atomic<const engine_hooks*>& engine() noexcept {
@@ -67,7 +68,8 @@ inline std::atomic<const engine_hooks*>& engine() noexcept {
 /// The engine, or PARAMETER_ERROR naming what to include.
 inline result<const engine_hooks*> need_engine(std::string_view cmd) {
     const engine_hooks* h = engine().load(std::memory_order_acquire);
-    if (h != nullptr) return h;
+    if (h != nullptr)
+        return h;
     return fail(status::parameter_error,
                 std::string(cmd) +
                     ": expressions need the expression engine: include <kvmodel/exp/eval.hpp> "
