@@ -53,6 +53,7 @@
 #include <kvmodel/adapters/detail/aerospike_wire.hpp>
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/order.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
@@ -2119,28 +2120,55 @@ private:
         return b != nullptr && detail::is_type(*b, nd.type) ? b : nullptr;
     }
 
-    // Ops of every type: each typed function hands them here and reads the
-    // scalar out of the value.
-    bool generic_bool(std::uint32_t i, bool& out) {
-        value v;
-        if (!ev_any(i, v) || !v.is_bool())
-            return false;
-        out = v.as_bool();
-        return true;
+    // What every scalar type shares (constants, bin reads, cond, let, and
+    // the ops of any type, through ev_any): the typed functions hand those
+    // here. T is bool, std::int64_t or double.
+    template <class T>
+    static T scalar_of(const value& v) {
+        if constexpr (std::is_same_v<T, bool>)
+            return v.as_bool();
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+            return v.as_int();
+        else
+            return v.as_double();
     }
-    bool generic_int(std::uint32_t i, std::int64_t& out) {
-        value v;
-        if (!ev_any(i, v) || !v.is_int())
-            return false;
-        out = v.as_int();
-        return true;
+    template <class T>
+    bool typed(std::uint32_t i, T& out) {
+        if constexpr (std::is_same_v<T, bool>)
+            return ev_bool(i, out);
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+            return ev_int(i, out);
+        else
+            return ev_float(i, out);
     }
-    bool generic_float(std::uint32_t i, double& out) {
-        value v;
-        if (!ev_any(i, v) || !v.is_double())
-            return false;
-        out = v.as_double();
-        return true;
+    template <class T>
+    KVMODEL_ALWAYS_INLINE bool shared(std::uint32_t i, T& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case detail::vop_value:
+            out = scalar_of<T>(nd.v);
+            return true;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr)
+                return false;
+            out = scalar_of<T>(*b);
+            return true;
+        }
+        case code::cond: {
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && typed(chosen, out);
+        }
+        case code::let:
+            return typed(bind(nd, i), out);
+        default: {
+            value v;
+            if (!ev_any(i, v) || !detail::is_type(v, nd.type))
+                return false;
+            out = scalar_of<T>(v);
+            return true;
+        }
+        }
     }
 
     // cond's branch, or nullopt-like false: the index of the value to take.
@@ -2179,18 +2207,8 @@ private:
     bool ev_bool(std::uint32_t i, bool& out) {
         const detail::node& nd = m_nodes[i];
         switch (nd.op) {
-        case detail::vop_value:
-            out = nd.v.as_bool();
-            return true;
         case code::unknown:
             return false;
-        case code::bin: {
-            const value* b = bin_of(nd);
-            if (b == nullptr)
-                return false;
-            out = b->as_bool();
-            return true;
-        }
         case code::cmp_eq:
         case code::cmp_ne:
         case code::cmp_gt:
@@ -2278,14 +2296,8 @@ private:
                 return false;
             out = false;
             return true;
-        case code::cond: {
-            std::uint32_t chosen = 0;
-            return pick(nd, i, chosen) && ev_bool(chosen, out);
-        }
-        case code::let:
-            return ev_bool(bind(nd, i), out);
         default:
-            return generic_bool(i, out);
+            return shared(i, out);
         }
     }
 
@@ -2393,16 +2405,6 @@ private:
     bool ev_int(std::uint32_t i, std::int64_t& out) {
         const detail::node& nd = m_nodes[i];
         switch (nd.op) {
-        case detail::vop_value:
-            out = nd.v.as_int();
-            return true;
-        case code::bin: {
-            const value* b = bin_of(nd);
-            if (b == nullptr)
-                return false;
-            out = b->as_int();
-            return true;
-        }
         case code::add:
         case code::sub:
         case code::mul:
@@ -2532,14 +2534,8 @@ private:
             out = b == nullptr ? particle_type::null : detail::particle_of(*b);
             return true;
         }
-        case code::cond: {
-            std::uint32_t chosen = 0;
-            return pick(nd, i, chosen) && ev_int(chosen, out);
-        }
-        case code::let:
-            return ev_int(bind(nd, i), out);
         default:
-            return generic_int(i, out);
+            return shared(i, out);
         }
     }
 
@@ -2621,16 +2617,6 @@ private:
     bool ev_float(std::uint32_t i, double& out) {
         const detail::node& nd = m_nodes[i];
         switch (nd.op) {
-        case detail::vop_value:
-            out = nd.v.as_double();
-            return true;
-        case code::bin: {
-            const value* b = bin_of(nd);
-            if (b == nullptr)
-                return false;
-            out = b->as_double();
-            return true;
-        }
         case code::add:
         case code::sub:
         case code::mul:
@@ -2664,14 +2650,8 @@ private:
             out = static_cast<double>(x);
             return true;
         }
-        case code::cond: {
-            std::uint32_t chosen = 0;
-            return pick(nd, i, chosen) && ev_float(chosen, out);
-        }
-        case code::let:
-            return ev_float(bind(nd, i), out);
         default:
-            return generic_float(i, out);
+            return shared(i, out);
         }
     }
 
