@@ -14,6 +14,10 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/exp/build.hpp>
+#include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/eval.hpp>
+#include <kvmodel/exp/hook.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>

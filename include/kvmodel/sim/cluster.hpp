@@ -485,6 +485,15 @@ private:
         return f;
     }
 
+    // The policy's filter on an existing record (detail::check_filter).
+    static result<void> filter(const kv::base_policy& pol,
+                               const detail::entry& e,
+                               const kv::key& k,
+                               std::int64_t now_ms,
+                               std::string_view cmd) {
+        return detail::check_filter(pol.filter_exp, e, k.digest(), now_ms, cmd);
+    }
+
     static void count_read(detail::partition& p, detail::entry& e) {
         const std::uint64_t size = e.stored_size();
         ++e.reads;
@@ -518,12 +527,17 @@ private:
                    rep,
                    [&](detail::namespace_state& ns,
                        detail::partition& p,
-                       std::int64_t now_s,
+                       std::int64_t now_ms,
                        bool& applied) -> result<kv::record> {
+                       const std::int64_t now_s = now_ms / 1000;
                        detail::failure_info fi;
                        if (read_only) {
                            detail::entry* cur = live(ns, p, k, now_s);
-                           result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi);
+                           if (cur != nullptr && !wp.filter_exp.empty())
+                               if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+                                   return count_failure(p, f.error());
+                           result<kv::record> r =
+                               detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
                            if (r) {
                                count_read(p, *cur);
                                return r;
@@ -534,8 +548,14 @@ private:
                        }
                        kv::record out;
                        result<void> r = write_command(
-                           ns, p, k, has_touch, wp, now_s, cmd, applied, &out, [&](detail::txn& t) {
-                               return detail::apply_ops(t, ops, cmd, out, fi, ns.lim.max_record_size);
+                           ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
+                               return detail::apply_ops(t,
+                                                        ops,
+                                                        cmd,
+                                                        out,
+                                                        fi,
+                                                        ns.lim.max_record_size,
+                                                        detail::exp_env{&k.digest(), now_ms});
                            });
                        if (!r) {
                            rep.failed_op = fi.op_index;
@@ -553,12 +573,18 @@ private:
                                const kv::key& k,
                                bool has_touch,
                                const kv::write_policy& wp,
-                               std::int64_t now_s,
+                               std::int64_t now_ms,
                                std::string_view cmd,
                                bool& applied,
                                kv::record* out,
                                Apply&& apply) {
+        const std::int64_t now_s = now_ms / 1000;
         detail::entry* cur = live(ns, p, k, now_s);
+        // The server filters existing records only: a write that creates
+        // the record does not even build the filter.
+        if (cur != nullptr && !wp.filter_exp.empty())
+            if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+                return count_failure(p, f.error());
         const std::string* new_set = &detail::no_set();
         if (cur == nullptr) {
             new_set = ns.sets.intern(k.set());
@@ -593,6 +619,7 @@ private:
             detail::entry* e = cur;
             if (e == nullptr)
                 e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
+            e->last_update_ms = now_ms;
             const std::uint64_t size = e->stored_size();
             ++e->writes;
             p.account([size](counters& c) {
@@ -957,8 +984,8 @@ private:
                 if (fx.timeout)
                     return timed_out(p, cmd, fx, late, latency, true, false);
                 if (!lost)
-                    return body(*ns, p, now / 1000, applied);
-                const bool was_ok = body(*ns, p, now / 1000, applied).has_value();
+                    return body(*ns, p, now, applied);
+                const bool was_ok = body(*ns, p, now, applied).has_value();
                 if (fx.crashed && !late)
                     return connection_lost(p, cmd, rep.node, was_ok, is_write && applied);
                 return timed_out(p, cmd, fx, late, latency, was_ok, is_write && applied);
@@ -1085,10 +1112,15 @@ private:
                         p, fail(status::record_not_found, "batch_get: record not found"));
                     continue;
                 }
+                if (!rp.filter_exp.empty())
+                    if (result<void> f = filter(rp, *e, k, now, "batch_get"); !f) {
+                        out[i] = count_failure(p, f.error());
+                        continue;
+                    }
                 if (bins != nullptr) {
                     detail::failure_info fi;
                     result<kv::record> r =
-                        detail::read_path(e, k, read_ops, now_s, "batch_get", fi);
+                        detail::read_path(e, k, read_ops, now_s, "batch_get", fi, now);
                     if (r) {
                         r->results.clear();
                         count_read(p, *e);
@@ -1149,6 +1181,7 @@ private:
                                                const std::string& set,
                                                const std::vector<std::string>& bins,
                                                std::uint64_t max_records,
+                                               const kv::read_policy& rp,
                                                std::string_view cmd,
                                                Keep&& keep) {
         detail::namespace_state* ns = find_ns(ns_name);
@@ -1157,7 +1190,20 @@ private:
         for (const std::string& b : bins)
             if (result<void> c = kv::check_bin_name(b, cmd); !c)
                 return c.error();
-        const std::int64_t now_s = m_clock->now_s();
+        const std::int64_t now_ms = m_clock->now_ms();
+        const std::int64_t now_s = now_ms / 1000;
+        const bool filtered = !rp.filter_exp.empty();
+        if (filtered) {
+            // A malformed filter fails the whole scan, before any record.
+            result<const exp::detail::engine_hooks*> h = exp::detail::need_engine(cmd);
+            if (!h)
+                return h.error();
+            exp::record_view none;
+            none.has_bins = false;
+            none.has_metadata = false;
+            if (result<std::uint8_t> c = (*h)->filter(rp.filter_exp, none); !c)
+                return fail(c.error().code, std::string(cmd) + ": " + c.error().message);
+        }
         std::vector<kv::keyed_record> out;
         std::vector<bool> touched(m_cfg.nodes, false);
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
@@ -1173,7 +1219,8 @@ private:
             touched[static_cast<std::size_t>(node)] = true;
             std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
             for (auto& [d, e] : ns->records[pid])
-                if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e))
+                if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e) &&
+                    (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
                     hits.emplace_back(&d, &e);
             std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
                 return *a.first < *b.first;
@@ -1372,14 +1419,18 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                rp,
                "get",
                rep,
-               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
+               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
                    -> result<kv::record> {
+                   const std::int64_t now_s = now_ms / 1000;
                    detail::entry* e = live(ns, p, k, now_s);
                    if (e == nullptr)
                        return count_failure(
                            p, fail(status::record_not_found, "get: record not found"));
                    if (!detail::same_name(e->set(), k.set()))
                        return count_failure(p, detail::set_mismatch("get", k, *e));
+                   if (!rp.filter_exp.empty())
+                       if (result<void> f = filter(rp, *e, k, now_ms, "get"); !f)
+                           return count_failure(p, f.error());
                    kv::record out;
                    detail::copy_bins(*e, out);
                    detail::copy_header(*e, now_s, out);
@@ -1409,12 +1460,16 @@ KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_polic
             rp,
             "exists",
             rep,
-            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
+            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
                 -> result<kv::record> {
+                const std::int64_t now_s = now_ms / 1000;
                 detail::entry* e = live(ns, p, k, now_s);
                 kv::record out;
                 if (e != nullptr && !detail::same_name(e->set(), k.set()))
                     return count_failure(p, detail::set_mismatch("exists", k, *e));
+                if (e != nullptr && !rp.filter_exp.empty())
+                    if (result<void> f = filter(rp, *e, k, now_ms, "exists"); !f)
+                        return count_failure(p, f.error());
                 if (e != nullptr) {
                     detail::copy_header(*e, now_s, out);
                     ++e->reads;
@@ -1465,10 +1520,10 @@ cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_po
                rep,
                [&](detail::namespace_state& ns,
                    detail::partition& p,
-                   std::int64_t now_s,
+                   std::int64_t now_ms,
                    bool& applied) -> result<void> {
                    return write_command(
-                       ns, p, k, false, wp, now_s, cmd, applied, nullptr, [&](detail::txn& t) {
+                       ns, p, k, false, wp, now_ms, cmd, applied, nullptr, [&](detail::txn& t) {
                            return apply_put(t, bins, wp, ns);
                        });
                });
@@ -1482,9 +1537,9 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
         wp,
         "remove",
         rep,
-        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool& applied)
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
             -> result<kv::record> {
-            detail::entry* e = live(ns, p, k, now_s);
+            detail::entry* e = live(ns, p, k, now_ms / 1000);
             if (e == nullptr)
                 return count_failure(p, fail(status::record_not_found, "remove: record not found"));
             if (!detail::same_name(e->set(), k.set()))
@@ -1493,6 +1548,9 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
                                           "remove: set name '" + k.set() +
                                               "' does not match the record's set '" + e->set() +
                                               "'"));
+            if (!wp.filter_exp.empty())
+                if (result<void> f = filter(wp, *e, k, now_ms, "remove"); !f)
+                    return count_failure(p, f.error());
             if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
                 (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
                 return count_failure(
@@ -1565,15 +1623,13 @@ KVMODEL_DECL result<void> cluster::drop_index(const std::string& ns_name, const 
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan(const kv::scan_request& req,
                                                                  const kv::read_policy& rp) {
-    (void)rp;
-    return walk(req.ns, req.set, req.bins, req.max_records, "scan", [](const detail::entry&) {
+    return walk(req.ns, req.set, req.bins, req.max_records, rp, "scan", [](const detail::entry&) {
         return true;
     });
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::query_request& req,
                                                                   const kv::read_policy& rp) {
-    (void)rp;
     detail::namespace_state* ns = find_ns(req.ns);
     if (ns == nullptr)
         return unknown_namespace("query", req.ns);
@@ -1603,7 +1659,7 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::quer
             return v.is_int() && v.as_int() >= f.begin.as_int() && v.as_int() <= f.end->as_int();
         return v.type() == f.begin.type() && v == f.begin;
     };
-    return walk(req.ns, req.set, req.bins, req.max_records, "query", [&](const detail::entry& e) {
+    return walk(req.ns, req.set, req.bins, req.max_records, rp, "query", [&](const detail::entry& e) {
         const detail::stored_bin* b = e.find(f.bin);
         if (b == nullptr)
             return false;
