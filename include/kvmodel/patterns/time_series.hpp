@@ -40,7 +40,7 @@
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
-#include <kvmodel/patterns/detail/record_pattern.hpp>
+#include <kvmodel/patterns/record_pattern.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -154,9 +154,9 @@ public:
             m_opt.where.bin,
             cdt::map_ops::put(value(ts), codec<Value>::encode(v),
                               cdt::map_ops::policy(map_order::key_ordered)))};
-        auto r = detail::operate(*m_store, *k, ops, m_opt.where.write);
+        auto r = patterns::operate(*m_store, *k, ops, m_opt.where.write);
         if (!r) return std::move(r).error();
-        return detail::count_result(r->results.front(), "time_series::write");
+        return count_result(r->results.front(), "time_series::write");
     }
 
     /// The readings with from <= ts < to, oldest first: ONE batch read of the
@@ -268,12 +268,12 @@ public:
         std::vector<kv::operation> ops{kv::op::cdt(
             m_opt.where.bin,
             cdt::map_ops::remove_by_key_range(value{}, value(before), cdt::return_type::count))};
-        auto r = detail::operate(*m_store, *k, ops, wp);
+        auto r = patterns::operate(*m_store, *k, ops, wp);
         if (!r) {
             if (r.error().code == status::record_not_found) return out;
             return std::move(r).error();
         }
-        auto n = detail::count_result(r->results.front(), "time_series::drop_older_than");
+        auto n = count_result(r->results.front(), "time_series::drop_older_than");
         if (!n) return n.error();
         out.points_trimmed = *n;
         return out;
@@ -321,7 +321,7 @@ private:
         std::vector<kv::operation> kops;
         kops.reserve(ops.size());
         for (cdt::op& o : ops) kops.push_back(kv::op::cdt(m_opt.where.bin, std::move(o)));
-        auto r = detail::operate(*m_store, *k, kops, m_opt.where.write);
+        auto r = patterns::operate(*m_store, *k, kops, m_opt.where.write);
         if (!r) {
             if (r.error().code == status::record_not_found)
                 return std::vector<value>(kops.size(), absent);
@@ -336,7 +336,7 @@ private:
         ops.push_back(std::move(o));
         auto r = read_ops(owner, p, std::move(ops), value{list{}});
         if (!r) return r.error();
-        return detail::decode_pairs<std::int64_t, Value>(r->front(), "time_series");
+        return decode_pairs<std::int64_t, Value>(r->front(), "time_series");
     }
 
     result<period_summary> summarize(const std::string& owner, std::int64_t p, std::int64_t from,
@@ -351,11 +351,11 @@ private:
             ops.push_back(cdt::map_ops::get_by_rank_range(-1, 1, cdt::return_type::value));
             auto r = read_ops(owner, p, std::move(ops), value{});
             if (!r) return r.error();
-            auto n = detail::count_result((*r)[0], "time_series::downsample");
+            auto n = count_result((*r)[0], "time_series::downsample");
             if (!n) return n.error();
             s.count = *n;
             for (int i : {1, 2}) {
-                auto v = detail::decode_values<Value>((*r)[static_cast<std::size_t>(i)],
+                auto v = decode_values<Value>((*r)[static_cast<std::size_t>(i)],
                                                       "time_series::downsample");
                 if (!v) return v.error();
                 if (v->empty()) continue;
@@ -368,7 +368,7 @@ private:
                                                      cdt::return_type::value));
         auto r = read_ops(owner, p, std::move(ops), value{list{}});
         if (!r) return r.error();
-        auto vs = detail::decode_values<Value>(r->front(), "time_series::downsample");
+        auto vs = decode_values<Value>(r->front(), "time_series::downsample");
         if (!vs) return vs.error();
         s.count = vs->size();
         if (what == aggregates::with_sum) s.sum = 0.0;
