@@ -92,7 +92,7 @@ public:
         ops.push_back(cdt::map_ops::get_by_key(key, cdt::return_type::exists));
         ops.push_back(cdt::map_ops::size());
         if (opt.drop_keys_below)
-            ops.insert(ops.begin() + 2, age_op(*opt.drop_keys_below));
+            ops.insert(ops.begin() + 1, age_op(*opt.drop_keys_below)); // age first, then the cap
         const std::size_t mine = ops.size();
         auto r = this->run(owner, std::move(ops), std::move(opt.also));
         if (!r) return r.error();
@@ -101,7 +101,7 @@ public:
         if (!n) return n.error();
         insert_result out{*n, (*r)[at].is_bool() && (*r)[at].as_bool(), 0, {}};
         if (mine == 5) {
-            auto aged = count_result((*r)[2], "capped_map::insert");
+            auto aged = count_result((*r)[1], "capped_map::insert");
             if (!aged) return aged.error();
             out.aged_out = *aged;
         }

@@ -266,8 +266,6 @@ struct lenient {
         : value(n) {}
     /// The number.
     operator N() const noexcept { return value; } // NOLINT(google-explicit-constructor)
-    /// By value.
-    friend bool operator==(const lenient&, const lenient&) = default;
 };
 
 /// lenient<N>: stored as N; decodes an int or a double that converts exactly.
