@@ -78,7 +78,7 @@ template <int What>
 void BM_time_series_read(benchmark::State& st) {
     fixture f;
     patterns::time_series<sim::cluster, double> s(*f.cluster);
-    for (std::int64_t i = 0; i < 86400; i += 10) s.write("sensor", t0 + i * 1000, 20.0 + i % 7).value();
+    for (std::int64_t i = 0; i < 86400; i += 10) s.write("sensor", t0 + i * 1000, 20.0 + static_cast<double>(i % 7)).value();
     f.cluster->reset_stats();
     std::size_t got = 0;
     for (auto _ : st) {

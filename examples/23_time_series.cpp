@@ -45,7 +45,8 @@ int main() {
     check(window.size() == 36, "36 readings in three hours");
     check(round_trips() <= 3, "one batch");
 
-    auto page = temps.newest("sensor-7", 5, t0).value();
+    const std::int64_t now = t0 + 6 * hour;
+    auto page = temps.newest("sensor-7", 5, t0, now).value();
     std::cout << "newest 5:";
     for (const auto& p : page.items) std::cout << " " << p.value;
     std::cout << "\n";

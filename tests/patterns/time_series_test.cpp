@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -191,7 +192,8 @@ TEST_CASE("time series: bad input is a clear error", "[patterns][time_series]") 
           "time_series::range: the window spans 25 periods, more than max_periods_per_read (24)");
     CHECK(s.range("dev", t0, t0 + 24 * hour));
     CHECK(s.write("", t0, 1).error().code == status::parameter_error);
-    CHECK(!s.newest("dev", 10, std::numeric_limits<std::int64_t>::min()));
+    CHECK(!s.newest("dev", 10, std::numeric_limits<std::int64_t>::min(), t0));
+    CHECK(s.newest("dev", 10, t0 - 23 * hour, t0 + hour).value().items.empty());
     CHECK(s.period_of(-1) == -1);
     CHECK(s.period_of(0) == 0);
 

@@ -44,7 +44,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -189,11 +188,13 @@ public:
     }
 
     /// Up to `limit` readings with since <= ts < before, newest first, and
-    /// the cursor of the next page. Walks periods newest first, one read
-    /// operate each, fetching at most the page's remainder from each.
+    /// the cursor of the next page (pass it as `before`). Walks periods
+    /// newest first, one read operate each, fetching at most the page's
+    /// remainder from each; the first page's `before` is typically now + 1.
+    /// PARAMETER_ERROR when [since, before) spans more than
+    /// max_periods_per_read periods.
     result<time_page<Value>> newest(const std::string& owner, std::size_t limit,
-                                    std::int64_t since,
-                                    std::int64_t before = std::numeric_limits<std::int64_t>::max()) const {
+                                    std::int64_t since, std::int64_t before) const {
         time_page<Value> page;
         if (limit == 0 || since >= before) return page;
         const std::int64_t first = period_of(since);
