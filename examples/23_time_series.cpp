@@ -6,6 +6,8 @@
 #include <kvmodel/patterns/time_series.hpp>
 #include <kvmodel/sim/cluster.hpp>
 
+#include "scenarios/example_main.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <iostream>
@@ -18,13 +20,8 @@ int main() {
     sim::cluster_config cfg;
     cfg.time_source = clock;
     sim::cluster db(cfg);
-    int failures = 0;
-    auto check = [&](bool ok, const char* what) {
-        if (!ok) {
-            ++failures;
-            std::cerr << "CHECK FAILED: " << what << "\n";
-        }
-    };
+    examples::checker checker;
+    auto check = [&checker](bool ok, const char* what) { checker.expect(ok, what); };
     auto round_trips = [&db] { return db.stats().find("test")->totals.round_trips; };
 
     constexpr std::int64_t hour = 3'600'000;
@@ -71,5 +68,5 @@ int main() {
     auto left = temps.range("sensor-7", t0, t0 + 6 * hour).value();
     std::cout << "after 7 days and 2 hours: " << left.size() << " readings left\n";
     check(left.empty(), "TTL retention");
-    return failures == 0 ? 0 : 1;
+    return checker.failures == 0 ? 0 : 1;
 }

@@ -16,6 +16,8 @@
 // sequence, so a retry storm shorter than `keep` later operations is safe).
 // Cost: the marker bin holds `keep` entries (an id and an int each) in every
 // record written this way, and each write rewrites them with the record.
+// sharded_counter.hpp uses the same marker keyed per writer (one token per
+// thread, trimmed by sequence) since its writers are threads.
 // Precondition: the caller's operations themselves never fail ELEMENT_EXISTS
 // (it would read as a duplicate).
 #pragma once
