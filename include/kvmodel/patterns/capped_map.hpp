@@ -10,6 +10,9 @@
 //                        remove_by_index_range(-N, N) INVERTED
 // An entry that does not make the cut is removed by the same operate(), so
 // insert() reports whether it was kept.
+// insert() also takes, in the same operate(), a trim by age (drop the keys
+// below a bound: "recently viewed, last 30 days") and extra operations (a
+// counter on another bin, an exactly-once marker) whose results it returns.
 //
 // Cost: one round trip per call; a write rewrites the whole record, which a
 // cap keeps bounded. Engine cost O(log n + trimmed).
