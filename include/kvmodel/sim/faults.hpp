@@ -68,6 +68,7 @@
 
 namespace kvmodel::sim {
 
+/// What a fault does when it fires (see the file comment for each kind).
 enum class fault_kind : std::uint8_t { node_down, node_up, timeout, in_doubt, latency, node_crash };
 
 /// Which commands a timeout / in-doubt / latency fault hits.
@@ -77,6 +78,7 @@ enum class op_scope : std::uint8_t { any, reads, writes };
 /// `sim::fault::node_down(1).after(100)`,
 /// `sim::fault::timeout().with_probability(0.01).forever().only(sim::op_scope::reads)`.
 struct fault {
+    /// What the fault does (set by the factory that built it).
     fault_kind kind = fault_kind::timeout;
     /// Fires only after this many commands, counted from when it was added.
     std::uint64_t after_ops = 0;
@@ -86,6 +88,8 @@ struct fault {
     double probability = 1.0;
     /// Fires at most this many times; 0 = no limit.
     std::uint64_t max_fires = 1;
+    /// Timeout / in-doubt / latency: which commands it hits (reads, writes
+    /// or any; in_doubt() and node_crash() default to writes).
     op_scope scope = op_scope::any;
     /// Only commands on this namespace (empty = any).
     std::string ns;
@@ -100,19 +104,34 @@ struct fault {
     /// crashed node are refused before it is taken down.
     std::chrono::milliseconds refused_for{0};
 
+    /// Node `n` leaves the cluster when the fault fires; its partitions fail
+    /// over to a replica (commands on data no node holds get UNAVAILABLE).
+    /// O(1); the node number is checked when the fault fires, not here.
     static fault node_down(int n) { return make(fault_kind::node_down, n); }
+    /// Node `n` rejoins the cluster and takes its partitions back at once.
     static fault node_up(int n) { return make(fault_kind::node_up, n); }
+    /// The request is lost: nothing is applied and the command gets TIMEOUT
+    /// (not in doubt).
     static fault timeout() { return make(fault_kind::timeout, -1); }
+    /// A write is applied but its answer is lost: TIMEOUT with in_doubt set.
+    /// Scoped to writes (reads are not affected).
     static fault in_doubt() {
         fault f = make(fault_kind::in_doubt, -1);
         f.scope = op_scope::writes;
         return f;
     }
+    /// Each attempt it hits takes `d` longer; past the policy's socket or total
+    /// timeout the attempt times out, and a write is then applied but in doubt.
     static fault latency(std::chrono::microseconds d) {
         fault f = make(fault_kind::latency, -1);
         f.added_latency = d;
         return f;
     }
+    /// The node dies under a write: that write is applied (and replicated) and
+    /// gets CONNECTION in doubt; attempts routed to the node are then refused
+    /// (CONNECTION, nothing sent) until the clock has moved `refused_for` past
+    /// the crash, when the node goes down. `n = -1`: whichever node serves the
+    /// first write that meets the conditions. Scoped to writes.
     static fault node_crash(int n = -1, std::chrono::milliseconds refused_for = std::chrono::milliseconds(2000)) {
         fault f = make(fault_kind::node_crash, n);
         f.scope = op_scope::writes;
@@ -120,37 +139,47 @@ struct fault {
         return f;
     }
 
+    /// A copy that fires only after `n` commands, counted from when it is added.
     fault after(std::uint64_t n) const {
         fault f = *this;
         f.after_ops = n;
         return f;
     }
+    /// A copy that fires only once the cluster's clock reads at least `t`.
     fault at(time_ms t) const {
         fault f = *this;
         f.at_ms = t;
         return f;
     }
+    /// A copy that fires with probability `p` per eligible attempt (a seeded,
+    /// replayable draw).
     fault with_probability(double p) const {
         fault f = *this;
         f.probability = p;
         return f;
     }
+    /// A copy that fires at most `n` times (0 = no limit).
     fault times(std::uint64_t n) const {
         fault f = *this;
         f.max_fires = n;
         return f;
     }
+    /// A copy that fires without limit: `times(0)`.
     fault forever() const { return times(0); }
+    /// A copy that hits only reads, only writes or any command.
     fault only(op_scope s) const {
         fault f = *this;
         f.scope = s;
         return f;
     }
+    /// A copy that hits only commands on namespace `name`.
     fault in_namespace(std::string name) const {
         fault f = *this;
         f.ns = std::move(name);
         return f;
     }
+    /// A copy that hits only commands on the record of `k` (its digest); sets
+    /// the namespace to `k`'s unless one was already set. Hashes the key once.
     fault for_key(const kv::key& k) const {
         fault f = *this;
         f.digest = k.digest();
@@ -158,6 +187,7 @@ struct fault {
             f.ns = k.ns();
         return f;
     }
+    /// A copy that hits only commands served by node `n` (-1 = any).
     fault on_node(int n) const {
         fault f = *this;
         f.node = n;
