@@ -148,17 +148,25 @@ enum class time_period : std::uint8_t {
 /// by_count and by_time, the byte budget for by_bytes); by_time also has a
 /// period (a UTC day or hour per stream).
 struct bucket_scheme {
+    /// How elements are split over bucket records.
     bucket_policy policy = bucket_policy::by_count;
+    /// Elements per bucket (by_count, by_time) or the byte budget of a
+    /// bucket (by_bytes); 0 is rejected by bucketed_list::validate.
     std::uint64_t size = 100;
+    /// by_time: a stream per UTC day or per UTC hour (ignored otherwise).
     time_period period = time_period::day;
 
+    /// Member-wise equality.
     friend bool operator==(const bucket_scheme&, const bucket_scheme&) = default;
 };
 
 /// Where a bucketed list lives and how it retries.
 struct bucketed_location {
+    /// The namespace of every record of the list.
     std::string ns = "test";
+    /// The set of the head records (one per stream).
     std::string head_set = "heads";
+    /// The set of the bucket records.
     std::string bucket_set = "buckets";
     /// Name bucket records by the RIPEMD-160 hex of `owner:seq` (as the seed).
     bool hash_bucket_keys = false;
@@ -178,7 +186,9 @@ struct bucketed_location {
     std::uint32_t max_attempts = 8;
     /// Backoff between attempts and the time budget of each step.
     kv::retry_policy retry{};
+    /// Policy of every write (claims, bucket writes, fences, index writes).
     kv::write_policy write{};
+    /// Policy of every read (heads, batch reads of buckets).
     kv::read_policy read{};
 };
 
@@ -227,10 +237,14 @@ public:
         return bucket_cursor(static_cast<std::int64_t>(parts[0]), parts[1]);
     }
 
+    /// The period (YYYYMMDD, or YYYYMMDDHH for hourly streams; 0 without
+    /// the time policy) the cursor points into.
     std::int64_t day() const noexcept { return m_day; }
+    /// The slot the next page starts before (exclusive).
     std::uint64_t before() const noexcept { return m_before; }
     /// The timestamp of a time-order cursor.
     std::optional<std::int64_t> ts() const noexcept { return m_ts; }
+    /// Equality of period, slot and timestamp.
     friend bool operator==(const bucket_cursor&, const bucket_cursor&) = default;
 
 private:
@@ -294,22 +308,33 @@ constexpr std::int64_t period_ms(time_period p) noexcept {
     return p == time_period::day ? 86400000 : 3600000;
 }
 
+/// An unbounded per-owner list of `T` split over bucket records, appended
+/// without locks: several objects or processes may append to one owner at
+/// once (see the header comment for the layout, the claim protocol, holes,
+/// order and costs). change_scheme changes this object's scheme: do not call
+/// it concurrently with other calls on the same object.
 template <kv::kv_store Store, encodable T>
 class bucketed_list {
 public:
     /// One stored element: its slot (position in its stream, stable forever),
     /// the day of its stream (time policy; 0 otherwise), its timestamp and value.
     struct element {
+        /// The element's period (YYYYMMDD or YYYYMMDDHH; 0 without the time policy).
         std::int64_t day = 0;
+        /// Its slot: position in its stream in arrival order, never moves.
         std::uint64_t slot = 0;
+        /// The timestamp (Unix ms) it was appended with.
         std::int64_t ts = 0;
+        /// The decoded value.
         T item{};
+        /// Member-wise equality.
         friend bool operator==(const element&, const element&) = default;
     };
 
     /// A page of the newest elements and the cursor of the next one.
     struct page {
         std::vector<element> items; ///< newest first
+        /// Where the next (older) page starts; empty when this page is the last.
         std::optional<bucket_cursor> next;
     };
 
@@ -337,7 +362,9 @@ public:
         return {};
     }
 
+    /// The scheme new appends use (change_scheme changes it). O(1).
     const bucket_scheme& scheme() const noexcept { return m_scheme; }
+    /// Where the list lives and how it retries. O(1).
     const bucketed_location& location() const noexcept { return m_where; }
 
     /// Appends one element with its timestamp (ms); returns its slot.
