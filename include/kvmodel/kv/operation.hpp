@@ -63,73 +63,104 @@ namespace kvmodel::kv {
 
 /// Reads one bin.
 struct read_op {
+    /// The bin to read (nil in the result if absent).
     std::string bin;
+    /// Member-wise equality.
     friend bool operator==(const read_op&, const read_op&) = default;
 };
 /// Reads every bin.
 struct read_all_op {
+    /// Member-wise equality.
     friend bool operator==(const read_all_op&, const read_all_op&) = default;
 };
 /// Reads the record's metadata only (generation, expiry).
 struct read_header_op {
+    /// Member-wise equality.
     friend bool operator==(const read_header_op&, const read_header_op&) = default;
 };
 /// Writes a bin; a nil value deletes it.
 struct write_op {
+    /// The bin to write.
     std::string bin;
+    /// Its new value; nil deletes the bin.
     value val;
+    /// Member-wise equality.
     friend bool operator==(const write_op&, const write_op&) = default;
 };
 /// Adds an int to an int bin or a double to a double bin (increment).
 struct add_op {
+    /// The bin to increment (created from the delta when missing).
     std::string bin;
+    /// An int for an int bin, a double for a double bin; else BIN_TYPE_ERROR.
     value delta;
+    /// Member-wise equality.
     friend bool operator==(const add_op&, const add_op&) = default;
 };
 /// Appends a string to a string bin or bytes to a bytes bin.
 struct append_op {
+    /// The bin to append to (created from the operand when missing).
     std::string bin;
+    /// A string for a string bin, bytes for a bytes bin; else BIN_TYPE_ERROR.
     value val;
+    /// Member-wise equality.
     friend bool operator==(const append_op&, const append_op&) = default;
 };
 /// Prepends a string to a string bin or bytes to a bytes bin.
 struct prepend_op {
+    /// The bin to prepend to (created from the operand when missing).
     std::string bin;
+    /// A string for a string bin, bytes for a bytes bin; else BIN_TYPE_ERROR.
     value val;
+    /// Member-wise equality.
     friend bool operator==(const prepend_op&, const prepend_op&) = default;
 };
 /// Rewrites the record with a new TTL and generation.
 struct touch_op {
+    /// Member-wise equality.
     friend bool operator==(const touch_op&, const touch_op&) = default;
 };
 /// Deletes the record (every bin); later ops in the command see it empty.
 struct delete_op {
+    /// Member-wise equality.
     friend bool operator==(const delete_op&, const delete_op&) = default;
 };
 /// A CDT (map or list) operation on a bin.
 struct cdt_operation {
+    /// The map or list bin.
     std::string bin;
+    /// The operation (cdt::map_ops, cdt::list_ops build it).
     cdt::op op;
 };
 /// A bit operation on a bytes bin.
 struct bit_operation {
+    /// The bytes bin.
     std::string bin;
+    /// The operation (cdt/bit_ops.hpp builds it).
     cdt::bit_op op;
+    /// Member-wise equality.
     friend bool operator==(const bit_operation&, const bit_operation&) = default;
 };
 
 /// Evaluates a packed expression; its value is the op's result.
 struct exp_read_op {
+    /// The name the result is returned under (as a bin).
     std::string name;
+    /// The packed expression (exp::expr::bytes()); malformed is PARAMETER_ERROR.
     std::vector<std::uint8_t> exp;
+    /// exp::read_flags bits; unknown bits are PARAMETER_ERROR.
     std::uint32_t flags = 0;
+    /// Member-wise equality.
     friend bool operator==(const exp_read_op&, const exp_read_op&) = default;
 };
 /// Evaluates a packed expression and writes its value to a bin.
 struct exp_write_op {
+    /// The bin the value is written to.
     std::string bin;
+    /// The packed expression (exp::expr::bytes()); malformed is PARAMETER_ERROR.
     std::vector<std::uint8_t> exp;
+    /// exp::write_flags bits; unknown bits are PARAMETER_ERROR.
     std::uint32_t flags = 0;
+    /// Member-wise equality.
     friend bool operator==(const exp_write_op&, const exp_write_op&) = default;
 };
 
@@ -165,6 +196,7 @@ enum class op_kind : std::uint8_t {
     exp_write = 12,
 };
 
+/// Which alternative `o` holds. O(1).
 inline op_kind kind(const operation& o) noexcept {
     return static_cast<op_kind>(o.index());
 }
@@ -252,15 +284,20 @@ inline std::string_view op_name(const operation& o) noexcept {
 /// Builders, named after Aerospike's Operation calls:
 /// `kv::op::write("count", 1)`, `kv::op::cdt("events", cdt::map_ops::map_put(...))`.
 namespace op {
+/// Reads bin `bin` (nil if absent); KEY_NOT_FOUND on a missing record.
 inline operation read(std::string bin) {
     return read_op{std::move(bin)};
 }
+/// Reads every bin; cannot share a command with other read, CDT or bit ops
+/// (PARAMETER_ERROR).
 inline operation read_all() {
     return read_all_op{};
 }
+/// Reads the record's generation and expiry only.
 inline operation read_header() {
     return read_header_op{};
 }
+/// Writes `v` to bin `bin`; a nil `v` deletes the bin.
 inline operation write(std::string bin, value v) {
     return write_op{std::move(bin), std::move(v)};
 }
@@ -268,21 +305,29 @@ inline operation write(std::string bin, value v) {
 inline operation add(std::string bin, value delta) {
     return add_op{std::move(bin), std::move(delta)};
 }
+/// Appends a string to a string bin or bytes to a bytes bin (BIN_TYPE_ERROR
+/// otherwise); a missing bin is created from `v`.
 inline operation append(std::string bin, value v) {
     return append_op{std::move(bin), std::move(v)};
 }
+/// Prepends a string to a string bin or bytes to a bytes bin (BIN_TYPE_ERROR
+/// otherwise); a missing bin is created from `v`.
 inline operation prepend(std::string bin, value v) {
     return prepend_op{std::move(bin), std::move(v)};
 }
+/// Rewrites the record with a new TTL and generation; no result (nil).
 inline operation touch() {
     return touch_op{};
 }
+/// Deletes the record; later operations of the command see it empty.
 inline operation delete_record() {
     return delete_op{};
 }
+/// A map or list operation on bin `bin` (moves `o`, a few hundred bytes).
 inline operation cdt(std::string bin, ::kvmodel::cdt::op o) {
     return cdt_operation{std::move(bin), std::move(o)};
 }
+/// A bit operation on bytes bin `bin`.
 inline operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
     return bit_operation{std::move(bin), std::move(o)};
 }
