@@ -53,18 +53,27 @@ namespace kvmodel::exp {
 /// A packed expression.
 class expr {
 public:
+    /// An empty expression (no bytes): not a valid expression by itself.
     expr() = default;
     // Implicit: a C++ constant stands for its value expression.
+    /// The integer constant `v` (as expr(std::int64_t)).
     expr(int v)
         : expr(static_cast<std::int64_t>(v)) {} // NOLINT(google-explicit-constructor)
+    /// The integer constant `v`, packed as a msgpack integer. O(1).
     expr(std::int64_t v) { w().integer(v); }    // NOLINT(google-explicit-constructor)
+    /// The float constant `v`, packed as a msgpack double. O(1).
     expr(double v) { w().floating(v); }         // NOLINT(google-explicit-constructor)
+    /// The boolean constant `v`. O(1).
     expr(bool v) { w().boolean(v); }            // NOLINT(google-explicit-constructor)
+    /// The string constant `s` (as expr(std::string_view)).
     expr(const char* s)
         : expr(std::string_view(s)) {} // NOLINT(google-explicit-constructor)
+    /// The string constant `s`: a msgpack string with the particle-type prefix
+    /// byte (string), as the C client packs it. O(size of `s`).
     expr(std::string_view s) {         // NOLINT(google-explicit-constructor)
         w().prefixed(3, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
     }
+    /// The string constant `s` (as expr(std::string_view)).
     expr(const std::string& s)
         : expr(std::string_view(s)) {} // NOLINT(google-explicit-constructor)
     /// Any value (as_exp_val): a list is quoted, as the C client does.
@@ -78,6 +87,8 @@ public:
 
     /// The packed bytes (what as_exp_compile's as_exp::packed holds).
     std::span<const std::uint8_t> packed() const noexcept { return m_b; }
+    /// The packed bytes as a vector (what kv::op::exp_read / exp_write and the
+    /// policies' filter expressions take). O(1).
     const std::vector<std::uint8_t>& bytes() const noexcept { return m_b; }
 
     /// Raw access for the builder functions.
@@ -405,7 +416,9 @@ expr cond(A&&... a) {
 }
 /// A let definition: def("x", value_expression).
 struct definition {
+    /// The variable's name (var(name) reads it in the let body).
     std::string name;
+    /// The expression bound to it.
     expr e;
 };
 inline definition def(std::string_view name, expr e) {
