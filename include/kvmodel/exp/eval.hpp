@@ -312,6 +312,7 @@ class program {
 public:
     /// The static type of the whole expression (a filter must be boolean).
     type result_type() const noexcept { return static_cast<type>(m_type); }
+    /// Whether the expression is boolean (what a filter must be). O(1).
     bool is_boolean() const noexcept { return m_type == detail::rtype::trilean; }
 
 private:
@@ -642,14 +643,21 @@ struct mp_in {
 
 } // namespace detail
 
+/// The compile step as an object: exp::compile(packed) is
+/// `compiler(packed).run()`; use that. Reads `data` without copying it, so
+/// the bytes must outlive run().
 class compiler {
 public:
+    /// Prepares to compile `data` (nothing is read yet). O(1).
     explicit compiler(std::span<const std::uint8_t> data) {
         m_in.begin = data.data();
         m_in.p = data.data();
         m_in.end = data.data() + data.size();
     }
 
+    /// Compiles once: the program, or PARAMETER_ERROR naming the node and its
+    /// byte offset (the refusals of the header comment). Linear in the packed
+    /// size.
     result<program> run() {
         std::size_t size = static_cast<std::size_t>(m_in.end - m_in.begin);
         if (size == 0)
@@ -2060,6 +2068,8 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
 /// calls) and the string and container ops; ev picks by type.
 class evaluator {
 public:
+    /// Prepares to run `p` over `r`; allocates the variable slots of a `let`
+    /// (if any). Both must outlive the evaluator.
     evaluator(const program& p, const record_view& r)
         : m_p(p)
         , m_r(r)
@@ -2069,6 +2079,8 @@ public:
             m_vars = std::make_unique<std::optional<value>[]>(p.m_vars);
     }
 
+    /// Evaluates the program once: its value, or std::nullopt for unknown (see
+    /// the header comment). Never fails otherwise; one walk of the program.
     std::optional<value> run() {
         value out;
         if (!ev(0, out))
