@@ -28,8 +28,12 @@ namespace kvmodel::exp {
 struct record_view {
     /// Looks a bin up by name: its value, or nullptr when absent.
     const value* (*find_bin)(const void* ctx, std::string_view name) = nullptr;
+    /// Opaque context passed to find_bin as its first argument (the store's
+    /// record).
     const void* bins_ctx = nullptr;
+    /// False in a metadata-only pass: bin and key reads are then unknown.
     bool has_bins = true;
+    /// False when metadata is not available: metadata reads are then unknown.
     bool has_metadata = true;
     /// The key's RIPEMD-160 digest (digest_modulo reads bytes 16..19).
     std::array<std::uint8_t, 20> digest{};
