@@ -159,18 +159,31 @@ static_assert(kv::max_bin_name_length + 1 == AS_BIN_NAME_MAX_SIZE);
 
 /// TLS settings, passed through to as_config.tls (empty strings are unset).
 struct aerospike_tls {
+    /// Use TLS to the cluster.
     bool enable = false;
+    /// Trusted CA certificate file (PEM).
     std::string cafile;
+    /// Directory of trusted CA certificates.
     std::string capath;
+    /// Allowed TLS protocols, as the C client spells them (e.g. "TLSv1.2").
     std::string protocols;
+    /// Allowed cipher suites (an OpenSSL cipher list).
     std::string cipher_suite;
+    /// File of certificate serial numbers the client refuses.
     std::string cert_blacklist;
+    /// The client's private key (mutual authentication).
     std::string keyfile;
+    /// The password of `keyfile`.
     std::string keyfile_pw;
+    /// The client's certificate chain (mutual authentication).
     std::string certfile;
+    /// Check the server's leaf certificate against certificate revocation lists.
     bool crl_check = false;
+    /// Check every certificate of the chain against CRLs.
     bool crl_check_all = false;
+    /// Log each TLS session's details (the C client's log).
     bool log_session_info = false;
+    /// Use TLS for the login only, then plain connections.
     bool for_login_only = false;
     /// The TLS name of every seed host (as_config_tls_add_host).
     std::string tls_name;
@@ -180,14 +193,27 @@ struct aerospike_tls {
 struct aerospike_config {
     /// Seed hosts: "h1[:port][,h2[:port]...]" (IPv6 in brackets), port 3000 by default.
     std::string hosts = "127.0.0.1:3000";
+    /// User name for a cluster with security enabled; empty = no login.
     std::string user;
+    /// The user's password (unused without `user`).
     std::string password;
+    /// Expected cluster name; nodes that report another are not used.
+    /// Empty = any.
     std::string cluster_name;
+    /// Timeout of opening a connection to a node (as_config.conn_timeout_ms).
     std::chrono::milliseconds connect_timeout{1000};
+    /// Timeout of a node login (as_config.login_timeout_ms).
     std::chrono::milliseconds login_timeout{5000};
+    /// How often the client polls the cluster for node and partition changes
+    /// (as_config.tender_interval).
     std::chrono::milliseconds tend_interval{1000};
+    /// Most connections the client opens to one node
+    /// (as_config.max_conns_per_node); beyond it a command fails with the
+    /// client's NO_MORE_CONNECTIONS.
     std::uint32_t max_conns_per_node = 100;
+    /// Learn peers from the nodes' alternate addresses ("services-alternate").
     bool use_services_alternate = false;
+    /// TLS settings.
     aerospike_tls tls;
 };
 
@@ -936,7 +962,9 @@ public:
         return aerospike_store(std::move(as));
     }
 
+    /// Takes over the connection; the moved-from store holds none.
     aerospike_store(aerospike_store&&) noexcept = default;
+    /// Closes this store's connection, then takes over the other's.
     aerospike_store& operator=(aerospike_store&&) noexcept = default;
     aerospike_store(const aerospike_store&) = delete;
     aerospike_store& operator=(const aerospike_store&) = delete;
