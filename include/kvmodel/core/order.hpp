@@ -250,6 +250,8 @@ inline bool value::contains_wildcard() const noexcept {
     }
 }
 
+/// The name of a value type for messages: "nil", "bool", "int", "string",
+/// "list", "map", "bytes", "double", "INF", "WILDCARD". O(1), never fails.
 inline std::string_view type_name(value_type t) noexcept {
     switch (t) {
     case value_type::nil: return "nil";
