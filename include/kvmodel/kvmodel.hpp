@@ -3,6 +3,37 @@
 // Everything except the adapters (which need a database client).
 #pragma once
 
+/// \namespace kvmodel
+/// The core: value (Aerospike's data model), status and result<T>,
+/// Aerospike's total order over values, JSON and msgpack sizes.
+///
+/// \namespace kvmodel::cdt
+/// The exact CDT engine: map, list and bit operations applied to values as
+/// the Aerospike server applies them.
+///
+/// \namespace kvmodel::cdt::map_ops
+/// Builders of the map operations (as_operations_map_*).
+///
+/// \namespace kvmodel::cdt::list_ops
+/// Builders of the list operations (as_operations_list_*).
+///
+/// \namespace kvmodel::kv
+/// The key-value store interface: keys, records, operations, policies,
+/// statuses, retries, and the kv_store concept every store models.
+///
+/// \namespace kvmodel::sim
+/// The simulated cluster: sim::cluster, its clock, scripted faults and stats.
+///
+/// \namespace kvmodel::patterns
+/// Data-modeling patterns, each on any kv_store.
+///
+/// \namespace kvmodel::adapters
+/// Stores on a real database (aerospike_store) and stores over stores
+/// (scoped_store).
+///
+/// \namespace kvmodel::testing
+/// Helpers for tests written with Catch2 (testing.hpp).
+
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/list_ops.hpp>

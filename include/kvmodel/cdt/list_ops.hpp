@@ -188,6 +188,8 @@ inline op pop_range(std::int64_t index,
     o.count = count;
     return o;
 }
+/// Removes and returns the values from `index` to the end:
+/// pop_range(index, nullopt, ctx).
 inline op pop_range_from(std::int64_t index, std::vector<ctx_step> ctx = {}) {
     return pop_range(index, std::nullopt, std::move(ctx));
 }
@@ -208,6 +210,7 @@ inline op remove_range(std::int64_t index,
     o.count = count;
     return o;
 }
+/// Removes the values from `index` to the end: remove_range(index, nullopt, ctx).
 inline op remove_range_from(std::int64_t index, std::vector<ctx_step> ctx = {}) {
     return remove_range(index, std::nullopt, std::move(ctx));
 }
@@ -235,6 +238,7 @@ inline op get_range(std::int64_t index,
     o.count = count;
     return o;
 }
+/// Reads the values from `index` to the end: get_range(index, nullopt, ctx).
 inline op get_range_from(std::int64_t index, std::vector<ctx_step> ctx = {}) {
     return get_range(index, std::nullopt, std::move(ctx));
 }

@@ -295,6 +295,7 @@ constexpr bool is_map_op(op_code c) noexcept {
 /// record they fail KEY_NOT_FOUND).
 enum class op_class : std::uint8_t { read, modify, remove };
 
+/// Whether `c` reads, modifies or removes (see op_class). O(1).
 constexpr op_class classify(op_code c) noexcept {
     switch (c) {
     case op_code::map_size:

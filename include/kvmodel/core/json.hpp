@@ -27,6 +27,8 @@
 
 namespace kvmodel {
 
+/// A value in the JSON notation of the header comment (round-trips through
+/// value_from_json). O(size of the value); never fails.
 inline nlohmann::json to_json(const value& v) {
     using nlohmann::json;
     switch (v.type()) {

@@ -65,9 +65,11 @@ struct failure {
     /// The error the result will hold.
     error err;
 };
+/// A failure of `code` with `message` (name the operation and the limit).
 inline failure fail(status code, std::string message) {
     return failure{error{code, std::move(message)}};
 }
+/// A failure carrying `e` as is (to pass an error on).
 inline failure fail(error e) {
     return failure{std::move(e)};
 }

@@ -10,6 +10,9 @@
 
 namespace kvmodel {
 
+/// A command's result code: Aerospike's name (lower case) and number
+/// (AEROSPIKE_ERR_* / as_status), so simulator and server statuses compare
+/// equal; negative numbers are client-side codes. status_name() spells it.
 enum class status : std::int16_t {
     // Client-side (negative, as the C client numbers them; as_status.h).
     metrics_conflict = -20,

@@ -75,8 +75,11 @@ struct wildcard_t {
     /// All WILDCARDs are equal.
     friend constexpr bool operator==(wildcard_t, wildcard_t) noexcept { return true; }
 };
+/// The nil value: `value v = kvmodel::nil;`.
 inline constexpr nil_t nil{};
+/// INF, above every value: an unbounded range end.
 inline constexpr inf_t inf{};
+/// WILDCARD, matching anything inside a value argument.
 inline constexpr wildcard_t wildcard{};
 
 /// A blob (Aerospike BYTES particle).

@@ -335,6 +335,8 @@ inline std::optional<value> evaluate(const program& p, const record_view& r);
 
 /// A filter's verdict: true, false or unknown (nullopt counts as unknown).
 enum class verdict : std::uint8_t { no = 0, yes = 1, unknown = 2 };
+/// Runs a filter on a record: yes, no, or unknown when the value is unknown
+/// or not a boolean. Cost: one evaluate().
 inline verdict matches(const program& p, const record_view& r);
 
 // ===========================================================================

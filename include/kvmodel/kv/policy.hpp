@@ -63,7 +63,9 @@ enum class generation_policy : std::uint8_t {
 
 /// Special TTL values (seconds otherwise).
 inline constexpr std::int64_t ttl_namespace_default = 0;
+/// -1: the record never expires.
 inline constexpr std::int64_t ttl_never_expire = -1;
+/// -2: a write keeps the record's current expiry.
 inline constexpr std::int64_t ttl_dont_update = -2;
 /// Longest TTL the server accepts: 10 years (MAX_ALLOWED_TTL).
 inline constexpr std::int64_t max_ttl = std::int64_t{3600} * 24 * 365 * 10;

@@ -46,6 +46,8 @@ namespace kvmodel::kv {
 inline constexpr std::size_t default_max_record_size = std::size_t{1} << 20;
 /// Smallest and largest max-record-size a namespace accepts.
 inline constexpr std::size_t min_max_record_size = 64;
+/// 8 MiB: the largest (sim::cluster refuses a namespace configured outside
+/// [min_max_record_size, max_max_record_size] with PARAMETER_ERROR).
 inline constexpr std::size_t max_max_record_size = std::size_t{8} << 20;
 
 namespace record_size {

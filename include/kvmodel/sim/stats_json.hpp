@@ -19,6 +19,8 @@
 
 namespace kvmodel::sim {
 
+/// A counters snapshot as a JSON object, one field per counter (ops,
+/// round_trips, reads, ..., largest_record). Never fails.
 inline nlohmann::json to_json(const counters& c) {
     return nlohmann::json{
         {"ops", c.ops},
@@ -40,6 +42,8 @@ inline nlohmann::json to_json(const counters& c) {
     };
 }
 
+/// A partition's counters as JSON, plus its id, master node, records and
+/// bytes. Never fails.
 inline nlohmann::json to_json(const partition_stats& p) {
     nlohmann::json j = to_json(p.ops);
     j["partition"] = p.id;
