@@ -679,13 +679,23 @@ inline const ctx* const no_ctx = nullptr;
 // List reads (as_exp_list_*). rtype is a cdt::return_type wire value (OR
 // cdt::return_inverted to invert); vtype is the declared value type of
 // single-result selectors.
+/// as_exp_list_size: the number of elements of the list; unknown when the
+/// bin is not a list.
 inline expr list_size(const expr& bin, const ctx* c = nullptr) {
     return detail::call(type::integer, call_system::cdt, c, 16, {}, {}, bin);
 }
+/// as_exp_list_get_by_index: reads the element(s) at index `index` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_index(
     std::int32_t rtype, type vtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, vtype, rtype, false, c, 19, {index}, bin);
 }
+/// as_exp_list_get_by_index_range: reads the element(s) `count` elements from index `index` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_index_range(std::int32_t rtype,
                                     const expr& index,
                                     const expr& count,
@@ -693,16 +703,28 @@ inline expr list_get_by_index_range(std::int32_t rtype,
                                     const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 24, {index, count}, bin);
 }
+/// as_exp_list_get_by_index_range_to_end: reads the element(s) every element from index `index` on of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_index_range_to_end(std::int32_t rtype,
                                            const expr& index,
                                            const expr& bin,
                                            const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 24, {index}, bin);
 }
+/// as_exp_list_get_by_rank: reads the element(s) of rank `rank` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_rank(
     std::int32_t rtype, type vtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, vtype, rtype, false, c, 21, {rank}, bin);
 }
+/// as_exp_list_get_by_rank_range: reads the element(s) `count` elements from rank `rank` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_rank_range(std::int32_t rtype,
                                    const expr& rank,
                                    const expr& count,
@@ -710,16 +732,28 @@ inline expr list_get_by_rank_range(std::int32_t rtype,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 26, {rank, count}, bin);
 }
+/// as_exp_list_get_by_rank_range_to_end: reads the element(s) every element from rank `rank` on of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_rank_range_to_end(std::int32_t rtype,
                                           const expr& rank,
                                           const expr& bin,
                                           const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 26, {rank}, bin);
 }
+/// as_exp_list_get_by_value: reads the element(s) whose value equals `v` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr
 list_get_by_value(std::int32_t rtype, const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 22, {v}, bin);
 }
+/// as_exp_list_get_by_value_range: reads the element(s) whose values are in [`begin`, `end`) of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_value_range(std::int32_t rtype,
                                     const expr& begin,
                                     const expr& end,
@@ -727,12 +761,20 @@ inline expr list_get_by_value_range(std::int32_t rtype,
                                     const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 25, {begin, end}, bin);
 }
+/// as_exp_list_get_by_value_list: reads the element(s) whose values are in the list `values` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_value_list(std::int32_t rtype,
                                    const expr& values,
                                    const expr& bin,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 23, {values}, bin);
 }
+/// as_exp_list_get_by_rel_rank_range: reads the element(s) `count` elements from rank `rank` relative to value `v` of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_rel_rank_range(std::int32_t rtype,
                                        const expr& v,
                                        const expr& rank,
@@ -741,24 +783,42 @@ inline expr list_get_by_rel_rank_range(std::int32_t rtype,
                                        const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 27, {v, rank, count}, bin);
 }
+/// as_exp_list_get_by_rel_rank_range_to_end: reads the element(s) every element from rank `rank` relative to value `v` on of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list
+/// or the call fails.
 inline expr list_get_by_rel_rank_range_to_end(
     std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 27, {v, rank}, bin);
 }
 
 // List modifies: the result is the modified list.
+/// as_exp_list_append: the list with `v` appended (order and flags from `p`,
+/// as cdt::list_policy).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_append(const expr& v,
                         const expr& bin,
                         const std::optional<cdt::list_policy>& p = {},
                         const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 1, {v}, detail::list_crmod(p), bin);
 }
+/// as_exp_list_append_items: the list with every element of the list
+/// `items` appended (order and flags from `p`).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_append_items(const expr& items,
                               const expr& bin,
                               const std::optional<cdt::list_policy>& p = {},
                               const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 2, {items}, detail::list_crmod(p), bin);
 }
+/// as_exp_list_insert: the list with `v` inserted at `index` (flags from `p`).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_insert(const expr& index,
                         const expr& v,
                         const expr& bin,
@@ -766,6 +826,11 @@ inline expr list_insert(const expr& index,
                         const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 3, {index, v}, detail::list_mod(p), bin);
 }
+/// as_exp_list_insert_items: the list with the elements of `items` inserted
+/// at `index` (flags from `p`).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_insert_items(const expr& index,
                               const expr& items,
                               const expr& bin,
@@ -773,6 +838,11 @@ inline expr list_insert_items(const expr& index,
                               const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 4, {index, items}, detail::list_mod(p), bin);
 }
+/// as_exp_list_set: the list with the element at `index` set to `v` (flags
+/// from `p`).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_set(const expr& index,
                      const expr& v,
                      const expr& bin,
@@ -780,6 +850,11 @@ inline expr list_set(const expr& index,
                      const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 9, {index, v}, detail::list_mod(p), bin);
 }
+/// as_exp_list_increment: the list with the number at `index` incremented
+/// by `delta` (order and flags from `p`).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_increment(const expr& index,
                            const expr& delta,
                            const expr& bin,
@@ -787,54 +862,106 @@ inline expr list_increment(const expr& index,
                            const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 12, {index, delta}, detail::list_crmod(p), bin);
 }
+/// as_exp_list_clear: the list emptied.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_clear(const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 11, {}, {}, bin);
 }
+/// as_exp_list_sort: the list sorted (`flags`: cdt::list_sort_flags).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_sort(std::int64_t flags, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 13, {expr(flags)}, {}, bin);
 }
+/// as_exp_list_remove_by_index: the list without the element(s) at index `index`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 32, {expr(0), index}, {}, bin);
 }
+/// as_exp_list_remove_by_index_range: the list without the element(s) `count` elements from index `index`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_index_range(const expr& index,
                                        const expr& count,
                                        const expr& bin,
                                        const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 37, {expr(0), index, count}, {}, bin);
 }
+/// as_exp_list_remove_by_rank_range: the list without the element(s) `count` elements from rank `rank`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_rank_range(const expr& rank,
                                       const expr& count,
                                       const expr& bin,
                                       const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 39, {expr(0), rank, count}, {}, bin);
 }
+/// as_exp_list_remove_by_value: the list without the element(s) whose value equals `v`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 35, {expr(0), v}, {}, bin);
 }
+/// as_exp_list_remove_by_value_range: the list without the element(s) whose values are in [`begin`, `end`).
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_value_range(const expr& begin,
                                        const expr& end,
                                        const expr& bin,
                                        const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 38, {expr(0), begin, end}, {}, bin);
 }
+/// as_exp_list_remove_by_index_range_to_end: the list without the element(s) every element from index `index` on.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr
 list_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 37, {expr(0), index}, {}, bin);
 }
+/// as_exp_list_remove_by_rank: the list without the element(s) of rank `rank`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 34, {expr(0), rank}, {}, bin);
 }
+/// as_exp_list_remove_by_rank_range_to_end: the list without the element(s) every element from rank `rank` on.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr
 list_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 39, {expr(0), rank}, {}, bin);
 }
+/// as_exp_list_remove_by_value_list: the list without the element(s) whose values are in the list `values`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 36, {expr(0), values}, {}, bin);
 }
+/// as_exp_list_remove_by_rel_rank_range: the list without the element(s) `count` elements from rank `rank` relative to value `v`.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_rel_rank_range(
     const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 40, {expr(0), v, rank, count}, {}, bin);
 }
+/// as_exp_list_remove_by_rel_rank_range_to_end: the list without the element(s) every element from rank `rank` relative to value `v` on.
+/// The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a list or the call fails.
 inline expr list_remove_by_rel_rank_range_to_end(const expr& v,
                                                  const expr& rank,
                                                  const expr& bin,
@@ -843,13 +970,23 @@ inline expr list_remove_by_rel_rank_range_to_end(const expr& v,
 }
 
 // Map reads (as_exp_map_*).
+/// as_exp_map_size: the number of entries of the map; unknown when the bin
+/// is not a map.
 inline expr map_size(const expr& bin, const ctx* c = nullptr) {
     return detail::call(type::integer, call_system::cdt, c, 96, {}, {}, bin);
 }
+/// as_exp_map_get_by_key: reads the entry(s) with key `key` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_key(
     std::int32_t rtype, type vtype, const expr& key, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, vtype, rtype, false, c, 97, {key}, bin);
 }
+/// as_exp_map_get_by_key_range: reads the entry(s) whose keys are in [`begin`, `end`) of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_key_range(std::int32_t rtype,
                                  const expr& begin,
                                  const expr& end,
@@ -857,10 +994,18 @@ inline expr map_get_by_key_range(std::int32_t rtype,
                                  const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 103, {begin, end}, bin);
 }
+/// as_exp_map_get_by_key_list: reads the entry(s) whose keys are in the list `keys` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr
 map_get_by_key_list(std::int32_t rtype, const expr& keys, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 107, {keys}, bin);
 }
+/// as_exp_map_get_by_key_rel_index_range: reads the entry(s) `count` entries from index `index` relative to key `key` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_key_rel_index_range(std::int32_t rtype,
                                            const expr& key,
                                            const expr& index,
@@ -869,10 +1014,18 @@ inline expr map_get_by_key_rel_index_range(std::int32_t rtype,
                                            const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index, count}, bin);
 }
+/// as_exp_map_get_by_value: reads the entry(s) whose value equals `v` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr
 map_get_by_value(std::int32_t rtype, const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 102, {v}, bin);
 }
+/// as_exp_map_get_by_value_range: reads the entry(s) whose values are in [`begin`, `end`) of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_value_range(std::int32_t rtype,
                                    const expr& begin,
                                    const expr& end,
@@ -880,12 +1033,20 @@ inline expr map_get_by_value_range(std::int32_t rtype,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 105, {begin, end}, bin);
 }
+/// as_exp_map_get_by_value_list: reads the entry(s) whose values are in the list `values` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_value_list(std::int32_t rtype,
                                   const expr& values,
                                   const expr& bin,
                                   const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 108, {values}, bin);
 }
+/// as_exp_map_get_by_value_rel_rank_range: reads the entry(s) `count` entries from rank `rank` relative to value `v` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_value_rel_rank_range(std::int32_t rtype,
                                             const expr& v,
                                             const expr& rank,
@@ -894,10 +1055,18 @@ inline expr map_get_by_value_rel_rank_range(std::int32_t rtype,
                                             const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank, count}, bin);
 }
+/// as_exp_map_get_by_index: reads the entry(s) at index `index` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_index(
     std::int32_t rtype, type vtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, vtype, rtype, false, c, 98, {index}, bin);
 }
+/// as_exp_map_get_by_index_range: reads the entry(s) `count` entries from index `index` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_index_range(std::int32_t rtype,
                                    const expr& index,
                                    const expr& count,
@@ -905,10 +1074,18 @@ inline expr map_get_by_index_range(std::int32_t rtype,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index, count}, bin);
 }
+/// as_exp_map_get_by_rank: reads the entry(s) of rank `rank` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_rank(
     std::int32_t rtype, type vtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, vtype, rtype, false, c, 100, {rank}, bin);
 }
+/// as_exp_map_get_by_rank_range: reads the entry(s) `count` entries from rank `rank` of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_rank_range(std::int32_t rtype,
                                   const expr& rank,
                                   const expr& count,
@@ -916,18 +1093,30 @@ inline expr map_get_by_rank_range(std::int32_t rtype,
                                   const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank, count}, bin);
 }
+/// as_exp_map_get_by_rank_range_to_end: reads the entry(s) every entrie from rank `rank` on of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_rank_range_to_end(std::int32_t rtype,
                                          const expr& rank,
                                          const expr& bin,
                                          const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank}, bin);
 }
+/// as_exp_map_get_by_index_range_to_end: reads the entry(s) every entrie from index `index` on of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_index_range_to_end(std::int32_t rtype,
                                           const expr& index,
                                           const expr& bin,
                                           const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index}, bin);
 }
+/// as_exp_map_get_by_key_rel_index_range_to_end: reads the entry(s) every entrie from index `index` relative to key `key` on of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_key_rel_index_range_to_end(std::int32_t rtype,
                                                   const expr& key,
                                                   const expr& index,
@@ -935,12 +1124,21 @@ inline expr map_get_by_key_rel_index_range_to_end(std::int32_t rtype,
                                                   const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index}, bin);
 }
+/// as_exp_map_get_by_value_rel_rank_range_to_end: reads the entry(s) every entrie from rank `rank` relative to value `v` on of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map
+/// or the call fails.
 inline expr map_get_by_value_rel_rank_range_to_end(
     std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank}, bin);
 }
 
 // Map modifies: the result is the modified map.
+/// as_exp_map_put: the map with `key` set to `v` (order and flags from `p`,
+/// as cdt::map_policy).
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_put(const expr& key,
                     const expr& v,
                     const expr& bin,
@@ -948,12 +1146,22 @@ inline expr map_put(const expr& key,
                     const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 67, {key, v}, detail::map_crmod(p), bin);
 }
+/// as_exp_map_put_items: the map with every entry of the map `items` put
+/// (order and flags from `p`).
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_put_items(const expr& items,
                           const expr& bin,
                           const std::optional<cdt::map_policy>& p = {},
                           const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 68, {items}, detail::map_crmod(p), bin);
 }
+/// as_exp_map_increment: the map with the number at `key` incremented by
+/// `delta` (flags from `p`).
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_increment(const expr& key,
                           const expr& delta,
                           const expr& bin,
@@ -961,47 +1169,91 @@ inline expr map_increment(const expr& key,
                           const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 73, {key, delta}, detail::map_mod(p), bin);
 }
+/// as_exp_map_clear: the map emptied.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_clear(const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 75, {}, {}, bin);
 }
+/// as_exp_map_remove_by_key: the map without the entry(s) with key `key`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_key(const expr& key, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 76, {expr(0), key}, {}, bin);
 }
+/// as_exp_map_remove_by_key_range: the map without the entry(s) whose keys are in [`begin`, `end`).
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_key_range(const expr& begin,
                                     const expr& end,
                                     const expr& bin,
                                     const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 84, {expr(0), begin, end}, {}, bin);
 }
+/// as_exp_map_remove_by_rank_range: the map without the entry(s) `count` entries from rank `rank`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_rank_range(const expr& rank,
                                      const expr& count,
                                      const expr& bin,
                                      const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 87, {expr(0), rank, count}, {}, bin);
 }
+/// as_exp_map_remove_by_rank_range_to_end: the map without the entry(s) every entrie from rank `rank` on.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr
 map_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 87, {expr(0), rank}, {}, bin);
 }
+/// as_exp_map_remove_by_rank: the map without the entry(s) of rank `rank`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 79, {expr(0), rank}, {}, bin);
 }
+/// as_exp_map_remove_by_index: the map without the entry(s) at index `index`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 77, {expr(0), index}, {}, bin);
 }
+/// as_exp_map_remove_by_index_range: the map without the entry(s) `count` entries from index `index`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_index_range(const expr& index,
                                       const expr& count,
                                       const expr& bin,
                                       const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 85, {expr(0), index, count}, {}, bin);
 }
+/// as_exp_map_remove_by_index_range_to_end: the map without the entry(s) every entrie from index `index` on.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr
 map_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 85, {expr(0), index}, {}, bin);
 }
+/// as_exp_map_remove_by_key_list: the map without the entry(s) whose keys are in the list `keys`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_key_list(const expr& keys, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 81, {expr(0), keys}, {}, bin);
 }
+/// as_exp_map_remove_by_key_rel_index_range: the map without the entry(s) `count` entries from index `index` relative to key `key`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_key_rel_index_range(const expr& key,
                                               const expr& index,
                                               const expr& count,
@@ -1009,18 +1261,34 @@ inline expr map_remove_by_key_rel_index_range(const expr& key,
                                               const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 88, {expr(0), key, index, count}, {}, bin);
 }
+/// as_exp_map_remove_by_value: the map without the entry(s) whose value equals `v`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 82, {expr(0), v}, {}, bin);
 }
+/// as_exp_map_remove_by_value_list: the map without the entry(s) whose values are in the list `values`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 83, {expr(0), values}, {}, bin);
 }
+/// as_exp_map_remove_by_value_range: the map without the entry(s) whose values are in [`begin`, `end`).
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_value_range(const expr& begin,
                                       const expr& end,
                                       const expr& bin,
                                       const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 86, {expr(0), begin, end}, {}, bin);
 }
+/// as_exp_map_remove_by_value_rel_rank_range: the map without the entry(s) `count` entries from rank `rank` relative to value `v`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin
+/// is not a map or the call fails.
 inline expr map_remove_by_value_rel_rank_range(
     const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 89, {expr(0), v, rank, count}, {}, bin);
