@@ -21,6 +21,11 @@
 /// The key-value store interface: keys, records, operations, policies,
 /// statuses, retries, and the kv_store concept every store models.
 ///
+/// \namespace kvmodel::exp
+/// Aerospike expressions: a builder that packs as the C client does
+/// (build.hpp), the wire numbers (codes.hpp), and the evaluator the
+/// simulator runs them with (eval.hpp).
+///
 /// \namespace kvmodel::sim
 /// The simulated cluster: sim::cluster, its clock, scripted faults and stats.
 ///

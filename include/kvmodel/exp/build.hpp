@@ -153,6 +153,7 @@ std::vector<expr> collect(A&&... a) {
 } // namespace detail
 
 // --- values -------------------------------------------------------------------------
+/// as_exp_int: the integer constant `v`.
 inline expr int_val(std::int64_t v) {
     return expr(v);
 }
@@ -170,48 +171,64 @@ inline expr uint_val(std::uint64_t v) {
     }
     return e;
 }
+/// as_exp_float: the double constant `v`.
 inline expr float_val(double v) {
     return expr(v);
 }
+/// as_exp_bool: the boolean constant `v`.
 inline expr bool_val(bool v) {
     return expr(v);
 }
+/// as_exp_str: the string constant `s`.
 inline expr str(std::string_view s) {
     return expr(s);
 }
+/// as_exp_bytes: the bytes constant `b`.
 inline expr bytes_val(const kvmodel::bytes& b) {
     return expr(value(b));
 }
+/// as_exp_val: any value `v` as a constant (a list is quoted).
 inline expr val(const value& v) {
     return expr(v);
 }
+/// as_exp_nil: the nil constant.
 inline expr nil() {
     return expr(value());
 }
+/// as_exp_inf: INF, above every value (an unbounded range end).
 inline expr inf() {
     return expr(value(kvmodel::inf));
 }
+/// as_exp_wildcard: WILDCARD, matching anything in a value argument.
 inline expr wildcard() {
     return expr(value(kvmodel::wildcard));
 }
+/// as_exp_unknown: always unknown (an exp op then fails OP_NOT_APPLICABLE
+/// unless EVAL_NO_FAIL).
 inline expr unknown() {
     return detail::op(code::unknown, {});
 }
 
 // --- record key, bins, metadata ---------------------------------------------------
+/// as_exp_key: the stored user key if it has type `t`; unknown when the key
+/// is not stored or has another type.
 inline expr key(type t) {
     expr tv(static_cast<std::int64_t>(t));
     return detail::op(code::key, {&tv});
 }
+/// as_exp_key_int: the stored user key as an integer (key(type::integer)).
 inline expr key_int() {
     return key(type::integer);
 }
+/// as_exp_key_str: the stored user key as a string (key(type::string)).
 inline expr key_str() {
     return key(type::string);
 }
+/// as_exp_key_blob: the stored user key as bytes (key(type::blob)).
 inline expr key_blob() {
     return key(type::blob);
 }
+/// as_exp_key_exist: whether the record stores its user key.
 inline expr key_exists() {
     return detail::op(code::key_exists, {});
 }
@@ -225,27 +242,36 @@ inline expr bin(std::string_view name, type t) {
     detail::raw_str(e, name);
     return e;
 }
+/// as_exp_bin_bool: bin `n` if boolean, else unknown.
 inline expr bin_bool(std::string_view n) {
     return bin(n, type::boolean);
 }
+/// as_exp_bin_int: bin `n` if an integer, else unknown.
 inline expr bin_int(std::string_view n) {
     return bin(n, type::integer);
 }
+/// as_exp_bin_float: bin `n` if a double, else unknown.
 inline expr bin_float(std::string_view n) {
     return bin(n, type::floating);
 }
+/// as_exp_bin_str: bin `n` if a string, else unknown.
 inline expr bin_str(std::string_view n) {
     return bin(n, type::string);
 }
+/// as_exp_bin_blob: bin `n` if bytes, else unknown.
 inline expr bin_blob(std::string_view n) {
     return bin(n, type::blob);
 }
+/// as_exp_bin_list: bin `n` if a list, else unknown.
 inline expr bin_list(std::string_view n) {
     return bin(n, type::list);
 }
+/// as_exp_bin_map: bin `n` if a map, else unknown.
 inline expr bin_map(std::string_view n) {
     return bin(n, type::map);
 }
+/// as_exp_bin_type: the particle type number of bin `name`
+/// (exp::particle_type; null = 0 when the bin is absent).
 inline expr bin_type(std::string_view name) {
     expr e;
     detail::writer(e).array_header(2);
@@ -256,54 +282,84 @@ inline expr bin_type(std::string_view name) {
 /// as_exp_bin_exists: bin_type(name) != 0.
 inline expr bin_exists(std::string_view name);
 
+/// as_exp_digest_modulo: the digest's bytes 16..19 modulo `mod`; compile
+/// refuses 0 (PARAMETER_ERROR). Unknown in a pass without metadata.
 inline expr digest_modulo(std::int64_t mod) {
     expr m(mod);
     return detail::op(code::digest_modulo, {&m});
 }
+/// as_exp_device_size: the record's stored size in bytes. Unknown in a pass without metadata.
 inline expr device_size() {
     return detail::op(code::device_size, {});
 }
+/// as_exp_memory_size: 0 (kvmodel stores a namespace on a device). Unknown in a pass without
+/// metadata.
 inline expr memory_size() {
     return detail::op(code::memory_size, {});
 }
+/// as_exp_record_size: the record's stored size in bytes. Unknown in a pass without metadata.
 inline expr record_size() {
     return detail::op(code::record_size, {});
 }
+/// as_exp_last_update: the record's last write, in nanoseconds since the
+/// Unix epoch. Unknown in a pass without metadata.
 inline expr last_update() {
     return detail::op(code::last_update, {});
 }
+/// as_exp_since_update: milliseconds since the record's last write. Unknown in a pass without
+/// metadata.
 inline expr since_update() {
     return detail::op(code::since_update, {});
 }
+/// as_exp_void_time: the record's expiry in nanoseconds since the Unix
+/// epoch; -1 when it never expires. Unknown in a pass without metadata.
 inline expr void_time() {
     return detail::op(code::void_time, {});
 }
+/// as_exp_ttl: seconds until the record expires; -1 when it never expires. Unknown in a pass
+/// without metadata.
 inline expr ttl() {
     return detail::op(code::ttl, {});
 }
+/// as_exp_set_name: the record's set name (empty without a set). Unknown in a pass without
+/// metadata.
 inline expr set_name() {
     return detail::op(code::set_name, {});
 }
+/// as_exp_is_tombstone: whether the record is a tombstone (always false:
+/// the simulator keeps none). Unknown in a pass without metadata.
 inline expr is_tombstone() {
     return detail::op(code::is_tombstone, {});
 }
 
 // --- comparisons and logic --------------------------------------------------------
+/// as_exp_cmp_eq: `a == b` in Aerospike's order. Unknown when either side is unknown; compile
+/// refuses sides of different types (PARAMETER_ERROR).
 inline expr cmp_eq(const expr& a, const expr& b) {
     return detail::op(code::cmp_eq, {&a, &b});
 }
+/// as_exp_cmp_ne: `a != b`. Unknown when either side is unknown; compile refuses sides of different
+/// types (PARAMETER_ERROR).
 inline expr cmp_ne(const expr& a, const expr& b) {
     return detail::op(code::cmp_ne, {&a, &b});
 }
+/// as_exp_cmp_gt: `a > b` in Aerospike's order. Unknown when either side is unknown; compile
+/// refuses sides of different types (PARAMETER_ERROR).
 inline expr cmp_gt(const expr& a, const expr& b) {
     return detail::op(code::cmp_gt, {&a, &b});
 }
+/// as_exp_cmp_ge: `a >= b` in Aerospike's order. Unknown when either side is unknown; compile
+/// refuses sides of different types (PARAMETER_ERROR).
 inline expr cmp_ge(const expr& a, const expr& b) {
     return detail::op(code::cmp_ge, {&a, &b});
 }
+/// as_exp_cmp_lt: `a < b` in Aerospike's order. Unknown when either side is unknown; compile
+/// refuses sides of different types (PARAMETER_ERROR).
 inline expr cmp_lt(const expr& a, const expr& b) {
     return detail::op(code::cmp_lt, {&a, &b});
 }
+/// as_exp_cmp_le: `a <= b` in Aerospike's order. Unknown when either side is unknown; compile
+/// refuses sides of different types (PARAMETER_ERROR).
 inline expr cmp_le(const expr& a, const expr& b) {
     return detail::op(code::cmp_le, {&a, &b});
 }
@@ -317,6 +373,7 @@ inline expr cmp_regex(std::int64_t flags, std::string_view pattern, const expr& 
     detail::append(e.raw(), s);
     return e;
 }
+/// Whether `v` is an element of the list `l`.
 inline expr in_list(const expr& v, const expr& l) {
     return detail::op(code::in_list, {&v, &l});
 }
@@ -326,20 +383,27 @@ inline expr bin_exists(std::string_view name) {
 }
 
 template <class... A>
+/// as_exp_and: false if any argument is false, else unknown if any is
+/// unknown, else true.
 expr and_(A&&... a) {
     auto v = detail::collect(std::forward<A>(a)...);
     return detail::op_n(code::and_, v);
 }
 template <class... A>
+/// as_exp_or: true if any argument is true, else unknown if any is unknown,
+/// else false.
 expr or_(A&&... a) {
     auto v = detail::collect(std::forward<A>(a)...);
     return detail::op_n(code::or_, v);
 }
 template <class... A>
+/// as_exp_exclusive: true when exactly one argument is true; unknown as soon
+/// as one is unknown.
 expr exclusive(A&&... a) {
     auto v = detail::collect(std::forward<A>(a)...);
     return detail::op_n(code::exclusive, v);
 }
+/// as_exp_not: the negation of `a` (unknown stays unknown).
 inline expr not_(const expr& a) {
     return detail::op(code::not_, {&a});
 }
@@ -361,48 +425,70 @@ KVMODEL_EXP_VARIADIC(int_and, code::int_and)
 KVMODEL_EXP_VARIADIC(int_or, code::int_or)
 KVMODEL_EXP_VARIADIC(int_xor, code::int_xor)
 #undef KVMODEL_EXP_VARIADIC
+/// as_exp_pow: `a` to the power `b` (doubles).
 inline expr pow(const expr& a, const expr& b) {
     return detail::op(code::pow, {&a, &b});
 }
+/// as_exp_log: the logarithm of `a` in base `b` (doubles).
 inline expr log(const expr& a, const expr& b) {
     return detail::op(code::log, {&a, &b});
 }
+/// as_exp_mod: `a` modulo `b` (integers); unknown when `b` is 0.
 inline expr mod(const expr& a, const expr& b) {
     return detail::op(code::mod, {&a, &b});
 }
+/// as_exp_abs: the absolute value of `a` (integer or double).
 inline expr abs(const expr& a) {
     return detail::op(code::abs, {&a});
 }
+/// as_exp_floor: `a` rounded down (double).
 inline expr floor(const expr& a) {
     return detail::op(code::floor, {&a});
 }
+/// as_exp_ceil: `a` rounded up (double).
 inline expr ceil(const expr& a) {
     return detail::op(code::ceil, {&a});
 }
+/// as_exp_to_int: double `a` truncated to an integer (INT64_MIN for NaN or
+/// out of range).
 inline expr to_int(const expr& a) {
     return detail::op(code::to_int, {&a});
 }
+/// as_exp_to_float: integer `a` as a double.
 inline expr to_float(const expr& a) {
     return detail::op(code::to_float, {&a});
 }
+/// as_exp_int_not: the bitwise complement of `a`.
 inline expr int_not(const expr& a) {
     return detail::op(code::int_not, {&a});
 }
+/// as_exp_int_lshift: `a` shifted left by `b` bits (count modulo 64).
 inline expr int_lshift(const expr& a, const expr& b) {
     return detail::op(code::int_lshift, {&a, &b});
 }
+/// as_exp_int_rshift: `a` shifted right by `b` bits, filling with zeros
+/// (count modulo 64).
 inline expr int_rshift(const expr& a, const expr& b) {
     return detail::op(code::int_rshift, {&a, &b});
 }
+/// as_exp_int_arshift: `a` shifted right by `b` bits, keeping the sign
+/// (count modulo 64).
 inline expr int_arshift(const expr& a, const expr& b) {
     return detail::op(code::int_arshift, {&a, &b});
 }
+/// as_exp_int_count: the number of set bits of `a`.
 inline expr int_count(const expr& a) {
     return detail::op(code::int_count, {&a});
 }
+/// as_exp_int_lscan: the index (0 = most significant) of the first bit of
+/// `a` equal to `search` (a boolean: true looks for a 1), scanning from the
+/// most significant; -1 when none.
 inline expr int_lscan(const expr& a, const expr& search) {
     return detail::op(code::int_lscan, {&a, &search});
 }
+/// as_exp_int_rscan: the index (0 = most significant) of the first bit of
+/// `a` equal to `search` (a boolean: true looks for a 1), scanning from the
+/// least significant; -1 when none.
 inline expr int_rscan(const expr& a, const expr& search) {
     return detail::op(code::int_rscan, {&a, &search});
 }
@@ -421,6 +507,8 @@ struct definition {
     /// The expression bound to it.
     expr e;
 };
+/// as_exp_def: binds `e` to the variable `name` in a let(); compile refuses
+/// an invalid or duplicate name (PARAMETER_ERROR).
 inline definition def(std::string_view name, expr e) {
     return {std::string(name), std::move(e)};
 }
@@ -447,6 +535,8 @@ expr let(const A&... a) {
     detail::append(e.raw(), body);
     return e;
 }
+/// as_exp_var: the value of the let() variable `name`; compile refuses an
+/// undefined name (PARAMETER_ERROR).
 inline expr var(std::string_view name) {
     expr e;
     detail::writer(e).array_header(2);
@@ -456,66 +546,87 @@ inline expr var(std::string_view name) {
 }
 
 // --- operators ----------------------------------------------------------------------
+/// Builds cmp_eq(a, b).
 inline expr operator==(const expr& a, const expr& b) {
     return cmp_eq(a, b);
 }
+/// Builds cmp_ne(a, b).
 inline expr operator!=(const expr& a, const expr& b) {
     return cmp_ne(a, b);
 }
+/// Builds cmp_lt(a, b).
 inline expr operator<(const expr& a, const expr& b) {
     return cmp_lt(a, b);
 }
+/// Builds cmp_le(a, b).
 inline expr operator<=(const expr& a, const expr& b) {
     return cmp_le(a, b);
 }
+/// Builds cmp_gt(a, b).
 inline expr operator>(const expr& a, const expr& b) {
     return cmp_gt(a, b);
 }
+/// Builds cmp_ge(a, b).
 inline expr operator>=(const expr& a, const expr& b) {
     return cmp_ge(a, b);
 }
+/// Builds not_(a).
 inline expr operator!(const expr& a) {
     return not_(a);
 }
+/// Builds and_(a, b).
 inline expr operator&&(const expr& a, const expr& b) {
     return and_(a, b);
 }
+/// Builds or_(a, b).
 inline expr operator||(const expr& a, const expr& b) {
     return or_(a, b);
 }
+/// Builds add(a, b).
 inline expr operator+(const expr& a, const expr& b) {
     return add(a, b);
 }
+/// Builds sub(a, b).
 inline expr operator-(const expr& a, const expr& b) {
     return sub(a, b);
 }
+/// Builds sub(a) (negation).
 inline expr operator-(const expr& a) {
     return sub(a);
 }
+/// Builds mul(a, b).
 inline expr operator*(const expr& a, const expr& b) {
     return mul(a, b);
 }
+/// Builds div(a, b).
 inline expr operator/(const expr& a, const expr& b) {
     return div(a, b);
 }
+/// Builds mod(a, b).
 inline expr operator%(const expr& a, const expr& b) {
     return mod(a, b);
 }
+/// Builds int_and(a, b).
 inline expr operator&(const expr& a, const expr& b) {
     return int_and(a, b);
 }
+/// Builds int_or(a, b).
 inline expr operator|(const expr& a, const expr& b) {
     return int_or(a, b);
 }
+/// Builds int_xor(a, b).
 inline expr operator^(const expr& a, const expr& b) {
     return int_xor(a, b);
 }
+/// Builds int_not(a).
 inline expr operator~(const expr& a) {
     return int_not(a);
 }
+/// Builds int_lshift(a, b).
 inline expr operator<<(const expr& a, const expr& b) {
     return int_lshift(a, b);
 }
+/// Builds int_arshift(a, b) (the arithmetic shift, as in C++).
 inline expr operator>>(const expr& a, const expr& b) {
     return int_arshift(a, b);
 }
@@ -684,18 +795,16 @@ inline const ctx* const no_ctx = nullptr;
 inline expr list_size(const expr& bin, const ctx* c = nullptr) {
     return detail::call(type::integer, call_system::cdt, c, 16, {}, {}, bin);
 }
-/// as_exp_list_get_by_index: reads the element(s) at index `index` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_index: reads the element at index `index` of the list. The result is what
+/// `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the complement);
+/// unknown when the bin is not a list or the call fails.
 inline expr list_get_by_index(
     std::int32_t rtype, type vtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, vtype, rtype, false, c, 19, {index}, bin);
 }
-/// as_exp_list_get_by_index_range: reads the element(s) `count` elements from index `index` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_index_range: reads `count` elements from index `index` of the list. The
+/// result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_index_range(std::int32_t rtype,
                                     const expr& index,
                                     const expr& count,
@@ -703,28 +812,25 @@ inline expr list_get_by_index_range(std::int32_t rtype,
                                     const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 24, {index, count}, bin);
 }
-/// as_exp_list_get_by_index_range_to_end: reads the element(s) every element from index `index` on of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_index_range_to_end: reads every element from index `index` on, of the list.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for
+/// the complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_index_range_to_end(std::int32_t rtype,
                                            const expr& index,
                                            const expr& bin,
                                            const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 24, {index}, bin);
 }
-/// as_exp_list_get_by_rank: reads the element(s) of rank `rank` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_rank: reads the element of rank `rank` of the list. The result is what
+/// `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the complement);
+/// unknown when the bin is not a list or the call fails.
 inline expr list_get_by_rank(
     std::int32_t rtype, type vtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, vtype, rtype, false, c, 21, {rank}, bin);
 }
-/// as_exp_list_get_by_rank_range: reads the element(s) `count` elements from rank `rank` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_rank_range: reads `count` elements from rank `rank` of the list. The result
+/// is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_rank_range(std::int32_t rtype,
                                    const expr& rank,
                                    const expr& count,
@@ -732,28 +838,25 @@ inline expr list_get_by_rank_range(std::int32_t rtype,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 26, {rank, count}, bin);
 }
-/// as_exp_list_get_by_rank_range_to_end: reads the element(s) every element from rank `rank` on of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_rank_range_to_end: reads every element from rank `rank` on, of the list. The
+/// result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_rank_range_to_end(std::int32_t rtype,
                                           const expr& rank,
                                           const expr& bin,
                                           const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 26, {rank}, bin);
 }
-/// as_exp_list_get_by_value: reads the element(s) whose value equals `v` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_value: reads the elements whose value equals `v` of the list. The result is
+/// what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a list or the call fails.
 inline expr
 list_get_by_value(std::int32_t rtype, const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 22, {v}, bin);
 }
-/// as_exp_list_get_by_value_range: reads the element(s) whose values are in [`begin`, `end`) of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_value_range: reads the elements whose values are in [`begin`, `end`) of the
+/// list. The result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted
+/// for the complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_value_range(std::int32_t rtype,
                                     const expr& begin,
                                     const expr& end,
@@ -761,20 +864,18 @@ inline expr list_get_by_value_range(std::int32_t rtype,
                                     const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 25, {begin, end}, bin);
 }
-/// as_exp_list_get_by_value_list: reads the element(s) whose values are in the list `values` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_value_list: reads the elements whose values are in the list `values` of the
+/// list. The result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted
+/// for the complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_value_list(std::int32_t rtype,
                                    const expr& values,
                                    const expr& bin,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 23, {values}, bin);
 }
-/// as_exp_list_get_by_rel_rank_range: reads the element(s) `count` elements from rank `rank` relative to value `v` of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_rel_rank_range: reads `count` elements from rank `rank` relative to value `v`
+/// of the list. The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_rel_rank_range(std::int32_t rtype,
                                        const expr& v,
                                        const expr& rank,
@@ -783,10 +884,9 @@ inline expr list_get_by_rel_rank_range(std::int32_t rtype,
                                        const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 27, {v, rank, count}, bin);
 }
-/// as_exp_list_get_by_rel_rank_range_to_end: reads the element(s) every element from rank `rank` relative to value `v` on of the list.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a list
-/// or the call fails.
+/// as_exp_list_get_by_rel_rank_range_to_end: reads every element from rank `rank` relative to value
+/// `v` on, of the list. The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a list or the call fails.
 inline expr list_get_by_rel_rank_range_to_end(
     std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(false, type::automatic, rtype, true, c, 27, {v, rank}, bin);
@@ -876,92 +976,83 @@ inline expr list_clear(const expr& bin, const ctx* c = nullptr) {
 inline expr list_sort(std::int64_t flags, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 13, {expr(flags)}, {}, bin);
 }
-/// as_exp_list_remove_by_index: the list without the element(s) at index `index`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_index: the list without the element at index `index`. The value is the
+/// modified list (of the bin, or at `c`); the bin itself is written only when an exp_write stores
+/// the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 32, {expr(0), index}, {}, bin);
 }
-/// as_exp_list_remove_by_index_range: the list without the element(s) `count` elements from index `index`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_index_range: the list without `count` elements from index `index`. The
+/// value is the modified list (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_index_range(const expr& index,
                                        const expr& count,
                                        const expr& bin,
                                        const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 37, {expr(0), index, count}, {}, bin);
 }
-/// as_exp_list_remove_by_rank_range: the list without the element(s) `count` elements from rank `rank`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_rank_range: the list without `count` elements from rank `rank`. The value
+/// is the modified list (of the bin, or at `c`); the bin itself is written only when an exp_write
+/// stores the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_rank_range(const expr& rank,
                                       const expr& count,
                                       const expr& bin,
                                       const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 39, {expr(0), rank, count}, {}, bin);
 }
-/// as_exp_list_remove_by_value: the list without the element(s) whose value equals `v`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_value: the list without the elements whose value equals `v`. The value is
+/// the modified list (of the bin, or at `c`); the bin itself is written only when an exp_write
+/// stores the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 35, {expr(0), v}, {}, bin);
 }
-/// as_exp_list_remove_by_value_range: the list without the element(s) whose values are in [`begin`, `end`).
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_value_range: the list without the elements whose values are in [`begin`,
+/// `end`). The value is the modified list (of the bin, or at `c`); the bin itself is written only
+/// when an exp_write stores the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_value_range(const expr& begin,
                                        const expr& end,
                                        const expr& bin,
                                        const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 38, {expr(0), begin, end}, {}, bin);
 }
-/// as_exp_list_remove_by_index_range_to_end: the list without the element(s) every element from index `index` on.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_index_range_to_end: the list without every element from index `index` on.
+/// The value is the modified list (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a list or the call fails.
 inline expr
 list_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 37, {expr(0), index}, {}, bin);
 }
-/// as_exp_list_remove_by_rank: the list without the element(s) of rank `rank`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_rank: the list without the element of rank `rank`. The value is the
+/// modified list (of the bin, or at `c`); the bin itself is written only when an exp_write stores
+/// the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 34, {expr(0), rank}, {}, bin);
 }
-/// as_exp_list_remove_by_rank_range_to_end: the list without the element(s) every element from rank `rank` on.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_rank_range_to_end: the list without every element from rank `rank` on. The
+/// value is the modified list (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a list or the call fails.
 inline expr
 list_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 39, {expr(0), rank}, {}, bin);
 }
-/// as_exp_list_remove_by_value_list: the list without the element(s) whose values are in the list `values`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_value_list: the list without the elements whose values are in the list
+/// `values`. The value is the modified list (of the bin, or at `c`); the bin itself is written only
+/// when an exp_write stores the result. Unknown when the bin is not a list or the call fails.
 inline expr list_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 36, {expr(0), values}, {}, bin);
 }
-/// as_exp_list_remove_by_rel_rank_range: the list without the element(s) `count` elements from rank `rank` relative to value `v`.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_rel_rank_range: the list without `count` elements from rank `rank`
+/// relative to value `v`. The value is the modified list (of the bin, or at `c`); the bin itself is
+/// written only when an exp_write stores the result. Unknown when the bin is not a list or the call
+/// fails.
 inline expr list_remove_by_rel_rank_range(
     const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(false, c, 40, {expr(0), v, rank, count}, {}, bin);
 }
-/// as_exp_list_remove_by_rel_rank_range_to_end: the list without the element(s) every element from rank `rank` relative to value `v` on.
-/// The value is the modified list (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a list or the call fails.
+/// as_exp_list_remove_by_rel_rank_range_to_end: the list without every element from rank `rank`
+/// relative to value `v` on. The value is the modified list (of the bin, or at `c`); the bin itself
+/// is written only when an exp_write stores the result. Unknown when the bin is not a list or the
+/// call fails.
 inline expr list_remove_by_rel_rank_range_to_end(const expr& v,
                                                  const expr& rank,
                                                  const expr& bin,
@@ -975,18 +1066,16 @@ inline expr list_remove_by_rel_rank_range_to_end(const expr& v,
 inline expr map_size(const expr& bin, const ctx* c = nullptr) {
     return detail::call(type::integer, call_system::cdt, c, 96, {}, {}, bin);
 }
-/// as_exp_map_get_by_key: reads the entry(s) with key `key` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_key: reads the entry with key `key` of the map. The result is what `rtype`
+/// selects (a cdt::return_type wire value, OR cdt::return_inverted for the complement); unknown
+/// when the bin is not a map or the call fails.
 inline expr map_get_by_key(
     std::int32_t rtype, type vtype, const expr& key, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, vtype, rtype, false, c, 97, {key}, bin);
 }
-/// as_exp_map_get_by_key_range: reads the entry(s) whose keys are in [`begin`, `end`) of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_key_range: reads the entries whose keys are in [`begin`, `end`) of the map.
+/// The result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for
+/// the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_key_range(std::int32_t rtype,
                                  const expr& begin,
                                  const expr& end,
@@ -994,18 +1083,16 @@ inline expr map_get_by_key_range(std::int32_t rtype,
                                  const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 103, {begin, end}, bin);
 }
-/// as_exp_map_get_by_key_list: reads the entry(s) whose keys are in the list `keys` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_key_list: reads the entries whose keys are in the list `keys` of the map. The
+/// result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a map or the call fails.
 inline expr
 map_get_by_key_list(std::int32_t rtype, const expr& keys, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 107, {keys}, bin);
 }
-/// as_exp_map_get_by_key_rel_index_range: reads the entry(s) `count` entries from index `index` relative to key `key` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_key_rel_index_range: reads `count` entries from index `index` relative to key
+/// `key` of the map. The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_key_rel_index_range(std::int32_t rtype,
                                            const expr& key,
                                            const expr& index,
@@ -1014,18 +1101,16 @@ inline expr map_get_by_key_rel_index_range(std::int32_t rtype,
                                            const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index, count}, bin);
 }
-/// as_exp_map_get_by_value: reads the entry(s) whose value equals `v` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_value: reads the entries whose value equals `v` of the map. The result is what
+/// `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the complement);
+/// unknown when the bin is not a map or the call fails.
 inline expr
 map_get_by_value(std::int32_t rtype, const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 102, {v}, bin);
 }
-/// as_exp_map_get_by_value_range: reads the entry(s) whose values are in [`begin`, `end`) of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_value_range: reads the entries whose values are in [`begin`, `end`) of the
+/// map. The result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted
+/// for the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_value_range(std::int32_t rtype,
                                    const expr& begin,
                                    const expr& end,
@@ -1033,20 +1118,18 @@ inline expr map_get_by_value_range(std::int32_t rtype,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 105, {begin, end}, bin);
 }
-/// as_exp_map_get_by_value_list: reads the entry(s) whose values are in the list `values` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_value_list: reads the entries whose values are in the list `values` of the
+/// map. The result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted
+/// for the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_value_list(std::int32_t rtype,
                                   const expr& values,
                                   const expr& bin,
                                   const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 108, {values}, bin);
 }
-/// as_exp_map_get_by_value_rel_rank_range: reads the entry(s) `count` entries from rank `rank` relative to value `v` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_value_rel_rank_range: reads `count` entries from rank `rank` relative to value
+/// `v` of the map. The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_value_rel_rank_range(std::int32_t rtype,
                                             const expr& v,
                                             const expr& rank,
@@ -1055,18 +1138,16 @@ inline expr map_get_by_value_rel_rank_range(std::int32_t rtype,
                                             const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank, count}, bin);
 }
-/// as_exp_map_get_by_index: reads the entry(s) at index `index` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_index: reads the entry at index `index` of the map. The result is what `rtype`
+/// selects (a cdt::return_type wire value, OR cdt::return_inverted for the complement); unknown
+/// when the bin is not a map or the call fails.
 inline expr map_get_by_index(
     std::int32_t rtype, type vtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, vtype, rtype, false, c, 98, {index}, bin);
 }
-/// as_exp_map_get_by_index_range: reads the entry(s) `count` entries from index `index` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_index_range: reads `count` entries from index `index` of the map. The result
+/// is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_index_range(std::int32_t rtype,
                                    const expr& index,
                                    const expr& count,
@@ -1074,18 +1155,16 @@ inline expr map_get_by_index_range(std::int32_t rtype,
                                    const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index, count}, bin);
 }
-/// as_exp_map_get_by_rank: reads the entry(s) of rank `rank` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_rank: reads the entry of rank `rank` of the map. The result is what `rtype`
+/// selects (a cdt::return_type wire value, OR cdt::return_inverted for the complement); unknown
+/// when the bin is not a map or the call fails.
 inline expr map_get_by_rank(
     std::int32_t rtype, type vtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, vtype, rtype, false, c, 100, {rank}, bin);
 }
-/// as_exp_map_get_by_rank_range: reads the entry(s) `count` entries from rank `rank` of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_rank_range: reads `count` entries from rank `rank` of the map. The result is
+/// what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_rank_range(std::int32_t rtype,
                                   const expr& rank,
                                   const expr& count,
@@ -1093,30 +1172,27 @@ inline expr map_get_by_rank_range(std::int32_t rtype,
                                   const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank, count}, bin);
 }
-/// as_exp_map_get_by_rank_range_to_end: reads the entry(s) every entrie from rank `rank` on of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_rank_range_to_end: reads every entry from rank `rank` on, of the map. The
+/// result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_rank_range_to_end(std::int32_t rtype,
                                          const expr& rank,
                                          const expr& bin,
                                          const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank}, bin);
 }
-/// as_exp_map_get_by_index_range_to_end: reads the entry(s) every entrie from index `index` on of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_index_range_to_end: reads every entry from index `index` on, of the map. The
+/// result is what `rtype` selects (a cdt::return_type wire value, OR cdt::return_inverted for the
+/// complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_index_range_to_end(std::int32_t rtype,
                                           const expr& index,
                                           const expr& bin,
                                           const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index}, bin);
 }
-/// as_exp_map_get_by_key_rel_index_range_to_end: reads the entry(s) every entrie from index `index` relative to key `key` on of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_key_rel_index_range_to_end: reads every entry from index `index` relative to
+/// key `key` on, of the map. The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_key_rel_index_range_to_end(std::int32_t rtype,
                                                   const expr& key,
                                                   const expr& index,
@@ -1124,10 +1200,9 @@ inline expr map_get_by_key_rel_index_range_to_end(std::int32_t rtype,
                                                   const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index}, bin);
 }
-/// as_exp_map_get_by_value_rel_rank_range_to_end: reads the entry(s) every entrie from rank `rank` relative to value `v` on of the map.
-/// The result is what `rtype` selects (a cdt::return_type wire value, OR
-/// cdt::return_inverted for the complement); unknown when the bin is not a map
-/// or the call fails.
+/// as_exp_map_get_by_value_rel_rank_range_to_end: reads every entry from rank `rank` relative to
+/// value `v` on, of the map. The result is what `rtype` selects (a cdt::return_type wire value, OR
+/// cdt::return_inverted for the complement); unknown when the bin is not a map or the call fails.
 inline expr map_get_by_value_rel_rank_range_to_end(
     std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank}, bin);
@@ -1176,84 +1251,75 @@ inline expr map_increment(const expr& key,
 inline expr map_clear(const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 75, {}, {}, bin);
 }
-/// as_exp_map_remove_by_key: the map without the entry(s) with key `key`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_key: the map without the entry with key `key`. The value is the modified
+/// map (of the bin, or at `c`); the bin itself is written only when an exp_write stores the result.
+/// Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_key(const expr& key, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 76, {expr(0), key}, {}, bin);
 }
-/// as_exp_map_remove_by_key_range: the map without the entry(s) whose keys are in [`begin`, `end`).
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_key_range: the map without the entries whose keys are in [`begin`, `end`).
+/// The value is the modified map (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_key_range(const expr& begin,
                                     const expr& end,
                                     const expr& bin,
                                     const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 84, {expr(0), begin, end}, {}, bin);
 }
-/// as_exp_map_remove_by_rank_range: the map without the entry(s) `count` entries from rank `rank`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_rank_range: the map without `count` entries from rank `rank`. The value is
+/// the modified map (of the bin, or at `c`); the bin itself is written only when an exp_write
+/// stores the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_rank_range(const expr& rank,
                                      const expr& count,
                                      const expr& bin,
                                      const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 87, {expr(0), rank, count}, {}, bin);
 }
-/// as_exp_map_remove_by_rank_range_to_end: the map without the entry(s) every entrie from rank `rank` on.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_rank_range_to_end: the map without every entry from rank `rank` on. The
+/// value is the modified map (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a map or the call fails.
 inline expr
 map_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 87, {expr(0), rank}, {}, bin);
 }
-/// as_exp_map_remove_by_rank: the map without the entry(s) of rank `rank`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_rank: the map without the entry of rank `rank`. The value is the modified
+/// map (of the bin, or at `c`); the bin itself is written only when an exp_write stores the result.
+/// Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 79, {expr(0), rank}, {}, bin);
 }
-/// as_exp_map_remove_by_index: the map without the entry(s) at index `index`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_index: the map without the entry at index `index`. The value is the
+/// modified map (of the bin, or at `c`); the bin itself is written only when an exp_write stores
+/// the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 77, {expr(0), index}, {}, bin);
 }
-/// as_exp_map_remove_by_index_range: the map without the entry(s) `count` entries from index `index`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_index_range: the map without `count` entries from index `index`. The value
+/// is the modified map (of the bin, or at `c`); the bin itself is written only when an exp_write
+/// stores the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_index_range(const expr& index,
                                       const expr& count,
                                       const expr& bin,
                                       const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 85, {expr(0), index, count}, {}, bin);
 }
-/// as_exp_map_remove_by_index_range_to_end: the map without the entry(s) every entrie from index `index` on.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_index_range_to_end: the map without every entry from index `index` on. The
+/// value is the modified map (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a map or the call fails.
 inline expr
 map_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 85, {expr(0), index}, {}, bin);
 }
-/// as_exp_map_remove_by_key_list: the map without the entry(s) whose keys are in the list `keys`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_key_list: the map without the entries whose keys are in the list `keys`.
+/// The value is the modified map (of the bin, or at `c`); the bin itself is written only when an
+/// exp_write stores the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_key_list(const expr& keys, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 81, {expr(0), keys}, {}, bin);
 }
-/// as_exp_map_remove_by_key_rel_index_range: the map without the entry(s) `count` entries from index `index` relative to key `key`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_key_rel_index_range: the map without `count` entries from index `index`
+/// relative to key `key`. The value is the modified map (of the bin, or at `c`); the bin itself is
+/// written only when an exp_write stores the result. Unknown when the bin is not a map or the call
+/// fails.
 inline expr map_remove_by_key_rel_index_range(const expr& key,
                                               const expr& index,
                                               const expr& count,
@@ -1261,34 +1327,31 @@ inline expr map_remove_by_key_rel_index_range(const expr& key,
                                               const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 88, {expr(0), key, index, count}, {}, bin);
 }
-/// as_exp_map_remove_by_value: the map without the entry(s) whose value equals `v`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_value: the map without the entries whose value equals `v`. The value is the
+/// modified map (of the bin, or at `c`); the bin itself is written only when an exp_write stores
+/// the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 82, {expr(0), v}, {}, bin);
 }
-/// as_exp_map_remove_by_value_list: the map without the entry(s) whose values are in the list `values`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_value_list: the map without the entries whose values are in the list
+/// `values`. The value is the modified map (of the bin, or at `c`); the bin itself is written only
+/// when an exp_write stores the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 83, {expr(0), values}, {}, bin);
 }
-/// as_exp_map_remove_by_value_range: the map without the entry(s) whose values are in [`begin`, `end`).
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_value_range: the map without the entries whose values are in [`begin`,
+/// `end`). The value is the modified map (of the bin, or at `c`); the bin itself is written only
+/// when an exp_write stores the result. Unknown when the bin is not a map or the call fails.
 inline expr map_remove_by_value_range(const expr& begin,
                                       const expr& end,
                                       const expr& bin,
                                       const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 86, {expr(0), begin, end}, {}, bin);
 }
-/// as_exp_map_remove_by_value_rel_rank_range: the map without the entry(s) `count` entries from rank `rank` relative to value `v`.
-/// The value is the modified map (of the bin, or at `c`); the bin itself
-/// is written only when an exp_write stores the result. Unknown when the bin
-/// is not a map or the call fails.
+/// as_exp_map_remove_by_value_rel_rank_range: the map without `count` entries from rank `rank`
+/// relative to value `v`. The value is the modified map (of the bin, or at `c`); the bin itself is
+/// written only when an exp_write stores the result. Unknown when the bin is not a map or the call
+/// fails.
 inline expr map_remove_by_value_rel_rank_range(
     const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 89, {expr(0), v, rank, count}, {}, bin);
