@@ -26,6 +26,12 @@
 /// (build.hpp), the wire numbers (codes.hpp), and the evaluator the
 /// simulator runs them with (eval.hpp).
 ///
+/// \namespace kvmodel::msgpack_size
+/// Exact msgpack sizes of values, as the server packs them.
+///
+/// \namespace kvmodel::kv::record_size
+/// A record's stored size, as the server computes it against max-record-size.
+///
 /// \namespace kvmodel::sim
 /// The simulated cluster: sim::cluster, its clock, scripted faults and stats.
 ///

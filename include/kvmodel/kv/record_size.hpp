@@ -127,6 +127,7 @@ inline std::size_t stored_key_size(const value* user_key) noexcept {
     return varint(1 + k) + 1 + k;
 }
 
+/// stored_key_size of an optional key (empty: 0).
 inline std::size_t stored_key_size(const std::optional<value>& user_key) noexcept {
     return stored_key_size(user_key ? &*user_key : nullptr);
 }
@@ -139,12 +140,14 @@ inline std::size_t fixed_size(std::string_view set,
     return header + varint(n_bins) + (set.empty() ? 0 : 1 + set.size()) +
            stored_key_size(stored_key) + (has_void_time ? void_time : 0);
 }
+/// fixed_size with the stored key as an optional (empty: none stored).
 inline std::size_t fixed_size(std::string_view set,
                               const std::optional<value>& stored_key,
                               bool has_void_time,
                               std::size_t n_bins) noexcept {
     return fixed_size(set, stored_key.has_value() ? &*stored_key : nullptr, has_void_time, n_bins);
 }
+/// fixed_size without a stored key.
 inline std::size_t fixed_size(std::string_view set,
                               std::nullopt_t /*no_key*/,
                               bool has_void_time,
@@ -163,6 +166,7 @@ inline std::size_t flat(std::string_view set,
         total += bin_size(b.name, b.val);
     return total;
 }
+/// flat with the stored key as an optional (empty: none stored). O(bins).
 inline std::size_t flat(std::string_view set,
                         const std::optional<value>& stored_key,
                         bool has_void_time,
