@@ -106,7 +106,8 @@ struct fault {
 
     /// Node `n` leaves the cluster when the fault fires; its partitions fail
     /// over to a replica (commands on data no node holds get UNAVAILABLE).
-    /// O(1); the node number is checked when the fault fires, not here.
+    /// O(1); cluster::add_fault refuses a node that does not exist
+    /// (PARAMETER_ERROR).
     static fault node_down(int n) { return make(fault_kind::node_down, n); }
     /// Node `n` rejoins the cluster and takes its partitions back at once.
     static fault node_up(int n) { return make(fault_kind::node_up, n); }
@@ -131,7 +132,8 @@ struct fault {
     /// gets CONNECTION in doubt; attempts routed to the node are then refused
     /// (CONNECTION, nothing sent) until the clock has moved `refused_for` past
     /// the crash, when the node goes down. `n = -1`: whichever node serves the
-    /// first write that meets the conditions. Scoped to writes.
+    /// first write that meets the conditions. Scoped to writes; add_fault
+    /// refuses a node that does not exist (PARAMETER_ERROR).
     static fault node_crash(int n = -1, std::chrono::milliseconds refused_for = std::chrono::milliseconds(2000)) {
         fault f = make(fault_kind::node_crash, n);
         f.scope = op_scope::writes;
@@ -152,7 +154,7 @@ struct fault {
         return f;
     }
     /// A copy that fires with probability `p` per eligible attempt (a seeded,
-    /// replayable draw).
+    /// replayable draw); add_fault refuses `p` outside [0, 1] (PARAMETER_ERROR).
     fault with_probability(double p) const {
         fault f = *this;
         f.probability = p;
