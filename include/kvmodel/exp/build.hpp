@@ -415,14 +415,30 @@ inline expr not_(const expr& a) {
         auto v = detail::collect(std::forward<A>(a)...);                                           \
         return detail::op_n(c, v);                                                                 \
     }
+/// as_exp_add: the sum of the arguments; integers wrap. All integers or all doubles (compile
+/// refuses a mix: PARAMETER_ERROR).
 KVMODEL_EXP_VARIADIC(add, code::add)
+/// as_exp_sub: the first argument minus the others (one argument: its
+/// negation); integers wrap. All integers or all doubles (compile refuses a mix: PARAMETER_ERROR).
 KVMODEL_EXP_VARIADIC(sub, code::sub)
+/// as_exp_mul: the product of the arguments; integers wrap. All integers or all doubles (compile
+/// refuses a mix: PARAMETER_ERROR).
 KVMODEL_EXP_VARIADIC(mul, code::mul)
+/// as_exp_div: the first argument divided by the product of the others (one argument: 1 / a);
+/// unknown for an integer division by zero. All integers or all doubles (compile refuses a mix:
+/// PARAMETER_ERROR).
 KVMODEL_EXP_VARIADIC(div, code::div)
+/// as_exp_min: the smallest argument. All integers or all doubles (compile refuses a mix:
+/// PARAMETER_ERROR).
 KVMODEL_EXP_VARIADIC(min, code::min)
+/// as_exp_max: the largest argument. All integers or all doubles (compile refuses a mix:
+/// PARAMETER_ERROR).
 KVMODEL_EXP_VARIADIC(max, code::max)
+/// as_exp_int_and: the bitwise and of the integer arguments.
 KVMODEL_EXP_VARIADIC(int_and, code::int_and)
+/// as_exp_int_or: the bitwise or of the integer arguments.
 KVMODEL_EXP_VARIADIC(int_or, code::int_or)
+/// as_exp_int_xor: the bitwise xor of the integer arguments.
 KVMODEL_EXP_VARIADIC(int_xor, code::int_xor)
 #undef KVMODEL_EXP_VARIADIC
 /// as_exp_pow: `a` to the power `b` (doubles).
