@@ -433,8 +433,8 @@ static_assert(kv::kv_queryable<cluster>);
 } // namespace kvmodel::sim
 
 // The cluster's internals are parsed only where its definitions are compiled:
-// in every user's translation unit when header-only, in the library's own one
-// with kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION).
+// in every user's translation unit when header-only, once in the library with
+// kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION).
 #if KVMODEL_DEFINITIONS
 #    include <kvmodel/sim/detail/cluster_impl.hpp>
 
