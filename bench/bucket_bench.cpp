@@ -10,6 +10,8 @@
 //   BM_bucket_append_at_size/<n>        append to an owner already holding n
 //                                       elements (O(1) amortised: flat in n)
 //   BM_bucket_newest_page_at_size/<n>   newest page of 50 at total size n
+//   BM_bucket_append_per_period/<k>     hourly time buckets, k appends per
+//                                       hour: what indexing a period costs
 //
 // Policies: 0..3 count 10/100/1k/10k, 4..8 bytes 16K/64K/256K/512K/1M-64K,
 // 9 time (day), 10 time (hour).
@@ -153,6 +155,20 @@ void BM_bucket_newest_page_at_size(benchmark::State& st) {
     set_counters(st, f.totals(), static_cast<double>(st.iterations()));
 }
 
+void BM_bucket_append_per_period(benchmark::State& st) {
+    fixture f({bucket_policy::by_time, 100, patterns::time_period::hour});
+    const std::int64_t step = 3600000 / st.range(0);
+    std::string item(100, 'x');
+    std::int64_t i = 0;
+    f.cluster->reset_stats();
+    for (auto _ : st) {
+        std::int64_t ts = f.t0 + i++ * step; // a new hour every k appends
+        f.clock->set(ts);
+        if (!f.list->append("owner", item, ts)) st.SkipWithError("append failed");
+    }
+    set_counters(st, f.totals(), static_cast<double>(st.iterations()));
+}
+
 } // namespace
 
 BENCHMARK(BM_bucket_append)->Apply(policy_args)->Iterations(2000);
@@ -160,4 +176,5 @@ BENCHMARK(BM_bucket_read_newest50)->Apply(policy_args);
 BENCHMARK(BM_bucket_read_day)->Apply(policy_args);
 BENCHMARK(BM_bucket_read_all)->Apply(policy_args);
 BENCHMARK(BM_bucket_append_at_size)->Arg(10000)->Arg(100000)->Arg(1000000)->Iterations(20000);
+BENCHMARK(BM_bucket_append_per_period)->Arg(1)->Arg(3)->Arg(16)->Arg(100)->Iterations(2000);
 BENCHMARK(BM_bucket_newest_page_at_size)->Arg(10000)->Arg(100000)->Arg(1000000);

@@ -29,8 +29,9 @@ esac
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# doxygen: the tests doc_reference* check the API reference (docs/CMakeLists.txt).
 required=(build-essential cmake ninja-build libboost-dev catch2 libbenchmark-dev
-          nlohmann-json3-dev libssl-dev libmsgpack-cxx-dev)
+          nlohmann-json3-dev libssl-dev libmsgpack-cxx-dev doxygen)
 optional=(ccache)
 
 installed() {

@@ -16,12 +16,17 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/exp/build.hpp>
+#include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/eval.hpp>
+#include <kvmodel/exp/hook.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/activity_bitmap.hpp>

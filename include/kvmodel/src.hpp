@@ -17,4 +17,5 @@
 
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/exp/eval.hpp> // registers the expression engine (exp/hook.hpp)
 #include <kvmodel/sim/cluster.hpp>

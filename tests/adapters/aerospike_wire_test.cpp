@@ -4,6 +4,7 @@
 // the C client packs them and the server sends them.
 #include <kvmodel/adapters/detail/aerospike_wire.hpp>
 #include <kvmodel/core/msgpack_size.hpp>
+#include <kvmodel/kv/status.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -298,13 +299,101 @@ TEST_CASE("as_status numbers map to kvmodel statuses", "[adapters][aerospike_wir
     CHECK(kd::status_from_code(-1) == status::client);
     CHECK(kd::status_from_code(-10) == status::connection);
     CHECK(kd::status_from_code(-8) == status::invalid_node);
-    // Others (AEROSPIKE_ERR_TLS_ERROR -9, AEROSPIKE_ERR_ASYNC_QUEUE_FULL -11, ...) are client errors.
+    // A client code newer than as_status.h's -20 is a client error.
     bool unknown = false;
-    CHECK(kd::status_from_code(-9, &unknown) == status::client);
+    CHECK(kd::status_from_code(-21, &unknown) == status::client);
     CHECK(unknown);
     // An unnamed server code keeps its number (the caller reports it).
     CHECK(static_cast<int>(kd::status_from_code(99, &unknown)) == 99);
     CHECK(unknown);
+}
+
+// Every client-side code of the C client's as_status.h (AEROSPIKE_METRICS_CONFLICT
+// -20 .. AEROSPIKE_ERR_CLIENT -1), through the helper the adapter's to_error
+// uses: its kvmodel status (same number and name), whether a pattern retries
+// it, and the client's in_doubt kept both ways (the client alone knows
+// whether the command was sent before it failed).
+struct client_code {
+    int code;
+    status s;
+    const char* name;
+    bool transient;
+};
+const std::vector<client_code>& client_codes() {
+    static const std::vector<client_code> rows = {
+        {-20, status::metrics_conflict, "METRICS_CONFLICT", false},
+        {-19, status::txn_already_aborted, "TXN_ALREADY_ABORTED", false},
+        {-18, status::txn_already_committed, "TXN_ALREADY_COMMITTED", false},
+        {-17, status::txn_failed, "TXN_FAILED", false},
+        {-16, status::batch_failed, "BATCH_FAILED", false},
+        {-15, status::no_response, "NO_RESPONSE", true},
+        {-14, status::max_error_rate, "MAX_ERROR_RATE", true},
+        {-13, status::use_normal_retry, "USE_NORMAL_RETRY", true},
+        {-12, status::max_retries_exceeded, "MAX_RETRIES_EXCEEDED", true},
+        {-11, status::async_queue_full, "ASYNC_QUEUE_FULL", true},
+        {-10, status::connection, "CONNECTION", true},
+        {-9, status::tls_error, "TLS_ERROR", false},
+        {-8, status::invalid_node, "INVALID_NODE", true},
+        {-7, status::no_more_connections, "NO_MORE_CONNECTIONS", true},
+        {-6, status::async_connection, "ASYNC_CONNECTION", true},
+        {-5, status::client_abort, "CLIENT_ABORT", false},
+        {-4, status::invalid_host, "INVALID_HOST", false},
+        {-3, status::no_more_records, "NO_MORE_RECORDS", false},
+        {-2, status::client_param, "PARAM", false},
+        {-1, status::client, "CLIENT", false},
+    };
+    return rows;
+}
+
+void check_client_code(int code) {
+    const client_code* row = nullptr;
+    for (const client_code& r : client_codes())
+        if (r.code == code) row = &r;
+    REQUIRE(row != nullptr);
+    INFO("as_status " << code);
+    for (bool doubt : {false, true}) {
+        kvmodel::error e = kd::client_error(code, "client says so", doubt, "operate");
+        CHECK(e.code == row->s);
+        CHECK(kvmodel::status_code(e.code) == code);
+        CHECK(kvmodel::status_name(e.code) == row->name);
+        CHECK(e.message == "operate: client says so");
+        CHECK(e.in_doubt == doubt);
+        CHECK(kvmodel::kv::is_transient(e.code) == row->transient);
+    }
+}
+
+TEST_CASE("client code -20 METRICS_CONFLICT", "[adapters][aerospike_wire]") { check_client_code(-20); }
+TEST_CASE("client code -19 TXN_ALREADY_ABORTED", "[adapters][aerospike_wire]") { check_client_code(-19); }
+TEST_CASE("client code -18 TXN_ALREADY_COMMITTED", "[adapters][aerospike_wire]") { check_client_code(-18); }
+TEST_CASE("client code -17 TXN_FAILED", "[adapters][aerospike_wire]") { check_client_code(-17); }
+TEST_CASE("client code -16 BATCH_FAILED", "[adapters][aerospike_wire]") { check_client_code(-16); }
+TEST_CASE("client code -15 NO_RESPONSE", "[adapters][aerospike_wire]") { check_client_code(-15); }
+TEST_CASE("client code -14 MAX_ERROR_RATE", "[adapters][aerospike_wire]") { check_client_code(-14); }
+TEST_CASE("client code -13 USE_NORMAL_RETRY", "[adapters][aerospike_wire]") { check_client_code(-13); }
+TEST_CASE("client code -12 MAX_RETRIES_EXCEEDED", "[adapters][aerospike_wire]") { check_client_code(-12); }
+TEST_CASE("client code -11 ASYNC_QUEUE_FULL", "[adapters][aerospike_wire]") { check_client_code(-11); }
+TEST_CASE("client code -10 CONNECTION", "[adapters][aerospike_wire]") { check_client_code(-10); }
+TEST_CASE("client code -9 TLS_ERROR", "[adapters][aerospike_wire]") { check_client_code(-9); }
+TEST_CASE("client code -8 INVALID_NODE", "[adapters][aerospike_wire]") { check_client_code(-8); }
+TEST_CASE("client code -7 NO_MORE_CONNECTIONS", "[adapters][aerospike_wire]") { check_client_code(-7); }
+TEST_CASE("client code -6 ASYNC_CONNECTION", "[adapters][aerospike_wire]") { check_client_code(-6); }
+TEST_CASE("client code -5 CLIENT_ABORT", "[adapters][aerospike_wire]") { check_client_code(-5); }
+TEST_CASE("client code -4 INVALID_HOST", "[adapters][aerospike_wire]") { check_client_code(-4); }
+TEST_CASE("client code -3 NO_MORE_RECORDS", "[adapters][aerospike_wire]") { check_client_code(-3); }
+TEST_CASE("client code -2 PARAM", "[adapters][aerospike_wire]") { check_client_code(-2); }
+TEST_CASE("client code -1 CLIENT", "[adapters][aerospike_wire]") { check_client_code(-1); }
+
+TEST_CASE("every client code of as_status.h has its own status", "[adapters][aerospike_wire]") {
+    REQUIRE(client_codes().size() == 20);
+    for (int code = -20; code <= -1; ++code) {
+        bool unknown = true;
+        CHECK(kvmodel::status_code(kd::status_from_code(code, &unknown)) == code);
+        CHECK_FALSE(unknown);
+    }
+    // A code kvmodel does not name keeps its number in the message.
+    kvmodel::error e = kd::client_error(-21, "new", false, "get");
+    CHECK(e.code == status::client);
+    CHECK(e.message == "get: new (as_status -21)");
 }
 
 TEST_CASE("parse_hosts reads host lists", "[adapters][aerospike_wire]") {

@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../sanitized.hpp"
 #include "reference_list.hpp"
 
 namespace cdt_list_fuzz_test {
@@ -43,17 +44,7 @@ using cdt::op_code;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint64_t default_ops = 250'000;
-#elif defined(__has_feature)
-#    if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr std::uint64_t default_ops = 250'000;
-#    else
-constexpr std::uint64_t default_ops = 1'000'000;
-#    endif
-#else
-constexpr std::uint64_t default_ops = 1'000'000;
-#endif
+constexpr std::uint64_t default_ops = KVMODEL_TEST_SANITIZED ? 250'000 : 1'000'000;
 
 // A small limit, so padding beyond it is exercised without big allocations.
 constexpr std::size_t fuzz_limit = 2000;

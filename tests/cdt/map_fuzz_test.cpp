@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "../sanitized.hpp"
 #include "reference_map.hpp"
 
 namespace cdt_map_fuzz_test {
@@ -35,17 +36,7 @@ using cdt::op_code;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint64_t default_ops = 250'000;
-#elif defined(__has_feature)
-#    if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr std::uint64_t default_ops = 250'000;
-#    else
-constexpr std::uint64_t default_ops = 1'000'000;
-#    endif
-#else
-constexpr std::uint64_t default_ops = 1'000'000;
-#endif
+constexpr std::uint64_t default_ops = KVMODEL_TEST_SANITIZED ? 250'000 : 1'000'000;
 
 std::uint64_t env_u64(const char* name, std::uint64_t fallback) {
     const char* s = std::getenv(name);

@@ -43,6 +43,20 @@ TEST_CASE("bin_of names the bin of bin operations only", "[kv][operation]") {
     CHECK(kv::bin_of(kv::op::delete_record()) == nullptr);
 }
 
+TEST_CASE("expression ops: kinds, names, read or write", "[kv][operation]") {
+    const kv::operation r = kv::op::exp_read("sum", {0xc3}, 16);
+    const kv::operation w = kv::op::exp_write("out", {0x01}, 1);
+    CHECK(kv::kind(r) == kv::op_kind::exp_read);
+    CHECK(kv::kind(w) == kv::op_kind::exp_write);
+    CHECK(kv::op_name(r) == "exp_read");
+    CHECK(kv::op_name(w) == "exp_write");
+    CHECK(kv::is_read(r));
+    CHECK_FALSE(kv::is_read(w));
+    CHECK(*kv::bin_of(r) == "sum");
+    CHECK(*kv::bin_of(w) == "out");
+    CHECK(std::get<kv::exp_write_op>(w) == kv::exp_write_op{"out", {0x01}, 1});
+}
+
 TEST_CASE("is_read: reads, CDT reads and bit reads; everything else writes", "[kv][operation]") {
     CHECK(kv::is_read(kv::op::read("a")));
     CHECK(kv::is_read(kv::op::read_all()));

@@ -225,4 +225,64 @@ TEST_CASE("bucketed list: an append under the caller's id is stored once per id"
     CHECK(l.count("o").value() == 5);
 }
 
+TEST_CASE("bucketed list: holes do not choke the head (issue 33)", "[patterns][bucketed_list]") {
+    // A fifth of all writes time out once (max_attempts 1): claims whose
+    // element write failed leave holes, some fences fail too and are left to
+    // compaction. The clock stands still, so no hole ever ages past
+    // claim_retention: compaction must still pass them once `claims` holds
+    // 4 x claim_window ids, and `claims` stays under 2 x claim_window + 1
+    // ids without faults and under 4 x claim_window (plus the appends that
+    // race a failed compaction) with them, whatever the hole rate; the head
+    // record and the bytes written per append stay within stated bounds of
+    // the fault-free run. (Before: a hole stopped compaction for
+    // claim_retention, 60 s, and `claims` grew with every append — the
+    // head, rewritten by every claim, with it.)
+    constexpr std::size_t window = 16;
+    struct outcome {
+        std::size_t max_claims = 0;
+        std::size_t max_head_bytes = 0;
+        double bytes_written_per_append = 0;
+        std::size_t acked = 0;
+    };
+    auto run = [&](double write_faults) {
+        sim::cluster c;
+        if (write_faults > 0)
+            REQUIRE(c.add_fault(sim::fault::timeout().only(sim::op_scope::writes).with_probability(write_faults).forever()));
+        list_type l(c, {bucket_policy::by_count, 50}, {.claim_window = window, .max_attempts = 1});
+        std::set<std::string> stored;
+        outcome out;
+        constexpr int appends = 3000;
+        for (int i = 0; i < appends; ++i) {
+            if (l.append("o", std::to_string(i), i)) stored.insert(std::to_string(i));
+            auto h = c.get(l.head_key("o"));
+            REQUIRE(h);
+            out.max_claims = std::max(out.max_claims, h->value_of("claims").as_list().size());
+            out.max_head_bytes =
+                std::max(out.max_head_bytes, kv::record_size::flat("heads", std::nullopt, false, h->bins));
+        }
+        out.bytes_written_per_append = static_cast<double>(c.stats().namespaces[0].totals.bytes_written) / appends;
+        out.acked = stored.size();
+        c.clear_faults();
+        auto all = l.read_all("o");
+        REQUIRE(all);
+        std::set<std::string> read;
+        for (const auto& e : *all) read.insert(e.item);
+        for (const std::string& s : stored) CHECK(read.count(s) == 1); // every acknowledged element is there
+        CHECK(l.count("o").value() >= read.size());
+        return out;
+    };
+    const outcome clean = run(0.0);
+    const outcome holed = run(0.2);
+    INFO("claims max " << clean.max_claims << " / " << holed.max_claims << ", head bytes max " << clean.max_head_bytes
+                       << " / " << holed.max_head_bytes << ", bytes written per append " << clean.bytes_written_per_append
+                       << " / " << holed.bytes_written_per_append << ", acknowledged " << clean.acked << " / "
+                       << holed.acked);
+    CHECK(clean.acked == 3000);
+    CHECK(holed.acked < 2700); // the faults did make holes
+    CHECK(clean.max_claims <= 2 * window + 1);
+    CHECK(holed.max_claims <= 5 * window);
+    CHECK(holed.max_head_bytes <= clean.max_head_bytes * 3);
+    CHECK(holed.bytes_written_per_append <= clean.bytes_written_per_append * 2);
+}
+
 } // namespace patterns_bucketed_list_test

@@ -3,6 +3,7 @@
 // timeouts and in-doubt writes (a timed-out increment ends counted once or
 // reported, never doubled) — shard counts that change, and the head record.
 // Named *concurrency* so CI also runs it under ThreadSanitizer.
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/patterns/sharded_counter.hpp>
 #include <kvmodel/sim/cluster.hpp>
 
@@ -221,7 +222,11 @@ TEST_CASE("sharded counter: KEY_BUSY is retried on another shard and never count
     cfg.time_source = clock;
     cfg.base_latency = std::chrono::microseconds(100);
     sim::cluster db(cfg);
-    sharded_counter<sim::cluster> one(db, "busy1", {.shards = 1, .max_attempts = 3});
+    // No pause between sends: a pause would move the clock and drain the
+    // queue (what backoff is for), and this test is about the queue full.
+    kv::retry_policy no_pause;
+    no_pause.initial_backoff = std::chrono::milliseconds(0);
+    sharded_counter<sim::cluster> one(db, "busy1", {.shards = 1, .max_attempts = 3, .retry = no_pause});
     int ok = 0;
     int busy = 0;
     for (int i = 0; i < 30; ++i) {
@@ -237,7 +242,7 @@ TEST_CASE("sharded counter: KEY_BUSY is retried on another shard and never count
     CHECK(busy == 8);
     CHECK(one.total().value() == 22);
     // Four shards absorb 4 x 22 at once; a KEY_BUSY moves on to another shard.
-    sharded_counter<sim::cluster> four(db, "busy4", {.shards = 4, .max_attempts = 16});
+    sharded_counter<sim::cluster> four(db, "busy4", {.shards = 4, .max_attempts = 16, .retry = no_pause});
     std::int64_t acked = 0;
     std::uint32_t busy_seen = 0;
     for (int i = 0; i < 88; ++i) {

@@ -12,10 +12,12 @@
 // * kv::key -> as_key (int, string or blob user key; a digest-only key by its
 //   digest). Policies -> as_policy_read / _write / _operate / _remove / _batch
 //   (timeouts, retries, exists action, generation check, TTL, send_key,
-//   durable_delete).
+//   durable_delete, and the filter expression: the policy's packed bytes
+//   become the as_exp the C client sends, unchanged).
 // * operate(): each kv::operation is exactly one as_operations_* call (CDT ops
 //   as_operations_map_* / list_*, bit ops as_operations_bit_*, each ctx step an
-//   as_cdt_ctx item, create steps included), sent as ONE command with
+//   as_cdt_ctx item, create steps included; exp_read / exp_write as
+//   as_operations_exp_read / _write on the packed bytes), sent as ONE command with
 //   respond_all_ops; results come back in operation order.
 // * Values: list and map bins are written as Aerospike msgpack particles
 //   (detail/aerospike_wire.hpp: exact key order and order flags) and every list
@@ -25,7 +27,8 @@
 //   way the C client takes them).
 // * Errors: the server's as_status becomes the same kvmodel status, with the
 //   client's message ("operate: ... AEROSPIKE_ERR_OP_NOT_APPLICABLE") and its
-//   in_doubt flag. Checks the C client would otherwise refuse without a useful
+//   in_doubt flag (detail::client_error: every client code of as_status.h has
+//   its status; kv::is_transient says which a pattern retries). Checks the C client would otherwise refuse without a useful
 //   status are done first, with the same statuses the simulator gives: bin name
 //   over 15 bytes (BIN_NAME_TOO_LONG), INF/WILDCARD in a stored value and an
 //   empty command (PARAMETER_ERROR), bad namespace/set names (PARAMETER_ERROR).
@@ -78,6 +81,8 @@
 #include <aerospike/as_cdt_ctx.h>
 #include <aerospike/as_double.h>
 #include <aerospike/as_error.h>
+#include <aerospike/as_exp.h>
+#include <aerospike/as_exp_operations.h>
 #include <aerospike/as_geojson.h>
 #include <aerospike/as_integer.h>
 #include <aerospike/as_key.h>
@@ -107,6 +112,7 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
+#include <new>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -190,13 +196,7 @@ namespace detail {
 /// An as_error as a kvmodel error: the same status number, the client's message
 /// prefixed by the command, and the in-doubt flag.
 inline error to_error(const as_error& err, std::string_view what) {
-    bool unknown = false;
-    status s = status_from_code(static_cast<int>(err.code), &unknown);
-    std::string msg = std::string(what) + ": " + err.message;
-    if (unknown) msg += " (as_status " + std::to_string(static_cast<int>(err.code)) + ")";
-    error e{s, std::move(msg)};
-    e.in_doubt = err.in_doubt;
-    return e;
+    return client_error(static_cast<int>(err.code), err.message, err.in_doubt, what);
 }
 
 /// Owns an as_val* until released into a C client call that takes ownership.
@@ -378,11 +378,35 @@ inline uint32_t ms(std::chrono::milliseconds d) noexcept {
     return static_cast<uint32_t>(c);
 }
 
-inline void apply_base(as_policy_base& b, const kv::base_policy& p) noexcept {
+/// An as_exp holding a copy of packed expression bytes (kvmodel's packed
+/// form is the C client's as_exp::packed, byte for byte), alive for one
+/// command.
+class exp_holder {
+public:
+    const as_exp* set(std::span<const std::uint8_t> packed) {
+        void* mem = std::malloc(sizeof(as_exp) + packed.size());
+        if (mem == nullptr) throw std::bad_alloc();
+        m_mem.reset(mem);
+        auto* e = static_cast<as_exp*>(mem);
+        e->packed_sz = static_cast<uint32_t>(packed.size());
+        if (!packed.empty()) std::memcpy(e->packed, packed.data(), packed.size());
+        return e;
+    }
+
+private:
+    struct free_deleter {
+        void operator()(void* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<void, free_deleter> m_mem;
+};
+
+/// Timeouts, retries and the filter expression (kept alive by fx).
+inline void apply_base(as_policy_base& b, const kv::base_policy& p, exp_holder& fx) {
     b.socket_timeout = ms(p.socket_timeout);
     b.total_timeout = ms(p.total_timeout);
     b.max_retries = p.max_retries;
     b.sleep_between_retries = ms(p.sleep_between_retries);
+    b.filter_exp = p.filter_exp.empty() ? nullptr : const_cast<as_exp*>(fx.set(p.filter_exp));
 }
 
 /// kv::record_exists_action -> as_policy_exists (different numbering).
@@ -925,7 +949,8 @@ public:
     result<kv::record> get(const kv::key& k, const kv::read_policy& rp = {}) {
         as_key key;
         if (auto r = detail::init_key(key, k, "get"); !r) return r.error();
-        as_policy_read p = read_policy(rp);
+        detail::exp_holder fx;
+        as_policy_read p = read_policy(rp, fx);
         as_error err;
         as_record* raw = nullptr;
         as_status st = aerospike_key_get(m_as.get(), &err, &p, &key, &raw);
@@ -947,7 +972,8 @@ public:
             names.push_back(b.c_str());
         }
         names.push_back(nullptr);
-        as_policy_read p = read_policy(rp);
+        detail::exp_holder fx;
+        as_policy_read p = read_policy(rp, fx);
         as_error err;
         as_record* raw = nullptr;
         as_status st = aerospike_key_select(m_as.get(), &err, &p, &key, names.data(), &raw);
@@ -963,7 +989,8 @@ public:
     result<bool> exists(const kv::key& k, const kv::read_policy& rp = {}) {
         as_key key;
         if (auto r = detail::init_key(key, k, "exists"); !r) return r.error();
-        as_policy_read p = read_policy(rp);
+        detail::exp_holder fx;
+        as_policy_read p = read_policy(rp, fx);
         as_error err;
         as_record* raw = nullptr;
         as_status st = aerospike_key_exists(m_as.get(), &err, &p, &key, &raw);
@@ -994,9 +1021,10 @@ public:
         }
         rec.ttl = detail::wire_ttl(wp.ttl);
         rec.gen = static_cast<uint16_t>(wp.generation);
+        detail::exp_holder fx;
         as_policy_write p;
         as_policy_write_init(&p);
-        detail::apply_base(p.base, wp);
+        detail::apply_base(p.base, wp, fx);
         p.exists = detail::exists_policy(wp.exists);
         p.gen = detail::gen_policy(wp.gen);
         p.key = wp.send_key ? AS_POLICY_KEY_SEND : AS_POLICY_KEY_DIGEST;
@@ -1029,8 +1057,9 @@ public:
             return fail(status::parameter_error, "operate: " + std::to_string(ops.size()) + " operations, max 65535");
         if (sent == 0) {
             // Only header reads: the header is what exists() answers.
-            as_policy_read p = read_policy(kv::read_policy{});
-            detail::apply_base(p.base, wp);
+            detail::exp_holder fx;
+            as_policy_read p = read_policy(kv::read_policy{}, fx);
+            detail::apply_base(p.base, wp, fx);
             as_error err;
             as_record* raw = nullptr;
             as_status st = aerospike_key_exists(m_as.get(), &err, &p, &key, &raw);
@@ -1043,7 +1072,10 @@ public:
         }
         detail::ops_holder h(static_cast<uint16_t>(sent));
         as_operations* aops = &h.ops;
+        std::vector<detail::exp_holder> exps(ops.size());
+        std::size_t op_index = 0;
         for (const kv::operation& o : ops) {
+            detail::exp_holder& ex = exps[op_index++];
             std::string_view what = kv::op_name(o);
             result<void> added;
             switch (kv::kind(o)) {
@@ -1082,14 +1114,29 @@ public:
                 added = detail::add_bit(aops, b.bin.c_str(), b.op);
                 break;
             }
+            case kv::op_kind::exp_read: {
+                const auto& x = std::get<kv::exp_read_op>(o);
+                if (!as_operations_exp_read(aops, x.name.c_str(), ex.set(x.exp),
+                                            static_cast<as_exp_read_flags>(x.flags)))
+                    added = fail(status::client_param, "exp_read: the C client refused the op");
+                break;
+            }
+            case kv::op_kind::exp_write: {
+                const auto& x = std::get<kv::exp_write_op>(o);
+                if (!as_operations_exp_write(aops, x.bin.c_str(), ex.set(x.exp),
+                                             static_cast<as_exp_write_flags>(x.flags)))
+                    added = fail(status::client_param, "exp_write: the C client refused the op");
+                break;
+            }
             }
             if (!added) return fail(added.error().code, "operate: " + added.error().message);
         }
         aops->ttl = detail::wire_ttl(wp.ttl);
         aops->gen = static_cast<uint16_t>(wp.generation);
+        detail::exp_holder fx;
         as_policy_operate p;
         as_policy_operate_init(&p);
-        detail::apply_base(p.base, wp);
+        detail::apply_base(p.base, wp, fx);
         p.exists = detail::exists_policy(wp.exists);
         p.gen = detail::gen_policy(wp.gen);
         p.key = wp.send_key ? AS_POLICY_KEY_SEND : AS_POLICY_KEY_DIGEST;
@@ -1152,9 +1199,10 @@ public:
     result<void> remove(const kv::key& k, const kv::write_policy& wp = {}) {
         as_key key;
         if (auto r = detail::init_key(key, k, "remove"); !r) return r.error();
+        detail::exp_holder fx;
         as_policy_remove p;
         as_policy_remove_init(&p);
-        detail::apply_base(p.base, wp);
+        detail::apply_base(p.base, wp, fx);
         p.gen = detail::gen_policy(wp.gen);
         p.generation = static_cast<uint16_t>(wp.generation);
         p.key = wp.send_key ? AS_POLICY_KEY_SEND : AS_POLICY_KEY_DIGEST;
@@ -1230,9 +1278,10 @@ public:
             as_scan_select_init(&s, static_cast<uint16_t>(req.bins.size()));
             for (const std::string& b : req.bins) as_scan_select(&s, b.c_str());
         }
+        detail::exp_holder fx;
         as_policy_scan p;
         as_policy_scan_init(&p);
-        detail::apply_base(p.base, rp);
+        detail::apply_base(p.base, rp, fx);
         p.max_records = req.max_records;
         collector c;
         as_error err;
@@ -1284,9 +1333,10 @@ public:
             return fail(status::parameter_error, "query: filter value must be an integer, a string or bytes");
         }
         if (!ok) return fail(status::client_param, "query: the C client refused the filter");
+        detail::exp_holder fx;
         as_policy_query p;
         as_policy_query_init(&p);
-        detail::apply_base(p.base, rp);
+        detail::apply_base(p.base, rp, fx);
         q.max_records = req.max_records;
         collector c;
         as_error err;
@@ -1310,10 +1360,10 @@ private:
 
     explicit aerospike_store(std::unique_ptr<aerospike, client_deleter> as) : m_as(std::move(as)) {}
 
-    static as_policy_read read_policy(const kv::read_policy& rp) {
+    static as_policy_read read_policy(const kv::read_policy& rp, detail::exp_holder& fx) {
         as_policy_read p;
         as_policy_read_init(&p);
-        detail::apply_base(p.base, rp);
+        detail::apply_base(p.base, rp, fx);
         p.deserialize = false;
         return p;
     }
@@ -1393,9 +1443,10 @@ private:
                 r->n_bin_names = static_cast<uint32_t>(names.size());
             }
         }
+        detail::exp_holder fx;
         as_policy_batch p;
         as_policy_batch_init(&p);
-        detail::apply_base(p.base, rp);
+        detail::apply_base(p.base, rp, fx);
         p.deserialize = false;
         as_error err;
         as_status st = aerospike_batch_read(m_as.get(), &err, &p, &records);

@@ -41,6 +41,9 @@
 
 namespace kvmodel::adapters {
 
+/// A kv_store over another one whose records all live in sets of their own
+/// (suffixed with a scope) and are removed when it is destroyed; see the
+/// header comment. Each call is the inner store's call on the scoped key.
 template <kv::kv_store Store>
 class scoped_store {
 public:
@@ -60,27 +63,32 @@ public:
         return kv::key::make(k.ns(), set, *k.user_key());
     }
 
+    /// The inner get() on the scoped key.
     result<kv::record> get(const kv::key& k, const kv::read_policy& rp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
         return m_inner.get(*s, rp);
     }
+    /// \overload
     result<kv::record> get(const kv::key& k, std::span<const std::string> bins, const kv::read_policy& rp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
         return kv::get(m_inner, *s, bins, rp);
     }
+    /// The inner exists() on the scoped key.
     result<bool> exists(const kv::key& k, const kv::read_policy& rp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
         return kv::exists(m_inner, *s, rp);
     }
+    /// The inner put() on the scoped key; the key is remembered for clear().
     result<void> put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
         remember(*s);
         return kv::put(m_inner, *s, bins, wp);
     }
+    /// The inner operate() on the scoped key; the key is remembered for clear().
     result<kv::record> operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
@@ -93,16 +101,19 @@ public:
                                const kv::write_policy& wp = {}) {
         return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp);
     }
+    /// The inner remove() on the scoped key.
     result<void> remove(const kv::key& k, const kv::write_policy& wp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
         return m_inner.remove(*s, wp);
     }
+    /// The inner touch() on the scoped key.
     result<void> touch(const kv::key& k, const kv::write_policy& wp = {}) {
         auto s = scoped(k);
         if (!s) return s.error();
         return kv::touch(m_inner, *s, wp);
     }
+    /// The inner batch_get() on the scoped keys.
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys, const kv::read_policy& rp = {}) {
         std::vector<kv::key> sk;
         std::vector<result<kv::record>> out(keys.size(), result<kv::record>(kv::record{}));
@@ -120,6 +131,7 @@ public:
         for (std::size_t j = 0; j < got.size(); ++j) out[slot[j]] = std::move(got[j]);
         return out;
     }
+    /// \overload
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys, std::span<const std::string> bins,
                                               const kv::read_policy& rp = {}) {
         std::vector<kv::key> sk;
@@ -140,6 +152,7 @@ public:
     }
 
     // --- kv_queryable, when the inner store is ------------------------------------
+    /// Creates the index with a scoped name on the scoped set; dropped by clear().
     result<void> create_index(const kv::index_spec& ix)
         requires kv::kv_queryable<Store>
     {
@@ -153,6 +166,7 @@ public:
         }
         return r;
     }
+    /// Drops the scoped index of that name.
     result<void> drop_index(const std::string& ns, const std::string& name)
         requires kv::kv_queryable<Store>
     {
@@ -163,6 +177,7 @@ public:
         }
         return m_inner.drop_index(ns, n);
     }
+    /// The inner scan() of the scoped set; keys come back with their own set.
     result<std::vector<kv::keyed_record>> scan(const kv::scan_request& req, const kv::read_policy& rp = {})
         requires kv::kv_queryable<Store>
     {
@@ -172,6 +187,7 @@ public:
         if (r) unscope(*r, req.set);
         return r;
     }
+    /// The inner query() of the scoped set and index; keys come back with their own set.
     result<std::vector<kv::keyed_record>> query(const kv::query_request& req, const kv::read_policy& rp = {})
         requires kv::kv_queryable<Store>
     {
@@ -199,6 +215,7 @@ public:
             for (const auto& [ns, name] : indexes) (void)m_inner.drop_index(ns, name);
     }
 
+    /// The store underneath.
     Store& inner() noexcept { return m_inner; }
 
 private:

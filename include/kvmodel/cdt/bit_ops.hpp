@@ -57,18 +57,27 @@ namespace kvmodel::cdt {
 
 /// Bit write flags (as_bit_write_flags), OR-able.
 namespace bit_write_flags {
+/// Default: create the bin or update it.
 inline constexpr std::uint32_t none = 0;
+/// Fail BIN_EXISTS_ERROR if the bin exists.
 inline constexpr std::uint32_t create_only = 1;
+/// Fail BIN_NOT_FOUND if the bin does not exist.
 inline constexpr std::uint32_t update_only = 2;
+/// Do nothing instead of failing on a flag's condition.
 inline constexpr std::uint32_t no_fail = 4;
+/// With no_fail: apply what can be applied (resize, insert, ...).
 inline constexpr std::uint32_t partial = 8;
 } // namespace bit_write_flags
 
 /// Resize flags (as_bit_resize_flags), OR-able.
 namespace bit_resize_flags {
+/// Resize at the end, growing or shrinking.
 inline constexpr std::uint32_t none = 0;
+/// Resize at the front instead.
 inline constexpr std::uint32_t from_front = 1;
+/// Only grow (a smaller size is not an error, nothing changes).
 inline constexpr std::uint32_t grow_only = 2;
+/// Only shrink.
 inline constexpr std::uint32_t shrink_only = 4;
 } // namespace bit_resize_flags
 
@@ -78,8 +87,10 @@ enum class bit_overflow_action : std::uint8_t { fail = 0, saturate = 2, wrap = 4
 
 /// Bit operation policy (as_bit_policy): the write flags.
 struct bit_policy {
+    /// OR of bit_write_flags.
     std::uint32_t flags = bit_write_flags::none;
 
+    /// Flags equal.
     friend bool operator==(const bit_policy&, const bit_policy&) = default;
 };
 
@@ -156,6 +167,7 @@ constexpr std::optional<bit_op_code> bit_op_from_name(std::string_view name) noe
 /// One bit operation. Which fields an op reads is fixed by its code (see the
 /// builders, whose parameter names are the C client's); the rest stay default.
 struct bit_op {
+    /// Which operation.
     bit_op_code code = bit_op_code::bit_get;
     /// Bit ops: first bit of the range (negative = from the end).
     std::int64_t bit_offset = 0;
@@ -182,6 +194,7 @@ struct bit_op {
     /// Modify ops: the write flags.
     bit_policy policy;
 
+    /// Every field equal.
     friend bool operator==(const bit_op&, const bit_op&) = default;
 };
 

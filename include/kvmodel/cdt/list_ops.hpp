@@ -427,24 +427,31 @@ inline op remove_by_value_rel_rank_range(value v,
 
 /// Context steps, named as the clients' as_cdt_ctx_add_*.
 namespace ctx {
+/// The list element at index (negative from the end).
 inline ctx_step list_index(std::int64_t index) {
     return ctx_step::list_index(index);
 }
+/// The list element of value rank (negative from the highest).
 inline ctx_step list_rank(std::int64_t rank) {
     return ctx_step::list_rank(rank);
 }
+/// The first list element equal to v.
 inline ctx_step list_value(value v) {
     return ctx_step::list_value(std::move(v));
 }
+/// The map entry at key index (negative from the end).
 inline ctx_step map_index(std::int64_t index) {
     return ctx_step::map_index(index);
 }
+/// The map entry of value rank (negative from the highest).
 inline ctx_step map_rank(std::int64_t rank) {
     return ctx_step::map_rank(rank);
 }
+/// The map entry of key k.
 inline ctx_step map_key(value k) {
     return ctx_step::map_key(std::move(k));
 }
+/// The first map entry whose value equals v.
 inline ctx_step map_value(value v) {
     return ctx_step::map_value(std::move(v));
 }

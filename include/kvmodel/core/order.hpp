@@ -205,6 +205,7 @@ inline std::weak_ordering compare(const value& a, const value& b) noexcept {
 
 /// Strict weak order for standard containers and algorithms (no wildcard matching).
 struct value_less {
+    /// Whether a sorts before b in Aerospike's cross-type order.
     bool operator()(const value& a, const value& b) const noexcept {
         return detail::cdt_compare(a, b, false) < 0;
     }
@@ -277,6 +278,7 @@ inline std::ostream& operator<<(std::ostream& os, const value& v) {
 
 } // namespace kvmodel
 
+/// \cond std_hash
 inline std::size_t std::hash<kvmodel::value>::operator()(const kvmodel::value& v) const noexcept {
     using kvmodel::value_type;
     std::size_t seed = static_cast<std::size_t>(v.type());
@@ -306,3 +308,4 @@ inline std::size_t std::hash<kvmodel::value>::operator()(const kvmodel::value& v
     }
     return seed;
 }
+/// \endcond

@@ -11,11 +11,22 @@
 namespace kvmodel {
 
 enum class status : std::int16_t {
-    // Client-side (negative, as the C client numbers them).
+    // Client-side (negative, as the C client numbers them; as_status.h).
+    metrics_conflict = -20,
+    txn_already_aborted = -19,
+    txn_already_committed = -18,
+    txn_failed = -17,
+    batch_failed = -16,
+    no_response = -15,
+    max_error_rate = -14,     // the client's per-node error limit (circuit breaker)
+    use_normal_retry = -13,   // internal to the client's batch retry
     max_retries_exceeded = -12,
+    async_queue_full = -11,
     connection = -10,
+    tls_error = -9,
     invalid_node = -8,
     no_more_connections = -7,
+    async_connection = -6,
     client_abort = -5,
     invalid_host = -4,
     no_more_records = -3,
@@ -68,10 +79,21 @@ enum class status : std::int16_t {
 /// `kvmodel cdt` output spell it (KEY_NOT_FOUND for record_not_found).
 constexpr std::string_view status_name(status s) noexcept {
     switch (s) {
+    case status::metrics_conflict: return "METRICS_CONFLICT";
+    case status::txn_already_aborted: return "TXN_ALREADY_ABORTED";
+    case status::txn_already_committed: return "TXN_ALREADY_COMMITTED";
+    case status::txn_failed: return "TXN_FAILED";
+    case status::batch_failed: return "BATCH_FAILED";
+    case status::no_response: return "NO_RESPONSE";
+    case status::max_error_rate: return "MAX_ERROR_RATE";
+    case status::use_normal_retry: return "USE_NORMAL_RETRY";
     case status::max_retries_exceeded: return "MAX_RETRIES_EXCEEDED";
+    case status::async_queue_full: return "ASYNC_QUEUE_FULL";
     case status::connection: return "CONNECTION";
+    case status::tls_error: return "TLS_ERROR";
     case status::invalid_node: return "INVALID_NODE";
     case status::no_more_connections: return "NO_MORE_CONNECTIONS";
+    case status::async_connection: return "ASYNC_CONNECTION";
     case status::client_abort: return "CLIENT_ABORT";
     case status::invalid_host: return "INVALID_HOST";
     case status::no_more_records: return "NO_MORE_RECORDS";

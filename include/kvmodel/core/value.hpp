@@ -60,15 +60,19 @@ enum class value_type : std::uint8_t {
     wildcard = 9,
 };
 
+/// The type of nil: no value (an absent bin, a missing result; below every value).
 struct nil_t {
+    /// All nils are equal.
     friend constexpr bool operator==(nil_t, nil_t) noexcept { return true; }
 };
 /// Above every value: the unbounded `end` of a range.
 struct inf_t {
+    /// All INFs are equal.
     friend constexpr bool operator==(inf_t, inf_t) noexcept { return true; }
 };
 /// Matches anything when it appears in a value argument: [type, WILDCARD].
 struct wildcard_t {
+    /// All WILDCARDs are equal.
     friend constexpr bool operator==(wildcard_t, wildcard_t) noexcept { return true; }
 };
 inline constexpr nil_t nil{};
@@ -104,26 +108,39 @@ inline std::weak_ordering compare(const value& a, const value& b) noexcept;
 /// A CDT list: elements in list order, indexed by position and by value rank.
 class list {
 public:
+    /// An empty UNORDERED list.
     list() noexcept = default;
+    /// An empty list with that order flag.
     explicit list(list_order order) noexcept : m_order(order) {}
+    /// The items in this order (UNORDERED).
     list(std::initializer_list<value> items);
+    /// The items in this order; an ORDERED list's must already be sorted.
     explicit list(std::vector<value> items, list_order order = list_order::unordered);
 
+    /// Number of elements. O(1).
     std::size_t size() const noexcept;
+    /// Whether it has no element.
     bool empty() const noexcept { return size() == 0; }
 
     /// Element at list position i; precondition i < size(). O(1), or
     /// O(log n) once indexed.
     const value& operator[](std::size_t i) const;
+    /// operator[](i).
     const value& at(std::size_t i) const { return (*this)[i]; }
+    /// The first element; precondition: !empty().
     const value& front() const { return (*this)[0]; }
+    /// The last element; precondition: !empty().
     const value& back() const { return (*this)[size() - 1]; }
 
+    /// UNORDERED or ORDERED (the list's flag, as the server stores it).
     list_order order() const noexcept { return m_order; }
+    /// Whether the flag is ORDERED.
     bool is_ordered() const noexcept { return m_order == list_order::ordered; }
     /// Sets the flag only; an ORDERED list must already be sorted (see sort()).
     void set_order_flag(list_order o) noexcept { m_order = o; }
+    /// The persist-index flag.
     bool persist_index() const noexcept { return m_persist_index; }
+    /// Sets the persist-index flag.
     void set_persist_index(bool p) noexcept { m_persist_index = p; }
 
     // --- value rank (ties by position). O(log n) each once the list has its
@@ -134,6 +151,7 @@ public:
     /// O(n log n) once; afterwards positional access is O(log n). No-op when
     /// built or short. Clones a shared list first, like every mutation.
     void build_index();
+    /// Whether the value index is built.
     bool has_index() const noexcept;
     /// The rank of the element at position i (0 = lowest value).
     std::size_t rank_of(std::size_t i) const;
@@ -155,6 +173,7 @@ public:
     std::vector<value> values_between(const value& lo, const value* hi) const;
 
     // --- mutation (clones a shared container first).
+    /// Appends v: O(1) amortised, O(log n) once indexed.
     void push_back(value v);
     /// Inserts before position pos (pos == size() appends). O(log n) amortised.
     /// Ignores the order flag: callers place values themselves.
@@ -163,25 +182,31 @@ public:
     /// precondition: the list is sorted (an ORDERED list is). O(log n), one
     /// search (O(n) shift on a short flat list).
     std::size_t insert_sorted(value v);
+    /// Replaces the element at pos; precondition pos < size().
     void set(std::size_t pos, value v);
     /// Moves the element at pos out, leaving nil in its place (O(log n)): lets a
     /// caller modify a nested container without cloning it, then set() it back.
     value take(std::size_t pos);
+    /// Erases the element at pos; precondition pos < size().
     void erase(std::size_t pos);
     /// Erases positions [first, last).
     void erase(std::size_t first, std::size_t last);
     /// Erases the elements at the given ascending positions, in one pass.
     /// O(n) on a flat list, O(k log n) on an indexed one.
     void erase_positions(const std::vector<std::size_t>& positions);
+    /// Removes every element.
     void clear() noexcept;
     /// Stable sort by value; with drop_duplicates keeps the first of equal values.
     void sort(bool drop_duplicates = false);
 
     /// Iteration in list order.
     class const_iterator;
+    /// The first element.
     const_iterator begin() const;
+    /// Past the last element.
     const_iterator end() const;
 
+    /// The elements in list order, copied. O(n).
     std::vector<value> to_vector() const;
 
 private:
@@ -198,38 +223,56 @@ private:
 /// value rank (ties by key).
 class map {
 public:
+    /// An empty UNORDERED map.
     map() noexcept = default;
+    /// An empty map with that order flag.
     explicit map(map_order order) noexcept : m_order(order) {}
+    /// The entries (a later duplicate key overwrites an earlier one), UNORDERED.
     map(std::initializer_list<std::pair<value, value>> items);
+    /// The entries, with that order flag.
     explicit map(std::vector<std::pair<value, value>> items,
                  map_order order = map_order::unordered);
 
+    /// Number of entries. O(1).
     std::size_t size() const noexcept;
+    /// Whether it has no entry.
     bool empty() const noexcept { return size() == 0; }
 
+    /// The order flag.
     map_order order() const noexcept { return m_order; }
+    /// Sets the order flag only (entries stay in key order).
     void set_order(map_order o) noexcept { m_order = o; }
+    /// The persist-index flag.
     bool persist_index() const noexcept { return m_persist_index; }
+    /// Sets the persist-index flag.
     void set_persist_index(bool p) noexcept { m_persist_index = p; }
 
     /// Entry at index i (key order); precondition i < size(). O(log n).
     const map_entry& entry_at(std::size_t i) const;
+    /// The key at index i; precondition i < size(). O(log n).
     const value& key_at(std::size_t i) const;
+    /// The value at index i; precondition i < size(). O(log n).
     const value& value_at(std::size_t i) const;
 
     /// Index of key k, if present. O(log n).
     std::optional<std::size_t> find(const value& k) const;
     /// The value at key k, or nullptr.
     const value* get(const value& k) const;
+    /// Whether key k is present. O(log n).
     bool contains(const value& k) const { return find(k).has_value(); }
     /// Number of keys strictly below k (WILDCARD in k matches).
     std::size_t count_less_key(const value& k) const;
+    /// Number of keys below or matching k.
     std::size_t count_less_equal_key(const value& k) const;
 
     // --- value rank (ties by key). O(log n) each.
+    /// The value rank of the entry at index (0 = lowest value).
     std::size_t rank_of(std::size_t index) const;
+    /// The index of the entry of value rank r; precondition r < size().
     std::size_t index_at_rank(std::size_t r) const;
+    /// Number of entries whose value is strictly below v (WILDCARD in v matches).
     std::size_t count_less_value(const value& v) const;
+    /// Number of entries whose value is below or matches v.
     std::size_t count_less_equal_value(const value& v) const;
     /// Indexes of ranks [first, last), in rank order. O(log n + k log n):
     /// each entry's index is a walk up the key tree from the leaf it
@@ -239,18 +282,24 @@ public:
     // --- mutation (clones a shared container first).
     /// Inserts or overwrites; returns the entry's index and whether it was new.
     std::pair<std::size_t, bool> put(value k, value v);
+    /// Replaces the value at index; precondition index < size().
     void set_value_at(std::size_t index, value v);
     /// Moves the value at index out, leaving nil in its place (see list::take).
     value take_value_at(std::size_t index);
+    /// Erases the entry at index; precondition index < size().
     void erase_at(std::size_t index);
     /// Erases indexes [first, last).
     void erase_range(std::size_t first, std::size_t last);
+    /// Erases key k; whether it was there. O(log n).
     bool erase(const value& k);
+    /// Removes every entry.
     void clear() noexcept;
 
     /// Iteration over entries in key order.
     class const_iterator;
+    /// The first entry (lowest key).
     const_iterator begin() const;
+    /// Past the last entry.
     const_iterator end() const;
 
 private:
@@ -265,12 +314,17 @@ private:
 /// A Value: one of Aerospike's particle types, or INF / WILDCARD.
 class value {
 public:
+    /// The alternatives, in value_type order.
     using storage = std::variant<nil_t, bool, std::int64_t, std::string, kvmodel::list,
                                  kvmodel::map, kvmodel::bytes, double, inf_t, wildcard_t>;
 
+    /// Nil.
     value() noexcept : m_v() {}
+    /// Nil.
     value(nil_t) noexcept : m_v() {}                              // NOLINT(google-explicit-constructor)
+    /// A bool.
     value(bool b) noexcept : m_v(b) {}                            // NOLINT
+    /// An integer, as int64.
     template <class I>
         requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char> &&
                  !std::is_same_v<I, std::uint64_t>)
@@ -278,27 +332,41 @@ public:
     /// Unsigned 64-bit values are stored as their two's-complement int64, as
     /// Aerospike's integer particle does.
     value(std::uint64_t u) noexcept : m_v(static_cast<std::int64_t>(u)) {} // NOLINT
+    /// A double.
     value(double d) noexcept : m_v(d) {}                          // NOLINT
+    /// A float, as double.
     value(float f) noexcept : m_v(static_cast<double>(f)) {}      // NOLINT
+    /// A string, copied.
     value(const char* s) : m_v(std::string(s)) {}                 // NOLINT
+    /// A string, moved in.
     value(std::string s) noexcept : m_v(std::move(s)) {}          // NOLINT
+    /// A string, copied.
     value(std::string_view s) : m_v(std::string(s)) {}            // NOLINT
+    /// A blob.
     value(kvmodel::bytes b) noexcept : m_v(std::move(b)) {}       // NOLINT
+    /// A list.
     value(kvmodel::list l) noexcept : m_v(std::move(l)) {}        // NOLINT
+    /// A map.
     value(kvmodel::map m) noexcept : m_v(std::move(m)) {}         // NOLINT
+    /// INF.
     value(inf_t) noexcept : m_v(inf_t{}) {}                       // NOLINT
+    /// WILDCARD.
     value(wildcard_t) noexcept : m_v(wildcard_t{}) {}             // NOLINT
 
     // Copies, moves and destruction of the scalar alternatives (nil, bool,
     // int, double, INF, WILDCARD: most values an engine builds and drops)
     // are done directly, without the variant's out-of-line visit.
+    /// A copy: O(1) for a list or map (shared until one copy changes).
     KVMODEL_ALWAYS_INLINE value(const value& o) { construct_from(o); }
+    /// Takes o's content.
     KVMODEL_ALWAYS_INLINE value(value&& o) noexcept { construct_from(std::move(o)); }
+    /// Copy assignment.
     KVMODEL_ALWAYS_INLINE value& operator=(const value& o) {
         if (scalar(m_v.index()) && scalar(o.m_v.index())) construct_from(o);
         else assign_from(o);
         return *this;
     }
+    /// Move assignment.
     KVMODEL_ALWAYS_INLINE value& operator=(value&& o) noexcept {
         if (scalar(m_v.index()) && scalar(o.m_v.index())) construct_from(std::move(o));
         else assign_from(std::move(o));
@@ -308,36 +376,61 @@ public:
         if (!scalar(m_v.index())) destroy_container();
     }
 
+    /// The type held.
     value_type type() const noexcept { return static_cast<value_type>(m_v.index()); }
 
+    /// Whether it is nil.
     bool is_nil() const noexcept { return type() == value_type::nil; }
+    /// Whether it is a bool.
     bool is_bool() const noexcept { return type() == value_type::boolean; }
+    /// Whether it is an integer.
     bool is_int() const noexcept { return type() == value_type::integer; }
+    /// Whether it is a double.
     bool is_double() const noexcept { return type() == value_type::floating; }
+    /// Whether it is an integer or a double.
     bool is_number() const noexcept { return is_int() || is_double(); }
+    /// Whether it is a string.
     bool is_string() const noexcept { return type() == value_type::string; }
+    /// Whether it is a blob.
     bool is_bytes() const noexcept { return type() == value_type::bytes; }
+    /// Whether it is a list.
     bool is_list() const noexcept { return type() == value_type::list; }
+    /// Whether it is a map.
     bool is_map() const noexcept { return type() == value_type::map; }
+    /// Whether it is INF.
     bool is_inf() const noexcept { return type() == value_type::inf; }
+    /// Whether it is WILDCARD.
     bool is_wildcard() const noexcept { return type() == value_type::wildcard; }
     /// True when a WILDCARD appears anywhere in the value.
     bool contains_wildcard() const noexcept;
 
     // Accessors; precondition: the value has that type (KVMODEL_ASSERT).
+    /// The bool; precondition is_bool().
     bool as_bool() const { return get<bool>(); }
+    /// The integer; precondition is_int().
     std::int64_t as_int() const { return get<std::int64_t>(); }
+    /// The double; precondition is_double().
     double as_double() const { return get<double>(); }
+    /// The string; precondition is_string().
     const std::string& as_string() const { return get<std::string>(); }
+    /// The blob; precondition is_bytes().
     const kvmodel::bytes& as_bytes() const { return get<kvmodel::bytes>(); }
+    /// The list; precondition is_list().
     const kvmodel::list& as_list() const { return get<kvmodel::list>(); }
+    /// The map; precondition is_map().
     const kvmodel::map& as_map() const { return get<kvmodel::map>(); }
+    /// The list, to change in place; precondition is_list().
     kvmodel::list& as_list() { return get_mut<kvmodel::list>(); }
+    /// The map, to change in place; precondition is_map().
     kvmodel::map& as_map() { return get_mut<kvmodel::map>(); }
+    /// The string, to change in place; precondition is_string().
     std::string& as_string() { return get_mut<std::string>(); }
+    /// The blob, to change in place; precondition is_bytes().
     kvmodel::bytes& as_bytes() { return get_mut<kvmodel::bytes>(); }
 
+    /// The std::variant underneath (its index is the value_type).
     const storage& variant() const noexcept { return m_v; }
+    /// \overload
     storage& variant() noexcept { return m_v; }
 
 private:
@@ -436,8 +529,8 @@ inline bool operator==(const value& a, const value& b) noexcept;
 
 /// One map entry: its key and its value.
 struct map_entry {
-    value key;
-    value val;
+    value key; ///< the entry's key
+    value val; ///< its value
 };
 
 /// Builds a bytes value from its characters.
@@ -455,10 +548,14 @@ inline std::ostream& operator<<(std::ostream& os, const value& v);
 
 } // namespace kvmodel
 
+// Hidden from Doxygen 1.9, which cannot place a std:: specialisation declared
+// outside namespace std.
+/// \cond std_hash
 template <>
 struct std::hash<kvmodel::value> {
     std::size_t operator()(const kvmodel::value& v) const noexcept;
 };
+/// \endcond
 
 // containers.hpp ends by including order.hpp: that way whichever of the three
 // headers comes first, order.hpp always sees complete containers.

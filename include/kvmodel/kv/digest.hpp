@@ -103,6 +103,7 @@ inline std::optional<digest> digest_from_hex(std::string_view s) noexcept {
 /// already uniformly distributed, so its bytes 8..15 are the hash (bytes 0..1
 /// pick the partition, so a partition's records still spread over buckets).
 struct digest_hash {
+    /// The hash of d (from digest bytes the partition id does not use).
     std::size_t operator()(const digest& d) const noexcept {
         std::uint64_t h = 0;
         std::memcpy(&h, d.data() + 8, sizeof h);

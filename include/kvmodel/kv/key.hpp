@@ -35,6 +35,9 @@ inline constexpr std::size_t max_namespace_length = 31;
 /// Longest set name, in bytes (AS_SET_MAX_SIZE - 1).
 inline constexpr std::size_t max_set_length = 63;
 
+/// A record's key: namespace, set and user key, and the RIPEMD-160 digest of set and
+/// user key that locates the record (partition, nodes). Construction computes
+/// the digest (O(key length)); make() and check() report bad names as a status.
 class key {
 public:
     /// An integer user key (any integral type; unsigned 64-bit values are
@@ -53,8 +56,10 @@ public:
         , m_set(std::move(set))
         , m_user_key(std::move(user_key))
         , m_digest(compute_digest(m_set, m_user_key->as_string())) {}
+    /// \overload
     key(std::string ns, std::string set, const char* user_key)
         : key(std::move(ns), std::move(set), std::string(user_key)) {}
+    /// \overload
     key(std::string ns, std::string set, std::string_view user_key)
         : key(std::move(ns), std::move(set), std::string(user_key)) {}
 
@@ -105,12 +110,15 @@ public:
     /// check_names for this key.
     result<void> check() const { return check_names(m_ns, m_set); }
 
+    /// The namespace.
     const std::string& ns() const noexcept { return m_ns; }
     /// The set name; empty means no set.
     const std::string& set() const noexcept { return m_set; }
+    /// Whether the key has a set.
     bool has_set() const noexcept { return !m_set.empty(); }
     /// The user key (int, string or bytes); nullopt for a digest-only key.
     const std::optional<value>& user_key() const noexcept { return m_user_key; }
+    /// The 20-byte digest: RIPEMD-160 over the set, the key's type and its bytes.
     const kv::digest& digest() const noexcept { return m_digest; }
     /// The partition this key's record lives in, 0..4095. O(1).
     std::uint32_t partition_id() const noexcept { return kv::partition_id(m_digest); }
@@ -156,9 +164,13 @@ inline std::string to_string(const key& k) {
 
 } // namespace kvmodel::kv
 
+// Hidden from Doxygen 1.9, which cannot place a std:: specialisation declared
+// outside namespace std.
+/// \cond std_hash
 template <>
 struct std::hash<kvmodel::kv::key> {
     std::size_t operator()(const kvmodel::kv::key& k) const noexcept {
         return kvmodel::kv::digest_hash{}(k.digest());
     }
 };
+/// \endcond

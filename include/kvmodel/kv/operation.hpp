@@ -15,6 +15,8 @@
 //   delete_op       as_operations_add_delete        deletes the record
 //   cdt_operation   as_operations_map_* / list_*    {bin, cdt::op}
 //   bit_operation   as_operations_bit_*             {bin, cdt::bit_op}
+//   exp_read_op     as_operations_exp_read          {name, packed expression, flags}
+//   exp_write_op    as_operations_exp_write         {bin, packed expression, flags}
 //
 // Semantics (the server's write path, as/src/transaction/write.c), applied by
 // a store to one record atomically — all or nothing — with one result per
@@ -26,6 +28,19 @@
 // missing bin create it from the operand. read_all cannot share a command
 // with other read ops, CDT ops or bit ops, nor appear twice
 // (PARAMETER_ERROR); touch_op yields no result on the wire (nil here).
+//
+// Expression ops (the server's expop.c), packed expressions as
+// exp::expr::bytes() makes them: exp_read's result is the expression's
+// value (also returned as a bin named `name`); unknown fails the command
+// OP_NOT_APPLICABLE unless EVAL_NO_FAIL (then nil). exp_write writes the
+// value to its bin (result nil): CREATE_ONLY on an existing bin is
+// BIN_EXISTS_ERROR, UPDATE_ONLY on a missing one BIN_NOT_FOUND (both a
+// silent no-op with POLICY_NO_FAIL); unknown is OP_NOT_APPLICABLE unless
+// EVAL_NO_FAIL; a nil value deletes the bin only with ALLOW_DELETE, else
+// OP_NOT_APPLICABLE - or a no-op when any flag is set (the server tests
+// `flags && POLICY_NO_FAIL`). Unknown flag bits and malformed expressions
+// are PARAMETER_ERROR. Flag values: exp/codes.hpp (exp::write_flags,
+// exp::read_flags).
 //
 // Cost: an operation owns its bin name and arguments; building one copies
 // them. cdt::op is a few hundred bytes; keep operation lists in a vector and
@@ -42,6 +57,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace kvmodel::kv {
 
@@ -102,6 +118,21 @@ struct bit_operation {
     friend bool operator==(const bit_operation&, const bit_operation&) = default;
 };
 
+/// Evaluates a packed expression; its value is the op's result.
+struct exp_read_op {
+    std::string name;
+    std::vector<std::uint8_t> exp;
+    std::uint32_t flags = 0;
+    friend bool operator==(const exp_read_op&, const exp_read_op&) = default;
+};
+/// Evaluates a packed expression and writes its value to a bin.
+struct exp_write_op {
+    std::string bin;
+    std::vector<std::uint8_t> exp;
+    std::uint32_t flags = 0;
+    friend bool operator==(const exp_write_op&, const exp_write_op&) = default;
+};
+
 /// One operation of an operate() command.
 using operation = std::variant<read_op,
                                read_all_op,
@@ -113,7 +144,9 @@ using operation = std::variant<read_op,
                                touch_op,
                                delete_op,
                                cdt_operation,
-                               bit_operation>;
+                               bit_operation,
+                               exp_read_op,
+                               exp_write_op>;
 
 /// Which alternative an operation is (its variant index).
 enum class op_kind : std::uint8_t {
@@ -128,6 +161,8 @@ enum class op_kind : std::uint8_t {
     delete_record = 8,
     cdt = 9,
     bit = 10,
+    exp_read = 11,
+    exp_write = 12,
 };
 
 inline op_kind kind(const operation& o) noexcept {
@@ -152,6 +187,10 @@ inline const std::string* bin_of(const operation& o) noexcept {
         return &std::get_if<cdt_operation>(&o)->bin;
     case op_kind::bit:
         return &std::get_if<bit_operation>(&o)->bin;
+    case op_kind::exp_read:
+        return &std::get_if<exp_read_op>(&o)->name;
+    case op_kind::exp_write:
+        return &std::get_if<exp_write_op>(&o)->bin;
     default:
         return nullptr;
     }
@@ -165,6 +204,7 @@ inline bool is_read(const operation& o) noexcept {
     case op_kind::read:
     case op_kind::read_all:
     case op_kind::read_header:
+    case op_kind::exp_read:
         return true;
     case op_kind::cdt:
         return cdt::classify(std::get<cdt_operation>(o).op.code) == cdt::op_class::read;
@@ -201,6 +241,10 @@ inline std::string_view op_name(const operation& o) noexcept {
         return cdt::op_name(std::get<cdt_operation>(o).op.code);
     case op_kind::bit:
         return cdt::bit_op_name(std::get<bit_operation>(o).op.code);
+    case op_kind::exp_read:
+        return "exp_read";
+    case op_kind::exp_write:
+        return "exp_write";
     }
     return "?";
 }
@@ -241,6 +285,14 @@ inline operation cdt(std::string bin, ::kvmodel::cdt::op o) {
 }
 inline operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
     return bit_operation{std::move(bin), std::move(o)};
+}
+/// An expression read: `kv::op::exp_read("r", (exp::bin_int("a") + 1).bytes())`.
+inline operation exp_read(std::string name, std::vector<std::uint8_t> exp, std::uint32_t flags = 0) {
+    return exp_read_op{std::move(name), std::move(exp), flags};
+}
+/// An expression write of bin `bin`.
+inline operation exp_write(std::string bin, std::vector<std::uint8_t> exp, std::uint32_t flags = 0) {
+    return exp_write_op{std::move(bin), std::move(exp), flags};
 }
 } // namespace op
 

@@ -25,6 +25,14 @@
 //   that deletes the record with it (ENTERPRISE_ONLY).
 // * send_key: store the user key with the record (it then counts in the
 //   record's size, see record_size.hpp).
+// * filter_exp: a filter expression, packed (exp::expr::bytes(), or the C
+//   client's as_exp::packed): the command runs only on a record for which it
+//   is true; false or unknown fails the command FILTERED_OUT (27), skips the
+//   record in a scan or query, fails that key in a batch. A write or touch
+//   that creates the record does not evaluate it (the server filters
+//   existing records only); a read or remove of a missing record fails
+//   KEY_NOT_FOUND first. Kept as bytes here so this header stays light; the
+//   engine is <kvmodel/exp/eval.hpp>. Empty = no filter.
 #pragma once
 
 #include <kvmodel/core/result.hpp>
@@ -33,6 +41,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kvmodel::kv {
 
@@ -70,6 +79,8 @@ struct base_policy {
     std::uint32_t max_retries = 0;
     /// Pause before a retry (counts toward total_timeout).
     std::chrono::milliseconds sleep_between_retries{0};
+    /// A packed filter expression (see the header comment); empty = none.
+    std::vector<std::uint8_t> filter_exp;
 };
 
 /// Policy of reads (get, exists, batch reads, scans, queries).
@@ -79,12 +90,15 @@ struct read_policy : base_policy {
 
 /// Policy of writes (put, operate, remove, touch).
 struct write_policy : base_policy {
+    /// What to do when the record exists (or does not): update, create only, replace, ...
     record_exists_action exists = record_exists_action::update;
+    /// Whether the write checks the record's generation against `generation`.
     generation_policy gen = generation_policy::none;
     /// The generation the check compares against.
     std::uint32_t generation = 0;
     /// Seconds, or ttl_namespace_default / ttl_never_expire / ttl_dont_update.
     std::int64_t ttl = ttl_namespace_default;
+    /// Leave a tombstone on delete (Enterprise; Community answers ENTERPRISE_ONLY).
     bool durable_delete = false;
     /// Store the user key with the record (as_policy_key SEND).
     bool send_key = false;

@@ -37,9 +37,12 @@ inline constexpr std::int64_t ttl_never_expires = -1;
 
 /// One bin: a name and a value.
 struct bin {
+    /// The bin name (at most 15 bytes).
     std::string name;
+    /// Its value; nil deletes the bin in a put.
     value val;
 
+    /// Name and value equal.
     friend bool operator==(const bin& a, const bin& b) = default;
 };
 
@@ -66,12 +69,14 @@ struct record {
                 return &b.val;
         return nullptr;
     }
+    /// \overload
     value* get(std::string_view name) noexcept {
         for (bin& b : bins)
             if (b.name == name)
                 return &b.val;
         return nullptr;
     }
+    /// Whether the record has the bin. O(bins).
     bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
     /// The bin's value, or nil.
     value value_of(std::string_view name) const {
@@ -101,6 +106,7 @@ struct record {
         return false;
     }
 
+    /// Bins, metadata and results equal.
     friend bool operator==(const record& a, const record& b) = default;
 };
 

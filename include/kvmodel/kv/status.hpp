@@ -18,18 +18,44 @@ using kvmodel::status;
 using kvmodel::status_code;
 using kvmodel::status_name;
 
-/// Whether a command failing with s may succeed if sent again unchanged:
-/// timeouts, an unavailable partition, a busy key, an overloaded device.
-/// A retried write that timed out may apply twice (see is_in_doubt).
+/// Whether a command failing with s may succeed if sent again unchanged,
+/// after a pause: the one definition every retry loop in kvmodel uses (the
+/// patterns' kv::retry, the simulator's client loop).
+///
+/// | transient                         | why                                     |
+/// |-----------------------------------|-----------------------------------------|
+/// | TIMEOUT (9)                       | the answer did not come in time         |
+/// | PARTITION_UNAVAILABLE (11)        | a node left; migration or failover next |
+/// | KEY_BUSY (14)                     | hot key: the record's queue is full     |
+/// | DEVICE_OVERLOAD (18)              | the node's storage is behind            |
+/// | CONNECTION (-10)                  | a socket failed or was refused          |
+/// | INVALID_NODE (-8)                 | no node for the partition until tend    |
+/// | NO_MORE_CONNECTIONS (-7)          | the node's connection pool is full      |
+/// | MAX_ERROR_RATE (-14)              | the client's per-node circuit breaker   |
+/// | MAX_RETRIES_EXCEEDED (-12)        | the client's own retries ran out        |
+/// | NO_RESPONSE (-15)                 | a batch key got no answer               |
+/// | ASYNC_QUEUE_FULL (-11), ASYNC_CONNECTION (-6), USE_NORMAL_RETRY (-13) | the async and batch forms of the above |
+///
+/// Everything else is definite: sending it again gets the same answer
+/// (PARAM, CLIENT, TLS_ERROR, INVALID_HOST, the transaction codes, server
+/// errors). Whether a failed write may have been applied is a separate
+/// question (is_in_doubt): a transient error can be in doubt or not, and
+/// retrying a write that is in doubt must be idempotent.
 constexpr bool is_transient(status s) noexcept {
     switch (s) {
     case status::timeout:
     case status::partition_unavailable:
     case status::key_busy:
     case status::device_overload:
-    case status::max_retries_exceeded:
-    case status::no_more_connections:
     case status::connection:
+    case status::invalid_node:
+    case status::no_more_connections:
+    case status::max_error_rate:
+    case status::max_retries_exceeded:
+    case status::no_response:
+    case status::async_queue_full:
+    case status::async_connection:
+    case status::use_normal_retry:
         return true;
     default:
         return false;

@@ -17,6 +17,8 @@
 // | opt: s.touch(k, wp)         | result<void>              | not found      | new ttl, gen     |
 // | opt: s.batch_get(keys, rp)  | std::vector<result<record>> | per key      | one per key, in  |
 // | opt: s.batch_get(keys, bins, rp) |                      |                | key order        |
+// | opt: s.retry_timing(p)      | retry_policy              | -              | p on the store's |
+// |                             |                           |                | clock (sim)      |
 //
 // Errors carry Aerospike's status and a message naming the operation, the
 // bin and the limit; a write that failed after it may have been applied
@@ -44,6 +46,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/retry.hpp>
 
 #include <array>
 #include <concepts>
@@ -98,7 +101,24 @@ concept has_batch_get_bins = requires(S& s,
                                       const read_policy& rp) {
     { s.batch_get(keys, bins, rp) } -> std::same_as<std::vector<result<record>>>;
 };
+template <class S>
+concept has_retry_timing = requires(const S& s, const retry_policy& p) {
+    { s.retry_timing(p) } -> std::same_as<retry_policy>;
+};
 } // namespace detail
+
+/// p as a pattern on s retries with it: timed by the store's own clock when
+/// the store has one (S::retry_timing: a simulation's pauses move its manual
+/// clock instead of sleeping), else p unchanged (real sleeps, steady_clock).
+template <kv_store S>
+retry_policy retry_timing(const S& s, retry_policy p) {
+    if constexpr (detail::has_retry_timing<S>) {
+        return s.retry_timing(std::move(p));
+    } else {
+        (void)s;
+        return p;
+    }
+}
 
 /// All bins of k. Complexity: the store's.
 template <kv_store S>
@@ -218,25 +238,27 @@ enum class index_collection : std::uint8_t { none = 0, list = 1, map_keys = 2, m
 
 /// A secondary index definition.
 struct index_spec {
-    std::string ns;
+    std::string ns;  ///< the namespace
     std::string set; ///< empty = every set of the namespace
-    std::string bin;
-    std::string name;
-    index_type type = index_type::numeric;
-    index_collection collection = index_collection::none;
+    std::string bin; ///< the indexed bin (at most 15 bytes)
+    std::string name; ///< the index's name, unique in the namespace
+    index_type type = index_type::numeric; ///< the particle type it holds
+    index_collection collection = index_collection::none; ///< what of the bin it covers
 };
 
 /// A query filter on an indexed bin: equality (end absent) or, on a numeric
 /// index, the inclusive range [begin, *end].
 struct filter {
-    std::string bin;
-    index_collection collection = index_collection::none;
-    value begin;
-    std::optional<value> end;
+    std::string bin; ///< the indexed bin
+    index_collection collection = index_collection::none; ///< must match the index's
+    value begin; ///< the value (equality) or the range's first value
+    std::optional<value> end; ///< the range's last value, inclusive; absent = equality
 
+    /// Records whose bin (or an element, key or value of it) equals v.
     static filter equal(std::string bin, value v, index_collection c = index_collection::none) {
         return filter{std::move(bin), c, std::move(v), std::nullopt};
     }
+    /// Records whose numeric bin (or element...) is in [begin, end].
     static filter range(std::string bin,
                         std::int64_t begin,
                         std::int64_t end,
@@ -247,8 +269,8 @@ struct filter {
 
 /// A scan of a set (empty set = the whole namespace).
 struct scan_request {
-    std::string ns;
-    std::string set;
+    std::string ns;  ///< the namespace
+    std::string set; ///< the set; empty = every record of the namespace
     /// Bins to return; empty = all.
     std::vector<std::string> bins;
     /// Stop after this many records; 0 = no limit.
@@ -257,17 +279,17 @@ struct scan_request {
 
 /// A secondary-index query.
 struct query_request {
-    std::string ns;
-    std::string set;
-    std::vector<std::string> bins;
-    kv::filter where;
-    std::uint64_t max_records = 0;
+    std::string ns;                ///< the namespace
+    std::string set;               ///< the set; empty = the namespace
+    std::vector<std::string> bins; ///< bins to return; empty = all
+    kv::filter where;              ///< the indexed condition
+    std::uint64_t max_records = 0; ///< stop after this many records; 0 = no limit
 };
 
 /// A record with its key (the user key only if it was stored with send_key).
 struct keyed_record {
-    key k;
-    record rec;
+    key k;      ///< the record's key (digest always; user key if stored)
+    record rec; ///< its bins and metadata
 };
 
 /// A kv_store that can also scan and query secondary indexes.

@@ -44,38 +44,61 @@
 
 namespace kvmodel::patterns {
 
+/// Where an activity bitmap keeps its records, the names of its bins and its geometry.
 struct activity_bitmap_options {
+    /// The namespace.
     std::string ns = "test";
+    /// The set: one record per owner.
     std::string set = "activity";
+    /// The bitfield of today's slots (minutes).
     std::string minutes_bin = "dminutes";
+    /// The bitfield of the last `days` days; its last bit is today.
     std::string days_bin = "recent";
+    /// Counter of every recorded event.
     std::string total_bin = "ntotal";
+    /// Counter of this month's events (reset by roll_day with new_month).
     std::string month_bin = "nmonth";
+    /// Counter of this week's events (reset by roll_day with new_week).
     std::string week_bin = "nweek";
+    /// Counter of today's events (reset by every roll_day).
     std::string today_bin = "ntoday";
     /// Slots of the day bitfield (the seed: minutes, 1440).
     std::uint32_t slots_per_day = 1440;
     /// Days of history (the seed: 368).
     std::uint32_t days = 368;
+    /// Policy of the writes (record, roll_day).
     kv::write_policy write{};
+    /// Policy of the reads.
     kv::read_policy read{};
 };
 
 /// The owner's counters.
 struct activity_counters {
+    /// Events ever recorded.
     std::int64_t total = 0;
+    /// Events this month.
     std::int64_t month = 0;
+    /// Events this week.
     std::int64_t week = 0;
+    /// Events today.
     std::int64_t today = 0;
+    /// Field by field.
     friend bool operator==(const activity_counters&, const activity_counters&) = default;
 };
 
 /// What a daily roll also resets.
 struct roll_options {
+    /// Also zero the week's counter.
     bool new_week = false;
+    /// Also zero the month's counter.
     bool new_month = false;
 };
 
+/// Per-owner activity bitmaps: today's slots and the last N days as bitfields plus
+/// four counters, in one record per owner. Every call is ONE operate() on a
+/// ~300-byte record (one round trip). Errors: the store's; PARAMETER_ERROR for a
+/// slot or day outside the geometry or a bad owner. A missing record reads as
+/// no activity.
 template <kv::kv_store Store>
 class activity_bitmap {
 public:
@@ -87,6 +110,7 @@ public:
         KVMODEL_ASSERT(m_opt.days > 0 && m_opt.days <= (1U << 30));
     }
 
+    /// The options it was built with.
     const activity_bitmap_options& options() const noexcept { return m_opt; }
 
     /// The owner's record: (ns, set, owner).

@@ -24,9 +24,13 @@
 // (one string, see detail::inbox_key), not lists: a retried post (after a timeout) rewrites the same entry instead of
 // adding a duplicate, and a cursor (the last key seen) stays valid while new
 // messages arrive, since the next page is a key-relative index range.
+// A post that fails after one of its writes succeeded returns an error in
+// doubt (kv/retry.hpp): some inboxes may have it; post it again with the
+// same message id (set message::id before the first post) to finish it.
 #pragma once
 
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/patterns/codec.hpp>
@@ -46,22 +50,30 @@ namespace kvmodel::patterns {
 /// A message of an activity stream.
 struct message {
     std::string id; ///< unique; post() fills it in when empty
+    /// The sender.
     std::string from;
+    /// The recipients (post() never modifies the caller's list).
     std::vector<std::string> to;
+    /// When it was sent (the inbox order; seconds or ms, the caller's choice).
     std::int64_t sent_ts = 0;
+    /// The text.
     std::string body;
 
+    /// Field by field.
     friend bool operator==(const message&, const message&) = default;
 };
 
+/// Stores a message as the map {id, from, to, sent_ts, body}.
 template <>
 struct codec<message> {
+    /// The message as a map.
     static value encode(const message& m) {
         list to;
         for (const auto& r : m.to) to.push_back(r);
         return value{map{{"id", m.id}, {"from", m.from}, {"to", value{std::move(to)}},
                          {"sent_ts", m.sent_ts}, {"body", m.body}}};
     }
+    /// PARAMETER_ERROR unless v is such a map.
     static result<message> decode(const value& v) {
         if (!v.is_map()) return detail::decode_error("message map", v);
         const map& m = v.as_map();
@@ -84,6 +96,7 @@ struct codec<message> {
 
 /// A page of an inbox, newest first, and the cursor of the next page.
 struct inbox_page {
+    /// Newest first.
     std::vector<message> items;
     std::optional<std::string> next; ///< opaque; nullopt at the end
 };
@@ -172,6 +185,7 @@ result<std::vector<std::pair<value, value>>> map_page(Store& store, const kv::ke
 template <kv::kv_store Store>
 class fan_out_on_write {
 public:
+    /// Inboxes in `where` (default: set "inboxes", bin "stream"), one record per user.
     explicit fan_out_on_write(Store& store, record_location where = {.set = "inboxes", .bin = "stream"})
         : m_store(&store)
         , m_where(std::move(where)) {}
@@ -183,14 +197,16 @@ public:
         if (m.id.empty()) m.id = detail::new_message_id(m);
         value key = detail::inbox_key(m);
         value body = codec<message>::encode(m);
+        bool applied = false; // an inbox has it: a later error is in doubt
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_where.ns, m_where.set, user);
-            if (!k) return k.error();
+            if (!k) return kv::after_step(applied, k.error());
             auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt(m_where.bin, cdt::map_ops::put(key, body,
                                                                                   cdt::map_ops::policy(map_order::key_ordered)))},
                                       m_where.write);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(applied, r.error());
+            applied = true;
         }
         return m;
     }
@@ -225,6 +241,7 @@ private:
 template <kv::kv_queryable Store>
 class fan_out_on_read {
 public:
+    /// Messages in (ns, set), one record per message; setup() creates the index the inbox query needs.
     explicit fan_out_on_read(Store& store, std::string ns = "test", std::string set = "outbox")
         : m_store(&store)
         , m_ns(std::move(ns))
@@ -316,6 +333,7 @@ private:
 template <kv::kv_store Store>
 class bucketed_fan_out {
 public:
+    /// Inboxes as bucketed lists (bucketed_list.hpp) of `scheme`, in `where`.
     bucketed_fan_out(Store& store, bucket_scheme scheme, bucketed_location where = {.head_set = "inbox_heads",
                                                                                    .bucket_set = "inbox_buckets"})
         : m_list(store, scheme, std::move(where)) {}
@@ -330,9 +348,11 @@ public:
     result<message> post(message m) {
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);
+        bool applied = false; // an inbox has it: a later error is in doubt
         for (const std::string& user : detail::audience(m)) {
             auto r = m_list.append(user, m, m.sent_ts, m.id);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(applied, r.error());
+            applied = true;
         }
         return m;
     }
@@ -354,6 +374,7 @@ public:
         return page;
     }
 
+    /// The bucketed list behind the inboxes (for its cursors, sizes and tests).
     const bucketed_list<Store, message>& list() const noexcept { return m_list; }
 
 private:
@@ -367,6 +388,7 @@ private:
 template <kv::kv_store Store>
 class fan_out_by_reference {
 public:
+    /// Messages stored once in (ns, message_set); inboxes of references in (ns, inbox_set).
     explicit fan_out_by_reference(Store& store, std::string ns = "test", std::string message_set = "messages",
                                   std::string inbox_set = "inbox_refs")
         : m_store(&store)
@@ -384,12 +406,13 @@ public:
         value key = detail::inbox_key(m);
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_ns, m_inboxes, user);
-            if (!k) return k.error();
+            // The message record is written: a later error is in doubt.
+            if (!k) return kv::after_applied(k.error());
             auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt("refs", cdt::map_ops::put(key, true,
                                                                              cdt::map_ops::policy(map_order::key_ordered)))},
                                       kv::write_policy{});
-            if (!r) return r.error();
+            if (!r) return kv::after_applied(r.error());
         }
         return m;
     }

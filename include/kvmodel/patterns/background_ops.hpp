@@ -51,6 +51,7 @@ namespace kvmodel::patterns {
 
 /// What a background job does.
 struct background_request {
+    /// The namespace.
     std::string ns = "test";
     /// The set whose records are written (empty = every record of the namespace).
     std::string set;
@@ -60,7 +61,9 @@ struct background_request {
     std::function<bool(const kv::record&)> predicate;
     /// The write operations applied to each selected record, in one operate().
     std::vector<kv::operation> ops;
+    /// Policy of each record's write.
     kv::write_policy write{};
+    /// Policy of the scan or query.
     kv::read_policy read{};
 };
 
@@ -76,7 +79,9 @@ struct job_progress {
     std::uint64_t skipped = 0;
     /// Records whose operate() failed (the first error is kept).
     std::uint64_t failed = 0;
+    /// The job has finished (all records dealt with, or the scan failed).
     bool done = false;
+    /// The job was cancelled before it finished.
     bool cancelled = false;
     /// The scan or query itself failed (nothing was written), or the first
     /// per-record failure.
@@ -97,7 +102,9 @@ public:
         return job;
     }
 
+    /// Moves the job; the moved-from object owns nothing.
     background_job(background_job&&) noexcept = default;
+    /// Cancels and joins this job's own thread first, then takes other's.
     background_job& operator=(background_job&& other) noexcept {
         if (this != &other) {
             stop();

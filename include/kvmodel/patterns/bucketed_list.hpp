@@ -13,10 +13,12 @@
 //                     bucketing scheme, versioned from day one
 //             starts  map first_slot -> bucket (byte-bounded epochs)
 //             trim    first live slot (retention)
+//             listed  time policy: 1 once the period is in the owner's index
 //   bucket  key `owner:seq` (time policy `owner:YYYYMMDD:seq`), optionally
 //           hashed (RIPEMD-160 hex, as the bucketing seed does); bin `items`,
-//           a K-ordered map slot -> [ts, element]; byte-bounded buckets also
-//           keep `bytes`, the packed size appended so far.
+//           a K-ordered map slot -> [ts, element] (or [] for a fenced hole,
+//           see below); byte-bounded buckets also keep `bytes`, the packed
+//           size appended so far.
 //   The time policy also keeps the list of periods in the owner's head (`days`).
 //
 // Appending never locks. The seed's "set total-records to -1 as a lock" is a
@@ -31,18 +33,46 @@
 //      append id), so a caller's retry or a re-delivered event is stored once;
 //   2. writes the element into its bucket keyed by that slot (a map put: a
 //      retry rewrites the same entry, never a duplicate).
-// Timeouts, in-doubt writes and node failures are retried with the same id
-// (up to location.max_attempts); an append either returns its slot or an
-// error, and the element is then present exactly once or not at all.
-// Compaction keeps `claims` short: once it holds 2 x claim_window ids, a
-// prefix of them moves into `base` — but only ids whose element has landed
-// in its bucket (or that are older than claim_retention: a writer that died
-// between the two steps). A writer still retrying an uncertain claim has not
-// written its element, so its id stays until the retry finds it: the retry
-// is idempotent however many appends intervene and however long the writer
-// was descheduled, up to claim_retention (default 60 s).
-// A writer that dies between 1 and 2 leaves a claimed slot with no element;
-// readers skip such holes, and count() counts claimed slots.
+// Transient failures (kv::is_transient: timeouts, node failures, refused
+// connections, the client's error-rate limit) are retried with the same id,
+// up to location.max_attempts per step, paced and bounded by location.retry
+// (kv/retry.hpp). An append either returns its slot or an error; the error
+// is in doubt when the claim or any attempt may have been applied — then the
+// element is present once or not at all, and appending again with the SAME
+// append id stores it once; an error not in doubt means nothing was stored.
+//
+// The period index (time policy). Readers find an owner's periods in the
+// owner's `days` list, so an element must never land in a period missing
+// from it. The rule: an element is written only after its appender saw its
+// period indexed — either the claim (the same operate) read `listed` = 1 on
+// the period's head, or the appender indexed the period itself (ADD_UNIQUE
+// into `days`) and then set `listed`. `listed` is set only after the index
+// write succeeded and retention clears it before it unindexes a period; so
+// an append that fails or dies anywhere leaves at worst an index entry
+// without elements, never an element without an index entry. Cost: two
+// extra round trips on the first append of each owner's period, none after.
+// One race is left: an append into a period that retention drops WHILE the
+// append runs (its claim before the drop, its write after) leaves its
+// element below the trim; give late arrivals time before dropping a period.
+//
+// Holes. A claimed slot whose element never lands (the writer failed or
+// died) is a hole. A failed append fences its own slot at once — one
+// operate on the bucket puts [] at the slot unless something is there
+// (CREATE_ONLY|NO_FAIL) and reads the slot back: if its element did land
+// (an in-doubt write) the append reports success after all. A fenced hole
+// counts as resolved. Compaction keeps `claims` short: once it holds
+// 2 x claim_window ids, the oldest claim_window of them move into `base`,
+// once each slot is resolved (landed, fenced or trimmed). An empty slot is
+// waited for up to claim_retention (default 5 s, by its id's time: a writer
+// still retrying its claim must find its id, else it claims a second slot
+// and leaves a hole) and then fenced; and once `claims` holds 4 x
+// claim_window ids every empty slot is fenced at once. So `claims` never
+// holds more than 4 x claim_window ids (plus the appends that race a failed
+// compaction) at any append or failure rate; a hole costs one bucket write
+// (its fence). A late write of the hole's element simply replaces the []
+// (it is then visible, once). Readers skip []. A retry with the same id
+// finds its slot while the id is among the recent claims, that is for at
+// least claim_window further appends to the stream.
 //
 // Bucket of a slot: by count N, first_bucket + (slot - first_slot) / N; by
 // bytes, the bucket of the last `starts` entry at or below the slot — a
@@ -52,12 +82,22 @@
 // (slot numbers) never move, and a scheme change (change_scheme) opens a new
 // epoch at the next unclaimed slot without rewriting old buckets.
 //
+// Order. Slots are arrival order (the order of the claims). Reads named by
+// time return time order, by the element's timestamp, ties by arrival:
+// read_time (oldest first), and newest with its cursors on the time policy
+// (newest first; a page reads its whole period, whose elements may have
+// arrived in any order). read_all and read_range return arrival order
+// (period by period with the time policy). A count or byte list has no time
+// index: its newest is the latest appended, which is newest first by time
+// when timestamps arrive in order.
+//
 // Costs (round trips): append 2 (+1 when it opens a bucket or compacts
-// claims); read_all 2 (the head, then ONE batch read of every bucket); a
-// newest page 2 for any total size; count 1. Bytes written per append: the
-// head (small, bounded by claim_window ids) plus the WHOLE bucket record —
-// the write amplification that bucket size trades against read round trips
-// (see `kvmodel size`).
+// claims, +2 on the first append of a period); read_all 2 (the head, then
+// ONE batch read of every bucket); a newest page 2 for any total size (time
+// policy: the index, then a head and a batch per period it visits); count
+// 1. Bytes written per append: the head (small: at most 4 x claim_window
+// ids) plus the WHOLE bucket record — the write amplification that bucket
+// size trades against read round trips (see `kvmodel size`).
 #pragma once
 
 #include <kvmodel/cdt/list_ops.hpp>
@@ -69,6 +109,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
 #include <kvmodel/patterns/detail/record_pattern.hpp>
@@ -78,6 +119,7 @@
 #include <cstdint>
 #include <ctime>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -125,27 +167,41 @@ struct bucketed_location {
     std::size_t max_record_size = kv::default_max_record_size;
     /// Claims compacted at a time (see the header comment).
     std::size_t claim_window = 64;
-    /// How long an unwritten claim is waited for before compaction gives it up.
-    std::chrono::milliseconds claim_retention{60000};
+    /// How long compaction waits for the element of a claim before it fences
+    /// the slot as a hole (a writer still retrying its claim finds its id
+    /// meanwhile), unless `claims` is full (see the header comment).
+    std::chrono::milliseconds claim_retention{5000};
     /// The clock append ids carry (Unix ms): the system clock, or a
-    /// simulation's (sim::cluster::time_source) so retention follows it.
+    /// simulation's (sim::cluster::time_source), so ids carry simulated time.
     std::function<std::int64_t()> clock{};
-    /// Attempts per step on timeouts, unavailability and in-doubt writes.
+    /// Attempts per step on transient errors (kv::is_transient).
     std::uint32_t max_attempts = 8;
+    /// Backoff between attempts and the time budget of each step.
+    kv::retry_policy retry{};
     kv::write_policy write{};
     kv::read_policy read{};
 };
 
 /// An opaque position in an owner's list for newest-first paging. Valid
 /// across bucket boundaries, scheme changes, rollover and trims: it names a
-/// slot, and slots never move.
+/// slot (and, on the time policy, the element's timestamp), and slots never
+/// move.
 class bucket_cursor {
 public:
     bucket_cursor() = default;
+    /// Before slot `before` of period `day` (arrival order).
     bucket_cursor(std::int64_t day, std::uint64_t before) : m_day(day), m_before(before) {}
+    /// Before the element (ts, slot) of period `day` in time order.
+    static bucket_cursor at_time(std::int64_t day, std::int64_t ts, std::uint64_t slot) {
+        bucket_cursor c(day, slot);
+        c.m_ts = ts;
+        return c;
+    }
 
-    /// The token to hand to a client: "b1.<day>.<slot>".
+    /// The token to hand to a client: "b1.<day>.<slot>", or
+    /// "b2.<day>.<ts>.<slot>" in time order.
     std::string token() const {
+        if (m_ts) return "b2." + std::to_string(m_day) + "." + std::to_string(*m_ts) + "." + std::to_string(m_before);
         return "b1." + std::to_string(m_day) + "." + std::to_string(m_before);
     }
     /// Parses a token; PARAMETER_ERROR for anything token() did not make.
@@ -153,18 +209,28 @@ public:
         auto bad = [&] {
             return error{status::parameter_error, "bucket_cursor: malformed token '" + std::string(t) + "'"};
         };
-        if (t.substr(0, 3) != "b1.") return bad();
-        auto rest = t.substr(3);
-        auto dot = rest.find('.');
-        if (dot == std::string_view::npos) return bad();
-        auto day = parse_uint(rest.substr(0, dot));
-        auto slot = parse_uint(rest.substr(dot + 1));
-        if (!day || !slot || *day > 9999123123) return bad();
-        return bucket_cursor(static_cast<std::int64_t>(*day), *slot);
+        const bool timed = t.substr(0, 3) == "b2.";
+        if (t.substr(0, 3) != "b1." && !timed) return bad();
+        std::vector<std::uint64_t> parts;
+        for (auto rest = t.substr(3);;) {
+            auto dot = rest.find('.');
+            auto part = parse_uint(rest.substr(0, dot));
+            if (!part) return bad();
+            parts.push_back(*part);
+            if (dot == std::string_view::npos) break;
+            rest = rest.substr(dot + 1);
+        }
+        if (parts.size() != (timed ? 3U : 2U) || parts[0] > 9999123123 ||
+            (timed && parts[1] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())))
+            return bad();
+        if (timed) return at_time(static_cast<std::int64_t>(parts[0]), static_cast<std::int64_t>(parts[1]), parts[2]);
+        return bucket_cursor(static_cast<std::int64_t>(parts[0]), parts[1]);
     }
 
     std::int64_t day() const noexcept { return m_day; }
     std::uint64_t before() const noexcept { return m_before; }
+    /// The timestamp of a time-order cursor.
+    std::optional<std::int64_t> ts() const noexcept { return m_ts; }
     friend bool operator==(const bucket_cursor&, const bucket_cursor&) = default;
 
 private:
@@ -179,6 +245,7 @@ private:
     }
     std::int64_t m_day = 0;
     std::uint64_t m_before = 0;
+    std::optional<std::int64_t> m_ts;
 };
 
 /// UTC day number YYYYMMDD of a Unix millisecond timestamp.
@@ -253,6 +320,7 @@ public:
         , m_scheme(scheme)
         , m_where(std::move(where)) {
         KVMODEL_ASSERT(validate(m_scheme, m_where).has_value());
+        m_where.retry = kv::retry_timing(store, std::move(m_where.retry));
     }
 
     /// PARAMETER_ERROR when the scheme cannot work: size 0, or a byte budget
@@ -284,9 +352,11 @@ public:
     /// element there again instead of adding it twice — while the id is
     /// among the stream's recent claims, that is until at least
     /// claim_window other appends to the stream have followed it
-    /// (compaction forgets older ids; see the header comment). The claim's
-    /// time for claim_retention is ts_ms. An id is 1..max_append_id_bytes
-    /// bytes (it is kept in the head record), else PARAMETER_ERROR.
+    /// (compaction forgets older ids; see the header comment). An id whose
+    /// slot retention has dropped meanwhile is returned without writing
+    /// (the element counts as stored, then dropped). An id is
+    /// 1..max_append_id_bytes bytes (it is kept in the head record), else
+    /// PARAMETER_ERROR.
     result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms,
                                  std::string_view append_id) {
         if (append_id.empty() || append_id.size() > max_append_id_bytes)
@@ -302,22 +372,23 @@ public:
     static constexpr std::size_t max_append_id_bytes = 256;
 
     /// Appends elements one after another (each is an append()); returns
-    /// their slots. On an error the elements before it are stored.
+    /// their slots. On an error the elements before it are stored (the
+    /// error is then in doubt).
     result<std::vector<std::uint64_t>> append(const std::string& owner, std::span<const T> items,
                                               std::int64_t ts_ms) {
         std::vector<std::uint64_t> slots;
         slots.reserve(items.size());
         for (const T& x : items) {
             auto r = append(owner, x, ts_ms);
-            if (!r) return r.error();
+            if (!r) return kv::after_step(!slots.empty(), r.error());
             slots.push_back(*r);
         }
         return slots;
     }
 
     /// Claimed slots of the owner (for the time policy: of every indexed
-    /// day), including trimmed ones and holes. One round trip (plus one batch
-    /// for the time policy).
+    /// day), including trimmed ones and holes; 0 for an owner with none. One
+    /// round trip (plus one batch for the time policy).
     result<std::uint64_t> count(const std::string& owner) const {
         if (m_scheme.policy == bucket_policy::by_time) {
             auto days = indexed_days(owner);
@@ -329,12 +400,17 @@ public:
             return n;
         }
         auto h = read_head(stream_of(owner, 0));
-        if (!h) return h.error();
+        if (!h) {
+            if (h.error().code == status::record_not_found) return std::uint64_t{0}; // as read_all: no list yet
+            return h.error();
+        }
         return h->claimed;
     }
 
-    /// Every live element, oldest first: the head, then ONE batch read of
-    /// every bucket (time policy: one batch of day heads, one of buckets).
+    /// Every live element in arrival order (slot order; with the time
+    /// policy period by period, each in slot order — read_time gives time
+    /// order): the head, then ONE batch read of every bucket (time policy:
+    /// one batch of day heads, one of buckets).
     result<std::vector<element>> read_all(const std::string& owner) const {
         std::vector<std::int64_t> days{0};
         if (m_scheme.policy == bucket_policy::by_time) {
@@ -345,8 +421,8 @@ public:
         return read_days(owner, days, std::nullopt);
     }
 
-    /// Elements with first <= slot < last, oldest first (count and byte
-    /// policies). Two round trips.
+    /// Elements with first <= slot < last in arrival (slot) order (count and
+    /// byte policies). Two round trips.
     result<std::vector<element>> read_range(const std::string& owner, std::uint64_t first,
                                             std::uint64_t last) const {
         if (m_scheme.policy == bucket_policy::by_time)
@@ -359,9 +435,10 @@ public:
         return read_slots(s, *h, first, last);
     }
 
-    /// Elements with from <= ts < to, oldest first. Time policy: the day heads
-    /// of the range in one batch, then their buckets in one batch. Other
-    /// policies: read_all filtered (their buckets are not keyed by time).
+    /// Elements with from <= ts < to in time order: oldest timestamp first,
+    /// equal timestamps in arrival order. Time policy: the day heads of the
+    /// range in one batch, then their buckets in one batch. Other policies:
+    /// read_all filtered (their buckets are not keyed by time).
     result<std::vector<element>> read_time(const std::string& owner, std::int64_t from_ms,
                                            std::int64_t to_ms) const {
         std::vector<std::int64_t> days;
@@ -379,53 +456,45 @@ public:
         } else {
             days.push_back(0);
         }
-        return read_days(owner, days, std::pair{from_ms, to_ms});
+        auto out = read_days(owner, days, std::pair{from_ms, to_ms});
+        if (out) std::stable_sort(out->begin(), out->end(), [](const element& a, const element& b) { return a.ts < b.ts; });
+        return out;
     }
 
     /// The newest n elements, newest first, from `from` (or the newest) on.
-    /// Two round trips per stream visited, whatever the total size.
+    /// Time policy: newest timestamp first (equal timestamps latest arrival
+    /// first), period by period; a page reads each period it visits whole
+    /// (its head, then one batch of its buckets), since its elements may have
+    /// arrived in any order. Count and byte policies: the latest appended
+    /// first (arrival order: such a list has no time index), two round trips
+    /// per page whatever the total size.
     result<page> newest(const std::string& owner, std::size_t n,
                         std::optional<bucket_cursor> from = std::nullopt) const {
+        if (m_scheme.policy == bucket_policy::by_time) return newest_by_time(owner, n, from);
         page out;
         if (n == 0) return out;
-        std::vector<std::int64_t> days{0};
-        if (m_scheme.policy == bucket_policy::by_time) {
-            auto d = indexed_days(owner);
-            if (!d) return d.error();
-            days = *d;
+        stream s = stream_of(owner, 0);
+        auto h = read_head(s);
+        if (!h) {
+            if (h.error().code == status::record_not_found) return out;
+            return h.error();
         }
-        std::sort(days.begin(), days.end(), std::greater<>());
-        for (std::int64_t day : days) {
-            if (from && m_scheme.policy == bucket_policy::by_time && day > from->day()) continue;
-            stream s = stream_of(owner, day);
-            auto h = read_head(s);
-            if (!h) {
-                if (h.error().code == status::record_not_found) continue;
-                return h.error();
+        std::uint64_t upper = h->claimed;
+        if (from) upper = std::min(upper, from->before());
+        // Holes (claimed, never written) make a window come back short:
+        // widen it until the page is full or the stream is exhausted.
+        while (out.items.size() < n && upper > h->trim) {
+            std::uint64_t want = n - out.items.size();
+            std::uint64_t lo = upper - std::min(upper - h->trim, want);
+            auto got = read_slots(s, *h, lo, upper);
+            if (!got) return got.error();
+            for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
+                out.items.push_back(*it);
+                lo = it->slot;
             }
-            std::uint64_t upper = h->claimed;
-            if (from && (m_scheme.policy != bucket_policy::by_time || day == from->day()))
-                upper = std::min(upper, from->before());
-            // Holes (claimed, never written) make a window come back short:
-            // widen it until the page is full or the stream is exhausted.
-            while (out.items.size() < n && upper > h->trim) {
-                std::uint64_t want = n - out.items.size();
-                std::uint64_t lo = upper - std::min(upper - h->trim, want);
-                auto got = read_slots(s, *h, lo, upper);
-                if (!got) return got.error();
-                for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
-                    out.items.push_back(*it);
-                    lo = it->slot;
-                }
-                upper = lo;
-            }
-            if (out.items.size() >= n) {
-                const element& last = out.items.back();
-                if (last.slot > h->trim || day != days.back())
-                    out.next = bucket_cursor(day, last.slot);
-                return out;
-            }
+            upper = lo;
         }
+        if (out.items.size() >= n && out.items.back().slot > h->trim) out.next = bucket_cursor(0, out.items.back().slot);
         return out;
     }
 
@@ -439,8 +508,13 @@ public:
             std::size_t dropped = 0;
             for (std::int64_t day : *days) {
                 if (period_start_ms(day, m_scheme.period) + period_ms(m_scheme.period) > before_ms) break;
-                // A day that ended before the cutoff goes whole, its last bucket too.
-                auto r = drop_stream_before(stream_of(owner, day), std::nullopt, std::nullopt, true);
+                // A day that ended before the cutoff goes whole, its last
+                // bucket too. Its head forgets it is listed first, so that a
+                // late append into it from now on indexes it again.
+                stream s = stream_of(owner, day);
+                if (auto c = operate_retried(s.head, {kv::op::write("listed", 0)}, m_where.write); !c)
+                    return c.error();
+                auto r = drop_stream_before(s, std::nullopt, std::nullopt, true);
                 if (!r) return r.error();
                 dropped += *r;
                 auto u = unindex_day(owner, day);
@@ -508,7 +582,9 @@ public:
 
 private:
     static constexpr std::size_t overhead_bytes = 1024; // record header, bins, map headers
-    static constexpr std::uint64_t day_index_stride = 16;
+    // `claims` past max_claims_factor x claim_window ids: compaction fences
+    // holes however young.
+    static constexpr std::size_t max_claims_factor = 4;
     static constexpr std::size_t max_days_per_read = 24 * 366;
 
     struct epoch {
@@ -579,6 +655,8 @@ private:
         std::uint64_t bucket = 0;
         bool by_bytes = false;
         std::uint64_t claims_len = 0;
+        std::uint64_t trim = 0;
+        bool listed = false; // time policy: the period is in the owner's index
     };
 
     static cdt::map_policy key_ordered() { return cdt::map_ops::policy(map_order::key_ordered); }
@@ -609,18 +687,57 @@ private:
         stream s = stream_of(owner, day);
         auto c = claim(s, id);
         if (!c) return c.error();
-        if (day != 0 && c->slot % day_index_stride == 0) {
+        // A retry under an id whose slot retention has since dropped: the
+        // element was dropped with it (writing it now would hide it below
+        // the trim).
+        if (c->slot < c->trim) return c->slot;
+        // The period index rule (header comment): index before writing.
+        if (day != 0 && !c->listed) {
             auto d = index_day(owner, day);
-            if (!d) return d.error();
+            if (d) d = mark_listed(s);
+            // The claim is applied: whatever fails from here leaves the call
+            // in doubt (a retry with the same id finds the slot).
+            if (!d) return release(s, *c, kv::after_applied(d.error()));
         }
         auto w = write_element(s, *c, *stored);
-        if (!w) return w.error();
+        if (!w) return release(s, *c, kv::after_applied(w.error()));
         return c->slot;
+    }
+
+    // A failed append's claimed slot: fence it ([] unless something is
+    // there) so that compaction need not wait for it, and read it back — if
+    // the element landed after all (an in-doubt write), the append succeeded.
+    // When the fence cannot be written, `failure` stands and compaction
+    // fences the hole later.
+    result<std::uint64_t> release(const stream& s, const claimed_slot& c, const error& failure) const {
+        auto r = detail::operate(*m_store,
+                                 s.bucket(c.bucket, m_where),
+                                 {kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), hole(), fence_policy())),
+                                  kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
+                                                                                cdt::return_type::value))},
+                                 m_where.write);
+        if (r && r->results.size() == 2 && is_element(r->results[1])) return c.slot;
+        return failure;
+    }
+
+    // What a fence leaves at a slot: [] (an element is [ts, value]).
+    static value hole() { return value{list{}}; }
+    static bool is_element(const value& v) { return v.is_list() && !v.as_list().empty(); }
+    static cdt::map_policy fence_policy() {
+        return cdt::map_ops::policy(map_order::key_ordered,
+                                    cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
+    }
+
+    // Sets the period head's `listed` flag once the period is indexed.
+    result<void> mark_listed(const stream& s) const {
+        auto r = operate_retried(s.head, {kv::op::write("listed", 1)}, m_where.write);
+        if (!r) return r.error();
+        return {};
     }
 
     // An append id: [Unix ms, 63 random bits] — unique across threads and
     // processes with overwhelming probability, nothing to coordinate, and
-    // its time tells compaction how old an unwritten claim is.
+    // its time tells a reader of the head when a claim was made.
     value next_append_id() const {
         thread_local std::mt19937_64 rng{[] {
             std::random_device rd;
@@ -635,21 +752,12 @@ private:
         return stream{owner, day, std::move(prefix), std::move(head)};
     }
 
-    static bool retryable(const error& e) {
-        return e.code == status::timeout || e.code == status::partition_unavailable ||
-               e.code == status::invalid_node || e.code == status::connection ||
-               e.code == status::key_busy || e.code == status::device_overload;
-    }
-
-    // operate() retried on transient errors; only for idempotent op lists.
+    // operate() retried on transient errors (in doubt sticks across the
+    // attempts); only for idempotent op lists.
     result<kv::record> operate_retried(const kv::key& k, const std::vector<kv::operation>& ops,
                                        const kv::write_policy& wp) const {
-        result<kv::record> r = error{status::timeout, "bucketed_list: no attempt made"};
-        for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
-            r = detail::operate(*m_store, k, ops, wp);
-            if (r || !retryable(r.error())) return r;
-        }
-        return r;
+        return kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::write,
+                         [&] { return detail::operate(*m_store, k, ops, wp); });
     }
 
     result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
@@ -721,11 +829,10 @@ private:
     }
 
     result<head_state> read_head(const stream& s) const {
-        for (std::uint32_t attempt = 0;; ++attempt) {
-            auto r = m_store->get(s.head, m_where.read);
-            if (r) return parse_head(*r);
-            if (!retryable(r.error()) || attempt + 1 >= m_where.max_attempts) return r.error();
-        }
+        auto r = kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::read,
+                           [&] { return m_store->get(s.head, m_where.read); });
+        if (!r) return r.error();
+        return parse_head(*r);
     }
 
     result<std::vector<head_state>> read_heads(const std::string& owner,
@@ -766,6 +873,8 @@ private:
             kv::op::cdt("epochs", cdt::map_ops::put(0, epoch_value(m_scheme, 0), first_only)),
             kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
                                                                    cdt::return_type::key_value)),
+            kv::op::read("trim"),
+            kv::op::read("listed"),
         };
         if (m_scheme.policy == bucket_policy::by_bytes)
             ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
@@ -781,6 +890,10 @@ private:
         claimed_slot c;
         c.claims_len = static_cast<std::uint64_t>(res[0].is_int() ? res[0].as_int() : 0);
         c.slot = *base + static_cast<std::uint64_t>(res[1].as_list()[0].as_int());
+        auto trim = as_count(res[5], "trim");
+        if (!trim) return trim.error();
+        c.trim = *trim;
+        c.listed = res[6].is_int() && res[6].as_int() == 1;
         // Rebuild the part of the head the claim read.
         head_state h;
         value epochs_map = pairs_to_map(res[4]);
@@ -790,6 +903,19 @@ private:
         auto starts = parse_starts(pairs_to_map(res.back()));
         if (!starts) return starts.error();
         h.starts = std::move(*starts);
+        if (!h.starts.empty() && h.starts.begin()->first > c.slot) {
+            // A retried claim after later byte buckets opened: the start at or
+            // below the slot, not the last one (which would misplace it).
+            auto below = operate_retried(s.head,
+                                         {kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
+                                                                    static_cast<std::int64_t>(c.slot + 1), -1, 1,
+                                                                    cdt::return_type::key_value))},
+                                         m_where.write);
+            if (!below) return below.error();
+            auto at = parse_starts(pairs_to_map(below->results[0]));
+            if (!at) return at.error();
+            h.starts = std::move(*at);
+        }
         const epoch* e = h.epoch_of(c.slot);
         if (e == nullptr) return error{status::parameter_error, "bucketed_list: no epoch covers the claimed slot"};
         c.by_bytes = e->policy == bucket_policy::by_bytes;
@@ -808,55 +934,80 @@ private:
         return value{std::move(m)};
     }
 
-    // Moves up to claim_window of the oldest ids into `base`: the longest
-    // prefix whose elements have landed (or whose ids are older than
-    // claim_retention). Best effort: a head that moved on meanwhile (a
-    // generation conflict) or a failed read leaves it to a later append.
+    // Moves the claim_window oldest ids into `base`. Their slots must be
+    // resolved first: landed, trimmed, or fenced as holes ([] put unless
+    // something is there; a late write of the element replaces it). An empty
+    // slot is fenced once its id is older than claim_retention (its writer
+    // is gone) or once `claims` holds max_claims_factor x claim_window ids
+    // (whatever the hole rate, the head stays bounded); a younger one stops
+    // compaction there, so that a writer still retrying its claim finds its
+    // id. Best effort: a head that moved on meanwhile (a generation
+    // conflict) or a failed read or fence leaves the rest to a later append.
+    // Round trips: the head, one read per bucket the prefix covers, one
+    // fence per bucket with holes to fence, the head write.
     void compact(const stream& s) const {
-        auto n = static_cast<std::int64_t>(m_where.claim_window);
-        auto head = detail::operate(*m_store,
-            s.head, {kv::op::cdt("claims", cdt::list_ops::get_by_index_range(0, n, cdt::return_type::value)),
-                     kv::op::read("base")},
-            m_where.write);
-        if (!head || !head->results[0].is_list()) return;
-        auto base = as_count(head->results[1], "base");
-        if (!base) return;
-        const list& ids = head->results[0].as_list();
-        auto h = read_head(s);
-        if (!h || h->generation != head->generation) return;
-        // Which of the prefix's slots have their element: one read per bucket.
-        std::uint64_t first = *base;
-        std::uint64_t last = *base + ids.size();
-        std::vector<bool> landed(ids.size(), false);
-        for (std::uint64_t slot = first; slot < last;) {
-            auto b = h->bucket_of(slot);
-            if (!b) return;
+        auto r = m_store->get(s.head, m_where.read);
+        if (!r) return;
+        auto h = parse_head(*r);
+        const value claims = r->value_of("claims");
+        if (!h || !claims.is_list()) return;
+        const list& ids = claims.as_list();
+        const std::uint64_t first = h->claimed - ids.size(); // base
+        const std::uint64_t last = first + std::min<std::uint64_t>(ids.size(), m_where.claim_window);
+        const bool full = ids.size() >= max_claims_factor * m_where.claim_window;
+        const std::int64_t cutoff = now_ms() - m_where.claim_retention.count();
+        auto may_fence = [&](std::uint64_t slot) {
+            const value& id = ids[static_cast<std::size_t>(slot - first)];
+            return full || (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int() &&
+                            id.as_list()[0].as_int() < cutoff);
+        };
+        std::uint64_t resolved = first; // slots below it are resolved
+        for (std::uint64_t slot = first; slot < last && resolved == slot;) {
             std::uint64_t end = slot + 1;
+            auto b = h->bucket_of(slot);
+            if (!b) break;
             while (end < last && h->bucket_of(end) == b) ++end;
-            auto got = detail::operate(*m_store,
-                s.bucket(*b, m_where),
-                {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(slot),
-                                                                     value(static_cast<std::int64_t>(end)),
-                                                                     cdt::return_type::key))},
-                m_where.write);
-            if (got && got->results[0].is_list())
-                for (const value& k : got->results[0].as_list())
-                    if (k.is_int() && static_cast<std::uint64_t>(k.as_int()) >= first &&
-                        static_cast<std::uint64_t>(k.as_int()) < last)
-                        landed[static_cast<std::size_t>(static_cast<std::uint64_t>(k.as_int()) - first)] = true;
+            const std::uint64_t live = std::max(slot, h->trim); // trimmed slots need nothing
+            resolved = live < end ? fence_holes(s.bucket(*b, m_where), live, end, may_fence) : end;
             slot = end;
         }
-        const std::int64_t cutoff = now_ms() - m_where.claim_retention.count();
-        std::int64_t k = 0;
-        for (std::size_t i = 0; i < ids.size(); ++i, ++k) {
-            const value& id = ids[i];
-            bool stale = id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int() &&
-                         id.as_list()[0].as_int() < cutoff;
-            if (!landed[i] && !stale) break;
-        }
+        auto k = static_cast<std::int64_t>(resolved - first);
         if (k == 0) return;
         (void)write_checked(s.head, {kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)},
                             h->generation);
+    }
+
+    // Resolves slots [first, last) of one bucket in order, fencing the empty
+    // ones may_fence allows; returns the first slot not resolved (`last`
+    // when all are).
+    template <class MayFence>
+    std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last,
+                              const MayFence& may_fence) const {
+        auto got = detail::operate(*m_store,
+                                   bk,
+                                   {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
+                                                                                        value(static_cast<std::int64_t>(last)),
+                                                                                        cdt::return_type::key))},
+                                   m_where.write);
+        if (!got && got.error().code != status::record_not_found) return first;
+        std::vector<bool> present(last - first, false);
+        if (got && got->results[0].is_list())
+            for (const value& k : got->results[0].as_list())
+                if (k.is_int() && static_cast<std::uint64_t>(k.as_int()) >= first &&
+                    static_cast<std::uint64_t>(k.as_int()) < last)
+                    present[static_cast<std::size_t>(static_cast<std::uint64_t>(k.as_int()) - first)] = true;
+        std::vector<kv::operation> fences;
+        std::uint64_t slot = first;
+        for (; slot < last; ++slot) {
+            if (present[slot - first]) continue;
+            if (!may_fence(slot)) break;
+            fences.push_back(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(slot), hole(), fence_policy())));
+        }
+        if (fences.empty() || detail::operate(*m_store, bk, fences, m_where.write)) return slot;
+        // No fence written: resolved up to the first empty slot.
+        slot = first;
+        while (slot < last && present[slot - first]) ++slot;
+        return slot;
     }
 
     // Step 2 of an append: the idempotent bucket write.
@@ -952,6 +1103,7 @@ private:
         if (!items.is_map()) return error{status::parameter_error, "bucketed_list: items is " + to_string(items)};
         for (const map_entry& e : items.as_map()) {
             const value& v = e.val;
+            if (v.is_list() && v.as_list().empty()) continue; // a fenced hole
             if (!e.key.is_int() || e.key.as_int() < 0 || !v.is_list() || v.as_list().size() != 2 ||
                 !v.as_list()[0].is_int())
                 return error{status::parameter_error, "bucketed_list: malformed element " + to_string(v)};
@@ -1032,6 +1184,47 @@ private:
         return out;
     }
 
+    // newest() on the time policy: period by period, newest first; each
+    // period visited is read whole and put in time order.
+    result<page> newest_by_time(const std::string& owner, std::size_t n, const std::optional<bucket_cursor>& from) const {
+        page out;
+        if (n == 0) return out;
+        auto days = indexed_days(owner);
+        if (!days) return days.error();
+        std::sort(days->begin(), days->end(), std::greater<>());
+        auto newer = [](const element& a, const element& b) { return a.ts != b.ts ? a.ts > b.ts : a.slot > b.slot; };
+        for (std::size_t i = 0; i < days->size(); ++i) {
+            const std::int64_t day = (*days)[i];
+            if (from && day > from->day()) continue;
+            stream s = stream_of(owner, day);
+            auto h = read_head(s);
+            if (!h) {
+                if (h.error().code == status::record_not_found) continue;
+                return h.error();
+            }
+            auto got = read_slots(s, *h, h->trim, h->claimed);
+            if (!got) return got.error();
+            std::sort(got->begin(), got->end(), newer);
+            auto it = got->begin();
+            if (from && day == from->day()) {
+                // Past the cursor's element: a cursor without a time (an
+                // arrival-order token) pages by slot.
+                element at{day, from->before(), from->ts().value_or(0), T{}};
+                it = from->ts() ? std::upper_bound(got->begin(), got->end(), at, newer)
+                                : std::partition(got->begin(), got->end(),
+                                                 [&](const element& e) { return e.slot >= from->before(); });
+                if (!from->ts()) std::sort(it, got->end(), newer);
+            }
+            for (; it != got->end() && out.items.size() < n; ++it) out.items.push_back(std::move(*it));
+            if (out.items.size() >= n) {
+                const element& last = out.items.back();
+                if (it != got->end() || i + 1 < days->size()) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
+                return out;
+            }
+        }
+        return out;
+    }
+
     // Drops the buckets of one stream below slot `below` (keep_newest) or
     // whose newest element is older than `before_ms`, oldest first — all of
     // them with whole_stream, else never the last (open) one; then raises
@@ -1089,7 +1282,9 @@ private:
             std::size_t n = 0;
             if (got) {
                 const value items = got->value_of("items");
-                n = items.is_map() ? items.as_map().size() : 0;
+                if (items.is_map())
+                    n = static_cast<std::size_t>(std::count_if(items.as_map().begin(), items.as_map().end(),
+                                                               [](const map_entry& e) { return is_element(e.val); }));
             }
             auto rm = m_store->remove(bk, m_where.write);
             if (!rm && rm.error().code != status::record_not_found) return rm.error();

@@ -29,9 +29,16 @@ namespace kvmodel::patterns {
 /// Which entries a capped map keeps when it is full.
 enum class keep : std::uint8_t { top_by_rank, newest_by_key };
 
+/// A per-owner map `Key -> Value` that never holds more than capacity()
+/// entries: insert() puts and trims in ONE operate(). One round trip per
+/// call; a write rewrites the owner's record (bounded by the cap). Errors:
+/// the store's (RECORD_TOO_BIG, TIMEOUT with error::in_doubt, ...), and
+/// PARAMETER_ERROR for an owner that is not an int, string or bytes or a
+/// stored value the codecs cannot decode. A missing record reads as empty.
 template <kv::kv_store Store, encodable Key, encodable Value>
 class capped_map : public detail::record_pattern<Store> {
 public:
+    /// One entry: key and value.
     using entry = std::pair<Key, Value>;
 
     /// PARAMETER_ERROR-free construction: a capacity of 0 is a broken
@@ -44,13 +51,14 @@ public:
         KVMODEL_ASSERT(capacity > 0);
     }
 
+    /// The cap inserts trim to.
     std::size_t capacity() const noexcept { return m_capacity; }
 
     /// What insert() did: the collection's size afterwards and whether the
     /// new entry survived the trim.
     struct insert_result {
-        std::size_t size = 0;
-        bool kept = false;
+        std::size_t size = 0; ///< entries in the owner's map after the insert
+        bool kept = false;    ///< false when the new entry was trimmed away at once
     };
 
     /// Puts the entry and trims to capacity in ONE operate().
@@ -114,6 +122,7 @@ public:
     /// The highest-valued entry, if any.
     result<std::optional<entry>> max(const value& owner) const { return one(owner, -1); }
 
+    /// The owner's entry count (0 without a record). One round trip.
     result<std::size_t> size(const value& owner) const {
         auto r = this->read(owner, {cdt::map_ops::size()}, value{});
         if (!r) return r.error();

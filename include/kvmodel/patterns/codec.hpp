@@ -51,15 +51,21 @@ inline error decode_error(std::string_view expected, const value& got) {
 }
 } // namespace detail
 
+/// A value stores as itself.
 template <>
 struct codec<value> {
+    /// v.
     static value encode(const value& v) { return v; }
+    /// v; never fails.
     static result<value> decode(const value& v) { return v; }
 };
 
+/// bool as a boolean value.
 template <>
 struct codec<bool> {
+    /// b as a value.
     static value encode(bool b) { return value{b}; }
+    /// PARAMETER_ERROR unless v is a boolean.
     static result<bool> decode(const value& v) {
         if (!v.is_bool()) return detail::decode_error("bool", v);
         return v.as_bool();
@@ -102,9 +108,12 @@ struct codec<std::string> {
     }
 };
 
+/// bytes as a blob.
 template <>
 struct codec<bytes> {
+    /// b as a value.
     static value encode(const bytes& b) { return value{b}; }
+    /// PARAMETER_ERROR unless v is a blob.
     static result<bytes> decode(const value& v) {
         if (!v.is_bytes()) return detail::decode_error("bytes", v);
         return v.as_bytes();

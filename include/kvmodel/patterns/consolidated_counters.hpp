@@ -38,27 +38,40 @@
 
 namespace kvmodel::patterns {
 
+/// Where consolidated counters live and how they are written.
 struct consolidated_counters_options {
+    /// The namespace.
     std::string ns = "test";
+    /// The set: one record per scope.
     std::string set = "counters";
+    /// The map bin holding name -> count.
     std::string bin = "c";
     /// Writes' policy; its ttl expires the record (e.g. the seconds left in
     /// the day). Reads never change the TTL.
     kv::write_policy write{};
+    /// Policy of the reads.
     kv::read_policy read{};
     /// Tries of increment_capped() under contention.
     std::uint32_t max_cas_attempts = 64;
 };
 
+/// Many named counters in one map bin per scope (record): increment one or
+/// several in one operate(), a capped increment by compare-and-set, all or the
+/// top K. One round trip per call (increment_capped: a read and a write per
+/// try). Errors: the store's (an in-doubt increment may have counted); a
+/// PARAMETER_ERROR for a bad scope or a stored value that is not a counter map.
 template <kv::kv_store Store>
 class consolidated_counters {
 public:
+    /// A counter: its name and value.
     using entry = std::pair<value, std::int64_t>;
 
+    /// Counters in `options`' namespace, set and bin; keeps a reference to the store.
     explicit consolidated_counters(Store& store, consolidated_counters_options options = {})
         : m_store(&store)
         , m_opt(std::move(options)) {}
 
+    /// The options it was built with.
     const consolidated_counters_options& options() const noexcept { return m_opt; }
 
     /// The record of a scope: (ns, set, scope), e.g. scope "user|campaign|2019-03-05".

@@ -28,18 +28,28 @@ namespace kvmodel::patterns {
 /// One event: when, what kind, and its attributes.
 template <encodable Attrs = value>
 struct event {
-    std::int64_t ts = 0;
-    std::string type;
-    Attrs attrs{};
+    std::int64_t ts = 0; ///< milliseconds; the map key, unique per owner
+    std::string type;    ///< what happened ("view", "purchase", ...)
+    Attrs attrs{};       ///< everything else about it
 
+    /// Field by field.
     friend bool operator==(const event&, const event&) = default;
 };
 
+/// A per-owner map `timestamp_ms -> [type, attrs]`: time slices, events of one
+/// or several types, counts, latest N, retention. Every call is ONE operate()
+/// (one round trip); a write rewrites the owner's record, reads are
+/// O(log n + k) on the server. Errors: the store's; ELEMENT_EXISTS from add()
+/// for a taken millisecond; PARAMETER_ERROR for a bad owner or an undecodable
+/// stored event. A missing record reads as empty.
 template <kv::kv_store Store, encodable Attrs = value>
 class event_map : public detail::record_pattern<Store> {
 public:
+    /// The event this map stores.
     using event_type = event<Attrs>;
 
+    /// Events in `where` (default: set "events", bin "events"); keeps a
+    /// reference to the store.
     explicit event_map(Store& store, record_location where = {.set = "events", .bin = "events"})
         : detail::record_pattern<Store>(store, std::move(where)) {}
 

@@ -26,9 +26,17 @@
 
 namespace kvmodel::patterns {
 
+/// A per-board ORDERED list of unique entries, sorted by their encoded value
+/// (first field first): merge, rank of an entry, highest/lowest K, the K
+/// closest to a value by relative rank. Every call is ONE operate() (one
+/// round trip); a write rewrites the board's record, reads are O(log n + k).
+/// Errors: the store's (RECORD_TOO_BIG for a board past the record limit);
+/// PARAMETER_ERROR for a bad board key or an undecodable stored entry.
 template <kv::kv_store Store, encodable Entry>
 class leaderboard : public detail::record_pattern<Store> {
 public:
+    /// Boards in `where` (default: set "boards", bin "board"); keeps a
+    /// reference to the store.
     explicit leaderboard(Store& store, record_location where = {.set = "boards", .bin = "board"})
         : detail::record_pattern<Store>(store, std::move(where)) {}
 
@@ -98,6 +106,7 @@ public:
         return select(board, cdt::list_ops::get_range(0, std::nullopt));
     }
 
+    /// The board's entry count (0 without a record). One round trip.
     result<std::size_t> size(const value& board) const {
         auto r = this->read(board, {cdt::list_ops::size()}, value{});
         if (!r) return r.error();

@@ -26,16 +26,26 @@ namespace kvmodel::patterns {
 
 /// One player of a nested-document board.
 struct player_doc {
+    /// The map key: the player's name.
     std::string name;
+    /// The score, ranked by value.
     value score;
+    /// Attributes, addressed at depth by context.
     map attrs;
 
+    /// Field by field.
     friend bool operator==(const player_doc&, const player_doc&) = default;
 };
 
+/// A board as a map `name -> [score, {attrs}]` in one record, operated on at depth
+/// through contexts: a player by name or by rank, awards added once, counters
+/// incremented in place (a second award_once is a no-op). Every call is ONE
+/// operate() (one round trip). Errors: the store's; PARAMETER_ERROR for an
+/// undecodable stored player.
 template <kv::kv_store Store>
 class nested_document : public detail::record_pattern<Store> {
 public:
+    /// Boards in `where` (default: set "players", bin "players"); keeps a reference to the store.
     explicit nested_document(Store& store,
                              record_location where = {.set = "players", .bin = "players"})
         : detail::record_pattern<Store>(store, std::move(where)) {}
@@ -43,9 +53,13 @@ public:
     /// Who a call addresses: a player by name, or the player ranked r by
     /// score (-1 = the current leader).
     struct who {
+        /// The context step that selects the player.
         cdt::ctx_step step;
+        /// The player with this name.
         static who player(std::string name) { return {cdt::ctx_step::map_key(std::move(name))}; }
+        /// The player of this score rank (0 = lowest, -1 = highest).
         static who by_rank(std::int64_t rank) { return {cdt::ctx_step::map_rank(rank)}; }
+        /// The player with the highest score.
         static who leader() { return by_rank(-1); }
     };
 

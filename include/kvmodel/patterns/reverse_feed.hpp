@@ -34,6 +34,7 @@
 
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/patterns/codec.hpp>
@@ -59,7 +60,9 @@ namespace kvmodel::patterns {
 /// header comment). Thread-safe.
 class tick_source {
 public:
+    /// Ticks count milliseconds from here: 2020-01-01T00:00:00Z.
     static constexpr std::int64_t epoch_ms = 1577836800000; // 2020-01-01T00:00:00Z
+    /// The largest node id a tick can carry.
     static constexpr std::uint32_t max_node_id = 1023;
 
     /// A source for node `node_id` (0..1023) reading the system clock, or
@@ -99,6 +102,7 @@ public:
         return std::numeric_limits<std::int64_t>::max() - tick;
     }
 
+    /// The system clock in Unix milliseconds (the default clock).
     static std::int64_t system_ms() {
         return std::chrono::duration_cast<std::chrono::milliseconds>(
                    std::chrono::system_clock::now().time_since_epoch())
@@ -114,27 +118,43 @@ private:
 /// One feed entry.
 template <encodable T>
 struct feed_post {
+    /// Its tick (unique, increasing); the feed key is MAX - tick.
     std::int64_t tick = 0;
+    /// Who posted it.
     std::string author;
+    /// What was posted.
     T content{};
+    /// Field by field.
     friend bool operator==(const feed_post&, const feed_post&) = default;
 };
 
+/// A reverse-time feed per owner: posts keyed MAX - tick in one record per owner and
+/// UTC day, pages newest first with cursors. A delivery is one operate (two on a
+/// day's first post), idempotent; a page reads the owner's head and one record
+/// per day it spans. Errors: the store's; PARAMETER_ERROR for a malformed cursor
+/// or an undecodable stored post.
 template <kv::kv_store Store, encodable T>
 class reverse_feed {
 public:
+    /// A post of this feed.
     using post_type = feed_post<T>;
 
+    /// A page of posts and the cursor of the next one.
     struct page {
         std::vector<post_type> items; ///< newest first
+        /// The next page's cursor; nullopt at the end.
         std::optional<std::string> next;
     };
 
+    /// Feeds in (ns, set), ticks from `ticks`; keeps references to both.
     reverse_feed(Store& store, tick_source& ticks, std::string ns = "test", std::string set = "feeds")
         : m_store(&store)
         , m_ticks(&ticks)
         , m_ns(std::move(ns))
         , m_set(std::move(set)) {}
+
+    /// The store the feed writes to.
+    Store& store() const noexcept { return *m_store; }
 
     /// A new post by `author` (not yet delivered anywhere).
     post_type make_post(std::string author, T content) const {
@@ -169,7 +189,8 @@ public:
             p_days.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
             auto d = detail::operate(*m_store, head_key(owner), {kv::op::cdt("days", cdt::list_ops::append(day, p_days))},
                                       kv::write_policy{});
-            if (!d) return d.error();
+            // The post is in the feed already: the call is in doubt.
+            if (!d) return kv::after_applied(d.error());
         }
         return {};
     }
@@ -180,7 +201,7 @@ public:
         post_type p = make_post(author, std::move(content));
         if (auto r = deliver(author, p); !r) return r.error();
         for (const std::string& f : followers)
-            if (auto r = deliver(f, p); !r) return r.error();
+            if (auto r = deliver(f, p); !r) return kv::after_applied(r.error());
         return p;
     }
 
@@ -296,27 +317,41 @@ private:
 template <kv::kv_store Store, encodable T>
 class fan_out_queue {
 public:
+    /// The feed it delivers to.
     using feed_type = reverse_feed<Store, T>;
+    /// A post of that feed.
     using post_type = typename feed_type::post_type;
 
     /// A delivery that failed for good.
     struct failure {
+        /// Whose feed.
         std::string owner;
+        /// The post.
         post_type post;
+        /// The last error.
         error err;
     };
     /// What shutdown() reports: every accepted delivery is in one of the two.
     struct report {
+        /// Deliveries that succeeded.
         std::uint64_t delivered = 0;
+        /// Deliveries that failed for good.
         std::vector<failure> failed;
     };
+    /// What submit() did: queued, refused (queue full: back-pressure), or refused after shutdown().
     enum class submit_status : std::uint8_t { accepted, queue_full, shut_down };
 
+    /// A queue of at most `capacity` deliveries, drained by `workers` threads, each
+    /// delivery tried up to `max_attempts` times on transient errors
+    /// (kv::is_transient), paced by `retry` (on the store's clock when it has
+    /// one: see kv::retry_timing); a failure reported in doubt may have been
+    /// delivered.
     fan_out_queue(const feed_type& feed, std::size_t capacity, std::size_t workers = 2,
-                  std::uint32_t max_attempts = 5)
+                  std::uint32_t max_attempts = 5, kv::retry_policy retry = {})
         : m_feed(&feed)
         , m_capacity(capacity)
-        , m_max_attempts(max_attempts) {
+        , m_max_attempts(max_attempts)
+        , m_retry(kv::retry_timing(feed.store(), std::move(retry))) {
         KVMODEL_ASSERT(capacity > 0 && workers > 0 && max_attempts > 0);
         for (std::size_t i = 0; i < workers; ++i) m_workers.emplace_back([this] { work(); });
     }
@@ -351,6 +386,7 @@ public:
         return std::exchange(m_report, report{});
     }
 
+    /// Deliveries accepted and not yet done.
     std::size_t pending() const {
         std::lock_guard lock(m_mutex);
         return m_queue.size();
@@ -362,12 +398,6 @@ private:
         post_type post;
     };
 
-    static bool transient(const error& e) {
-        return e.code == status::timeout || e.code == status::partition_unavailable ||
-               e.code == status::key_busy || e.code == status::device_overload ||
-               e.code == status::connection || e.code == status::invalid_node;
-    }
-
     void work() {
         for (;;) {
             job j;
@@ -378,12 +408,8 @@ private:
                 j = std::move(m_queue.front());
                 m_queue.pop_front();
             }
-            result<void> r;
-            for (std::uint32_t attempt = 0; attempt < m_max_attempts; ++attempt) {
-                r = m_feed->deliver(j.owner, j.post);
-                if (r || !transient(r.error())) break;
-                std::this_thread::sleep_for(std::chrono::microseconds(50 << attempt));
-            }
+            result<void> r = kv::retry(m_retry, m_max_attempts, kv::step_kind::write,
+                                       [&] { return m_feed->deliver(j.owner, j.post); });
             std::lock_guard lock(m_mutex);
             if (r) ++m_report.delivered;
             else m_report.failed.push_back(failure{std::move(j.owner), std::move(j.post), r.error()});
@@ -393,6 +419,7 @@ private:
     const feed_type* m_feed;
     std::size_t m_capacity;
     std::uint32_t m_max_attempts;
+    kv::retry_policy m_retry;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<job> m_queue;

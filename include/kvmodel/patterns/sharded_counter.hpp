@@ -15,9 +15,12 @@
 // (in doubt) is resent to the SAME shard with the SAME token: ELEMENT_EXISTS
 // then means the first copy was counted, success means it was not — so a
 // timed-out increment ends counted once or reported, never doubled. KEY_BUSY
-// and a timeout that was not in doubt were not applied and are retried
-// (KEY_BUSY on another shard). The store's own retry loop is switched off for
-// increments (max_retries = 0): a blind resend of an add could count twice.
+// and the other transient failures that were not in doubt were not applied
+// and are retried (KEY_BUSY on another shard), paced by options.retry
+// (kv/retry.hpp); an increment that fails after a send in doubt is reported
+// in doubt, whatever its last send met. The store's own retry loop is
+// switched off for increments (max_retries = 0): a blind resend of an add
+// could count twice.
 // Writers are threads: the token map holds one entry per thread that ever
 // incremented the shard (one 16-byte key and an int), and a thread must not
 // increment the same counter concurrently with itself (it cannot).
@@ -36,6 +39,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 
 #include <algorithm>
@@ -56,8 +60,11 @@ enum class shard_choice : std::uint8_t {
     per_thread ///< one shard per thread (a thread's increments never contend with each other)
 };
 
+/// Where a sharded counter lives, its bins, shards and retries.
 struct sharded_counter_options {
+    /// The namespace.
     std::string ns = "test";
+    /// The set of the head and the shards.
     std::string set = "counters";
     /// The count in each shard record.
     std::string bin = "c";
@@ -65,13 +72,19 @@ struct sharded_counter_options {
     std::string tokens_bin = "t";
     /// Head record bins: the current and the largest shard count.
     std::string shards_bin = "shards";
+    /// Head record bin: the largest shard count ever used (reads cover that many).
     std::string max_shards_bin = "max";
     /// Shards used until the head record says otherwise (1 .. 4096).
     std::uint32_t shards = 8;
+    /// How an increment picks its shard.
     shard_choice choice = shard_choice::random;
     /// Sends per increment, resends included (>= 1).
     std::uint32_t max_attempts = 8;
+    /// Backoff between sends and the time budget of an increment.
+    kv::retry_policy retry{};
+    /// Policy of the increments (its max_retries is ignored: resends are the counter's own).
     kv::write_policy write{};
+    /// Policy of the reads.
     kv::read_policy read{};
 };
 
@@ -85,15 +98,21 @@ struct increment_report {
     std::uint32_t key_busy = 0;
     /// Timeouts on the way, and how many of them were in doubt.
     std::uint32_t timeouts = 0;
+    /// Of the timeouts, those in doubt (the write may have applied).
     std::uint32_t in_doubt = 0;
     /// The increment was found already counted by a resend (its first copy
     /// applied, but the answer was lost).
     bool counted_by_earlier_send = false;
 };
 
+/// A hot counter split over N shard records: an increment is one operate on one
+/// shard, exactly once (a token per increment makes resends safe), total() sums a
+/// batch read. Errors: the store's after max_attempts sends; a TIMEOUT with
+/// error::in_doubt when the last send's fate is unknown.
 template <kv::kv_store Store>
 class sharded_counter {
 public:
+    /// The largest shard count.
     static constexpr std::uint32_t max_shard_count = 4096;
 
     /// A counter named `name`. shards outside 1..4096 or max_attempts 0 are a
@@ -103,11 +122,14 @@ public:
         , m_name(std::move(name))
         , m_opt(std::move(options))
         , m_shards(m_opt.shards) {
+        m_opt.retry = kv::retry_timing(store, std::move(m_opt.retry));
         KVMODEL_ASSERT(m_opt.shards >= 1 && m_opt.shards <= max_shard_count);
         KVMODEL_ASSERT(m_opt.max_attempts >= 1);
     }
 
+    /// The counter's name (its head record's key).
     const std::string& name() const noexcept { return m_name; }
+    /// The options it was built with.
     const sharded_counter_options& options() const noexcept { return m_opt; }
     /// The shard count increments use now.
     std::uint32_t shards() const noexcept { return m_shards.load(std::memory_order_relaxed); }
@@ -120,59 +142,50 @@ public:
     result<kv::key> head_key() const { return kv::key::make(m_opt.ns, m_opt.set, value(m_name)); }
 
     /// Adds `by` to the counter, exactly once (see the header comment).
-    /// Errors: the last failure after max_attempts sends; a TIMEOUT with
-    /// in_doubt set when the last send's fate is unknown (it may have counted).
+    /// Errors: the last failure after max_attempts sends (or options.retry's
+    /// time budget), in doubt when any send's fate is unknown (it may have
+    /// counted).
     /// Complexity: one operate() per send.
     result<increment_report> increment(std::int64_t by = 1) {
         writer& w = this_writer();
         increment_report rep;
         std::uint32_t shard = pick_shard(w, std::nullopt);
         std::optional<std::uint64_t> pending_seq; // set while a send is in doubt
-        error last{status::timeout, "sharded_counter::increment: not sent"};
-        for (std::uint32_t attempt = 0; attempt < m_opt.max_attempts; ++attempt) {
+        kv::write_policy wp = m_opt.write;
+        wp.max_retries = 0;
+        kv::retry_scope scope(m_opt.retry, m_opt.max_attempts);
+        result<kv::record> r = scope.run(kv::step_kind::write, [&]() -> result<kv::record> {
             const std::uint64_t seq = pending_seq ? *pending_seq : ++w.seq;
             auto k = shard_key(shard);
             if (!k) return k.error();
-            const std::vector<kv::operation> ops = increment_ops(w.id, seq, by);
-            kv::write_policy wp = m_opt.write;
-            wp.max_retries = 0;
             ++rep.attempts;
-            result<kv::record> r = m_store->operate(*k, ops, wp);
-            if (r) {
-                rep.shard = shard;
-                return rep;
-            }
-            last = r.error();
-            if (last.code == status::element_exists && pending_seq) {
+            const std::vector<kv::operation> ops = increment_ops(w.id, seq, by);
+            result<kv::record> sent = m_store->operate(*k, ops, wp);
+            if (sent) return sent;
+            const error& e = sent.error();
+            if (e.code == status::element_exists && pending_seq) {
                 // The token is there: the in-doubt send was counted.
-                rep.shard = shard;
                 rep.counted_by_earlier_send = true;
-                return rep;
+                return kv::record{};
             }
-            if (last.code == status::timeout) {
-                ++rep.timeouts;
-                if (last.in_doubt) {
-                    ++rep.in_doubt;
-                    pending_seq = seq; // resend the same token to the same shard
-                }
-                // Not in doubt and no earlier send pending: nothing was applied, resend.
-                continue;
+            if (e.code == status::timeout) ++rep.timeouts;
+            if (e.in_doubt) {
+                ++rep.in_doubt;
+                pending_seq = seq; // resend the same token to the same shard
             }
-            if (last.code == status::key_busy) {
+            if (e.code == status::key_busy) {
                 ++rep.key_busy;
                 if (!pending_seq) shard = pick_shard(w, shard);
-                continue;
             }
-            // Any other answer is definite: the command was not applied. A
-            // send that was in doubt before stays in doubt.
-            break;
+            return sent;
+        });
+        if (r) {
+            rep.shard = shard;
+            return rep;
         }
+        error last = std::move(r).error();
         last.message = "sharded_counter::increment(" + m_name + "): " + last.message +
                        " after " + std::to_string(rep.attempts) + " sends";
-        if (pending_seq) {
-            last.code = status::timeout;
-            last.in_doubt = true;
-        }
         return last;
     }
 
@@ -231,9 +244,12 @@ public:
                                                       std::to_string(max_shard_count)};
         auto k = head_key();
         if (!k) return k.error();
+        // Transient failures are retried inside each write (paced, in doubt
+        // kept); a lost race with another writer re-reads the head.
+        kv::retry_scope call(m_opt.retry, m_opt.max_attempts);
         for (int attempt = 0; attempt < 16; ++attempt) {
             auto head = read_head();
-            if (!head) return head.error();
+            if (!head) return call.fail(head.error());
             const std::uint32_t max_n = std::max({head->max_shards, shards(), n});
             kv::write_policy wp = m_opt.write;
             wp.max_retries = 0;
@@ -242,18 +258,19 @@ public:
             const std::vector<kv::operation> ops = {
                 kv::op::write(m_opt.shards_bin, value(static_cast<std::int64_t>(n))),
                 kv::op::write(m_opt.max_shards_bin, value(static_cast<std::int64_t>(max_n)))};
-            result<kv::record> r = m_store->operate(*k, ops, wp);
+            result<kv::record> r =
+                call.run(kv::step_kind::write, [&] { return m_store->operate(*k, ops, wp); });
             if (r) {
                 m_shards.store(n, std::memory_order_relaxed);
                 return {};
             }
-            // Lost a race with another writer of the head (or the answer):
-            // read again and retry; the write is idempotent.
-            if (r.error().code != status::generation_error && r.error().code != status::timeout)
-                return r.error();
+            // Lost a race with another writer of the head (or with our own
+            // write whose answer was lost): read again and retry; the write
+            // is idempotent.
+            if (r.error().code != status::generation_error) return r.error();
         }
-        return error{status::generation_error,
-                     "sharded_counter::set_shards(" + m_name + "): the head kept changing"};
+        return call.fail(error{status::generation_error,
+                               "sharded_counter::set_shards(" + m_name + "): the head kept changing"});
     }
 
     /// Reads the shard count from the head record (the constructor's count

@@ -27,18 +27,28 @@ namespace kvmodel::patterns {
 /// One stored item: its id, timestamp and payload.
 template <encodable Id, encodable Payload>
 struct timestamped {
-    Id id{};
-    std::int64_t ts = 0;
-    Payload payload{};
+    Id id{};             ///< the map key (a message UUID, say)
+    std::int64_t ts = 0; ///< leads the stored value: value order is time order
+    Payload payload{};   ///< stored flattened after ts (its codec must make a list)
 
+    /// Field by field.
     friend bool operator==(const timestamped&, const timestamped&) = default;
 };
 
+/// A per-owner map `id -> [ts, fields...]`: items by id, time slices by value
+/// interval, most recent / oldest N by rank; timestamps may repeat. Every call
+/// is ONE operate() (one round trip); a write rewrites the owner's record,
+/// reads are O(log n + k). Errors: the store's; PARAMETER_ERROR for a bad
+/// owner, a payload whose codec does not make a list, or an undecodable
+/// stored item. A missing record reads as empty.
 template <kv::kv_store Store, encodable Id, encodable Payload>
 class timestamped_map : public detail::record_pattern<Store> {
 public:
+    /// The item this map stores.
     using item = timestamped<Id, Payload>;
 
+    /// Items in `where` (default: set "messages", bin "messages"); keeps a
+    /// reference to the store.
     explicit timestamped_map(Store& store,
                              record_location where = {.set = "messages", .bin = "messages"})
         : detail::record_pattern<Store>(store, std::move(where)) {}
@@ -92,6 +102,7 @@ public:
                                                              cdt::return_type::key_value));
     }
 
+    /// The owner's item count (0 without a record). One round trip.
     result<std::size_t> size(const value& owner) const {
         auto r = this->read(owner, {cdt::map_ops::size()}, value{});
         if (!r) return r.error();

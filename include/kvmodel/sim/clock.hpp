@@ -8,9 +8,15 @@
 //   00:00:00 UTC) and moves only when told (set, advance). Thread-safe.
 // * system_clock — the wall clock.
 //
+// retry_on(c) times a pattern's retries (kv::retry_policy) by c: a pause
+// moves a manual clock forward instead of sleeping, so backoff and the total
+// timeout are tested in no real time, and timed faults see the time pass.
+//
 // Cost: now_ms() is one virtual call and one relaxed atomic load (manual) or
 // one clock read (system).
 #pragma once
+
+#include <kvmodel/kv/retry.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -42,6 +48,7 @@ public:
 /// A clock that moves only when told: deterministic tests.
 class manual_clock final : public clock {
 public:
+    /// A clock reading `start` until set or advanced.
     explicit manual_clock(time_ms start = default_start_ms) noexcept
         : m_now(start) {}
     time_ms now_ms() const noexcept override { return m_now.load(std::memory_order_relaxed); }
@@ -65,5 +72,16 @@ public:
             .count();
     }
 };
+
+/// p timed by c: a pause advances c when c is a manual_clock (nothing
+/// sleeps; timed faults see the time pass) and sleeps the thread otherwise.
+/// The policy's budget counts its own pauses and its attempts' real time —
+/// the simulator's attempts take none of its time, and other threads'
+/// pauses, which move the shared clock too, are not this call's. c must
+/// outlive the policy.
+inline kv::retry_policy retry_on(clock& c, kv::retry_policy p = {}) {
+    if (auto* m = dynamic_cast<manual_clock*>(&c)) p.sleep = [m](std::chrono::milliseconds d) { m->advance(d); };
+    return p;
+}
 
 } // namespace kvmodel::sim

@@ -19,9 +19,16 @@
 //   erases a run across a sorted list's leaves: a prefix of it may be gone);
 // * an injectable clock (manual by default: TTL expiry is tested by moving
 //   it, never by sleeping) — an expired record reads as missing;
-// * the client's retry loop: timeouts and unavailable partitions are retried
-//   up to max_retries within total_timeout; a failed write is in_doubt as the
-//   Java client decides it (sent more than once, or once and timed out);
+// * the client's retry loop: transient failures (kv::is_transient but
+//   KEY_BUSY, as the C client) are retried up to max_retries within
+//   total_timeout; a failed write is in_doubt once any attempt was sent and
+//   lost its answer (timed out, or its connection dropped) — sticky, also
+//   when a later attempt is refused or finds no node, as the C client's sent
+//   counter decides it;
+// * the client's circuit breaker (cluster_config::max_error_rate): a node
+//   with more errors than the limit in one tend interval gets no commands
+//   (MAX_ERROR_RATE) until the next; the limit halves after a breached
+//   interval and doubles back after a clean one, as the C client's;
 // * cost accounting (sim/stats.hpp) and scripted, seeded faults
 //   (sim/faults.hpp); a simulated latency per round trip (base_latency plus
 //   injected latency) that is accounted, never slept.
@@ -60,6 +67,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
@@ -71,6 +79,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -98,6 +107,7 @@ class txn;
 
 /// One namespace's settings.
 struct namespace_config {
+    /// The namespace's name (1..31 bytes), unique in the cluster.
     std::string name = "test";
     /// 64 B .. 8 MiB; a write whose record would exceed it fails RECORD_TOO_BIG.
     std::size_t max_record_size = kv::default_max_record_size;
@@ -115,7 +125,9 @@ struct namespace_config {
 
 /// The cluster's settings.
 struct cluster_config {
+    /// Nodes at start (>= 1); node ids are 0 .. nodes - 1.
     std::uint32_t nodes = 3;
+    /// At least one; names unique.
     std::vector<namespace_config> namespaces{namespace_config{}};
     /// Seeds the partition successions and the fault draws.
     std::uint64_t seed = 1;
@@ -127,6 +139,16 @@ struct cluster_config {
     bool enterprise = false;
     /// Entries in the hot-key and hot-partition lists of stats().
     std::size_t hot_list_size = 10;
+    /// The client's circuit breaker (as_config.max_error_rate): more errors
+    /// than this (timeouts, dropped and refused connections) on one node in
+    /// one tend interval, and commands to it fail MAX_ERROR_RATE unsent until
+    /// the interval ends; 0 = off. The C client's default is 100; here it is
+    /// off by default, because a manual clock that never moves never ends an
+    /// interval.
+    std::uint32_t max_error_rate = 0;
+    /// The client's tend interval on the cluster's clock (as_config
+    /// tender_interval; error_rate_window is one tend).
+    std::chrono::milliseconds tend_interval{1000};
 };
 
 /// What happened to one command (operate's optional report).
@@ -135,6 +157,7 @@ struct op_report {
     std::optional<std::size_t> failed_op;
     /// The node that served the last attempt (-1: none available).
     int node = -1;
+    /// Attempts sent: 1 plus the retries of the policy's retry loop.
     std::uint32_t attempts = 0;
     /// Simulated time the command took.
     std::chrono::microseconds latency{0};
@@ -145,6 +168,18 @@ struct op_report {
     std::uint32_t applications = 0;
 };
 
+/// An in-memory Aerospike cluster: a kv::kv_store (and kv::kv_queryable) that
+/// applies every command as the server would, counts what it would cost
+/// (stats()) and fails on demand (add_fault()). Deterministic for a seed;
+/// safe to use from any number of threads. Errors are Aerospike's result
+/// codes with a message naming the operation and the limit; a failed command
+/// leaves the record as it was. Example:
+/// \code
+/// sim::cluster db;                       // 3 nodes, replication 2, namespace "test"
+/// auto k = kv::key::make("test", "users", "alice").value();
+/// db.put(k, {kv::bin{"name", "Alice"}}).value();
+/// sim::counters cost = db.stats().find("test")->totals;
+/// \endcode
 class cluster {
 public:
     /// A cluster as configured. Invalid settings (no nodes, no namespace, a
@@ -162,8 +197,19 @@ public:
     /// PARAMETER_ERROR naming the first invalid setting.
     static result<void> validate(const cluster_config& cfg);
 
+    /// The settings the cluster was built with.
     const cluster_config& config() const noexcept { return m_cfg; }
+    /// The clock TTLs and time faults read (cluster_config::time_source).
     sim::clock& time_source() const noexcept { return *m_clock; }
+    /// p timed by this cluster's clock (sim::retry_on) unless p brings its own
+    /// sleep or clock: a pattern's backoff on the simulator moves its manual
+    /// clock instead of sleeping (the optional kv_store member kv::retry_timing
+    /// looks for).
+    kv::retry_policy retry_timing(kv::retry_policy p) const {
+        if (p.sleep || p.clock)
+            return p;
+        return retry_on(*m_clock, std::move(p));
+    }
     /// The manual clock, if that is the time source (else nullptr).
     manual_clock* manual_time() const noexcept {
         return dynamic_cast<manual_clock*>(m_clock.get());
@@ -193,11 +239,13 @@ public:
                                std::span<const kv::operation> ops,
                                const kv::write_policy& wp,
                                op_report& report);
+    /// \overload
     result<kv::record> operate(const kv::key& k,
                                std::initializer_list<kv::operation> ops,
                                const kv::write_policy& wp = {}) {
         return operate(k, std::span<const kv::operation>(ops.begin(), ops.size()), wp);
     }
+    /// \overload
     result<kv::record> operate(const kv::key& k,
                                std::initializer_list<kv::operation> ops,
                                const kv::write_policy& wp,
@@ -209,6 +257,7 @@ public:
     /// only (so a nil bin with a replace action is PARAMETER_ERROR).
     result<void>
     put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_policy& wp = {});
+    /// \overload
     result<void>
     put(const kv::key& k, std::initializer_list<kv::bin> bins, const kv::write_policy& wp = {}) {
         return put(k, std::span<const kv::bin>(bins.begin(), bins.size()), wp);
@@ -225,6 +274,7 @@ public:
     /// touches per attempt.
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
                                               const kv::read_policy& rp = {});
+    /// The named bins of each key (as get with bins), one result per key.
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys,
                                               std::span<const std::string> bins,
                                               const kv::read_policy& rp = {});
@@ -251,7 +301,9 @@ public:
 
     // --- topology ------------------------------------------------------------
 
+    /// Nodes the cluster was built with, alive or not.
     std::uint32_t node_count() const noexcept { return m_cfg.nodes; }
+    /// Whether the node is up (false for a node that does not exist).
     bool node_alive(int node) const;
     /// Takes a node down: its partitions fail over. PARAMETER_ERROR for a
     /// node that does not exist; a node already down is left so.
@@ -270,7 +322,9 @@ public:
     /// Installs a fault (faults.hpp); its id. PARAMETER_ERROR for a node
     /// fault on a node that does not exist or a probability outside [0, 1].
     result<std::size_t> add_fault(fault f);
+    /// Removes every installed fault (commands stop being counted for them).
     void clear_faults() { m_faults.clear(); }
+    /// How many times the fault with this id (add_fault's) has fired.
     std::uint64_t fault_fires(std::size_t id) const { return m_faults.fires(id); }
 
     // --- accounting ----------------------------------------------------------
@@ -331,6 +385,13 @@ private:
     static error count_failure(detail::partition& p, error e);
     static failure count_failure(detail::partition& p, failure f);
 
+    // The policy's filter on an existing record (detail::check_filter).
+    static result<void> filter(const kv::base_policy& pol,
+                               const detail::entry& e,
+                               const kv::key& k,
+                               std::int64_t now_ms,
+                               std::string_view cmd);
+
     static void count_read(detail::partition& p, detail::entry& e);
 
     // --- commands ------------------------------------------------------------
@@ -349,7 +410,7 @@ private:
                                const kv::key& k,
                                bool has_touch,
                                const kv::write_policy& wp,
-                               std::int64_t now_s,
+                               std::int64_t now_ms,
                                std::string_view cmd,
                                bool& applied,
                                kv::record* out,
@@ -377,6 +438,25 @@ private:
                                                                std::chrono::microseconds latency,
                                                                bool was_ok,
                                                                bool doubt);
+
+    // A crashed node's last answer: the connection dropped after the request
+    // was sent (doubt: a write was applied all the same).
+    [[gnu::cold, gnu::noinline]] static inline error
+    connection_lost(detail::partition& p, std::string_view cmd, int node, bool was_ok, bool doubt);
+
+    // The client's circuit breaker (cluster_config::max_error_rate): whether
+    // commands may go to `node` now, and an error counted against it. The
+    // interval rolls over on the first check after it ends; under races a
+    // count may land in the neighbouring interval (the C client's counters
+    // are as loose).
+    struct node_health {
+        std::atomic<std::int64_t> interval{-1};
+        std::atomic<std::uint32_t> errors{0};
+        std::atomic<std::uint32_t> limit{0};
+    };
+    node_health* health_of(int node, time_ms now);
+    bool error_rate_ok(int node, time_ms now);
+    void add_node_error(int node, time_ms now);
 
     // Applies the node faults due for this attempt.
     void apply_topology_faults(const detail::attempt_info& a);
@@ -412,6 +492,7 @@ private:
                                                const std::string& set,
                                                const std::vector<std::string>& bins,
                                                std::uint64_t max_records,
+                                               const kv::read_policy& rp,
                                                std::string_view cmd,
                                                Keep&& keep);
 
@@ -425,6 +506,7 @@ private:
     mutable std::mutex m_topology_mu;
     std::vector<bool> m_alive;
     std::vector<std::unique_ptr<detail::namespace_state>> m_namespaces;
+    std::unique_ptr<node_health[]> m_health; // NOLINT(*-avoid-c-arrays): one per node, fixed
 };
 
 static_assert(kv::kv_store<cluster>);
@@ -448,6 +530,7 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     KVMODEL_ASSERT(validate(m_cfg).has_value());
     m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
     m_alive.assign(m_cfg.nodes, true);
+    m_health = std::make_unique<node_health[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
     for (const namespace_config& nc : m_cfg.namespaces)
         build_namespace(nc);
 }
@@ -490,14 +573,18 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                rp,
                "get",
                rep,
-               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
+               [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
                    -> result<kv::record> {
+                   const std::int64_t now_s = now_ms / 1000;
                    detail::entry* e = live(ns, p, k, now_s);
                    if (e == nullptr)
                        return count_failure(
                            p, fail(status::record_not_found, "get: record not found"));
                    if (!detail::same_name(e->set(), k.set()))
                        return count_failure(p, detail::set_mismatch("get", k, *e));
+                   if (!rp.filter_exp.empty())
+                       if (result<void> f = filter(rp, *e, k, now_ms, "get"); !f)
+                           return count_failure(p, f.error());
                    kv::record out;
                    detail::copy_bins(*e, out);
                    detail::copy_header(*e, now_s, out);
@@ -527,12 +614,16 @@ KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_polic
             rp,
             "exists",
             rep,
-            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool&)
+            [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
                 -> result<kv::record> {
+                const std::int64_t now_s = now_ms / 1000;
                 detail::entry* e = live(ns, p, k, now_s);
                 kv::record out;
                 if (e != nullptr && !detail::same_name(e->set(), k.set()))
                     return count_failure(p, detail::set_mismatch("exists", k, *e));
+                if (e != nullptr && !rp.filter_exp.empty())
+                    if (result<void> f = filter(rp, *e, k, now_ms, "exists"); !f)
+                        return count_failure(p, f.error());
                 if (e != nullptr) {
                     detail::copy_header(*e, now_s, out);
                     ++e->reads;
@@ -583,10 +674,10 @@ cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_po
                rep,
                [&](detail::namespace_state& ns,
                    detail::partition& p,
-                   std::int64_t now_s,
+                   std::int64_t now_ms,
                    bool& applied) -> result<void> {
                    return write_command(
-                       ns, p, k, false, wp, now_s, cmd, applied, nullptr, [&](detail::txn& t) {
+                       ns, p, k, false, wp, now_ms, cmd, applied, nullptr, [&](detail::txn& t) {
                            return apply_put(t, bins, wp, ns);
                        });
                });
@@ -600,9 +691,9 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
         wp,
         "remove",
         rep,
-        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_s, bool& applied)
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
             -> result<kv::record> {
-            detail::entry* e = live(ns, p, k, now_s);
+            detail::entry* e = live(ns, p, k, now_ms / 1000);
             if (e == nullptr)
                 return count_failure(p, fail(status::record_not_found, "remove: record not found"));
             if (!detail::same_name(e->set(), k.set()))
@@ -611,6 +702,9 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
                                           "remove: set name '" + k.set() +
                                               "' does not match the record's set '" + e->set() +
                                               "'"));
+            if (!wp.filter_exp.empty())
+                if (result<void> f = filter(wp, *e, k, now_ms, "remove"); !f)
+                    return count_failure(p, f.error());
             if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
                 (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
                 return count_failure(
@@ -683,15 +777,13 @@ KVMODEL_DECL result<void> cluster::drop_index(const std::string& ns_name, const 
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan(const kv::scan_request& req,
                                                                  const kv::read_policy& rp) {
-    (void)rp;
-    return walk(req.ns, req.set, req.bins, req.max_records, "scan", [](const detail::entry&) {
+    return walk(req.ns, req.set, req.bins, req.max_records, rp, "scan", [](const detail::entry&) {
         return true;
     });
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::query_request& req,
                                                                   const kv::read_policy& rp) {
-    (void)rp;
     detail::namespace_state* ns = find_ns(req.ns);
     if (ns == nullptr)
         return unknown_namespace("query", req.ns);
@@ -721,28 +813,30 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::quer
             return v.is_int() && v.as_int() >= f.begin.as_int() && v.as_int() <= f.end->as_int();
         return v.type() == f.begin.type() && v == f.begin;
     };
-    return walk(req.ns, req.set, req.bins, req.max_records, "query", [&](const detail::entry& e) {
-        const detail::stored_bin* b = e.find(f.bin);
-        if (b == nullptr)
+    return walk(
+        req.ns, req.set, req.bins, req.max_records, rp, "query", [&](const detail::entry& e) {
+            const detail::stored_bin* b = e.find(f.bin);
+            if (b == nullptr)
+                return false;
+            switch (f.collection) {
+            case kv::index_collection::none:
+                return matches(b->val);
+            case kv::index_collection::list:
+                if (!b->val.is_list())
+                    return false;
+                return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
+            case kv::index_collection::map_keys:
+            case kv::index_collection::map_values:
+                if (!b->val.is_map())
+                    return false;
+                return std::any_of(
+                    b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
+                        return matches(f.collection == kv::index_collection::map_keys ? x.key
+                                                                                      : x.val);
+                    });
+            }
             return false;
-        switch (f.collection) {
-        case kv::index_collection::none:
-            return matches(b->val);
-        case kv::index_collection::list:
-            if (!b->val.is_list())
-                return false;
-            return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
-        case kv::index_collection::map_keys:
-        case kv::index_collection::map_values:
-            if (!b->val.is_map())
-                return false;
-            return std::any_of(
-                b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                    return matches(f.collection == kv::index_collection::map_keys ? x.key : x.val);
-                });
-        }
-        return false;
-    });
+        });
 }
 
 KVMODEL_DECL bool cluster::node_alive(int node) const {
@@ -769,8 +863,9 @@ KVMODEL_DECL std::vector<int> cluster::replicas(std::string_view ns_name, std::u
 }
 
 KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
-    if ((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
-        (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes))
+    if (((f.kind == fault_kind::node_down || f.kind == fault_kind::node_up) &&
+         (f.node < 0 || static_cast<std::uint32_t>(f.node) >= m_cfg.nodes)) ||
+        (f.kind == fault_kind::node_crash && f.node >= static_cast<int>(m_cfg.nodes)))
         return fail(status::parameter_error,
                     "add_fault: node " + std::to_string(f.node) + " does not exist");
     if (!(f.probability >= 0.0 && f.probability <= 1.0))

@@ -10,6 +10,21 @@
 //   latency(d)                 the attempt takes d longer; past the policy's
 //                              socket or total timeout it times out, and a
 //                              write is then applied but in doubt
+//   node_crash(n, refused_for) the node dies under a write, as a SIGKILLed
+//                              node does on a real cluster: that write is
+//                              applied (and replicated) but its connection
+//                              drops before the answer (CONNECTION, in
+//                              doubt); then every attempt the client still
+//                              routes to the node is refused (CONNECTION,
+//                              nothing sent, not in doubt) until the clock
+//                              has moved refused_for past the crash (the
+//                              heartbeat timeout plus the client's tend,
+//                              ~2 s on a real cluster), when the node goes
+//                              down and its partitions fail over. n = -1:
+//                              whichever node serves the first write that
+//                              meets the conditions. With a manual clock
+//                              the refusals last until something moves it
+//                              (a pattern's backoff, sim::retry_on).
 //
 // Each fault fires when all its conditions hold for a command: more than
 // `after_ops` commands have been counted since it was added (after(N)), the
@@ -30,7 +45,9 @@
 //
 // Where this departs from Aerospike: failover and re-replication are
 // instant (no migration window), and a node that comes back takes its
-// partitions back at once.
+// partitions back at once. A crashed node's refusals hit every command the
+// client routes to it; a real client also learns of the death from a peer's
+// tend a little earlier or later.
 #pragma once
 
 #include <kvmodel/kv/digest.hpp>
@@ -51,7 +68,7 @@
 
 namespace kvmodel::sim {
 
-enum class fault_kind : std::uint8_t { node_down, node_up, timeout, in_doubt, latency };
+enum class fault_kind : std::uint8_t { node_down, node_up, timeout, in_doubt, latency, node_crash };
 
 /// Which commands a timeout / in-doubt / latency fault hits.
 enum class op_scope : std::uint8_t { any, reads, writes };
@@ -79,6 +96,9 @@ struct fault {
     int node = -1;
     /// latency: added to each attempt it hits.
     std::chrono::microseconds added_latency{0};
+    /// node_crash: how long (on the cluster's clock) attempts routed to the
+    /// crashed node are refused before it is taken down.
+    std::chrono::milliseconds refused_for{0};
 
     static fault node_down(int n) { return make(fault_kind::node_down, n); }
     static fault node_up(int n) { return make(fault_kind::node_up, n); }
@@ -91,6 +111,12 @@ struct fault {
     static fault latency(std::chrono::microseconds d) {
         fault f = make(fault_kind::latency, -1);
         f.added_latency = d;
+        return f;
+    }
+    static fault node_crash(int n = -1, std::chrono::milliseconds refused_for = std::chrono::milliseconds(2000)) {
+        fault f = make(fault_kind::node_crash, n);
+        f.scope = op_scope::writes;
+        f.refused_for = refused_for;
         return f;
     }
 
@@ -155,6 +181,11 @@ struct fault_effects {
     bool in_doubt = false;
     /// Extra time the attempt takes.
     std::chrono::microseconds latency{0};
+    /// The node died under this write: it is applied, the connection drops
+    /// before the answer (CONNECTION, in doubt).
+    bool crashed = false;
+    /// The node is dead but still in the client's map: refused, nothing sent.
+    bool refused = false;
 };
 
 namespace detail {
@@ -234,6 +265,13 @@ public:
         std::shared_lock lock(m_mu);
         for (const auto& s : m_faults) {
             const fault& f = s->f;
+            if (f.kind == fault_kind::node_crash) {
+                const int dead = s->crashed_node.load(std::memory_order_acquire);
+                if (dead >= 0 && a.now >= s->refused_until.load(std::memory_order_relaxed) &&
+                    !s->taken_down.exchange(true, std::memory_order_relaxed))
+                    out.emplace_back(dead, false);
+                continue;
+            }
             if (f.kind != fault_kind::node_down && f.kind != fault_kind::node_up)
                 continue;
             if (!due(*s, a))
@@ -253,6 +291,16 @@ public:
             const fault& f = s->f;
             if (f.kind == fault_kind::node_down || f.kind == fault_kind::node_up)
                 continue;
+            if (f.kind == fault_kind::node_crash) {
+                const int dead = s->crashed_node.load(std::memory_order_acquire);
+                if (dead >= 0) {
+                    // Reads and writes alike meet the dead node's closed port.
+                    if (dead == a.node && !s->taken_down.load(std::memory_order_relaxed) &&
+                        a.now < s->refused_until.load(std::memory_order_relaxed))
+                        e.refused = true;
+                    continue;
+                }
+            }
             if (f.scope == op_scope::reads && a.is_write)
                 continue;
             if (f.scope == op_scope::writes && !a.is_write)
@@ -275,6 +323,15 @@ public:
             case fault_kind::latency:
                 e.latency += f.added_latency;
                 break;
+            case fault_kind::node_crash:
+                // The first write that meets the conditions takes its node
+                // down with it (due() lets exactly one fire).
+                if (a.node >= 0) {
+                    s->refused_until.store(a.now + f.refused_for.count(), std::memory_order_relaxed);
+                    s->crashed_node.store(a.node, std::memory_order_release);
+                    e.crashed = true;
+                }
+                break;
             default:
                 break;
             }
@@ -288,6 +345,11 @@ private:
         std::uint64_t start = 0;
         std::size_t id = 0;
         std::atomic<std::uint64_t> fires{0};
+        // node_crash: the node it killed (-1: not yet), until when the client
+        // is refused, and whether the node has been taken down since.
+        std::atomic<int> crashed_node{-1};
+        std::atomic<time_ms> refused_until{0};
+        std::atomic<bool> taken_down{false};
     };
 
     // Whether s fires for a (and counts the fire). Conditions first, the

@@ -44,20 +44,35 @@ namespace kvmodel::sim {
 /// Counters of one scope (a partition, a node, a namespace).
 struct counters {
     // The fields every command touches come first (one cache line).
+    /// Commands (and batch keys, scanned records) counted here.
     std::uint64_t ops = 0;
+    /// Round trips: one per attempt of a command; a batch read one per node per attempt.
     std::uint64_t round_trips = 0;
+    /// Records read.
     std::uint64_t reads = 0;
+    /// Records written (touch included).
     std::uint64_t writes = 0;
+    /// Stored bytes of the records read (the whole record, as the server reads it).
     std::uint64_t bytes_read = 0;
+    /// The full new stored size of every record written: the write amplification.
     std::uint64_t bytes_written = 0;
+    /// The largest stored record size read or written.
     std::uint64_t largest_record = 0;
+    /// Simulated latency, summed (microseconds; accounted, never slept).
     std::uint64_t latency_us = 0;
+    /// The largest simulated latency of one command.
     std::uint64_t max_latency_us = 0;
+    /// Records deleted.
     std::uint64_t deletes = 0;
+    /// Commands that failed, for any reason.
     std::uint64_t errors = 0;
+    /// KEY_NOT_FOUND answers.
     std::uint64_t not_found = 0;
+    /// Attempts that timed out.
     std::uint64_t timeouts = 0;
+    /// Timeouts whose write may have been applied (error::in_doubt).
     std::uint64_t in_doubt = 0;
+    /// PARTITION_UNAVAILABLE answers.
     std::uint64_t unavailable = 0;
     /// Writes refused because the record had too many writes pending
     /// (transaction-pending-limit): KEY_BUSY.
@@ -83,28 +98,41 @@ struct counters {
         largest_record = std::max(largest_record, o.largest_record);
         return *this;
     }
+    /// Field by field.
     friend bool operator==(const counters&, const counters&) = default;
 };
 
 /// One node of one namespace.
 struct node_stats {
+    /// The node id.
     int node = 0;
+    /// Whether it is up.
     bool alive = true;
+    /// What the node served.
     counters ops;
+    /// Partitions it is master of.
     std::uint64_t master_partitions = 0;
+    /// Partitions it holds a replica of.
     std::uint64_t replica_partitions = 0;
+    /// Records it holds as master.
     std::uint64_t master_records = 0;
+    /// Records it holds as replica.
     std::uint64_t replica_records = 0;
+    /// Stored bytes it holds as master.
     std::uint64_t master_bytes = 0;
+    /// Stored bytes it holds as replica.
     std::uint64_t replica_bytes = 0;
 };
 
 /// One partition of one namespace.
 struct partition_stats {
+    /// The partition id, 0..4095.
     std::uint32_t id = 0;
     /// The node serving it now; -1 when unavailable.
     int master = -1;
+    /// What the partition served.
     counters ops;
+    /// Live records in it.
     std::uint64_t records = 0;
     /// Stored bytes of its records (one copy).
     std::uint64_t bytes = 0;
@@ -112,22 +140,33 @@ struct partition_stats {
 
 /// Reads and writes of one record.
 struct key_heat {
+    /// The record's digest.
     kv::digest digest{};
+    /// Its set.
     std::string set;
     /// The user key if it was stored (send_key).
     std::optional<value> user_key;
+    /// Its partition.
     std::uint32_t partition = 0;
+    /// Times it was read.
     std::uint64_t reads = 0;
+    /// Times it was written.
     std::uint64_t writes = 0;
+    /// False once the record was deleted.
     bool live = true;
 };
 
 /// One namespace.
 struct namespace_stats {
+    /// The namespace.
     std::string name;
+    /// Everything it served.
     counters totals;
+    /// Live records (one copy).
     std::uint64_t records = 0;
+    /// Stored bytes of its records (one copy).
     std::uint64_t bytes = 0;
+    /// Per node, by node id.
     std::vector<node_stats> nodes;
     /// All 4096 partitions, by id.
     std::vector<partition_stats> partitions;
@@ -139,9 +178,13 @@ struct namespace_stats {
 
 /// A snapshot of a cluster's accounting.
 struct stats {
+    /// One entry per namespace.
     std::vector<namespace_stats> namespaces;
+    /// Faults fired, over all installed faults.
     std::uint64_t fault_fires = 0;
 
+    /// The namespace's stats, or nullptr. The pointer lives as long as this
+    /// snapshot: copy what you keep from a temporary (`db.stats().find("test")->totals`).
     const namespace_stats* find(std::string_view ns) const noexcept {
         for (const namespace_stats& n : namespaces)
             if (n.name == ns)

@@ -16,8 +16,11 @@
 // * A KEY_VALUE result keeps the server's order: the decoder can read a
 //   top-level map as a list of [key, value] pairs, as cdt::apply returns them.
 // * Result codes: as_status numbers are kvmodel::status numbers (both are
-//   Aerospike's); client-side codes the enum does not name map to
-//   status::client with the code in the message.
+//   Aerospike's; every client-side code of as_status.h, -20 .. -1, has its
+//   kvmodel status, with kv::is_transient saying which are worth a retry);
+//   a code the enum does not name (a newer client's) maps to status::client
+//   with the number in the message. client_error builds the whole error,
+//   the client's in_doubt flag kept.
 // * Host lists ("h1[:p1],h2[:p2]", IPv6 in brackets), and the narrowing of
 //   int64 arguments to the C client's int / uint32 parameters (clamped: see
 //   clamp_int32).
@@ -452,8 +455,8 @@ inline result<value> decode_particle(std::uint8_t type, std::span<const std::uin
 // --- result codes --------------------------------------------------------------------
 
 /// The kvmodel status for an as_status number: the same number for every code
-/// kvmodel::status names (server codes and the named client codes); any other
-/// client-side code (TLS, async, batch, ...) is status::client, and
+/// kvmodel::status names (server codes and every client code of as_status.h);
+/// any other client-side code (a newer client's) is status::client, and
 /// `unknown` is set so the caller can put the number in the message.
 inline status status_from_code(int code, bool* unknown = nullptr) noexcept {
     auto s = static_cast<status>(code);
@@ -462,6 +465,24 @@ inline status status_from_code(int code, bool* unknown = nullptr) noexcept {
     if (unknown != nullptr) *unknown = !named;
     if (named) return s;
     return code < 0 ? status::client : s;
+}
+
+/// A C client error (as_error's code, message and in_doubt) as a kvmodel
+/// error: the status of the same number, "<what>: <client message>" (plus
+/// the number when kvmodel does not name it), and the client's in_doubt. The
+/// flag is the client's because only the client knows whether the command
+/// was sent and then lost its answer (as_error_set_in_doubt: a write sent
+/// more than once, or once and then failed with TIMEOUT or a client-side
+/// code), whatever the code: MAX_ERROR_RATE or a refused CONNECTION on a
+/// retry after such a send is in doubt, on a first attempt it is not.
+inline error client_error(int code, std::string_view message, bool in_doubt, std::string_view what) {
+    bool unknown = false;
+    const status s = status_from_code(code, &unknown);
+    std::string msg = std::string(what) + ": " + std::string(message);
+    if (unknown) msg += " (as_status " + std::to_string(code) + ")";
+    error e{s, std::move(msg)};
+    e.in_doubt = in_doubt;
+    return e;
 }
 
 // --- hosts -------------------------------------------------------------------------

@@ -25,11 +25,11 @@ namespace kvmodel::patterns {
 /// Where a single-record pattern keeps its records: one record per owner,
 /// key (ns, set, owner), the collection in one bin.
 struct record_location {
-    std::string ns = "test";
-    std::string set;
-    std::string bin = "items";
-    kv::write_policy write{};
-    kv::read_policy read{};
+    std::string ns = "test";   ///< the namespace
+    std::string set;           ///< the set; each pattern has its own default
+    std::string bin = "items"; ///< the bin holding the collection (<= 15 bytes)
+    kv::write_policy write{};  ///< policy of the pattern's writes (TTL, retries, timeouts)
+    kv::read_policy read{};    ///< policy of its reads
 };
 
 namespace detail {

@@ -14,6 +14,7 @@
 #include <kvmodel/sim/detail/state.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -169,6 +170,14 @@ inline failure cluster::count_failure(detail::partition& p, failure f) {
     return f;
 }
 
+inline result<void> cluster::filter(const kv::base_policy& pol,
+                                    const detail::entry& e,
+                                    const kv::key& k,
+                                    std::int64_t now_ms,
+                                    std::string_view cmd) {
+    return detail::check_filter(pol.filter_exp, e, k.digest(), now_ms, cmd);
+}
+
 inline void cluster::count_read(detail::partition& p, detail::entry& e) {
     const std::uint64_t size = e.stored_size();
     ++e.reads;
@@ -193,38 +202,47 @@ inline result<kv::record> cluster::operate_impl(const kv::key& k,
     const bool has_touch = std::any_of(ops.begin(), ops.end(), [](const kv::operation& o) {
         return kv::kind(o) == kv::op_kind::touch;
     });
-    return run(k,
-               !read_only,
-               wp,
-               cmd,
-               rep,
-               [&](detail::namespace_state& ns,
-                   detail::partition& p,
-                   std::int64_t now_s,
-                   bool& applied) -> result<kv::record> {
-                   detail::failure_info fi;
-                   if (read_only) {
-                       detail::entry* cur = live(ns, p, k, now_s);
-                       result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi);
-                       if (r) {
-                           count_read(p, *cur);
-                           return r;
-                       }
-                       rep.failed_op = fi.op_index;
-                       count_error(p, r.code());
-                       return r;
-                   }
-                   kv::record out;
-                   result<void> r = write_command(
-                       ns, p, k, has_touch, wp, now_s, cmd, applied, &out, [&](detail::txn& t) {
-                           return detail::apply_ops(t, ops, cmd, out, fi, ns.lim.max_record_size);
-                       });
-                   if (!r) {
-                       rep.failed_op = fi.op_index;
-                       return r.error();
-                   }
-                   return out;
-               });
+    return run(
+        k,
+        !read_only,
+        wp,
+        cmd,
+        rep,
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
+            -> result<kv::record> {
+            const std::int64_t now_s = now_ms / 1000;
+            detail::failure_info fi;
+            if (read_only) {
+                detail::entry* cur = live(ns, p, k, now_s);
+                if (cur != nullptr && !wp.filter_exp.empty())
+                    if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+                        return count_failure(p, f.error());
+                result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
+                if (r) {
+                    count_read(p, *cur);
+                    return r;
+                }
+                rep.failed_op = fi.op_index;
+                count_error(p, r.code());
+                return r;
+            }
+            kv::record out;
+            result<void> r = write_command(
+                ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
+                    return detail::apply_ops(t,
+                                             ops,
+                                             cmd,
+                                             out,
+                                             fi,
+                                             ns.lim.max_record_size,
+                                             detail::exp_env{&k.digest(), now_ms});
+                });
+            if (!r) {
+                rep.failed_op = fi.op_index;
+                return r.error();
+            }
+            return out;
+        });
 }
 
 template <class Apply>
@@ -233,12 +251,18 @@ result<void> cluster::write_command(detail::namespace_state& ns,
                                     const kv::key& k,
                                     bool has_touch,
                                     const kv::write_policy& wp,
-                                    std::int64_t now_s,
+                                    std::int64_t now_ms,
                                     std::string_view cmd,
                                     bool& applied,
                                     kv::record* out,
                                     Apply&& apply) {
+    const std::int64_t now_s = now_ms / 1000;
     detail::entry* cur = live(ns, p, k, now_s);
+    // The server filters existing records only: a write that creates
+    // the record does not even build the filter.
+    if (cur != nullptr && !wp.filter_exp.empty())
+        if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+            return count_failure(p, f.error());
     const std::string* new_set = &detail::no_set();
     if (cur == nullptr) {
         new_set = ns.sets.intern(k.set());
@@ -273,6 +297,7 @@ result<void> cluster::write_command(detail::namespace_state& ns,
         detail::entry* e = cur;
         if (e == nullptr)
             e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
+        e->last_update_ms = now_ms;
         const std::uint64_t size = e->stored_size();
         ++e->writes;
         p.account([size](counters& c) {
@@ -443,6 +468,54 @@ error cluster::timed_out(detail::partition& p,
                      (doubt ? ", the write was applied)" : ")")};
 }
 
+error cluster::connection_lost(
+    detail::partition& p, std::string_view cmd, int node, bool was_ok, bool doubt) {
+    p.account([was_ok, doubt](counters& c) {
+        if (was_ok)
+            ++c.errors;
+        if (doubt)
+            ++c.in_doubt;
+    });
+    return error{status::connection,
+                 std::string(cmd) + ": connection to node " + std::to_string(node) +
+                     " dropped before the answer (the node died" +
+                     (doubt ? "; the write was applied)" : ")")};
+}
+
+inline cluster::node_health* cluster::health_of(int node, time_ms now) {
+    if (m_cfg.max_error_rate == 0 || node < 0)
+        return nullptr;
+    node_health& h = m_health[static_cast<std::size_t>(node)];
+    const std::int64_t tend = std::max<std::int64_t>(m_cfg.tend_interval.count(), 1);
+    const std::int64_t interval = now / tend;
+    std::int64_t seen = h.interval.load(std::memory_order_acquire);
+    if (seen != interval && h.interval.compare_exchange_strong(seen, interval)) {
+        const std::uint32_t limit = h.limit.load(std::memory_order_relaxed);
+        const std::uint32_t max = m_cfg.max_error_rate;
+        // A breached interval halves the next limit; a clean one doubles
+        // it back toward the configured one (as_node_reset_error_rate).
+        if (seen < 0)
+            h.limit.store(max, std::memory_order_relaxed);
+        else if (h.errors.load(std::memory_order_relaxed) > limit)
+            h.limit.store(limit >= 4 ? limit / 2 : 1, std::memory_order_relaxed);
+        else
+            h.limit.store(std::min(limit * 2, max), std::memory_order_relaxed);
+        h.errors.store(0, std::memory_order_relaxed);
+    }
+    return &h;
+}
+
+inline bool cluster::error_rate_ok(int node, time_ms now) {
+    const node_health* h = health_of(node, now);
+    return h == nullptr ||
+           h->errors.load(std::memory_order_relaxed) <= h->limit.load(std::memory_order_relaxed);
+}
+
+inline void cluster::add_node_error(int node, time_ms now) {
+    if (node_health* h = health_of(node, now))
+        h->errors.fetch_add(1, std::memory_order_relaxed);
+}
+
 inline void cluster::apply_topology_faults(const detail::attempt_info& a) {
     for (const auto& [node, up] : m_faults.topology_changes(a))
         (void)set_alive(node, up);
@@ -472,6 +545,8 @@ R cluster::run(const kv::key& k,
     const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
     const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);
     std::uint32_t sent = 0;
+    // An attempt was sent and its answer lost: a write may be applied.
+    bool lost_answer = false;
     microseconds elapsed{0};
     for (std::uint32_t attempt = 0;; ++attempt) {
         const time_ms now = m_clock->now_ms();
@@ -483,6 +558,7 @@ R cluster::run(const kv::key& k,
         if (command != 0)
             apply_topology_faults(attempt_of(-1));
         microseconds spent{0};
+        const std::uint32_t sent_before = sent;
         bool applied = false; // set by body when it committed a write
         // One attempt under the partition lock. Its answer is built in
         // place (returned, not assigned into a default-made result):
@@ -502,8 +578,28 @@ R cluster::run(const kv::key& k,
                             std::string(cmd) + ": partition " + std::to_string(pid) +
                                 " of namespace '" + ns->name + "' has no live copy");
             }
+            if (!error_rate_ok(node, now)) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                });
+                return fail(status::max_error_rate,
+                            std::string(cmd) + ": max error rate exceeded (node " +
+                                std::to_string(node) +
+                                " had more errors than the client allows in one tend interval)");
+            }
             const fault_effects fx =
                 command != 0 ? m_faults.effects(attempt_of(node)) : fault_effects{};
+            if (fx.refused) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                });
+                return fail(status::connection,
+                            std::string(cmd) + ": connection refused by node " +
+                                std::to_string(node) +
+                                " (dead; the client's partition map still names it)");
+            }
             ++sent;
             const microseconds latency = m_cfg.base_latency + fx.latency;
             const bool late = (socket_to.count() > 0 && latency > socket_to) ||
@@ -518,7 +614,7 @@ R cluster::run(const kv::key& k,
                     c.max_latency_us = std::max(c.max_latency_us, us);
                 }
             });
-            const bool lost = fx.timeout || fx.in_doubt || late;
+            const bool lost = fx.timeout || fx.in_doubt || late || fx.crashed;
             if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
                 // Hot key: refused before it is applied (not retried, as the clients do).
                 p.account([](counters& c) {
@@ -535,11 +631,14 @@ R cluster::run(const kv::key& k,
             if (fx.timeout)
                 return timed_out(p, cmd, fx, late, latency, true, false);
             if (!lost)
-                return body(*ns, p, now / 1000, applied);
-            const bool was_ok = body(*ns, p, now / 1000, applied).has_value();
+                return body(*ns, p, now, applied);
+            const bool was_ok = body(*ns, p, now, applied).has_value();
+            if (fx.crashed && !late)
+                return connection_lost(p, cmd, rep.node, was_ok, is_write && applied);
             return timed_out(p, cmd, fx, late, latency, was_ok, is_write && applied);
         }
         ();
+        const bool sent_now = sent > sent_before;
         if (applied) {
             rep.applied = true;
             ++rep.applications;
@@ -549,16 +648,22 @@ R cluster::run(const kv::key& k,
         if (r)
             return r;
         const status code = r.error().code;
-        const bool retryable = code == status::timeout || code == status::partition_unavailable;
+        const bool dropped = code == status::timeout || code == status::connection;
+        if (dropped && rep.node >= 0)
+            add_node_error(rep.node, now);
+        lost_answer = lost_answer || (sent_now && dropped);
+        // The C client retries every transient failure but KEY_BUSY.
+        const bool retryable = kv::is_transient(code) && code != status::key_busy;
         if (retryable && attempt < pol.max_retries &&
             (total_to.count() == 0 || elapsed < total_to)) {
             elapsed += std::chrono::duration_cast<microseconds>(pol.sleep_between_retries);
             continue;
         }
         error e = r.error();
-        // The Java client's rule: a write is in doubt once sent more than
-        // once, or sent once and not answered.
-        e.in_doubt = is_write && (sent > 1 || (sent == 1 && code == status::timeout));
+        // The C client's rule (as_error_set_in_doubt): a write is in doubt
+        // once an attempt was sent and its answer never came — whatever
+        // the later attempts met (refused, no node, the error limit).
+        e.in_doubt = is_write && lost_answer;
         return e;
     }
 }
@@ -617,14 +722,35 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
                 touched.end())
                 touched.emplace_back(ns, node);
             info.node = node;
+            if (!error_rate_ok(node, now)) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                });
+                out[i] =
+                    fail(status::max_error_rate,
+                         "batch_get: max error rate exceeded (node " + std::to_string(node) + ")");
+                retry.push_back(i);
+                continue;
+            }
             const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
             const microseconds latency = m_cfg.base_latency + fx.latency;
             p.account([](counters& c) { ++c.ops; });
+            if (fx.refused) {
+                p.account([](counters& c) { ++c.errors; });
+                add_node_error(node, now);
+                out[i] = fail(status::connection,
+                              "batch_get: connection refused by node " + std::to_string(node) +
+                                  " (dead)");
+                retry.push_back(i);
+                continue;
+            }
             if (fx.timeout || (socket_to.count() > 0 && latency > socket_to)) {
                 p.account([](counters& c) {
                     ++c.errors;
                     ++c.timeouts;
                 });
+                add_node_error(node, now);
                 out[i] = fail(status::timeout, "batch_get: timeout");
                 retry.push_back(i);
                 continue;
@@ -636,9 +762,15 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
                     count_failure(p, fail(status::record_not_found, "batch_get: record not found"));
                 continue;
             }
+            if (!rp.filter_exp.empty())
+                if (result<void> f = filter(rp, *e, k, now, "batch_get"); !f) {
+                    out[i] = count_failure(p, f.error());
+                    continue;
+                }
             if (bins != nullptr) {
                 detail::failure_info fi;
-                result<kv::record> r = detail::read_path(e, k, read_ops, now_s, "batch_get", fi);
+                result<kv::record> r =
+                    detail::read_path(e, k, read_ops, now_s, "batch_get", fi, now);
                 if (r) {
                     r->results.clear();
                     count_read(p, *e);
@@ -698,6 +830,7 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                                                     const std::string& set,
                                                     const std::vector<std::string>& bins,
                                                     std::uint64_t max_records,
+                                                    const kv::read_policy& rp,
                                                     std::string_view cmd,
                                                     Keep&& keep) {
     detail::namespace_state* ns = find_ns(ns_name);
@@ -706,7 +839,20 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     for (const std::string& b : bins)
         if (result<void> c = kv::check_bin_name(b, cmd); !c)
             return c.error();
-    const std::int64_t now_s = m_clock->now_s();
+    const std::int64_t now_ms = m_clock->now_ms();
+    const std::int64_t now_s = now_ms / 1000;
+    const bool filtered = !rp.filter_exp.empty();
+    if (filtered) {
+        // A malformed filter fails the whole scan, before any record.
+        result<const exp::detail::engine_hooks*> h = exp::detail::need_engine(cmd);
+        if (!h)
+            return h.error();
+        exp::record_view none;
+        none.has_bins = false;
+        none.has_metadata = false;
+        if (result<std::uint8_t> c = (*h)->filter(rp.filter_exp, none); !c)
+            return fail(c.error().code, std::string(cmd) + ": " + c.error().message);
+    }
     std::vector<kv::keyed_record> out;
     std::vector<bool> touched(m_cfg.nodes, false);
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
@@ -722,7 +868,8 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         touched[static_cast<std::size_t>(node)] = true;
         std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
         for (auto& [d, e] : ns->records[pid])
-            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e))
+            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e) &&
+                (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
                 hits.emplace_back(&d, &e);
         std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
             return *a.first < *b.first;

@@ -24,6 +24,8 @@
 #include <kvmodel/core/msgpack_size.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/hook.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
@@ -142,6 +144,9 @@ struct entry {
     std::size_t bins_size = 0;
     /// Unix seconds; 0 = never expires.
     std::int64_t void_time = 0;
+    /// When the last write applied, Unix milliseconds (the server's
+    /// last_update_time, which expressions read).
+    std::int64_t last_update_ms = 0;
     // Hot-key accounting (survives updates; see cluster).
     std::uint64_t reads = 0;
     std::uint64_t writes = 0;
@@ -291,6 +296,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
                 case kv::op_kind::append:
                 case kv::op_kind::prepend:
                 case kv::op_kind::delete_record:
+                case kv::op_kind::exp_write:
                     conflict = true;
                     break;
                 case kv::op_kind::cdt:
@@ -317,6 +323,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
             break;
         case kv::op_kind::read:
         case kv::op_kind::cdt:
+        case kv::op_kind::exp_read:
             response_bins = true;
             break;
         case kv::op_kind::bit:
@@ -366,9 +373,63 @@ inline void copy_bins(const entry& e, kv::record& r) {
         r.bins.emplace_back(name_string{b.name}, b.val);
 }
 
+/// What an expression sees of an entry: its bins, stored key and metadata.
+inline exp::record_view view_of(const entry& e, const kv::digest& d, std::int64_t now_ms) {
+    exp::record_view v;
+    v.find_bin = [](const void* c, std::string_view name) -> const value* {
+        const stored_bin* b = static_cast<const entry*>(c)->find(name);
+        return b != nullptr ? &b->val : nullptr;
+    };
+    v.bins_ctx = &e;
+    std::copy(d.begin(), d.end(), v.digest.begin());
+    v.set_name = e.set();
+    v.user_key = e.stored_key.get();
+    v.void_time = e.void_time;
+    v.last_update_ms = e.last_update_ms;
+    v.now_ms = now_ms;
+    v.record_size = static_cast<std::int64_t>(e.stored_size());
+    return v;
+}
+
+/// Where an expression op runs: the record's digest and the clock.
+struct exp_env {
+    const kv::digest* digest = nullptr;
+    std::int64_t now_ms = 0;
+};
+
+/// An expression op's value on an entry (nullopt: unknown), or the error of
+/// a malformed op: unknown flag bits, a malformed expression, no engine.
+inline result<std::optional<value>> eval_exp_op(std::span<const std::uint8_t> packed,
+                                                std::uint32_t flags,
+                                                std::uint32_t allowed_flags,
+                                                const entry& e,
+                                                const exp_env& env) {
+    if ((flags & ~allowed_flags) != 0)
+        return fail(status::parameter_error, "invalid expression op flags " + std::to_string(flags));
+    result<const exp::detail::engine_hooks*> h = exp::detail::need_engine("operate");
+    if (!h)
+        return h.error();
+    return (*h)->eval(packed, view_of(e, *env.digest, env.now_ms));
+}
+
 /// Applies one read-type op to a bin value without changing it; the result.
-inline result<value> read_one(const entry& e, const kv::operation& o, kv::record& out) {
+inline result<value>
+read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env& env) {
     switch (kv::kind(o)) {
+    case kv::op_kind::exp_read: {
+        const auto& x = std::get<kv::exp_read_op>(o);
+        result<std::optional<value>> v =
+            eval_exp_op(x.exp, x.flags, exp::read_flags::eval_no_fail, e, env);
+        if (!v)
+            return v.error();
+        if (!*v) {
+            if ((x.flags & exp::read_flags::eval_no_fail) != 0)
+                return value{};
+            return fail(status::op_not_applicable, "the expression evaluated to unknown");
+        }
+        out.set(x.name, **v);
+        return std::move(**v);
+    }
     case kv::op_kind::read: {
         const std::string& name = std::get<kv::read_op>(o).bin;
         const stored_bin* b = e.find(name);
@@ -411,7 +472,8 @@ inline result<kv::record> read_path(const entry* e,
                                     std::span<const kv::operation> ops,
                                     std::int64_t now_s,
                                     std::string_view cmd,
-                                    failure_info& fi) {
+                                    failure_info& fi,
+                                    std::int64_t now_ms) {
     if (e == nullptr)
         return fail(status::record_not_found, std::string(cmd) + ": record not found");
     if (!same_name(e->set(), k.set()))
@@ -428,7 +490,7 @@ inline result<kv::record> read_path(const entry* e,
             if (!name)
                 return op_failure(fi, i, o, status::bin_name_too_long, name.error().message, cmd);
         }
-        result<value> r = read_one(*e, o, out);
+        result<value> r = read_one(*e, o, out, exp_env{&k.digest(), now_ms});
         if (!r)
             return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
         out.results.push_back(std::move(r).value());
@@ -856,6 +918,51 @@ inline result<void> concat(txn& t, const std::string& bin, const value& v, bool 
                     ": string to string or bytes to bytes)");
 }
 
+/// exp_write (expop.c as_exp_modify_tr): the value of the expression to
+/// the bin, under the op's flags.
+inline result<void> exp_write(txn& t, const kv::exp_write_op& x, const exp_env& env) {
+    namespace wf = exp::write_flags;
+    constexpr std::uint32_t allowed =
+        wf::create_only | wf::update_only | wf::allow_delete | wf::policy_no_fail | wf::eval_no_fail;
+    result<std::optional<value>> v = eval_exp_op(x.exp, x.flags, allowed, t.target(), env);
+    if (!v)
+        return v.error();
+    const bool was_live = t.target().find(x.bin) != nullptr;
+    if (was_live && (x.flags & wf::create_only) != 0) {
+        if ((x.flags & wf::policy_no_fail) != 0)
+            return {};
+        return fail(status::bin_exists_error, "the bin exists (CREATE_ONLY)");
+    }
+    if (!was_live && (x.flags & wf::update_only) != 0) {
+        if ((x.flags & wf::policy_no_fail) != 0)
+            return {};
+        return fail(status::bin_not_found, "the bin does not exist (UPDATE_ONLY)");
+    }
+    if (!*v) {
+        if ((x.flags & wf::eval_no_fail) != 0)
+            return {};
+        return fail(status::op_not_applicable, "the expression evaluated to unknown");
+    }
+    value& nv = **v;
+    if (nv.is_nil()) {
+        if (!was_live)
+            return {};
+        if ((x.flags & wf::allow_delete) == 0) {
+            // The server tests `flags && AS_EXP_FLAG_POLICY_NO_FAIL`: any
+            // flag at all keeps the bin silently.
+            if (x.flags != 0)
+                return {};
+            return fail(status::op_not_applicable, "the value is nil and ALLOW_DELETE is not set");
+        }
+        t.erase(x.bin);
+        return {};
+    }
+    if (result<void> c = kv::check_bin_value(nv, "exp_write", x.bin); !c)
+        return c;
+    t.put(x.bin, std::move(nv));
+    return {};
+}
+
 } // namespace ops_impl
 
 /// Applies operate()'s ops in order inside t, filling out's results and
@@ -866,7 +973,8 @@ inline result<void> apply_ops(txn& t,
                               std::string_view cmd,
                               kv::record& out,
                               failure_info& fi,
-                              std::size_t max_record_size) {
+                              std::size_t max_record_size,
+                              const exp_env& env) {
     out.results.reserve(ops.size());
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const kv::operation& o = ops[i];
@@ -874,8 +982,9 @@ inline result<void> apply_ops(txn& t,
         switch (kv::kind(o)) {
         case kv::op_kind::read:
         case kv::op_kind::read_all:
-        case kv::op_kind::read_header: {
-            result<value> r = read_one(t.target(), o, out);
+        case kv::op_kind::read_header:
+        case kv::op_kind::exp_read: {
+            result<value> r = read_one(t.target(), o, out, env);
             if (!r)
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
             res = std::move(r).value();
@@ -917,6 +1026,11 @@ inline result<void> apply_ops(txn& t,
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
             break;
         }
+        case kv::op_kind::exp_write: {
+            if (result<void> r = ops_impl::exp_write(t, std::get<kv::exp_write_op>(o), env); !r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            break;
+        }
         case kv::op_kind::touch:
             break; // the metadata advance is the touch
         case kv::op_kind::delete_record:
@@ -925,7 +1039,7 @@ inline result<void> apply_ops(txn& t,
         case kv::op_kind::cdt: {
             const auto& x = std::get<kv::cdt_operation>(o);
             if (cdt::classify(x.op.code) == cdt::op_class::read) {
-                result<value> r = read_one(t.target(), o, out);
+                result<value> r = read_one(t.target(), o, out, env);
                 if (!r)
                     return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
                 res = std::move(r).value();
@@ -979,7 +1093,7 @@ inline result<void> apply_ops(txn& t,
         case kv::op_kind::bit: {
             const auto& x = std::get<kv::bit_operation>(o);
             if (cdt::is_bit_read(x.op.code)) {
-                result<value> r = read_one(t.target(), o, out);
+                result<value> r = read_one(t.target(), o, out, env);
                 if (!r)
                     return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
                 res = std::move(r).value();
@@ -996,6 +1110,27 @@ inline result<void> apply_ops(txn& t,
         }
         out.results.push_back(std::move(res));
     }
+    return {};
+}
+
+/// A command's filter expression on an existing record: ok when true,
+/// FILTERED_OUT when false or unknown, PARAMETER_ERROR when the bytes are
+/// no boolean expression (or the program lacks the engine).
+[[gnu::noinline]] inline result<void> check_filter(std::span<const std::uint8_t> filter,
+                                                   const entry& e,
+                                                   const kv::digest& d,
+                                                   std::int64_t now_ms,
+                                                   std::string_view cmd) {
+    result<const exp::detail::engine_hooks*> h = exp::detail::need_engine(cmd);
+    if (!h)
+        return h.error();
+    result<std::uint8_t> v = (*h)->filter(filter, view_of(e, d, now_ms));
+    if (!v)
+        return fail(v.error().code, std::string(cmd) + ": " + v.error().message);
+    if (*v != 1)
+        return fail(status::filtered_out,
+                    std::string(cmd) + ": the filter expression is " +
+                        (*v == 0 ? "false" : "unknown") + " on the record (FILTERED_OUT)");
     return {};
 }
 

@@ -1,0 +1,1016 @@
+// kvmodel/exp/build.hpp
+//
+// kvmodel::exp: a C++ builder for Aerospike expressions that packs to the
+// bytes the C client's as_exp_compile produces for the same expression,
+// byte for byte, so the packed form can go to a real server unchanged (the
+// Aerospike adapter does) or to exp::compile / the simulator.
+//
+// Names are the C client's as_exp_* macros without their prefix
+// (exp::cmp_gt, exp::bin_int, exp::list_get_by_index, ...), with a trailing
+// underscore where the name is a C++ keyword (and_, or_, not_, int_val,
+// float_val, bool_val). Operators spell the common ones:
+//
+//   ==  !=  <  <=  >  >=      cmp_eq cmp_ne cmp_lt cmp_le cmp_gt cmp_ge
+//   &&  ||  !                 and_ or_ not_ (a && b && c nests: and_(and_(a, b), c))
+//   +  -  *  /  %  unary -    add sub mul div mod, sub(x)
+//   &  |  ^  ~  <<  >>        int_and int_or int_xor int_not int_lshift int_arshift
+//
+// An int, double, bool, string literal or kvmodel::value converts to the
+// matching value expression, so `exp::bin_int("score") > 10` is
+// cmp_gt(bin_int("score"), int_val(10)).
+//
+// Beware: the C++ operators of an `expr` build expressions; they never
+// compare two builders (use packed() for that). `a >> b` is the arithmetic
+// shift (int_arshift), as in C++; int_rshift is the logical one.
+//
+// Typing is the server's: the builder does not check argument types;
+// exp::compile (and the server) refuse a mistyped expression with
+// PARAMETER_ERROR naming the node. Including this header also includes the
+// evaluator (exp/eval.hpp), which the simulator needs to honour filters.
+//
+// Cost: each call copies its operands' bytes into a new buffer: building is
+// O(size x depth); build once, reuse the expr.
+#pragma once
+
+#include <kvmodel/adapters/detail/aerospike_wire.hpp>
+#include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/eval.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::exp {
+
+/// A packed expression.
+class expr {
+public:
+    expr() = default;
+    // Implicit: a C++ constant stands for its value expression.
+    expr(int v)
+        : expr(static_cast<std::int64_t>(v)) {} // NOLINT(google-explicit-constructor)
+    expr(std::int64_t v) { w().integer(v); }    // NOLINT(google-explicit-constructor)
+    expr(double v) { w().floating(v); }         // NOLINT(google-explicit-constructor)
+    expr(bool v) { w().boolean(v); }            // NOLINT(google-explicit-constructor)
+    expr(const char* s)
+        : expr(std::string_view(s)) {} // NOLINT(google-explicit-constructor)
+    expr(std::string_view s) {         // NOLINT(google-explicit-constructor)
+        w().prefixed(3, reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+    }
+    expr(const std::string& s)
+        : expr(std::string_view(s)) {} // NOLINT(google-explicit-constructor)
+    /// Any value (as_exp_val): a list is quoted, as the C client does.
+    expr(const value& v) { // NOLINT(google-explicit-constructor)
+        if (v.is_list()) {
+            w().array_header(2);
+            w().integer(code::quote);
+        }
+        adapters::detail::encode_msgpack(v, m_b);
+    }
+
+    /// The packed bytes (what as_exp_compile's as_exp::packed holds).
+    std::span<const std::uint8_t> packed() const noexcept { return m_b; }
+    const std::vector<std::uint8_t>& bytes() const noexcept { return m_b; }
+
+    /// Raw access for the builder functions.
+    std::vector<std::uint8_t>& raw() noexcept { return m_b; }
+
+private:
+    adapters::detail::msgpack_writer w() { return adapters::detail::msgpack_writer(m_b); }
+    std::vector<std::uint8_t> m_b;
+};
+
+namespace detail {
+inline void append(std::vector<std::uint8_t>& out, const expr& e) {
+    out.insert(out.end(), e.bytes().begin(), e.bytes().end());
+}
+inline adapters::detail::msgpack_writer writer(expr& e) {
+    return adapters::detail::msgpack_writer(e.raw());
+}
+/// [op, args...].
+inline expr op(std::uint8_t c, std::initializer_list<const expr*> args) {
+    expr e;
+    writer(e).array_header(args.size() + 1);
+    writer(e).integer(c);
+    for (const expr* a : args)
+        append(e.raw(), *a);
+    return e;
+}
+inline expr op_n(std::uint8_t c, std::span<const expr> args) {
+    expr e;
+    writer(e).array_header(args.size() + 1);
+    writer(e).integer(c);
+    for (const expr& a : args)
+        append(e.raw(), a);
+    return e;
+}
+/// A string packed without particle-type prefix (_AS_EXP_VAL_RAWSTR).
+inline void raw_str(expr& e, std::string_view s) {
+    auto& b = e.raw();
+    std::size_t n = s.size();
+    if (n < 32)
+        b.push_back(static_cast<std::uint8_t>(0xa0 | n));
+    else if (n < 256) {
+        b.push_back(0xd9);
+        b.push_back(static_cast<std::uint8_t>(n));
+    } else if (n < 65536) {
+        b.push_back(0xda);
+        b.push_back(static_cast<std::uint8_t>(n >> 8));
+        b.push_back(static_cast<std::uint8_t>(n));
+    } else {
+        b.push_back(0xdb);
+        for (int k = 3; k >= 0; --k)
+            b.push_back(static_cast<std::uint8_t>(n >> (8 * k)));
+    }
+    b.insert(b.end(), s.begin(), s.end());
+}
+template <class... A>
+std::vector<expr> collect(A&&... a) {
+    std::vector<expr> v;
+    v.reserve(sizeof...(A));
+    (v.emplace_back(std::forward<A>(a)), ...);
+    return v;
+}
+} // namespace detail
+
+// --- values -------------------------------------------------------------------------
+inline expr int_val(std::int64_t v) {
+    return expr(v);
+}
+/// as_exp_uint: an unsigned integer (packed as msgpack uint).
+inline expr uint_val(std::uint64_t v) {
+    expr e;
+    auto& b = e.raw();
+    if (v < 128)
+        b.push_back(static_cast<std::uint8_t>(v));
+    else {
+        int n = v < 256 ? 1 : (v < 65536 ? 2 : (v < 4294967296ULL ? 4 : 8));
+        b.push_back(n == 1 ? 0xcc : (n == 2 ? 0xcd : (n == 4 ? 0xce : 0xcf)));
+        for (int k = n - 1; k >= 0; --k)
+            b.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+    }
+    return e;
+}
+inline expr float_val(double v) {
+    return expr(v);
+}
+inline expr bool_val(bool v) {
+    return expr(v);
+}
+inline expr str(std::string_view s) {
+    return expr(s);
+}
+inline expr bytes_val(const kvmodel::bytes& b) {
+    return expr(value(b));
+}
+inline expr val(const value& v) {
+    return expr(v);
+}
+inline expr nil() {
+    return expr(value());
+}
+inline expr inf() {
+    return expr(value(kvmodel::inf));
+}
+inline expr wildcard() {
+    return expr(value(kvmodel::wildcard));
+}
+inline expr unknown() {
+    return detail::op(code::unknown, {});
+}
+
+// --- record key, bins, metadata ---------------------------------------------------
+inline expr key(type t) {
+    expr tv(static_cast<std::int64_t>(t));
+    return detail::op(code::key, {&tv});
+}
+inline expr key_int() {
+    return key(type::integer);
+}
+inline expr key_str() {
+    return key(type::string);
+}
+inline expr key_blob() {
+    return key(type::blob);
+}
+inline expr key_exists() {
+    return detail::op(code::key_exists, {});
+}
+
+/// as_exp_bin_<type>: the bin's value if it has that type, else unknown.
+inline expr bin(std::string_view name, type t) {
+    expr e;
+    detail::writer(e).array_header(3);
+    detail::writer(e).integer(code::bin);
+    detail::writer(e).integer(static_cast<std::int64_t>(t));
+    detail::raw_str(e, name);
+    return e;
+}
+inline expr bin_bool(std::string_view n) {
+    return bin(n, type::boolean);
+}
+inline expr bin_int(std::string_view n) {
+    return bin(n, type::integer);
+}
+inline expr bin_float(std::string_view n) {
+    return bin(n, type::floating);
+}
+inline expr bin_str(std::string_view n) {
+    return bin(n, type::string);
+}
+inline expr bin_blob(std::string_view n) {
+    return bin(n, type::blob);
+}
+inline expr bin_list(std::string_view n) {
+    return bin(n, type::list);
+}
+inline expr bin_map(std::string_view n) {
+    return bin(n, type::map);
+}
+inline expr bin_type(std::string_view name) {
+    expr e;
+    detail::writer(e).array_header(2);
+    detail::writer(e).integer(code::bin_type);
+    detail::raw_str(e, name);
+    return e;
+}
+/// as_exp_bin_exists: bin_type(name) != 0.
+inline expr bin_exists(std::string_view name);
+
+inline expr digest_modulo(std::int64_t mod) {
+    expr m(mod);
+    return detail::op(code::digest_modulo, {&m});
+}
+inline expr device_size() {
+    return detail::op(code::device_size, {});
+}
+inline expr memory_size() {
+    return detail::op(code::memory_size, {});
+}
+inline expr record_size() {
+    return detail::op(code::record_size, {});
+}
+inline expr last_update() {
+    return detail::op(code::last_update, {});
+}
+inline expr since_update() {
+    return detail::op(code::since_update, {});
+}
+inline expr void_time() {
+    return detail::op(code::void_time, {});
+}
+inline expr ttl() {
+    return detail::op(code::ttl, {});
+}
+inline expr set_name() {
+    return detail::op(code::set_name, {});
+}
+inline expr is_tombstone() {
+    return detail::op(code::is_tombstone, {});
+}
+
+// --- comparisons and logic --------------------------------------------------------
+inline expr cmp_eq(const expr& a, const expr& b) {
+    return detail::op(code::cmp_eq, {&a, &b});
+}
+inline expr cmp_ne(const expr& a, const expr& b) {
+    return detail::op(code::cmp_ne, {&a, &b});
+}
+inline expr cmp_gt(const expr& a, const expr& b) {
+    return detail::op(code::cmp_gt, {&a, &b});
+}
+inline expr cmp_ge(const expr& a, const expr& b) {
+    return detail::op(code::cmp_ge, {&a, &b});
+}
+inline expr cmp_lt(const expr& a, const expr& b) {
+    return detail::op(code::cmp_lt, {&a, &b});
+}
+inline expr cmp_le(const expr& a, const expr& b) {
+    return detail::op(code::cmp_le, {&a, &b});
+}
+/// cmp_regex(flags, pattern, string expression): POSIX regex (regex_flags).
+inline expr cmp_regex(std::int64_t flags, std::string_view pattern, const expr& s) {
+    expr e;
+    detail::writer(e).array_header(4);
+    detail::writer(e).integer(code::cmp_regex);
+    detail::writer(e).integer(flags);
+    detail::raw_str(e, pattern);
+    detail::append(e.raw(), s);
+    return e;
+}
+inline expr in_list(const expr& v, const expr& l) {
+    return detail::op(code::in_list, {&v, &l});
+}
+
+inline expr bin_exists(std::string_view name) {
+    return cmp_ne(bin_type(name), int_val(0));
+}
+
+template <class... A>
+expr and_(A&&... a) {
+    auto v = detail::collect(std::forward<A>(a)...);
+    return detail::op_n(code::and_, v);
+}
+template <class... A>
+expr or_(A&&... a) {
+    auto v = detail::collect(std::forward<A>(a)...);
+    return detail::op_n(code::or_, v);
+}
+template <class... A>
+expr exclusive(A&&... a) {
+    auto v = detail::collect(std::forward<A>(a)...);
+    return detail::op_n(code::exclusive, v);
+}
+inline expr not_(const expr& a) {
+    return detail::op(code::not_, {&a});
+}
+
+// --- arithmetic ---------------------------------------------------------------------
+#define KVMODEL_EXP_VARIADIC(fn, c)                                                                \
+    template <class... A>                                                                          \
+    expr fn(A&&... a) {                                                                            \
+        auto v = detail::collect(std::forward<A>(a)...);                                           \
+        return detail::op_n(c, v);                                                                 \
+    }
+KVMODEL_EXP_VARIADIC(add, code::add)
+KVMODEL_EXP_VARIADIC(sub, code::sub)
+KVMODEL_EXP_VARIADIC(mul, code::mul)
+KVMODEL_EXP_VARIADIC(div, code::div)
+KVMODEL_EXP_VARIADIC(min, code::min)
+KVMODEL_EXP_VARIADIC(max, code::max)
+KVMODEL_EXP_VARIADIC(int_and, code::int_and)
+KVMODEL_EXP_VARIADIC(int_or, code::int_or)
+KVMODEL_EXP_VARIADIC(int_xor, code::int_xor)
+#undef KVMODEL_EXP_VARIADIC
+inline expr pow(const expr& a, const expr& b) {
+    return detail::op(code::pow, {&a, &b});
+}
+inline expr log(const expr& a, const expr& b) {
+    return detail::op(code::log, {&a, &b});
+}
+inline expr mod(const expr& a, const expr& b) {
+    return detail::op(code::mod, {&a, &b});
+}
+inline expr abs(const expr& a) {
+    return detail::op(code::abs, {&a});
+}
+inline expr floor(const expr& a) {
+    return detail::op(code::floor, {&a});
+}
+inline expr ceil(const expr& a) {
+    return detail::op(code::ceil, {&a});
+}
+inline expr to_int(const expr& a) {
+    return detail::op(code::to_int, {&a});
+}
+inline expr to_float(const expr& a) {
+    return detail::op(code::to_float, {&a});
+}
+inline expr int_not(const expr& a) {
+    return detail::op(code::int_not, {&a});
+}
+inline expr int_lshift(const expr& a, const expr& b) {
+    return detail::op(code::int_lshift, {&a, &b});
+}
+inline expr int_rshift(const expr& a, const expr& b) {
+    return detail::op(code::int_rshift, {&a, &b});
+}
+inline expr int_arshift(const expr& a, const expr& b) {
+    return detail::op(code::int_arshift, {&a, &b});
+}
+inline expr int_count(const expr& a) {
+    return detail::op(code::int_count, {&a});
+}
+inline expr int_lscan(const expr& a, const expr& search) {
+    return detail::op(code::int_lscan, {&a, &search});
+}
+inline expr int_rscan(const expr& a, const expr& search) {
+    return detail::op(code::int_rscan, {&a, &search});
+}
+
+// --- flow and variables -------------------------------------------------------------
+/// cond(c1, v1, c2, v2, ..., default).
+template <class... A>
+expr cond(A&&... a) {
+    auto v = detail::collect(std::forward<A>(a)...);
+    return detail::op_n(code::cond, v);
+}
+/// A let definition: def("x", value_expression).
+struct definition {
+    std::string name;
+    expr e;
+};
+inline definition def(std::string_view name, expr e) {
+    return {std::string(name), std::move(e)};
+}
+namespace detail {
+inline void let_part(expr& out, std::size_t& n, const definition& d) {
+    raw_str(out, d.name);
+    append(out.raw(), d.e);
+    n += 2;
+}
+inline void let_part(expr& out, std::size_t& n, const expr& body) {
+    append(out.raw(), body);
+    n += 1;
+}
+} // namespace detail
+/// let(def("x", e1), def("y", e2), ..., body).
+template <class... A>
+expr let(const A&... a) {
+    expr body;
+    std::size_t n = 0;
+    (detail::let_part(body, n, a), ...);
+    expr e;
+    detail::writer(e).array_header(n + 1);
+    detail::writer(e).integer(code::let);
+    detail::append(e.raw(), body);
+    return e;
+}
+inline expr var(std::string_view name) {
+    expr e;
+    detail::writer(e).array_header(2);
+    detail::writer(e).integer(code::var);
+    detail::raw_str(e, name);
+    return e;
+}
+
+// --- operators ----------------------------------------------------------------------
+inline expr operator==(const expr& a, const expr& b) {
+    return cmp_eq(a, b);
+}
+inline expr operator!=(const expr& a, const expr& b) {
+    return cmp_ne(a, b);
+}
+inline expr operator<(const expr& a, const expr& b) {
+    return cmp_lt(a, b);
+}
+inline expr operator<=(const expr& a, const expr& b) {
+    return cmp_le(a, b);
+}
+inline expr operator>(const expr& a, const expr& b) {
+    return cmp_gt(a, b);
+}
+inline expr operator>=(const expr& a, const expr& b) {
+    return cmp_ge(a, b);
+}
+inline expr operator!(const expr& a) {
+    return not_(a);
+}
+inline expr operator&&(const expr& a, const expr& b) {
+    return and_(a, b);
+}
+inline expr operator||(const expr& a, const expr& b) {
+    return or_(a, b);
+}
+inline expr operator+(const expr& a, const expr& b) {
+    return add(a, b);
+}
+inline expr operator-(const expr& a, const expr& b) {
+    return sub(a, b);
+}
+inline expr operator-(const expr& a) {
+    return sub(a);
+}
+inline expr operator*(const expr& a, const expr& b) {
+    return mul(a, b);
+}
+inline expr operator/(const expr& a, const expr& b) {
+    return div(a, b);
+}
+inline expr operator%(const expr& a, const expr& b) {
+    return mod(a, b);
+}
+inline expr operator&(const expr& a, const expr& b) {
+    return int_and(a, b);
+}
+inline expr operator|(const expr& a, const expr& b) {
+    return int_or(a, b);
+}
+inline expr operator^(const expr& a, const expr& b) {
+    return int_xor(a, b);
+}
+inline expr operator~(const expr& a) {
+    return int_not(a);
+}
+inline expr operator<<(const expr& a, const expr& b) {
+    return int_lshift(a, b);
+}
+inline expr operator>>(const expr& a, const expr& b) {
+    return int_arshift(a, b);
+}
+
+// --- CDT calls ----------------------------------------------------------------------
+/// A nested context for a CDT call (as_cdt_ctx): the same steps as cdt::op's.
+using ctx = std::vector<cdt::ctx_step>;
+
+namespace detail {
+inline void pack_ctx(expr& e, const ctx& c) {
+    auto w = writer(e);
+    w.array_header(c.size() * 2);
+    for (const cdt::ctx_step& s : c) {
+        w.integer(static_cast<std::int64_t>(s.type));
+        switch (s.type) {
+        case cdt::ctx_step::kind::list_index:
+        case cdt::ctx_step::kind::list_rank:
+        case cdt::ctx_step::kind::map_index:
+        case cdt::ctx_step::kind::map_rank:
+            w.integer(s.index);
+            break;
+        default:
+            adapters::detail::encode_msgpack(s.val, e.raw());
+            break;
+        }
+    }
+}
+/// [call, type, system, [op, params...] or [0xff, ctx, [op, params...]], bin].
+inline expr call(type t,
+                 std::uint8_t system,
+                 const ctx* c,
+                 std::int64_t cdt_op,
+                 std::span<const expr> params,
+                 std::span<const std::int64_t> policy,
+                 const expr& bin) {
+    expr e;
+    auto w = writer(e);
+    w.array_header(5);
+    w.integer(code::call);
+    w.integer(static_cast<std::int64_t>(t));
+    w.integer(system);
+    if (c != nullptr && !c->empty()) {
+        w.array_header(3);
+        w.integer(cdt_context_eval);
+        pack_ctx(e, *c);
+    }
+    w.array_header(1 + params.size() + policy.size());
+    w.integer(cdt_op);
+    for (const expr& p : params)
+        append(e.raw(), p);
+    for (std::int64_t p : policy)
+        append(e.raw(), uint_val(static_cast<std::uint64_t>(p)));
+    append(e.raw(), bin);
+    return e;
+}
+/// as_exp_get_list_type / as_exp_get_map_type: the type a read returns.
+inline type read_type(type requested, std::int32_t rtype, bool is_multi, bool is_map) {
+    type expected = requested;
+    switch (rtype & ~cdt::return_inverted) {
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+        expected = is_multi ? type::list : type::integer;
+        break;
+    case 5:
+        expected = type::integer;
+        break;
+    case 6:
+        if (!is_map)
+            return type::automatic; // an invalid request; the server refuses it
+        if (is_multi)
+            expected = type::list;
+        break;
+    case 7:
+        if (is_multi)
+            expected = type::list;
+        break;
+    case 8:
+    case 16:
+    case 17:
+        if (!is_map)
+            return type::automatic;
+        expected = type::map;
+        break;
+    case 13:
+        expected = type::boolean;
+        break;
+    default:
+        return type::automatic;
+    }
+    if (requested == type::automatic || requested == expected)
+        return expected;
+    return type::automatic;
+}
+/// The type a modify call returns: the container it modifies (as_exp_get_ctx_type).
+inline type modify_type(const ctx* c, type dflt) {
+    if (c == nullptr || c->empty())
+        return dflt;
+    return (static_cast<int>(c->front().type) & 0x10) == 0 ? type::map : type::list;
+}
+inline expr cdt_read(bool is_map,
+                     type vtype,
+                     std::int32_t rtype,
+                     bool multi,
+                     const ctx* c,
+                     std::int64_t cdt_op,
+                     std::initializer_list<expr> params,
+                     const expr& bin) {
+    std::vector<expr> p;
+    p.reserve(params.size() + 1);
+    p.emplace_back(static_cast<std::int64_t>(rtype));
+    for (const expr& x : params)
+        p.push_back(x);
+    return call(read_type(vtype, rtype, multi, is_map), call_system::cdt, c, cdt_op, p, {}, bin);
+}
+inline expr cdt_modify(bool is_map,
+                       const ctx* c,
+                       std::int64_t cdt_op,
+                       std::initializer_list<expr> params,
+                       std::span<const std::int64_t> policy,
+                       const expr& bin) {
+    std::vector<expr> p(params);
+    return call(modify_type(c, is_map ? type::map : type::list),
+                call_system::cdt | call_system::modify_local,
+                c,
+                cdt_op,
+                p,
+                policy,
+                bin);
+}
+inline std::vector<std::int64_t> list_crmod(const std::optional<cdt::list_policy>& p) {
+    if (!p)
+        return {};
+    return {static_cast<std::int64_t>(p->order), static_cast<std::int64_t>(p->flags)};
+}
+inline std::vector<std::int64_t> list_mod(const std::optional<cdt::list_policy>& p) {
+    if (!p)
+        return {};
+    return {static_cast<std::int64_t>(p->flags)};
+}
+inline std::vector<std::int64_t> map_crmod(const std::optional<cdt::map_policy>& p) {
+    if (!p)
+        return {};
+    return {static_cast<std::int64_t>(p->order) | (p->persist_index ? 0x10 : 0),
+            static_cast<std::int64_t>(p->flags)};
+}
+inline std::vector<std::int64_t> map_mod(const std::optional<cdt::map_policy>& p) {
+    if (!p)
+        return {};
+    return {static_cast<std::int64_t>(p->flags)};
+}
+inline std::int32_t rt(cdt::return_type r) {
+    return static_cast<std::int32_t>(r);
+}
+} // namespace detail
+
+/// No context.
+inline const ctx* const no_ctx = nullptr;
+
+// List reads (as_exp_list_*). rtype is a cdt::return_type wire value (OR
+// cdt::return_inverted to invert); vtype is the declared value type of
+// single-result selectors.
+inline expr list_size(const expr& bin, const ctx* c = nullptr) {
+    return detail::call(type::integer, call_system::cdt, c, 16, {}, {}, bin);
+}
+inline expr list_get_by_index(
+    std::int32_t rtype, type vtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(false, vtype, rtype, false, c, 19, {index}, bin);
+}
+inline expr list_get_by_index_range(std::int32_t rtype,
+                                    const expr& index,
+                                    const expr& count,
+                                    const expr& bin,
+                                    const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 24, {index, count}, bin);
+}
+inline expr list_get_by_index_range_to_end(std::int32_t rtype,
+                                           const expr& index,
+                                           const expr& bin,
+                                           const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 24, {index}, bin);
+}
+inline expr list_get_by_rank(
+    std::int32_t rtype, type vtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(false, vtype, rtype, false, c, 21, {rank}, bin);
+}
+inline expr list_get_by_rank_range(std::int32_t rtype,
+                                   const expr& rank,
+                                   const expr& count,
+                                   const expr& bin,
+                                   const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 26, {rank, count}, bin);
+}
+inline expr list_get_by_rank_range_to_end(std::int32_t rtype,
+                                          const expr& rank,
+                                          const expr& bin,
+                                          const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 26, {rank}, bin);
+}
+inline expr
+list_get_by_value(std::int32_t rtype, const expr& v, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 22, {v}, bin);
+}
+inline expr list_get_by_value_range(std::int32_t rtype,
+                                    const expr& begin,
+                                    const expr& end,
+                                    const expr& bin,
+                                    const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 25, {begin, end}, bin);
+}
+inline expr list_get_by_value_list(std::int32_t rtype,
+                                   const expr& values,
+                                   const expr& bin,
+                                   const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 23, {values}, bin);
+}
+inline expr list_get_by_rel_rank_range(std::int32_t rtype,
+                                       const expr& v,
+                                       const expr& rank,
+                                       const expr& count,
+                                       const expr& bin,
+                                       const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 27, {v, rank, count}, bin);
+}
+inline expr list_get_by_rel_rank_range_to_end(
+    std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(false, type::automatic, rtype, true, c, 27, {v, rank}, bin);
+}
+
+// List modifies: the result is the modified list.
+inline expr list_append(const expr& v,
+                        const expr& bin,
+                        const std::optional<cdt::list_policy>& p = {},
+                        const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 1, {v}, detail::list_crmod(p), bin);
+}
+inline expr list_append_items(const expr& items,
+                              const expr& bin,
+                              const std::optional<cdt::list_policy>& p = {},
+                              const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 2, {items}, detail::list_crmod(p), bin);
+}
+inline expr list_insert(const expr& index,
+                        const expr& v,
+                        const expr& bin,
+                        const std::optional<cdt::list_policy>& p = {},
+                        const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 3, {index, v}, detail::list_mod(p), bin);
+}
+inline expr list_insert_items(const expr& index,
+                              const expr& items,
+                              const expr& bin,
+                              const std::optional<cdt::list_policy>& p = {},
+                              const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 4, {index, items}, detail::list_mod(p), bin);
+}
+inline expr list_set(const expr& index,
+                     const expr& v,
+                     const expr& bin,
+                     const std::optional<cdt::list_policy>& p = {},
+                     const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 9, {index, v}, detail::list_mod(p), bin);
+}
+inline expr list_increment(const expr& index,
+                           const expr& delta,
+                           const expr& bin,
+                           const std::optional<cdt::list_policy>& p = {},
+                           const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 12, {index, delta}, detail::list_crmod(p), bin);
+}
+inline expr list_clear(const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 11, {}, {}, bin);
+}
+inline expr list_sort(std::int64_t flags, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 13, {expr(flags)}, {}, bin);
+}
+inline expr list_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 32, {expr(0), index}, {}, bin);
+}
+inline expr list_remove_by_index_range(const expr& index,
+                                       const expr& count,
+                                       const expr& bin,
+                                       const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 37, {expr(0), index, count}, {}, bin);
+}
+inline expr list_remove_by_rank_range(const expr& rank,
+                                      const expr& count,
+                                      const expr& bin,
+                                      const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 39, {expr(0), rank, count}, {}, bin);
+}
+inline expr list_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 35, {expr(0), v}, {}, bin);
+}
+inline expr list_remove_by_value_range(const expr& begin,
+                                       const expr& end,
+                                       const expr& bin,
+                                       const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 38, {expr(0), begin, end}, {}, bin);
+}
+inline expr
+list_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 37, {expr(0), index}, {}, bin);
+}
+inline expr list_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 34, {expr(0), rank}, {}, bin);
+}
+inline expr
+list_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 39, {expr(0), rank}, {}, bin);
+}
+inline expr list_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 36, {expr(0), values}, {}, bin);
+}
+inline expr list_remove_by_rel_rank_range(
+    const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 40, {expr(0), v, rank, count}, {}, bin);
+}
+inline expr list_remove_by_rel_rank_range_to_end(const expr& v,
+                                                 const expr& rank,
+                                                 const expr& bin,
+                                                 const ctx* c = nullptr) {
+    return detail::cdt_modify(false, c, 40, {expr(0), v, rank}, {}, bin);
+}
+
+// Map reads (as_exp_map_*).
+inline expr map_size(const expr& bin, const ctx* c = nullptr) {
+    return detail::call(type::integer, call_system::cdt, c, 96, {}, {}, bin);
+}
+inline expr map_get_by_key(
+    std::int32_t rtype, type vtype, const expr& key, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, vtype, rtype, false, c, 97, {key}, bin);
+}
+inline expr map_get_by_key_range(std::int32_t rtype,
+                                 const expr& begin,
+                                 const expr& end,
+                                 const expr& bin,
+                                 const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 103, {begin, end}, bin);
+}
+inline expr
+map_get_by_key_list(std::int32_t rtype, const expr& keys, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 107, {keys}, bin);
+}
+inline expr map_get_by_key_rel_index_range(std::int32_t rtype,
+                                           const expr& key,
+                                           const expr& index,
+                                           const expr& count,
+                                           const expr& bin,
+                                           const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index, count}, bin);
+}
+inline expr
+map_get_by_value(std::int32_t rtype, const expr& v, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 102, {v}, bin);
+}
+inline expr map_get_by_value_range(std::int32_t rtype,
+                                   const expr& begin,
+                                   const expr& end,
+                                   const expr& bin,
+                                   const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 105, {begin, end}, bin);
+}
+inline expr map_get_by_value_list(std::int32_t rtype,
+                                  const expr& values,
+                                  const expr& bin,
+                                  const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 108, {values}, bin);
+}
+inline expr map_get_by_value_rel_rank_range(std::int32_t rtype,
+                                            const expr& v,
+                                            const expr& rank,
+                                            const expr& count,
+                                            const expr& bin,
+                                            const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank, count}, bin);
+}
+inline expr map_get_by_index(
+    std::int32_t rtype, type vtype, const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, vtype, rtype, false, c, 98, {index}, bin);
+}
+inline expr map_get_by_index_range(std::int32_t rtype,
+                                   const expr& index,
+                                   const expr& count,
+                                   const expr& bin,
+                                   const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index, count}, bin);
+}
+inline expr map_get_by_rank(
+    std::int32_t rtype, type vtype, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, vtype, rtype, false, c, 100, {rank}, bin);
+}
+inline expr map_get_by_rank_range(std::int32_t rtype,
+                                  const expr& rank,
+                                  const expr& count,
+                                  const expr& bin,
+                                  const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank, count}, bin);
+}
+inline expr map_get_by_rank_range_to_end(std::int32_t rtype,
+                                         const expr& rank,
+                                         const expr& bin,
+                                         const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 106, {rank}, bin);
+}
+inline expr map_get_by_index_range_to_end(std::int32_t rtype,
+                                          const expr& index,
+                                          const expr& bin,
+                                          const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 104, {index}, bin);
+}
+inline expr map_get_by_key_rel_index_range_to_end(std::int32_t rtype,
+                                                  const expr& key,
+                                                  const expr& index,
+                                                  const expr& bin,
+                                                  const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 109, {key, index}, bin);
+}
+inline expr map_get_by_value_rel_rank_range_to_end(
+    std::int32_t rtype, const expr& v, const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_read(true, type::automatic, rtype, true, c, 110, {v, rank}, bin);
+}
+
+// Map modifies: the result is the modified map.
+inline expr map_put(const expr& key,
+                    const expr& v,
+                    const expr& bin,
+                    const std::optional<cdt::map_policy>& p = {},
+                    const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 67, {key, v}, detail::map_crmod(p), bin);
+}
+inline expr map_put_items(const expr& items,
+                          const expr& bin,
+                          const std::optional<cdt::map_policy>& p = {},
+                          const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 68, {items}, detail::map_crmod(p), bin);
+}
+inline expr map_increment(const expr& key,
+                          const expr& delta,
+                          const expr& bin,
+                          const std::optional<cdt::map_policy>& p = {},
+                          const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 73, {key, delta}, detail::map_mod(p), bin);
+}
+inline expr map_clear(const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 75, {}, {}, bin);
+}
+inline expr map_remove_by_key(const expr& key, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 76, {expr(0), key}, {}, bin);
+}
+inline expr map_remove_by_key_range(const expr& begin,
+                                    const expr& end,
+                                    const expr& bin,
+                                    const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 84, {expr(0), begin, end}, {}, bin);
+}
+inline expr map_remove_by_rank_range(const expr& rank,
+                                     const expr& count,
+                                     const expr& bin,
+                                     const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 87, {expr(0), rank, count}, {}, bin);
+}
+inline expr
+map_remove_by_rank_range_to_end(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 87, {expr(0), rank}, {}, bin);
+}
+inline expr map_remove_by_rank(const expr& rank, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 79, {expr(0), rank}, {}, bin);
+}
+inline expr map_remove_by_index(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 77, {expr(0), index}, {}, bin);
+}
+inline expr map_remove_by_index_range(const expr& index,
+                                      const expr& count,
+                                      const expr& bin,
+                                      const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 85, {expr(0), index, count}, {}, bin);
+}
+inline expr
+map_remove_by_index_range_to_end(const expr& index, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 85, {expr(0), index}, {}, bin);
+}
+inline expr map_remove_by_key_list(const expr& keys, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 81, {expr(0), keys}, {}, bin);
+}
+inline expr map_remove_by_key_rel_index_range(const expr& key,
+                                              const expr& index,
+                                              const expr& count,
+                                              const expr& bin,
+                                              const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 88, {expr(0), key, index, count}, {}, bin);
+}
+inline expr map_remove_by_value(const expr& v, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 82, {expr(0), v}, {}, bin);
+}
+inline expr map_remove_by_value_list(const expr& values, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 83, {expr(0), values}, {}, bin);
+}
+inline expr map_remove_by_value_range(const expr& begin,
+                                      const expr& end,
+                                      const expr& bin,
+                                      const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 86, {expr(0), begin, end}, {}, bin);
+}
+inline expr map_remove_by_value_rel_rank_range(
+    const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
+    return detail::cdt_modify(true, c, 89, {expr(0), v, rank, count}, {}, bin);
+}
+
+} // namespace kvmodel::exp

@@ -1,0 +1,2842 @@
+// kvmodel/exp/eval.hpp
+//
+// Aerospike expressions, evaluated as the 8.1.2 server evaluates them
+// (as/src/base/exp.c): exp::compile reads the packed msgpack a client sends
+// (what the C client's as_exp_compile produces, or exp/build.hpp) into a
+// program, checking it the way the server's build step does; exp::evaluate
+// runs a program over one record. Anything a client can send is accepted or
+// refused where the server accepts or refuses it, but for the refusals
+// listed below (features kvmodel lacks, and bounds that keep bad input from
+// exhausting the stack).
+//
+// compile (the server's build_* functions): PARAMETER_ERROR, with a message
+// naming the node and its byte offset, for malformed msgpack, an unknown op
+// code, a wrong argument count, mistyped arguments (the server types every
+// node statically: comparisons need equal types, arithmetic all-int or
+// all-float, logic booleans, ...), an invalid bin or variable name, an
+// undefined or duplicate variable, a bad regex, digest_modulo(0), a packed
+// size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
+// cmp_geo, HLL values and HLL calls, bit calls and path expressions
+// (select/modify by path) are refused with PARAMETER_ERROR naming them:
+// kvmodel has no GeoJSON or HLL type yet, and the rest is future work. A
+// call of more than 18 arguments is refused too (the server asserts on it).
+// Loop variables and remove_result, which only mean something inside path
+// expressions, evaluate to unknown elsewhere; so do a list set-order and a
+// map set-policy call inside an expression (not implemented).
+//
+// evaluate (the server's eval_* functions): the result is a value or
+// *unknown* (std::nullopt): a missing bin, a bin of another type than the
+// read declares, a stored key that is absent or of another type, an integer
+// division or modulo by zero, a CDT call that fails or returns another type
+// than declared, a comparison of containers holding an unordered map. `and`
+// is false if any argument is false, else unknown if any is unknown; `or`
+// dually; `not`, comparisons and arithmetic propagate unknown; `exclusive`
+// is unknown as soon as an argument is. Integer add/sub/mul wrap (two's
+// complement); shifts use the count modulo 64 and to_int truncates with
+// INT64_MIN for NaN or out-of-range values, as the server's x86-64 build
+// does. Where the server's own arithmetic traps (INT64_MIN / -1, INT64_MIN %
+// -1: SIGFPE on x86-64), kvmodel answers unknown instead of crashing.
+//
+// Metadata the caller supplies in record_view: digest (digest_modulo), set
+// name, stored user key, void time, last-update time, stored size, and the
+// clock. device_size answers the stored size and memory_size 0 (a namespace
+// on a device); is_tombstone is false (the simulator keeps no tombstones).
+//
+// Cost: compile is linear in the packed size and allocates the program once;
+// evaluate walks the program once; int, float and boolean nodes never build
+// a `value` (typed fast paths); it allocates only for strings, blobs, CDT
+// calls and the variables of a `let`. Both are bounded: depth max_depth,
+// size max_packed_size. The msgpack codec is adapters/detail/aerospike_wire.hpp
+// (it needs no client library).
+#pragma once
+
+#include <kvmodel/adapters/detail/aerospike_wire.hpp>
+#include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/config.hpp>
+#include <kvmodel/core/order.hpp>
+#include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
+#include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/hook.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <regex.h>
+
+namespace kvmodel::exp {
+
+/// Deepest nesting compile accepts (ops, calls, let scopes).
+inline constexpr std::size_t max_depth = 256;
+
+namespace detail {
+
+/// The server's static types (exp.c result_type); `end` is "no type" (a raw
+/// msgpack constant: INF, WILDCARD, a map given as msgpack).
+enum class rtype : std::uint8_t {
+    nil = 0,
+    trilean = 1,
+    integer = 2,
+    str = 3,
+    list = 4,
+    map = 5,
+    blob = 6,
+    floating = 7,
+    geojson = 8,
+    hll = 9,
+    input_end = 10,
+    result_remove = 11,
+    end = 12,
+};
+
+inline const char* rtype_name(rtype t) noexcept {
+    switch (t) {
+    case rtype::nil:
+        return "nil";
+    case rtype::trilean:
+        return "bool";
+    case rtype::integer:
+        return "int";
+    case rtype::str:
+        return "str";
+    case rtype::list:
+        return "list";
+    case rtype::map:
+        return "map";
+    case rtype::blob:
+        return "blob";
+    case rtype::floating:
+        return "float";
+    case rtype::geojson:
+        return "geojson";
+    case rtype::hll:
+        return "hll";
+    case rtype::result_remove:
+        return "result_remove";
+    default:
+        return "invalid";
+    }
+}
+
+/// The name of an op code for messages ("cmp_eq", "bin", ...), nullptr when
+/// the server has no such op.
+inline const char* op_name(std::uint64_t c) noexcept {
+    switch (c) {
+    case code::unknown:
+        return "unknown";
+    case code::cmp_eq:
+        return "cmp_eq";
+    case code::cmp_ne:
+        return "cmp_ne";
+    case code::cmp_gt:
+        return "cmp_gt";
+    case code::cmp_ge:
+        return "cmp_ge";
+    case code::cmp_lt:
+        return "cmp_lt";
+    case code::cmp_le:
+        return "cmp_le";
+    case code::cmp_regex:
+        return "cmp_regex";
+    case code::cmp_geo:
+        return "cmp_geo";
+    case code::in_list:
+        return "in_list";
+    case code::and_:
+        return "and";
+    case code::or_:
+        return "or";
+    case code::not_:
+        return "not";
+    case code::exclusive:
+        return "exclusive";
+    case code::add:
+        return "add";
+    case code::sub:
+        return "sub";
+    case code::mul:
+        return "mul";
+    case code::div:
+        return "div";
+    case code::pow:
+        return "pow";
+    case code::log:
+        return "log";
+    case code::mod:
+        return "mod";
+    case code::abs:
+        return "abs";
+    case code::floor:
+        return "floor";
+    case code::ceil:
+        return "ceil";
+    case code::to_int:
+        return "to_int";
+    case code::to_float:
+        return "to_float";
+    case code::int_and:
+        return "int_and";
+    case code::int_or:
+        return "int_or";
+    case code::int_xor:
+        return "int_xor";
+    case code::int_not:
+        return "int_not";
+    case code::int_lshift:
+        return "int_lshift";
+    case code::int_rshift:
+        return "int_rshift";
+    case code::int_arshift:
+        return "int_arshift";
+    case code::int_count:
+        return "int_count";
+    case code::int_lscan:
+        return "int_lscan";
+    case code::int_rscan:
+        return "int_rscan";
+    case code::min:
+        return "min";
+    case code::max:
+        return "max";
+    case code::digest_modulo:
+        return "digest_modulo";
+    case code::device_size:
+        return "device_size";
+    case code::last_update:
+        return "last_update";
+    case code::since_update:
+        return "since_update";
+    case code::void_time:
+        return "void_time";
+    case code::ttl:
+        return "ttl";
+    case code::set_name:
+        return "set_name";
+    case code::key_exists:
+        return "key_exists";
+    case code::is_tombstone:
+        return "is_tombstone";
+    case code::memory_size:
+        return "memory_size";
+    case code::record_size:
+        return "record_size";
+    case code::key:
+        return "key";
+    case code::bin:
+        return "bin";
+    case code::bin_type:
+        return "bin_type";
+    case code::result_remove:
+        return "result_remove";
+    case code::map_keys:
+        return "map_keys";
+    case code::map_values:
+        return "map_values";
+    case code::var_builtin:
+        return "var_builtin";
+    case code::cond:
+        return "cond";
+    case code::var:
+        return "var";
+    case code::let:
+        return "let";
+    case code::quote:
+        return "quote";
+    case code::call:
+        return "call";
+    default:
+        return nullptr;
+    }
+}
+
+// Virtual op codes of constants (never on the wire), above every wire code.
+inline constexpr std::uint8_t vop_value = 200;
+
+/// One node of a compiled program, in prefix order: a node's children
+/// follow it, and `end` is the index just past its last descendant.
+struct node {
+    std::uint8_t op = 0;
+    rtype type = rtype::end;
+    std::uint32_t end = 0;
+    std::uint32_t n = 0; // children (variadic ops), cases (cond), vars (let)
+    std::int64_t i = 0;  // digest modulo, var slot, key type, regex / call index
+    value v;             // a constant
+    std::string name;    // bin name
+};
+
+/// One argument of a CDT call: a constant, or an expression (a child node).
+struct call_arg {
+    bool is_exp = false;
+    value constant;
+};
+
+struct call_info {
+    std::uint64_t op = 0; // the CDT wire op code
+    bool modify = false;  // CALL_FLAG_MODIFY_LOCAL
+    rtype declared = rtype::nil;
+    std::vector<cdt::ctx_step> ctx;
+    std::vector<call_arg> args;
+};
+
+struct regex_holder {
+    regex_t re{};
+    bool compiled = false;
+    regex_holder() = default;
+    regex_holder(const regex_holder&) = delete;
+    regex_holder& operator=(const regex_holder&) = delete;
+    ~regex_holder() {
+        if (compiled)
+            regfree(&re);
+    }
+};
+
+} // namespace detail
+
+/// A compiled expression: immutable, shareable across threads (evaluate
+/// only reads it).
+class program {
+public:
+    /// The static type of the whole expression (a filter must be boolean).
+    type result_type() const noexcept { return static_cast<type>(m_type); }
+    bool is_boolean() const noexcept { return m_type == detail::rtype::trilean; }
+
+private:
+    friend class compiler;
+    friend class evaluator;
+    std::vector<detail::node> m_nodes;
+    std::vector<std::unique_ptr<detail::regex_holder>> m_regex;
+    std::vector<detail::call_info> m_calls;
+    std::uint32_t m_vars = 0;
+    detail::rtype m_type = detail::rtype::end;
+};
+
+/// Reads packed expression bytes into a program, as the server's build
+/// step does; PARAMETER_ERROR naming the node otherwise. Complexity:
+/// O(packed size).
+inline result<program> compile(std::span<const std::uint8_t> packed);
+
+/// Evaluates a program on a record: the value, or nullopt for unknown.
+inline std::optional<value> evaluate(const program& p, const record_view& r);
+
+/// A filter's verdict: true, false or unknown (nullopt counts as unknown).
+enum class verdict : std::uint8_t { no = 0, yes = 1, unknown = 2 };
+inline verdict matches(const program& p, const record_view& r);
+
+// ===========================================================================
+// compile
+// ===========================================================================
+
+namespace detail {
+
+/// A cursor over raw msgpack that checks every length against the input.
+struct mp_in {
+    const std::uint8_t* begin = nullptr;
+    const std::uint8_t* p = nullptr;
+    const std::uint8_t* end = nullptr;
+
+    enum class kind : std::uint8_t { error, nil, boolean, integer, floating, str, list, map, ext };
+
+    std::size_t offset() const noexcept { return static_cast<std::size_t>(p - begin); }
+    bool need(std::size_t n) const noexcept { return static_cast<std::size_t>(end - p) >= n; }
+    std::uint64_t be(const std::uint8_t* q, int n) const noexcept {
+        std::uint64_t v = 0;
+        for (int k = 0; k < n; ++k)
+            v = (v << 8) | q[k];
+        return v;
+    }
+
+    kind peek() const noexcept {
+        if (p >= end)
+            return kind::error;
+        std::uint8_t b = *p;
+        if (b <= 0x7f || b >= 0xe0)
+            return kind::integer;
+        if ((b & 0xf0) == 0x80)
+            return kind::map;
+        if ((b & 0xf0) == 0x90)
+            return kind::list;
+        if ((b & 0xe0) == 0xa0)
+            return kind::str;
+        switch (b) {
+        case 0xc0:
+            return kind::nil;
+        case 0xc2:
+        case 0xc3:
+            return kind::boolean;
+        case 0xc4:
+        case 0xc5:
+        case 0xc6:
+        case 0xd9:
+        case 0xda:
+        case 0xdb:
+            return kind::str;
+        case 0xca:
+        case 0xcb:
+            return kind::floating;
+        case 0xcc:
+        case 0xcd:
+        case 0xce:
+        case 0xcf:
+        case 0xd0:
+        case 0xd1:
+        case 0xd2:
+        case 0xd3:
+            return kind::integer;
+        case 0xdc:
+        case 0xdd:
+            return kind::list;
+        case 0xde:
+        case 0xdf:
+            return kind::map;
+        case 0xc7:
+        case 0xc8:
+        case 0xc9:
+        case 0xd4:
+        case 0xd5:
+        case 0xd6:
+        case 0xd7:
+        case 0xd8:
+            return kind::ext;
+        default:
+            return kind::error;
+        }
+    }
+
+    /// A container header's count: `fix` is the fixed form's high nibble
+    /// (0x90 list, 0x80 map), `w16` its 16-bit form (0xdc, 0xde; +1 is the
+    /// 32-bit one).
+    bool header_count(std::uint8_t fix, std::uint8_t w16, std::uint32_t& n) noexcept {
+        if (p >= end)
+            return false;
+        std::uint8_t b = *p;
+        if ((b & 0xf0) == fix) {
+            n = b & 0x0fu;
+            ++p;
+            return true;
+        }
+        int w = b == w16 ? 2 : (b == w16 + 1 ? 4 : 0);
+        if (w == 0 || !need(1 + static_cast<std::size_t>(w)))
+            return false;
+        n = static_cast<std::uint32_t>(be(p + 1, w));
+        p += 1 + w;
+        return true;
+    }
+    bool list_count(std::uint32_t& n) noexcept { return header_count(0x90, 0xdc, n); }
+    bool map_count(std::uint32_t& n) noexcept { return header_count(0x80, 0xde, n); }
+    /// An integer as int64 (a uint64 beyond INT64_MAX keeps its bits, as
+    /// msgpack_get_int64 does).
+    bool get_int(std::int64_t& v) noexcept {
+        if (p >= end)
+            return false;
+        std::uint8_t b = *p;
+        if (b <= 0x7f) {
+            v = b;
+            ++p;
+            return true;
+        }
+        if (b >= 0xe0) {
+            v = static_cast<std::int8_t>(b);
+            ++p;
+            return true;
+        }
+        int w = 0;
+        bool sgn = false;
+        switch (b) {
+        case 0xcc:
+            w = 1;
+            break;
+        case 0xcd:
+            w = 2;
+            break;
+        case 0xce:
+            w = 4;
+            break;
+        case 0xcf:
+            w = 8;
+            break;
+        case 0xd0:
+            w = 1;
+            sgn = true;
+            break;
+        case 0xd1:
+            w = 2;
+            sgn = true;
+            break;
+        case 0xd2:
+            w = 4;
+            sgn = true;
+            break;
+        case 0xd3:
+            w = 8;
+            sgn = true;
+            break;
+        default:
+            return false;
+        }
+        if (!need(1 + static_cast<std::size_t>(w)))
+            return false;
+        std::uint64_t u = be(p + 1, w);
+        if (sgn && w < 8) {
+            std::uint64_t sign = std::uint64_t{1} << (8 * w - 1);
+            if (u & sign)
+                u |= ~((sign << 1) - 1);
+        }
+        v = static_cast<std::int64_t>(u);
+        p += 1 + w;
+        return true;
+    }
+    /// A non-negative integer (msgpack_get_uint64 refuses negatives).
+    bool get_uint(std::uint64_t& v) noexcept {
+        const std::uint8_t* save = p;
+        std::int64_t i = 0;
+        if (p >= end)
+            return false;
+        std::uint8_t b = *p;
+        bool is_signed_form = b >= 0xe0 || (b >= 0xd0 && b <= 0xd3);
+        if (!get_int(i))
+            return false;
+        if (is_signed_form && i < 0) {
+            p = save;
+            return false;
+        }
+        v = static_cast<std::uint64_t>(i);
+        return true;
+    }
+    /// A str or bin element's bytes (with any particle-type prefix byte).
+    bool get_str(const std::uint8_t*& s, std::uint32_t& n) noexcept {
+        if (p >= end)
+            return false;
+        std::uint8_t b = *p;
+        if ((b & 0xe0) == 0xa0) {
+            n = b & 0x1fu;
+            if (!need(1 + std::size_t{n}))
+                return false;
+            s = p + 1;
+            p += 1 + n;
+            return true;
+        }
+        int w = 0;
+        switch (b) {
+        case 0xc4:
+        case 0xd9:
+            w = 1;
+            break;
+        case 0xc5:
+        case 0xda:
+            w = 2;
+            break;
+        case 0xc6:
+        case 0xdb:
+            w = 4;
+            break;
+        default:
+            return false;
+        }
+        if (!need(1 + static_cast<std::size_t>(w)))
+            return false;
+        std::uint64_t len = be(p + 1, w);
+        if (!need(1 + static_cast<std::size_t>(w) + len))
+            return false;
+        n = static_cast<std::uint32_t>(len);
+        s = p + 1 + w;
+        p += 1 + static_cast<std::size_t>(w) + len;
+        return true;
+    }
+    /// Skips one element (and its contents); false if malformed or deeper
+    /// than max_depth.
+    bool skip(std::size_t depth = 0) noexcept {
+        if (depth > max_depth || p >= end)
+            return false;
+        switch (peek()) {
+        case kind::error:
+            return false;
+        case kind::nil:
+        case kind::boolean:
+            ++p;
+            return true;
+        case kind::integer: {
+            std::int64_t v = 0;
+            return get_int(v);
+        }
+        case kind::floating: {
+            std::size_t w = *p == 0xca ? 4 : 8;
+            if (!need(1 + w))
+                return false;
+            p += 1 + w;
+            return true;
+        }
+        case kind::str: {
+            const std::uint8_t* s = nullptr;
+            std::uint32_t n = 0;
+            return get_str(s, n);
+        }
+        case kind::list: {
+            std::uint32_t n = 0;
+            if (!list_count(n) || !need(n))
+                return false;
+            for (std::uint32_t k = 0; k < n; ++k)
+                if (!skip(depth + 1))
+                    return false;
+            return true;
+        }
+        case kind::map: {
+            std::uint32_t n = 0;
+            if (!map_count(n) || !need(n))
+                return false;
+            for (std::uint32_t k = 0; k < 2 * std::uint64_t{n}; ++k)
+                if (!skip(depth + 1))
+                    return false;
+            return true;
+        }
+        case kind::ext: {
+            std::uint8_t b = *p;
+            std::uint64_t len = 0;
+            std::size_t hdr = 2;
+            switch (b) {
+            case 0xd4:
+                len = 1;
+                break;
+            case 0xd5:
+                len = 2;
+                break;
+            case 0xd6:
+                len = 4;
+                break;
+            case 0xd7:
+                len = 8;
+                break;
+            case 0xd8:
+                len = 16;
+                break;
+            default: {
+                int w = b == 0xc7 ? 1 : (b == 0xc8 ? 2 : 4);
+                if (!need(1 + static_cast<std::size_t>(w)))
+                    return false;
+                len = be(p + 1, w);
+                hdr = 2 + static_cast<std::size_t>(w);
+            }
+            }
+            if (!need(hdr + len))
+                return false;
+            p += hdr + len;
+            return true;
+        }
+        }
+        return false;
+    }
+};
+
+} // namespace detail
+
+class compiler {
+public:
+    explicit compiler(std::span<const std::uint8_t> data) {
+        m_in.begin = data.data();
+        m_in.p = data.data();
+        m_in.end = data.data() + data.size();
+    }
+
+    result<program> run() {
+        std::size_t size = static_cast<std::size_t>(m_in.end - m_in.begin);
+        if (size == 0)
+            return bad("expression", "is empty");
+        if (size >= max_packed_size)
+            return bad("expression",
+                       "is " + std::to_string(size) + " bytes, limit " +
+                           std::to_string(max_packed_size));
+        {
+            detail::mp_in probe = m_in;
+            std::uint32_t n = 0;
+            if (probe.peek() == detail::mp_in::kind::list && probe.list_count(n) && n == 0)
+                return bad("expression", "is an empty list");
+        }
+        if (!build(0))
+            return std::move(m_error);
+        if (m_in.p != m_in.end)
+            return bad("expression",
+                       std::to_string(m_in.end - m_in.p) + " trailing bytes after the expression");
+        m_prog.m_type = m_type;
+        switch (m_type) {
+        case detail::rtype::end:
+        case detail::rtype::input_end:
+            return bad("expression", "has no result type (a bare msgpack constant)");
+        default:
+            break;
+        }
+        return std::move(m_prog);
+    }
+
+private:
+    using rtype = detail::rtype;
+    using kind = detail::mp_in::kind;
+
+    struct var_entry {
+        std::string name;
+        std::uint32_t slot = 0;
+        rtype type = rtype::end;
+    };
+
+    failure bad(std::string_view what, const std::string& why) const {
+        return fail(status::parameter_error,
+                    "expression: " + std::string(what) + " at byte " +
+                        std::to_string(m_in.offset()) + ": " + why);
+    }
+    bool set_error(std::string_view what, const std::string& why) {
+        if (!m_failed) {
+            m_error = bad(what, why);
+            m_failed = true;
+        }
+        return false;
+    }
+
+    std::uint32_t push(std::uint8_t op, rtype t) {
+        detail::node nd;
+        nd.op = op;
+        nd.type = t;
+        m_prog.m_nodes.push_back(std::move(nd));
+        return static_cast<std::uint32_t>(m_prog.m_nodes.size() - 1);
+    }
+    detail::node& at(std::uint32_t ix) { return m_prog.m_nodes[ix]; }
+    void close(std::uint32_t ix) { at(ix).end = static_cast<std::uint32_t>(m_prog.m_nodes.size()); }
+
+    // A constant: its static type follows the msgpack type; strings and
+    // blobs carry the particle-type prefix byte.
+    bool build_value(std::size_t depth) {
+        const std::uint8_t* start = m_in.p;
+        kind k = m_in.peek();
+        switch (k) {
+        case kind::error:
+            return set_error("value", "invalid msgpack");
+        case kind::nil: {
+            ++m_in.p;
+            std::uint32_t ix = push(detail::vop_value, rtype::nil);
+            close(ix);
+            m_type = rtype::nil;
+            return true;
+        }
+        case kind::boolean: {
+            bool b = *m_in.p == 0xc3;
+            ++m_in.p;
+            std::uint32_t ix = push(detail::vop_value, rtype::trilean);
+            at(ix).v = value(b);
+            close(ix);
+            m_type = rtype::trilean;
+            return true;
+        }
+        case kind::integer: {
+            std::int64_t v = 0;
+            if (!m_in.get_int(v))
+                return set_error("int value", "truncated integer");
+            std::uint32_t ix = push(detail::vop_value, rtype::integer);
+            at(ix).v = value(v);
+            close(ix);
+            m_type = rtype::integer;
+            return true;
+        }
+        case kind::floating: {
+            if (!m_in.skip())
+                return set_error("float value", "truncated float");
+            auto v =
+                adapters::detail::decode_msgpack({start, static_cast<std::size_t>(m_in.p - start)});
+            if (!v)
+                return set_error("float value", v.error().message);
+            std::uint32_t ix = push(detail::vop_value, rtype::floating);
+            at(ix).v = std::move(v).value();
+            close(ix);
+            m_type = rtype::floating;
+            return true;
+        }
+        case kind::str: {
+            const std::uint8_t* s = nullptr;
+            std::uint32_t n = 0;
+            if (!m_in.get_str(s, n))
+                return set_error("string value", "truncated string");
+            if (n == 0)
+                return set_error("blob value", "empty blob (no particle type byte)");
+            rtype t = rtype::blob;
+            switch (s[0]) {
+            case 3:
+                t = rtype::str;
+                break;
+            case 4:
+                t = rtype::blob;
+                break;
+            case 18:
+                return set_error("hll value", "HLL values are not supported by kvmodel yet");
+            case 23:
+                return set_error("geojson value",
+                                 "GeoJSON values are not supported by kvmodel (no GeoJSON type)");
+            default:
+                return set_error("blob value",
+                                 "invalid blob type " + std::to_string(s[0]) +
+                                     " (a string needs the particle-type prefix byte 3)");
+            }
+            std::uint32_t ix = push(detail::vop_value, t);
+            if (t == rtype::str)
+                at(ix).v = value(std::string(reinterpret_cast<const char*>(s + 1), n - 1));
+            else
+                at(ix).v = value(bytes(s + 1, s + n));
+            close(ix);
+            m_type = t;
+            return true;
+        }
+        case kind::map:
+        case kind::ext: {
+            if (!m_in.skip(depth))
+                return set_error("value", "malformed msgpack constant");
+            auto v =
+                adapters::detail::decode_msgpack({start, static_cast<std::size_t>(m_in.p - start)});
+            if (!v)
+                return set_error("value", v.error().message);
+            rtype t = k == kind::map ? rtype::map : rtype::end;
+            std::uint32_t ix = push(detail::vop_value, t);
+            at(ix).v = std::move(v).value();
+            close(ix);
+            m_type = t;
+            return true;
+        }
+        case kind::list:
+            break;
+        }
+        return set_error("value", "unexpected list");
+    }
+
+    bool expect_args(const char* name, std::uint32_t have, std::uint32_t want) {
+        if (have != want)
+            return set_error(
+                name, "expected " + std::to_string(want) + " args, found " + std::to_string(have));
+        return true;
+    }
+
+    // Builds one child and returns its static type in t (false on error).
+    bool child(std::size_t depth, rtype& t) {
+        if (!build(depth + 1))
+            return false;
+        t = m_type;
+        return true;
+    }
+
+    bool bin_name(const char* what, std::string& out) {
+        const std::uint8_t* s = nullptr;
+        std::uint32_t n = 0;
+        if (!m_in.get_str(s, n))
+            return set_error(what, "failed to parse a bin name string");
+        if (n > 15)
+            return set_error(what, "invalid bin name of " + std::to_string(n) + " bytes (max 15)");
+        out.assign(reinterpret_cast<const char*>(s), n);
+        if (out.find('\0') != std::string::npos)
+            return set_error(what, "invalid bin name (holds a NUL byte)");
+        return true;
+    }
+
+    bool build(std::size_t depth) {
+        if (depth > max_depth)
+            return set_error("expression",
+                             "nesting deeper than " + std::to_string(max_depth) + " levels");
+        if (m_in.peek() != kind::list)
+            return build_value(depth);
+        std::uint32_t count = 0;
+        if (!m_in.list_count(count) || count == 0)
+            return set_error("expression", "invalid instruction");
+        if (!m_in.need(count))
+            return set_error("expression", "list count exceeds the input");
+        std::uint64_t op = 0;
+        if (!m_in.get_uint(op))
+            return set_error("expression", "invalid op code");
+        const char* name = detail::op_name(op);
+        if (name == nullptr)
+            return set_error("expression", "invalid op code " + std::to_string(op));
+        std::uint32_t argc = count - 1;
+        auto c = static_cast<std::uint8_t>(op);
+        switch (c) {
+        case code::unknown:
+        case code::result_remove: {
+            if (!expect_args(name, argc, 0))
+                return false;
+            std::uint32_t ix = push(c, c == code::unknown ? rtype::trilean : rtype::result_remove);
+            close(ix);
+            m_type = at(ix).type;
+            return true;
+        }
+        case code::cmp_eq:
+        case code::cmp_ne:
+        case code::cmp_gt:
+        case code::cmp_ge:
+        case code::cmp_lt:
+        case code::cmp_le: {
+            if (!expect_args(name, argc, 2))
+                return false;
+            std::uint32_t ix = push(c, rtype::trilean);
+            rtype l{}, r{};
+            if (!child(depth, l) || !child(depth, r))
+                return false;
+            if (l != r)
+                return set_error(name,
+                                 std::string("mismatched arg types ") + detail::rtype_name(l) +
+                                     " and " + detail::rtype_name(r));
+            if (l == rtype::geojson || l == rtype::hll)
+                return set_error(name,
+                                 std::string("cannot compare arg type ") + detail::rtype_name(l));
+            close(ix);
+            m_type = rtype::trilean;
+            return true;
+        }
+        case code::cmp_regex: {
+            if (!expect_args(name, argc, 3))
+                return false;
+            std::uint32_t ix = push(c, rtype::trilean);
+            std::int64_t flags = 0;
+            if (!m_in.get_int(flags))
+                return set_error(name, "invalid regex options");
+            const std::uint8_t* s = nullptr;
+            std::uint32_t n = 0;
+            if (!m_in.get_str(s, n))
+                return set_error(name, "invalid regex string");
+            // regcomp reads up to the first NUL, as the server's copy does.
+            std::string pattern(reinterpret_cast<const char*>(s), n);
+            rtype t{};
+            if (!child(depth, t))
+                return false;
+            if (t != rtype::str)
+                return set_error(name,
+                                 std::string("invalid arg type ") + detail::rtype_name(t) +
+                                     " (str expected)");
+            auto h = std::make_unique<detail::regex_holder>();
+            int rv = regcomp(&h->re, pattern.c_str(), static_cast<int>(flags));
+            if (rv != 0) {
+                std::array<char, 256> buf{};
+                regerror(rv, &h->re, buf.data(), buf.size());
+                return set_error(name, std::string("regex compile: ") + buf.data());
+            }
+            h->compiled = true;
+            at(ix).i = static_cast<std::int64_t>(m_prog.m_regex.size());
+            m_prog.m_regex.push_back(std::move(h));
+            close(ix);
+            m_type = rtype::trilean;
+            return true;
+        }
+        case code::cmp_geo:
+            return set_error(name,
+                             "GeoJSON comparison is not supported by kvmodel (no GeoJSON type)");
+        case code::in_list: {
+            if (!expect_args(name, argc, 2))
+                return false;
+            std::uint32_t ix = push(c, rtype::trilean);
+            rtype l{}, r{};
+            if (!child(depth, l) || !child(depth, r))
+                return false;
+            if (r != rtype::list)
+                return set_error(name,
+                                 std::string("invalid arg type ") + detail::rtype_name(r) +
+                                     " (list expected)");
+            close(ix);
+            m_type = rtype::trilean;
+            return true;
+        }
+        case code::and_:
+        case code::or_:
+        case code::exclusive: {
+            std::uint32_t ix = push(c, rtype::trilean);
+            if (argc < 2)
+                return set_error(name, "too few args " + std::to_string(argc));
+            for (std::uint32_t k = 0; k < argc; ++k) {
+                rtype t{};
+                if (!child(depth, t))
+                    return false;
+                if (t != rtype::trilean)
+                    return set_error(name, "invalid type at arg " + std::to_string(k + 1));
+            }
+            at(ix).n = argc;
+            close(ix);
+            m_type = rtype::trilean;
+            return true;
+        }
+        case code::not_:
+            return unary(depth, c, name, argc, rtype::trilean, rtype::trilean);
+        case code::add:
+        case code::sub:
+        case code::mul:
+        case code::div:
+        case code::min:
+        case code::max: {
+            std::uint32_t ix = push(c, rtype::end);
+            if (argc < 1)
+                return set_error(name, "too few args " + std::to_string(argc));
+            rtype expected = rtype::end;
+            for (std::uint32_t k = 0; k < argc; ++k) {
+                rtype t{};
+                if (!child(depth, t))
+                    return false;
+                if (t != rtype::integer && t != rtype::floating)
+                    return set_error(name,
+                                     std::string("invalid type ") + detail::rtype_name(t) +
+                                         " at arg " + std::to_string(k + 1));
+                if (expected == rtype::end)
+                    expected = t;
+                else if (expected != t)
+                    return set_error(name, "mixed types at arg " + std::to_string(k + 1));
+            }
+            at(ix).n = argc;
+            at(ix).type = expected;
+            close(ix);
+            m_type = expected;
+            return true;
+        }
+        case code::pow:
+        case code::log:
+            return binary(depth, c, name, argc, rtype::floating, rtype::floating, rtype::floating);
+        case code::mod:
+            return binary(depth, c, name, argc, rtype::integer, rtype::integer, rtype::integer);
+        case code::abs: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(c, rtype::end);
+            rtype t{};
+            if (!child(depth, t))
+                return false;
+            if (t != rtype::integer && t != rtype::floating)
+                return set_error(name, std::string("invalid arg type ") + detail::rtype_name(t));
+            at(ix).type = t;
+            close(ix);
+            m_type = t;
+            return true;
+        }
+        case code::floor:
+        case code::ceil:
+            return unary(depth, c, name, argc, rtype::floating, rtype::floating);
+        case code::to_int:
+            return unary(depth, c, name, argc, rtype::floating, rtype::integer);
+        case code::to_float:
+            return unary(depth, c, name, argc, rtype::integer, rtype::floating);
+        case code::int_and:
+        case code::int_or:
+        case code::int_xor: {
+            std::uint32_t ix = push(c, rtype::integer);
+            if (argc < 1)
+                return set_error(name, "too few args " + std::to_string(argc));
+            for (std::uint32_t k = 0; k < argc; ++k) {
+                rtype t{};
+                if (!child(depth, t))
+                    return false;
+                if (t != rtype::integer)
+                    return set_error(name,
+                                     std::string("invalid type ") + detail::rtype_name(t) +
+                                         " at arg " + std::to_string(k + 1));
+            }
+            at(ix).n = argc;
+            close(ix);
+            m_type = rtype::integer;
+            return true;
+        }
+        case code::int_not:
+        case code::int_count:
+            return unary(depth, c, name, argc, rtype::integer, rtype::integer);
+        case code::int_lshift:
+        case code::int_rshift:
+        case code::int_arshift:
+            return binary(depth, c, name, argc, rtype::integer, rtype::integer, rtype::integer);
+        case code::int_lscan:
+        case code::int_rscan:
+            return binary(depth, c, name, argc, rtype::integer, rtype::trilean, rtype::integer);
+        case code::digest_modulo: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(c, rtype::integer);
+            std::int64_t mod = 0;
+            if (!m_in.get_int(mod))
+                return set_error(name, "failed to parse an integer");
+            auto mod32 = static_cast<std::int32_t>(static_cast<std::uint32_t>(mod));
+            if (mod32 == 0)
+                return set_error(name, "cannot modulo by zero");
+            at(ix).i = mod32;
+            close(ix);
+            m_type = rtype::integer;
+            return true;
+        }
+        case code::device_size:
+        case code::last_update:
+        case code::since_update:
+        case code::void_time:
+        case code::ttl:
+        case code::memory_size:
+        case code::record_size:
+            return meta(c, name, argc, rtype::integer);
+        case code::set_name:
+            return meta(c, name, argc, rtype::str);
+        case code::key_exists:
+        case code::is_tombstone:
+            return meta(c, name, argc, rtype::trilean);
+        case code::key: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(c, rtype::end);
+            std::uint64_t t = 0;
+            if (!m_in.get_uint(t))
+                return set_error(name, "failed to parse an integer");
+            rtype rt{};
+            switch (t) {
+            case 2:
+                rt = rtype::integer;
+                break;
+            case 3:
+                rt = rtype::str;
+                break;
+            case 6:
+                rt = rtype::blob;
+                break;
+            default:
+                return set_error(name, "invalid result type " + std::to_string(t));
+            }
+            at(ix).type = rt;
+            close(ix);
+            m_type = rt;
+            return true;
+        }
+        case code::bin: {
+            if (!expect_args(name, argc, 2))
+                return false;
+            std::uint32_t ix = push(c, rtype::end);
+            std::uint64_t t = 0;
+            if (!m_in.get_uint(t))
+                return set_error(name, "failed to parse an integer");
+            if (t >= static_cast<std::uint64_t>(rtype::input_end))
+                return set_error(name, "invalid type " + std::to_string(t));
+            std::string bn;
+            if (!bin_name(name, bn))
+                return false;
+            auto rt = static_cast<rtype>(t);
+            if (rt == rtype::geojson)
+                return set_error(name,
+                                 "GeoJSON bins are not supported by kvmodel (no GeoJSON type)");
+            if (rt == rtype::hll)
+                return set_error(name, "HLL bins are not supported by kvmodel yet");
+            at(ix).type = rt;
+            at(ix).name = std::move(bn);
+            close(ix);
+            m_type = rt;
+            return true;
+        }
+        case code::bin_type: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(c, rtype::integer);
+            std::string bn;
+            if (!bin_name(name, bn))
+                return false;
+            at(ix).name = std::move(bn);
+            close(ix);
+            m_type = rtype::integer;
+            return true;
+        }
+        case code::map_keys:
+        case code::map_values: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(c, rtype::list);
+            rtype t{};
+            if (!child(depth, t))
+                return false;
+            close(ix);
+            m_type = rtype::list;
+            return true;
+        }
+        case code::var_builtin: {
+            if (!expect_args(name, argc, 2))
+                return false;
+            std::uint32_t ix = push(c, rtype::end);
+            std::uint64_t t = 0;
+            std::uint64_t idx = 0;
+            if (!m_in.get_uint(t))
+                return set_error(name, "failed to parse an integer");
+            if (!m_in.get_uint(idx))
+                return set_error(name, "failed to parse an integer");
+            if (idx >= 3)
+                return set_error(name, "invalid builtin var " + std::to_string(idx));
+            if (idx == 2 && t != 2)
+                return set_error(name, "builtin var index is not an integer");
+            if (t >= static_cast<std::uint64_t>(rtype::end) ||
+                t == static_cast<std::uint64_t>(rtype::input_end))
+                return set_error(name, "invalid result type " + std::to_string(t));
+            at(ix).type = static_cast<rtype>(t);
+            close(ix);
+            m_type = at(ix).type;
+            return true;
+        }
+        case code::cond:
+            return build_cond(depth, argc);
+        case code::var: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(c, rtype::end);
+            const std::uint8_t* s = nullptr;
+            std::uint32_t n = 0;
+            if (!m_in.get_str(s, n))
+                return set_error(name, "failed to parse a string");
+            std::string_view vn(reinterpret_cast<const char*>(s), n);
+            const var_entry* e = find_var(vn);
+            if (e == nullptr)
+                return set_error(name, "undefined var name '" + std::string(vn) + "'");
+            if (e->type == rtype::end)
+                return set_error(name,
+                                 "using var name '" + std::string(vn) + "' while defining it");
+            at(ix).i = e->slot;
+            at(ix).type = e->type;
+            close(ix);
+            m_type = e->type;
+            return true;
+        }
+        case code::let:
+            return build_let(depth, argc);
+        case code::quote: {
+            if (!expect_args(name, argc, 1))
+                return false;
+            std::uint32_t ix = push(detail::vop_value, rtype::list);
+            const std::uint8_t* start = m_in.p;
+            if (m_in.peek() != kind::list || !m_in.skip(depth))
+                return set_error(name, "invalid list arg");
+            auto v =
+                adapters::detail::decode_msgpack({start, static_cast<std::size_t>(m_in.p - start)});
+            if (!v)
+                return set_error(name, v.error().message);
+            at(ix).v = std::move(v).value();
+            close(ix);
+            m_type = rtype::list;
+            return true;
+        }
+        case code::call:
+            return build_call(depth, argc);
+        default:
+            break;
+        }
+        return set_error("expression", "invalid op code " + std::to_string(op));
+    }
+
+    bool unary(std::size_t depth,
+               std::uint8_t c,
+               const char* name,
+               std::uint32_t argc,
+               rtype in,
+               rtype out) {
+        if (!expect_args(name, argc, 1))
+            return false;
+        std::uint32_t ix = push(c, out);
+        rtype t{};
+        if (!child(depth, t))
+            return false;
+        if (t != in)
+            return set_error(name,
+                             std::string("invalid arg type ") + detail::rtype_name(t) + " (" +
+                                 detail::rtype_name(in) + " expected)");
+        close(ix);
+        m_type = out;
+        return true;
+    }
+    bool binary(std::size_t depth,
+                std::uint8_t c,
+                const char* name,
+                std::uint32_t argc,
+                rtype in0,
+                rtype in1,
+                rtype out) {
+        if (!expect_args(name, argc, 2))
+            return false;
+        std::uint32_t ix = push(c, out);
+        rtype a{}, b{};
+        if (!child(depth, a) || !child(depth, b))
+            return false;
+        if (a != in0 || b != in1)
+            return set_error(name,
+                             std::string("invalid arg types ") + detail::rtype_name(a) + ", " +
+                                 detail::rtype_name(b) + " (" + detail::rtype_name(in0) + ", " +
+                                 detail::rtype_name(in1) + " expected)");
+        close(ix);
+        m_type = out;
+        return true;
+    }
+    bool meta(std::uint8_t c, const char* name, std::uint32_t argc, rtype out) {
+        if (!expect_args(name, argc, 0))
+            return false;
+        std::uint32_t ix = push(c, out);
+        close(ix);
+        m_type = out;
+        return true;
+    }
+
+    bool build_cond(std::size_t depth, std::uint32_t argc) {
+        std::uint32_t ix = push(code::cond, rtype::end);
+        if (argc < 3)
+            return set_error("cond", "too few args " + std::to_string(argc));
+        if (argc % 2 == 0)
+            return set_error("cond", "requires default case");
+        rtype type = rtype::end;
+        std::uint32_t cases = argc / 2;
+        for (std::uint32_t k = 0; k < cases; ++k) {
+            rtype t{};
+            if (!child(depth, t))
+                return false;
+            if (t != rtype::trilean)
+                return set_error("cond",
+                                 std::string("invalid type ") + detail::rtype_name(t) +
+                                     " at condition " + std::to_string(k + 1));
+            std::uint32_t vix = static_cast<std::uint32_t>(m_prog.m_nodes.size());
+            if (!child(depth, t))
+                return false;
+            // An `unknown` branch fits any type.
+            if (at(vix).op != code::unknown) {
+                if (type == rtype::end)
+                    type = t;
+                if (t != type)
+                    return set_error("cond",
+                                     std::string("mismatched arg type ") + detail::rtype_name(t) +
+                                         " expected " + detail::rtype_name(type) +
+                                         " at condition " + std::to_string(k + 1));
+            }
+        }
+        std::uint32_t dix = static_cast<std::uint32_t>(m_prog.m_nodes.size());
+        rtype t{};
+        if (!child(depth, t))
+            return false;
+        if (type == rtype::end)
+            type = t;
+        else if (at(dix).op != code::unknown && t != type)
+            return set_error("cond",
+                             std::string("mismatched type ") + detail::rtype_name(t) +
+                                 " expected " + detail::rtype_name(type) + " at default condition");
+        if (type == rtype::end || type == rtype::input_end)
+            return set_error("cond", "branches have no result type");
+        at(ix).n = cases;
+        at(ix).type = type;
+        close(ix);
+        m_type = type;
+        return true;
+    }
+
+    const var_entry* find_var(std::string_view name) const {
+        for (auto it = m_vars.rbegin(); it != m_vars.rend(); ++it)
+            if (it->name == name)
+                return &*it;
+        return nullptr;
+    }
+
+    bool build_let(std::size_t depth, std::uint32_t argc) {
+        std::uint32_t ix = push(code::let, rtype::end);
+        if (argc < 3)
+            return set_error("let", "too few args " + std::to_string(argc));
+        if (argc % 2 == 0)
+            return set_error("let", "invalid arg count " + std::to_string(argc));
+        std::uint32_t n_vars = argc / 2;
+        std::size_t scope_base = m_vars.size();
+        at(ix).i = m_next_slot;
+        at(ix).n = n_vars;
+        for (std::uint32_t k = 0; k < n_vars; ++k) {
+            const std::uint8_t* s = nullptr;
+            std::uint32_t n = 0;
+            if (!m_in.get_str(s, n))
+                return set_error("let", "failed to parse var name at " + std::to_string(k));
+            if (n == 0)
+                return set_error("let", "variable name length is 0");
+            std::string vn(reinterpret_cast<const char*>(s), n);
+            auto alpha = [](unsigned char ch) {
+                return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+            };
+            auto digit = [](unsigned char ch) {
+                return ch >= '0' && ch <= '9';
+            };
+            if (vn[0] != '_' && !alpha(static_cast<unsigned char>(vn[0])))
+                return set_error("let",
+                                 "illegal variable name '" + vn +
+                                     "' - must begin with an alpha or underscore");
+            for (std::size_t j = 1; j < vn.size(); ++j) {
+                auto ch = static_cast<unsigned char>(vn[j]);
+                if (ch != '_' && !alpha(ch) && !digit(ch))
+                    return set_error("let",
+                                     "illegal variable name '" + vn +
+                                         "' - must contain only alpha, digits or underscore");
+            }
+            if (find_var(vn) != nullptr)
+                return set_error("let", "duplicate var name '" + vn + "'");
+            m_vars.push_back(var_entry{vn, m_next_slot++, rtype::end});
+            rtype t{};
+            if (!child(depth, t))
+                return false;
+            m_vars.back().type = t;
+        }
+        rtype t{};
+        if (!child(depth, t))
+            return false;
+        if (m_next_slot > m_prog.m_vars)
+            m_prog.m_vars = m_next_slot;
+        m_next_slot -= n_vars;
+        m_vars.resize(scope_base);
+        at(ix).type = t;
+        close(ix);
+        m_type = t;
+        return true;
+    }
+
+    // A ctx list: [type, value, type, value, ...] (as_cdt_ctx_pack).
+    bool parse_ctx(std::vector<cdt::ctx_step>& out, std::size_t depth) {
+        const std::uint8_t* start = m_in.p;
+        if (m_in.peek() != kind::list || !m_in.skip(depth))
+            return set_error("call", "invalid context");
+        auto v =
+            adapters::detail::decode_msgpack({start, static_cast<std::size_t>(m_in.p - start)});
+        if (!v || !v->is_list())
+            return set_error("call", "invalid context");
+        const list& l = v->as_list();
+        if (l.empty() || l.size() % 2 != 0)
+            return set_error("call", "invalid context length");
+        for (std::size_t k = 0; k < l.size(); k += 2) {
+            if (!l[k].is_int())
+                return set_error("call", "invalid context type");
+            std::int64_t t = l[k].as_int();
+            const value& arg = l[k + 1];
+            auto need_int = [&]() {
+                return arg.is_int();
+            };
+            switch (t) {
+            case 0x10:
+                if (!need_int())
+                    return set_error("call", "context list_index needs an integer");
+                out.push_back(cdt::ctx_step::list_index(arg.as_int()));
+                break;
+            case 0x11:
+                if (!need_int())
+                    return set_error("call", "context list_rank needs an integer");
+                out.push_back(cdt::ctx_step::list_rank(arg.as_int()));
+                break;
+            case 0x13:
+                out.push_back(cdt::ctx_step::list_value(arg));
+                break;
+            case 0x20:
+                if (!need_int())
+                    return set_error("call", "context map_index needs an integer");
+                out.push_back(cdt::ctx_step::map_index(arg.as_int()));
+                break;
+            case 0x21:
+                if (!need_int())
+                    return set_error("call", "context map_rank needs an integer");
+                out.push_back(cdt::ctx_step::map_rank(arg.as_int()));
+                break;
+            case 0x22:
+                out.push_back(cdt::ctx_step::map_key(arg));
+                break;
+            case 0x23:
+                out.push_back(cdt::ctx_step::map_value(arg));
+                break;
+            default:
+                return set_error("call",
+                                 "context type " + std::to_string(t) +
+                                     " is not supported by kvmodel in expressions");
+            }
+        }
+        return true;
+    }
+
+    bool build_call(std::size_t depth, std::uint32_t argc) {
+        if (!expect_args("call", argc, 4))
+            return false;
+        std::uint32_t ix = push(code::call, rtype::end);
+        std::uint64_t t = 0;
+        if (!m_in.get_uint(t))
+            return set_error("call", "invalid result_type arg");
+        if (t >= static_cast<std::uint64_t>(rtype::input_end))
+            return set_error("call", "invalid type " + std::to_string(t));
+        std::uint64_t sys = 0;
+        if (!m_in.get_uint(sys))
+            return set_error("call", "invalid system_type arg");
+        detail::call_info ci;
+        ci.declared = static_cast<rtype>(t);
+        ci.modify = (sys & call_system::modify_local) != 0;
+        std::uint64_t system = sys & ~std::uint64_t{call_system::modify_local};
+        if (system == call_system::bits)
+            return set_error("call", "bit calls in expressions are not supported by kvmodel yet");
+        if (system == call_system::hll)
+            return set_error("call", "HLL calls in expressions are not supported by kvmodel yet");
+        // The op list: [op, args...] or [0xff, ctx, [op, args...]].
+        std::uint32_t n = 0;
+        if (!m_in.list_count(n) || n == 0 || !m_in.need(n))
+            return set_error("call", "invalid msgpack list");
+        std::uint64_t op = 0;
+        if (!m_in.get_uint(op))
+            return set_error("call", "invalid msgpack list");
+        if (op == cdt_context_eval) {
+            if (n != 3)
+                return set_error("call", "invalid msgpack list");
+            if (!parse_ctx(ci.ctx, depth))
+                return false;
+            if (!m_in.list_count(n) || n == 0 || !m_in.need(n) || !m_in.get_uint(op))
+                return set_error("call", "invalid msgpack list");
+        } else if (op == 0xfe) {
+            return set_error(
+                "call",
+                "path expressions (select/modify by path) are not supported by kvmodel yet");
+        }
+        ci.op = op;
+        if (n > 19)
+            return set_error("call", "too many args " + std::to_string(n - 1));
+        for (std::uint32_t k = 1; k < n; ++k) {
+            kind kd = m_in.peek();
+            if (kd == kind::error)
+                return set_error("call", "invalid msgpack list");
+            detail::call_arg a;
+            if (kd == kind::list) {
+                a.is_exp = true;
+                rtype at_{};
+                if (!child(depth, at_))
+                    return false;
+            } else {
+                const std::uint8_t* start = m_in.p;
+                if (!m_in.skip(depth))
+                    return set_error("call", "invalid msgpack list");
+                auto v = adapters::detail::decode_msgpack(
+                    {start, static_cast<std::size_t>(m_in.p - start)});
+                if (!v)
+                    return set_error("call", v.error().message);
+                a.constant = std::move(v).value();
+            }
+            ci.args.push_back(std::move(a));
+        }
+        rtype bt{};
+        if (!child(depth, bt))
+            return false;
+        if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
+            return set_error("call",
+                             std::string("arg ") + detail::rtype_name(bt) + " is not list or map");
+        if (system != call_system::cdt)
+            return set_error("call", "invalid system " + std::to_string(sys));
+        at(ix).i = static_cast<std::int64_t>(m_prog.m_calls.size());
+        at(ix).type = ci.declared;
+        m_prog.m_calls.push_back(std::move(ci));
+        close(ix);
+        m_type = at(ix).type;
+        return true;
+    }
+
+    detail::mp_in m_in;
+    program m_prog;
+    rtype m_type = rtype::end;
+    std::vector<var_entry> m_vars;
+    std::uint32_t m_next_slot = 0;
+    failure m_error{};
+    bool m_failed = false;
+};
+
+inline result<program> compile(std::span<const std::uint8_t> packed) {
+    return compiler(packed).run();
+}
+
+// ===========================================================================
+// evaluate
+// ===========================================================================
+
+namespace detail {
+
+/// True when v holds a non-empty map that is not key-ordered: the server
+/// refuses to order such containers (msgpack_cmp's has_unordered_map).
+inline bool has_unordered_map(const value& v) {
+    if (v.is_map()) {
+        const map& m = v.as_map();
+        if (!m.empty() && m.order() == map_order::unordered)
+            return true;
+        for (const map_entry& e : m)
+            if (has_unordered_map(e.key) || has_unordered_map(e.val))
+                return true;
+        return false;
+    }
+    if (v.is_list()) {
+        for (const value& e : v.as_list())
+            if (has_unordered_map(e))
+                return true;
+    }
+    return false;
+}
+
+/// x86-64's cvttsd2si: truncation, INT64_MIN when NaN or out of range.
+inline std::int64_t double_to_int(double d) noexcept {
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+        return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(d);
+}
+
+inline std::int64_t wrap_add(std::int64_t a, std::int64_t b) noexcept {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrap_sub(std::int64_t a, std::int64_t b) noexcept {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrap_mul(std::int64_t a, std::int64_t b) noexcept {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+}
+// Doubles do not wrap: the same names, for code shared by both.
+inline double wrap_add(double a, double b) noexcept {
+    return a + b;
+}
+inline double wrap_sub(double a, double b) noexcept {
+    return a - b;
+}
+inline double wrap_mul(double a, double b) noexcept {
+    return a * b;
+}
+
+inline std::int64_t particle_of(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::integer:
+        return particle_type::integer;
+    case value_type::floating:
+        return particle_type::floating;
+    case value_type::string:
+        return particle_type::string;
+    case value_type::bytes:
+        return particle_type::blob;
+    case value_type::boolean:
+        return particle_type::boolean;
+    case value_type::map:
+        return particle_type::map;
+    case value_type::list:
+        return particle_type::list;
+    default:
+        return particle_type::null;
+    }
+}
+
+/// Whether a runtime value has the static type t (the server's bin_is_type).
+inline bool is_type(const value& v, rtype t) noexcept {
+    switch (t) {
+    case rtype::nil:
+        return v.is_nil();
+    case rtype::trilean:
+        return v.is_bool();
+    case rtype::integer:
+        return v.is_int();
+    case rtype::str:
+        return v.is_string();
+    case rtype::list:
+        return v.is_list();
+    case rtype::map:
+        return v.is_map();
+    case rtype::blob:
+        return v.is_bytes();
+    case rtype::floating:
+        return v.is_double();
+    default:
+        return false;
+    }
+}
+
+/// A CDT call's op from its wire code and argument values; nullopt when the
+/// arguments do not fit the op (the server's CDT parse fails: unknown).
+inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const value> a) {
+    using cdt::op_code;
+    cdt::op o;
+    o.ctx = ci.ctx;
+    std::size_t n = a.size();
+    auto int_at = [&](std::size_t k, std::int64_t& out) {
+        if (k >= n || !a[k].is_int())
+            return false;
+        out = a[k].as_int();
+        return true;
+    };
+    auto list_at = [&](std::size_t k, std::vector<value>& out) {
+        if (k >= n || !a[k].is_list())
+            return false;
+        out = a[k].as_list().to_vector();
+        return true;
+    };
+    auto opt_count = [&](std::size_t k) {
+        if (k >= n)
+            return true;
+        std::int64_t c = 0;
+        if (!int_at(k, c))
+            return false;
+        o.count = c;
+        return k + 1 == n;
+    };
+    // Selectors: rtype first.
+    auto selector = [&](op_code c, int shape) -> bool {
+        o.code = c;
+        std::int64_t rt = 0;
+        if (!int_at(0, rt))
+            return false;
+        o.return_type = static_cast<std::int32_t>(rt);
+        switch (shape) {
+        case 0:
+            return n == 1; // size-like: none
+        case 1:            // value
+            if (n != 2)
+                return false;
+            o.key = a[1];
+            return true;
+        case 2: // index / rank
+            return n == 2 && int_at(1, o.index);
+        case 3: // index / rank + count?
+            return n >= 2 && int_at(1, o.index) && opt_count(2);
+        case 4: // values
+            return n == 2 && list_at(1, o.values);
+        case 5: // range
+            if (n < 2 || n > 3)
+                return false;
+            o.begin = a[1];
+            if (n == 3)
+                o.end = a[2];
+            return true;
+        case 6: // anchor + index/rank + count?
+            if (n < 3)
+                return false;
+            o.key = a[1];
+            return int_at(2, o.index) && opt_count(3);
+        default:
+            return false;
+        }
+    };
+    auto lpolicy = [&](std::size_t k, bool with_order) {
+        if (k >= n)
+            return true;
+        std::int64_t x = 0;
+        if (with_order) {
+            if (!int_at(k, x))
+                return false;
+            o.lpolicy.order = (x & 1) ? list_order::ordered : list_order::unordered;
+            ++k;
+        }
+        if (k >= n)
+            return !with_order;
+        if (!int_at(k, x))
+            return false;
+        o.lpolicy.flags = static_cast<std::uint32_t>(x);
+        return k + 1 == n;
+    };
+    auto mpolicy = [&](std::size_t k) {
+        if (k >= n)
+            return true;
+        std::int64_t x = 0;
+        if (!int_at(k, x))
+            return false;
+        o.mpolicy.order = static_cast<map_order>(x & 3) == map_order::key_value_ordered
+                              ? map_order::key_value_ordered
+                              : ((x & 1) ? map_order::key_ordered : map_order::unordered);
+        if (k + 1 >= n)
+            return true;
+        if (!int_at(k + 1, x))
+            return false;
+        o.mpolicy.flags = static_cast<std::uint32_t>(x);
+        return k + 2 == n;
+    };
+    switch (ci.op) {
+    // --- list
+    case 1:
+        o.code = op_code::list_append;
+        if (n < 1)
+            return std::nullopt;
+        o.key = a[0];
+        if (!lpolicy(1, true))
+            return std::nullopt;
+        return o;
+    case 2:
+        o.code = op_code::list_append_items;
+        if (!list_at(0, o.values) || !lpolicy(1, true))
+            return std::nullopt;
+        return o;
+    case 3:
+        o.code = op_code::list_insert;
+        if (n < 2 || !int_at(0, o.index))
+            return std::nullopt;
+        o.key = a[1];
+        if (!lpolicy(2, false))
+            return std::nullopt;
+        return o;
+    case 4:
+        o.code = op_code::list_insert_items;
+        if (!int_at(0, o.index) || !list_at(1, o.values) || !lpolicy(2, false))
+            return std::nullopt;
+        return o;
+    case 5:
+    case 7:
+    case 17:
+        o.code = ci.op == 5 ? op_code::list_pop
+                            : (ci.op == 7 ? op_code::list_remove : op_code::list_get);
+        if (n != 1 || !int_at(0, o.index))
+            return std::nullopt;
+        return o;
+    case 6:
+    case 8:
+    case 18:
+        o.code = ci.op == 6 ? op_code::list_pop_range
+                            : (ci.op == 8 ? op_code::list_remove_range : op_code::list_get_range);
+        if (n < 1 || !int_at(0, o.index) || !opt_count(1))
+            return std::nullopt;
+        return o;
+    case 9:
+        o.code = op_code::list_set;
+        if (n < 2 || !int_at(0, o.index))
+            return std::nullopt;
+        o.key = a[1];
+        if (!lpolicy(2, false))
+            return std::nullopt;
+        return o;
+    case 10: {
+        o.code = op_code::list_trim;
+        std::int64_t c = 0;
+        if (n != 2 || !int_at(0, o.index) || !int_at(1, c))
+            return std::nullopt;
+        o.count = c;
+        return o;
+    }
+    case 11:
+        o.code = op_code::list_clear;
+        if (n != 0)
+            return std::nullopt;
+        return o;
+    case 12:
+        o.code = op_code::list_increment;
+        if (n < 1 || !int_at(0, o.index))
+            return std::nullopt;
+        if (n >= 2)
+            o.val = a[1];
+        else
+            o.val = value(std::int64_t{1});
+        if (!lpolicy(2, true))
+            return std::nullopt;
+        return o;
+    case 13: {
+        o.code = op_code::list_sort;
+        std::int64_t f = 0;
+        if (n != 1 || !int_at(0, f))
+            return std::nullopt;
+        o.sort_flags = static_cast<std::uint32_t>(f);
+        return o;
+    }
+    case 16:
+        o.code = op_code::list_size;
+        if (n != 0)
+            return std::nullopt;
+        return o;
+    case 19:
+        if (!selector(op_code::list_get_by_index, 2))
+            return std::nullopt;
+        return o;
+    case 21:
+        if (!selector(op_code::list_get_by_rank, 2))
+            return std::nullopt;
+        return o;
+    case 22:
+        if (!selector(op_code::list_get_by_value, 1))
+            return std::nullopt;
+        return o;
+    case 23:
+        if (!selector(op_code::list_get_by_value_list, 4))
+            return std::nullopt;
+        return o;
+    case 24:
+        if (!selector(op_code::list_get_by_index_range, 3))
+            return std::nullopt;
+        return o;
+    case 25:
+        if (!selector(op_code::list_get_by_value_range, 5))
+            return std::nullopt;
+        return o;
+    case 26:
+        if (!selector(op_code::list_get_by_rank_range, 3))
+            return std::nullopt;
+        return o;
+    case 27:
+        if (!selector(op_code::list_get_by_value_rel_rank_range, 6))
+            return std::nullopt;
+        return o;
+    case 32:
+        if (!selector(op_code::list_remove_by_index, 2))
+            return std::nullopt;
+        return o;
+    case 34:
+        if (!selector(op_code::list_remove_by_rank, 2))
+            return std::nullopt;
+        return o;
+    case 35:
+        if (!selector(op_code::list_remove_by_value, 1))
+            return std::nullopt;
+        return o;
+    case 36:
+        if (!selector(op_code::list_remove_by_value_list, 4))
+            return std::nullopt;
+        return o;
+    case 37:
+        if (!selector(op_code::list_remove_by_index_range, 3))
+            return std::nullopt;
+        return o;
+    case 38:
+        if (!selector(op_code::list_remove_by_value_range, 5))
+            return std::nullopt;
+        return o;
+    case 39:
+        if (!selector(op_code::list_remove_by_rank_range, 3))
+            return std::nullopt;
+        return o;
+    case 40:
+        if (!selector(op_code::list_remove_by_value_rel_rank_range, 6))
+            return std::nullopt;
+        return o;
+    // --- map
+    case 65:
+    case 67:
+    case 69:
+        o.code = op_code::map_put;
+        if (n < 2)
+            return std::nullopt;
+        o.key = a[0];
+        o.val = a[1];
+        if (ci.op == 67) {
+            if (!mpolicy(2))
+                return std::nullopt;
+        } else {
+            o.mpolicy.mode =
+                ci.op == 65 ? cdt::map_write_mode::create_only : cdt::map_write_mode::update_only;
+            if (n > 3)
+                return std::nullopt;
+            if (n == 3 && !mpolicy(2))
+                return std::nullopt;
+        }
+        return o;
+    case 66:
+    case 68:
+    case 70: {
+        o.code = op_code::map_put_items;
+        if (n < 1 || !a[0].is_map())
+            return std::nullopt;
+        for (const map_entry& e : a[0].as_map())
+            o.items.emplace_back(e.key, e.val);
+        if (ci.op == 68) {
+            if (!mpolicy(1))
+                return std::nullopt;
+        } else {
+            o.mpolicy.mode =
+                ci.op == 66 ? cdt::map_write_mode::create_only : cdt::map_write_mode::update_only;
+            if (n > 2)
+                return std::nullopt;
+            if (n == 2 && !mpolicy(1))
+                return std::nullopt;
+        }
+        return o;
+    }
+    case 73:
+    case 74:
+        o.code = ci.op == 73 ? op_code::map_increment : op_code::map_decrement;
+        if (n < 1)
+            return std::nullopt;
+        o.key = a[0];
+        o.val = n >= 2 ? a[1] : value(std::int64_t{1});
+        if (!mpolicy(2))
+            return std::nullopt;
+        return o;
+    case 75:
+        o.code = op_code::map_clear;
+        if (n != 0)
+            return std::nullopt;
+        return o;
+    case 96:
+        o.code = op_code::map_size;
+        if (n != 0)
+            return std::nullopt;
+        return o;
+    case 76:
+        if (!selector(op_code::map_remove_by_key, 1))
+            return std::nullopt;
+        return o;
+    case 77:
+        if (!selector(op_code::map_remove_by_index, 2))
+            return std::nullopt;
+        return o;
+    case 79:
+        if (!selector(op_code::map_remove_by_rank, 2))
+            return std::nullopt;
+        return o;
+    case 81:
+        if (!selector(op_code::map_remove_by_key_list, 4))
+            return std::nullopt;
+        return o;
+    case 82:
+        if (!selector(op_code::map_remove_by_value, 1))
+            return std::nullopt;
+        return o;
+    case 83:
+        if (!selector(op_code::map_remove_by_value_list, 4))
+            return std::nullopt;
+        return o;
+    case 84:
+        if (!selector(op_code::map_remove_by_key_range, 5))
+            return std::nullopt;
+        return o;
+    case 85:
+        if (!selector(op_code::map_remove_by_index_range, 3))
+            return std::nullopt;
+        return o;
+    case 86:
+        if (!selector(op_code::map_remove_by_value_range, 5))
+            return std::nullopt;
+        return o;
+    case 87:
+        if (!selector(op_code::map_remove_by_rank_range, 3))
+            return std::nullopt;
+        return o;
+    case 88:
+        if (!selector(op_code::map_remove_by_key_rel_index_range, 6))
+            return std::nullopt;
+        return o;
+    case 89:
+        if (!selector(op_code::map_remove_by_value_rel_rank_range, 6))
+            return std::nullopt;
+        return o;
+    case 97:
+        if (!selector(op_code::map_get_by_key, 1))
+            return std::nullopt;
+        return o;
+    case 98:
+        if (!selector(op_code::map_get_by_index, 2))
+            return std::nullopt;
+        return o;
+    case 100:
+        if (!selector(op_code::map_get_by_rank, 2))
+            return std::nullopt;
+        return o;
+    case 102:
+        if (!selector(op_code::map_get_by_value, 1))
+            return std::nullopt;
+        return o;
+    case 103:
+        if (!selector(op_code::map_get_by_key_range, 5))
+            return std::nullopt;
+        return o;
+    case 104:
+        if (!selector(op_code::map_get_by_index_range, 3))
+            return std::nullopt;
+        return o;
+    case 105:
+        if (!selector(op_code::map_get_by_value_range, 5))
+            return std::nullopt;
+        return o;
+    case 106:
+        if (!selector(op_code::map_get_by_rank_range, 3))
+            return std::nullopt;
+        return o;
+    case 107:
+        if (!selector(op_code::map_get_by_key_list, 4))
+            return std::nullopt;
+        return o;
+    case 108:
+        if (!selector(op_code::map_get_by_value_list, 4))
+            return std::nullopt;
+        return o;
+    case 109:
+        if (!selector(op_code::map_get_by_key_rel_index_range, 6))
+            return std::nullopt;
+        return o;
+    case 110:
+        if (!selector(op_code::map_get_by_value_rel_rank_range, 6))
+            return std::nullopt;
+        return o;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace detail
+
+/// Runs a program. Each node is evaluated by the function of its static type:
+/// ev_bool, ev_int, ev_float hold the scalar ops and never build a `value`;
+/// ev_any holds what any type can be (constants, bins, cond, let, var, CDT
+/// calls) and the string and container ops; ev picks by type.
+class evaluator {
+public:
+    evaluator(const program& p, const record_view& r)
+        : m_p(p)
+        , m_r(r)
+        , m_nodes(p.m_nodes.data()) {
+        // Variable slots only for a program with a let.
+        if (p.m_vars > 0)
+            m_vars = std::make_unique<std::optional<value>[]>(p.m_vars);
+    }
+
+    std::optional<value> run() {
+        value out;
+        if (!ev(0, out))
+            return std::nullopt;
+        return out;
+    }
+
+private:
+    using rtype = detail::rtype;
+
+    std::optional<value>& slot(std::int64_t i) { return m_vars[static_cast<std::size_t>(i)]; }
+    std::uint32_t next(std::uint32_t c) const noexcept { return m_nodes[c].end; }
+
+    // --- dispatch ------------------------------------------------------------------
+
+    bool ev(std::uint32_t i, value& out) {
+        switch (m_nodes[i].type) {
+        case rtype::trilean: {
+            bool b = false;
+            if (!ev_bool(i, b))
+                return false;
+            out = value(b);
+            return true;
+        }
+        case rtype::integer: {
+            std::int64_t x = 0;
+            if (!ev_int(i, x))
+                return false;
+            out = value(x);
+            return true;
+        }
+        case rtype::floating: {
+            double d = 0;
+            if (!ev_float(i, d))
+                return false;
+            out = value(d);
+            return true;
+        }
+        default:
+            return ev_any(i, out);
+        }
+    }
+
+    /// The bin's value when it exists and has the node's type, else nullptr.
+    const value* bin_of(const detail::node& nd) const {
+        if (!m_r.has_bins || m_r.find_bin == nullptr)
+            return nullptr;
+        const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
+        return b != nullptr && detail::is_type(*b, nd.type) ? b : nullptr;
+    }
+
+    // What every scalar type shares (constants, bin reads, cond, let, and
+    // the ops of any type, through ev_any): the typed functions hand those
+    // here. T is bool, std::int64_t or double.
+    template <class T>
+    static T scalar_of(const value& v) {
+        if constexpr (std::is_same_v<T, bool>)
+            return v.as_bool();
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+            return v.as_int();
+        else
+            return v.as_double();
+    }
+    template <class T>
+    bool typed(std::uint32_t i, T& out) {
+        if constexpr (std::is_same_v<T, bool>)
+            return ev_bool(i, out);
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+            return ev_int(i, out);
+        else
+            return ev_float(i, out);
+    }
+    template <class T>
+    KVMODEL_ALWAYS_INLINE bool shared(std::uint32_t i, T& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case detail::vop_value:
+            out = scalar_of<T>(nd.v);
+            return true;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr)
+                return false;
+            out = scalar_of<T>(*b);
+            return true;
+        }
+        case code::cond: {
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && typed(chosen, out);
+        }
+        case code::let:
+            return typed(bind(nd, i), out);
+        default: {
+            value v;
+            if (!ev_any(i, v) || !detail::is_type(v, nd.type))
+                return false;
+            out = scalar_of<T>(v);
+            return true;
+        }
+        }
+    }
+
+    // cond's branch, or nullopt-like false: the index of the value to take.
+    bool pick(const detail::node& nd, std::uint32_t i, std::uint32_t& chosen) {
+        std::uint32_t c = i + 1;
+        for (std::uint32_t k = 0; k < nd.n; ++k) {
+            bool b = false;
+            if (!ev_bool(c, b))
+                return false;
+            std::uint32_t val = next(c);
+            if (b) {
+                chosen = val;
+                return true;
+            }
+            c = next(val);
+        }
+        chosen = c;
+        return true;
+    }
+    // let's definitions, in order; returns the body's index.
+    std::uint32_t bind(const detail::node& nd, std::uint32_t i) {
+        std::uint32_t c = i + 1;
+        for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+            value v;
+            std::optional<value>& s = slot(nd.i + k);
+            if (ev(c, v))
+                s = std::move(v);
+            else
+                s.reset();
+        }
+        return c;
+    }
+
+    // --- booleans ------------------------------------------------------------------
+
+    bool ev_bool(std::uint32_t i, bool& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case code::unknown:
+            return false;
+        case code::cmp_eq:
+        case code::cmp_ne:
+        case code::cmp_gt:
+        case code::cmp_ge:
+        case code::cmp_lt:
+        case code::cmp_le:
+            return compare(nd, i, out);
+        case code::cmp_regex: {
+            value s;
+            if (!ev(i + 1, s) || !s.is_string())
+                return false;
+            // The server matches a NUL-terminated copy: an embedded NUL ends it.
+            std::string tmp(s.as_string().c_str());
+            out =
+                regexec(
+                    &m_p.m_regex[static_cast<std::size_t>(nd.i)]->re, tmp.c_str(), 0, nullptr, 0) ==
+                0;
+            return true;
+        }
+        case code::in_list: {
+            value x;
+            value l;
+            if (!ev(i + 1, x))
+                return false;
+            if (!ev(next(i + 1), l) || !l.is_list())
+                return false;
+            out = false;
+            for (const value& e : l.as_list())
+                if (kvmodel::detail::cdt_compare(x, e, true) == 0) {
+                    out = true;
+                    break;
+                }
+            return true;
+        }
+        case code::and_:
+        case code::or_: {
+            const bool stop_on = nd.op == code::or_;
+            bool unknown = false;
+            std::uint32_t c = i + 1;
+            for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+                bool b = false;
+                if (!ev_bool(c, b))
+                    unknown = true;
+                else if (b == stop_on) {
+                    out = stop_on;
+                    return true;
+                }
+            }
+            if (unknown)
+                return false;
+            out = !stop_on;
+            return true;
+        }
+        case code::not_: {
+            if (!ev_bool(i + 1, out))
+                return false;
+            out = !out;
+            return true;
+        }
+        case code::exclusive: {
+            bool seen = false;
+            std::uint32_t c = i + 1;
+            for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+                bool b = false;
+                if (!ev_bool(c, b))
+                    return false;
+                if (b) {
+                    if (seen) {
+                        out = false;
+                        return true;
+                    }
+                    seen = true;
+                }
+            }
+            out = seen;
+            return true;
+        }
+        case code::key_exists:
+            if (!m_r.has_metadata)
+                return false;
+            out = m_r.user_key != nullptr;
+            return true;
+        case code::is_tombstone:
+            if (!m_r.has_metadata)
+                return false;
+            out = false;
+            return true;
+        default:
+            return shared(i, out);
+        }
+    }
+
+    // Comparisons, by the arguments' (equal) static type.
+    bool compare(const detail::node& nd, std::uint32_t i, bool& out) {
+        const std::uint32_t l = i + 1;
+        const std::uint32_t r = next(l);
+        int c = 0;
+        switch (m_nodes[l].type) {
+        case rtype::integer: {
+            std::int64_t a = 0;
+            std::int64_t b = 0;
+            if (!ev_int(l, a) || !ev_int(r, b))
+                return false;
+            c = a < b ? -1 : (a > b ? 1 : 0);
+            break;
+        }
+        case rtype::floating: {
+            // IEEE comparisons: NaN is unordered, so every test but != is false.
+            double a = 0;
+            double b = 0;
+            if (!ev_float(l, a) || !ev_float(r, b))
+                return false;
+            switch (nd.op) {
+            case code::cmp_eq:
+                out = a == b;
+                break;
+            case code::cmp_ne:
+                out = a != b;
+                break;
+            case code::cmp_gt:
+                out = a > b;
+                break;
+            case code::cmp_ge:
+                out = a >= b;
+                break;
+            case code::cmp_lt:
+                out = a < b;
+                break;
+            default:
+                out = a <= b;
+                break;
+            }
+            return true;
+        }
+        case rtype::trilean: {
+            bool a = false;
+            bool b = false;
+            if (!ev_bool(l, a) || !ev_bool(r, b))
+                return false;
+            c = static_cast<int>(a) - static_cast<int>(b);
+            break;
+        }
+        default: {
+            value a;
+            value b;
+            if (!ev(l, a) || !ev(r, b))
+                return false;
+            if (a.is_nil())
+                c = 0; // nil == nil (cmp_nil)
+            else if (a.is_string() || a.is_bytes())
+                c = bytes_of(a).compare(bytes_of(b));
+            else {
+                // Lists, maps and raw msgpack constants: Aerospike's CDT
+                // order, refused (unknown) over maps the server cannot order.
+                if (detail::has_unordered_map(a) || detail::has_unordered_map(b))
+                    return false;
+                c = kvmodel::detail::cdt_compare(a, b, true);
+            }
+            break;
+        }
+        }
+        switch (nd.op) {
+        case code::cmp_eq:
+            out = c == 0;
+            break;
+        case code::cmp_ne:
+            out = c != 0;
+            break;
+        case code::cmp_gt:
+            out = c > 0;
+            break;
+        case code::cmp_ge:
+            out = c >= 0;
+            break;
+        case code::cmp_lt:
+            out = c < 0;
+            break;
+        default:
+            out = c <= 0;
+            break;
+        }
+        return true;
+    }
+
+    static std::string_view bytes_of(const value& v) {
+        if (v.is_string())
+            return v.as_string();
+        const bytes& b = v.as_bytes();
+        return {reinterpret_cast<const char*>(b.data()), b.size()};
+    }
+
+    // --- integers ------------------------------------------------------------------
+
+    bool ev_int(std::uint32_t i, std::int64_t& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case code::add:
+        case code::sub:
+        case code::mul:
+        case code::div:
+        case code::min:
+        case code::max:
+        case code::int_and:
+        case code::int_or:
+        case code::int_xor:
+            return arith(nd, i, out);
+        case code::mod: {
+            std::int64_t x = 0;
+            std::int64_t y = 0;
+            if (!ev_int(i + 1, x) || !ev_int(next(i + 1), y) || y == 0)
+                return false;
+            if (y == -1) { // INT64_MIN % -1 traps on the server's hardware
+                if (x == std::numeric_limits<std::int64_t>::min())
+                    return false;
+                out = 0;
+                return true;
+            }
+            out = x % y;
+            return true;
+        }
+        case code::abs:
+            if (!ev_int(i + 1, out))
+                return false;
+            if (out < 0)
+                out = detail::wrap_sub(0, out); // labs wraps INT64_MIN
+            return true;
+        case code::to_int: {
+            double d = 0;
+            if (!ev_float(i + 1, d))
+                return false;
+            out = detail::double_to_int(d);
+            return true;
+        }
+        case code::int_not:
+            if (!ev_int(i + 1, out))
+                return false;
+            out = ~out;
+            return true;
+        case code::int_count:
+            if (!ev_int(i + 1, out))
+                return false;
+            out = std::popcount(static_cast<std::uint64_t>(out));
+            return true;
+        case code::int_lshift:
+        case code::int_rshift:
+        case code::int_arshift: {
+            std::int64_t a = 0;
+            std::int64_t b = 0;
+            if (!ev_int(i + 1, a) || !ev_int(next(i + 1), b))
+                return false;
+            const auto x = static_cast<std::uint64_t>(a);
+            const auto s = static_cast<unsigned>(b & 63); // x86-64 masks the count
+            if (nd.op == code::int_lshift)
+                out = static_cast<std::int64_t>(x << s);
+            else if (nd.op == code::int_rshift)
+                out = static_cast<std::int64_t>(x >> s);
+            else
+                out = a >> s;
+            return true;
+        }
+        case code::int_lscan:
+        case code::int_rscan: {
+            std::int64_t a = 0;
+            bool search = false;
+            if (!ev_int(i + 1, a) || !ev_bool(next(i + 1), search))
+                return false;
+            auto x = static_cast<std::uint64_t>(a);
+            if (!search)
+                x = ~x;
+            if (nd.op == code::int_lscan)
+                out = x == 0 ? -1 : std::countl_zero(x);
+            else
+                out = 63 - (x == 0 ? 64 : std::countr_zero(x));
+            return true;
+        }
+        case code::digest_modulo: {
+            if (!m_r.has_metadata)
+                return false;
+            std::uint32_t d = 0;
+            for (std::size_t k = 4; k-- > 0;)
+                d = (d << 8) | m_r.digest[16 + k];
+            out = static_cast<std::int64_t>(d) % nd.i;
+            return true;
+        }
+        case code::device_size:
+        case code::record_size:
+            if (!m_r.has_metadata)
+                return false;
+            out = m_r.record_size;
+            return true;
+        case code::memory_size:
+            if (!m_r.has_metadata)
+                return false;
+            out = 0;
+            return true;
+        case code::last_update:
+            if (!m_r.has_metadata)
+                return false;
+            out = detail::wrap_mul(m_r.last_update_ms, 1000000);
+            return true;
+        case code::since_update:
+            if (!m_r.has_metadata)
+                return false;
+            out = m_r.now_ms > m_r.last_update_ms ? m_r.now_ms - m_r.last_update_ms : 0;
+            return true;
+        case code::void_time:
+            if (!m_r.has_metadata)
+                return false;
+            out = m_r.void_time == 0 ? -1 : detail::wrap_mul(m_r.void_time, 1000000000);
+            return true;
+        case code::ttl: {
+            if (!m_r.has_metadata)
+                return false;
+            // cf_server_void_time_to_ttl: never = -1, floored at 1 once due.
+            const std::int64_t now_s = m_r.now_ms / 1000;
+            out = m_r.void_time == 0 ? -1 : (m_r.void_time > now_s ? m_r.void_time - now_s : 1);
+            return true;
+        }
+        case code::bin_type: {
+            if (!m_r.has_bins || m_r.find_bin == nullptr)
+                return false;
+            const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
+            out = b == nullptr ? particle_type::null : detail::particle_of(*b);
+            return true;
+        }
+        default:
+            return shared(i, out);
+        }
+    }
+
+    // add sub mul div min max (and int_and int_or int_xor over ints): the
+    // first argument, then each other in turn; div divides by the product
+    // of the others (one argument: 1 / a).
+    template <class T>
+    bool arith(const detail::node& nd, std::uint32_t i, T& out) {
+        constexpr bool is_int = std::is_same_v<T, std::int64_t>;
+        const auto eval = [this](std::uint32_t c, T& x) {
+            if constexpr (is_int)
+                return ev_int(c, x);
+            else
+                return ev_float(c, x);
+        };
+        std::uint32_t c = i + 1;
+        T acc{};
+        if (!eval(c, acc))
+            return false;
+        T prod{1};
+        c = next(c);
+        for (std::uint32_t k = 1; k < nd.n; ++k, c = next(c)) {
+            T x{};
+            if (!eval(c, x))
+                return false;
+            switch (nd.op) {
+            case code::add:
+                acc = detail::wrap_add(acc, x);
+                break;
+            case code::sub:
+                acc = detail::wrap_sub(acc, x);
+                break;
+            case code::mul:
+                acc = detail::wrap_mul(acc, x);
+                break;
+            case code::div:
+                prod = detail::wrap_mul(prod, x);
+                break;
+            case code::min:
+                acc = acc > x ? x : acc;
+                break;
+            case code::max:
+                acc = acc < x ? x : acc;
+                break;
+            default:
+                if constexpr (is_int) {
+                    if (nd.op == code::int_and)
+                        acc &= x;
+                    else if (nd.op == code::int_or)
+                        acc |= x;
+                    else
+                        acc ^= x;
+                }
+                break;
+            }
+        }
+        if (nd.op == code::sub && nd.n == 1)
+            acc = detail::wrap_sub(T{0}, acc);
+        if (nd.op == code::div) {
+            if (nd.n == 1) {
+                prod = acc;
+                acc = T{1};
+            }
+            if constexpr (is_int) {
+                if (prod == 0)
+                    return false;
+                // INT64_MIN / -1 traps on the server's hardware.
+                if (prod == -1 && acc == std::numeric_limits<std::int64_t>::min())
+                    return false;
+            }
+            acc /= prod;
+        }
+        out = acc;
+        return true;
+    }
+
+    // --- floats --------------------------------------------------------------------
+
+    bool ev_float(std::uint32_t i, double& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case code::add:
+        case code::sub:
+        case code::mul:
+        case code::div:
+        case code::min:
+        case code::max:
+            return arith(nd, i, out);
+        case code::pow:
+        case code::log: {
+            double y = 0;
+            if (!ev_float(i + 1, out) || !ev_float(next(i + 1), y))
+                return false;
+            out = nd.op == code::pow ? std::pow(out, y) : std::log(out) / std::log(y);
+            return true;
+        }
+        case code::abs:
+            if (!ev_float(i + 1, out))
+                return false;
+            out = std::fabs(out);
+            return true;
+        case code::floor:
+        case code::ceil:
+            if (!ev_float(i + 1, out))
+                return false;
+            out = nd.op == code::floor ? std::floor(out) : std::ceil(out);
+            return true;
+        case code::to_float: {
+            std::int64_t x = 0;
+            if (!ev_int(i + 1, x))
+                return false;
+            out = static_cast<double>(x);
+            return true;
+        }
+        default:
+            return shared(i, out);
+        }
+    }
+
+    // --- everything else -----------------------------------------------------------
+
+    bool ev_any(std::uint32_t i, value& out) {
+        const detail::node& nd = m_nodes[i];
+        switch (nd.op) {
+        case detail::vop_value:
+            out = nd.v;
+            return true;
+        case code::bin: {
+            const value* b = bin_of(nd);
+            if (b == nullptr)
+                return false;
+            out = *b;
+            return true;
+        }
+        case code::key: {
+            if (!m_r.has_bins || m_r.user_key == nullptr ||
+                !detail::is_type(*m_r.user_key, nd.type))
+                return false;
+            out = *m_r.user_key;
+            return true;
+        }
+        case code::set_name:
+            if (!m_r.has_metadata)
+                return false;
+            out = value(std::string(m_r.set_name));
+            return true;
+        case code::map_keys:
+        case code::map_values: {
+            value m;
+            if (!ev(i + 1, m) || !m.is_map())
+                return false;
+            list l;
+            for (const map_entry& e : m.as_map())
+                l.push_back(nd.op == code::map_keys ? e.key : e.val);
+            out = value(std::move(l));
+            return true;
+        }
+        case code::cond: {
+            std::uint32_t chosen = 0;
+            return pick(nd, i, chosen) && ev(chosen, out);
+        }
+        case code::let:
+            return ev(bind(nd, i), out);
+        case code::var: {
+            const std::optional<value>& s = slot(nd.i);
+            if (!s)
+                return false;
+            out = *s;
+            return true;
+        }
+        case code::call:
+            return call(nd, i, out);
+        // unknown, result_remove (path expressions only), var_builtin (loop
+        // variables exist only in path expressions).
+        default:
+            return false;
+        }
+    }
+
+    bool call(const detail::node& nd, std::uint32_t i, value& out) {
+        const detail::call_info& ci = m_p.m_calls[static_cast<std::size_t>(nd.i)];
+        std::vector<value> args;
+        args.reserve(ci.args.size());
+        std::uint32_t c = i + 1;
+        for (const detail::call_arg& a : ci.args) {
+            if (!a.is_exp) {
+                args.push_back(a.constant);
+                continue;
+            }
+            value v;
+            if (!ev(c, v))
+                return false;
+            args.push_back(std::move(v));
+            c = m_nodes[c].end;
+        }
+        value b;
+        if (!ev(c, b))
+            return false;
+        std::optional<value> bin;
+        if (b.is_list() || b.is_map())
+            bin = std::move(b);
+        else if (!b.is_nil())
+            return false;
+        std::optional<cdt::op> o = detail::make_cdt_op(ci, args);
+        if (!o)
+            return false;
+        cdt::op_class cls = cdt::classify(o->code);
+        if (ci.modify == (cls == cdt::op_class::read))
+            return false;
+        result<value> r = cdt::apply(bin, *o);
+        if (!r)
+            return false;
+        if (ci.modify) {
+            if (!bin || !detail::is_type(*bin, ci.declared))
+                return false;
+            out = std::move(*bin);
+            return true;
+        }
+        value res = std::move(r).value();
+        // A KEY_VALUE selection is a map inside expressions.
+        if (cdt::is_map_op(o->code) &&
+            ((o->return_type & 0xffff) == static_cast<std::int32_t>(cdt::return_type::key_value)) &&
+            res.is_list()) {
+            map m;
+            for (const value& p : res.as_list())
+                if (p.is_list() && p.as_list().size() == 2)
+                    m.put(p.as_list()[0], p.as_list()[1]);
+            res = value(std::move(m));
+        }
+        if (!detail::is_type(res, ci.declared))
+            return false;
+        out = std::move(res);
+        return true;
+    }
+
+    const program& m_p;
+    const record_view& m_r;
+    const detail::node* m_nodes;
+    std::unique_ptr<std::optional<value>[]> m_vars;
+};
+
+inline std::optional<value> evaluate(const program& p, const record_view& r) {
+    return evaluator(p, r).run();
+}
+
+inline verdict matches(const program& p, const record_view& r) {
+    std::optional<value> v = evaluate(p, r);
+    if (!v || !v->is_bool())
+        return verdict::unknown;
+    return v->as_bool() ? verdict::yes : verdict::no;
+}
+
+namespace detail {
+
+/// The program of the last packed expression this thread compiled: a filter
+/// or an expression op is usually the same bytes command after command.
+struct compile_cache {
+    std::vector<std::uint8_t> bytes;
+    std::optional<program> prog;
+};
+
+inline result<const program*> cached_compile(std::span<const std::uint8_t> packed) {
+    thread_local compile_cache c;
+    if (c.prog && c.bytes.size() == packed.size() &&
+        std::equal(packed.begin(), packed.end(), c.bytes.begin()))
+        return &*c.prog;
+    result<program> p = compile(packed);
+    if (!p)
+        return p.error();
+    c.prog.reset();
+    c.bytes.assign(packed.begin(), packed.end());
+    c.prog.emplace(std::move(p).value());
+    return &*c.prog;
+}
+
+inline result<std::uint8_t> hook_filter(std::span<const std::uint8_t> packed,
+                                        const record_view& r) {
+    result<const program*> p = cached_compile(packed);
+    if (!p)
+        return p.error();
+    if (!(*p)->is_boolean())
+        return fail(status::parameter_error,
+                    std::string("filter expression: must return a boolean, found ") +
+                        rtype_name(static_cast<rtype>((*p)->result_type())));
+    return static_cast<std::uint8_t>(matches(**p, r));
+}
+
+inline result<std::optional<value>> hook_eval(std::span<const std::uint8_t> packed,
+                                              const record_view& r) {
+    result<const program*> p = cached_compile(packed);
+    if (!p)
+        return p.error();
+    return evaluate(**p, r);
+}
+
+inline constexpr engine_hooks hooks_impl{&hook_filter, &hook_eval};
+inline const bool hooks_registered = [] {
+    engine().store(&hooks_impl, std::memory_order_release);
+    return true;
+}();
+
+} // namespace detail
+
+} // namespace kvmodel::exp
