@@ -22,6 +22,7 @@
 #pragma once
 
 #include <kvmodel/patterns/bucketed_list.hpp>
+#include <kvmodel/patterns/time_series.hpp>
 #include <kvmodel/sim/cluster.hpp>
 
 #include <nlohmann/json.hpp>
@@ -67,6 +68,9 @@ struct workload {
 struct candidate {
     std::string name;
     patterns::bucket_scheme scheme;
+    /// > 0: a time-bucketed map (patterns::time_series) with periods of this
+    /// many ms instead of a bucketed list; `scheme` is then unused.
+    std::int64_t series_period_ms = 0;
 };
 
 /// The default candidates: count 10..10k, bytes 16 KiB..half the limit, day, hour.
@@ -83,6 +87,8 @@ inline std::vector<candidate> default_candidates(std::size_t max_record_size) {
     out.push_back({"bytes " + std::to_string((max_record_size / 2) >> 10) + "K", {bucket_policy::by_bytes, max_record_size / 2}});
     out.push_back({"time day", {bucket_policy::by_time, 1000000, patterns::time_period::day}});
     out.push_back({"time hour", {bucket_policy::by_time, 1000000, patterns::time_period::hour}});
+    out.push_back({"series day", {}, 86'400'000});
+    out.push_back({"series hour", {}, 3'600'000});
     return out;
 }
 
@@ -185,14 +191,39 @@ inline std::optional<std::string> workload_error(const workload& w) {
     return std::nullopt;
 }
 
-/// Replays w on one candidate. `tick` is called after each owner-day.
-inline outcome simulate(const workload& w, const candidate& cand, const std::function<void()>& tick = {}) {
+namespace detail {
+
+/// A time_series behind the calls the replay makes of a bucketed list:
+/// newest pages and "everything" read back to the replay's first day.
+struct series_model {
+    patterns::time_series<sim::cluster, std::string> s;
+    std::shared_ptr<sim::manual_clock> clock;
+    std::int64_t day0 = 0;
+
+    result<std::size_t> append(const std::string& owner, const std::string& v, std::int64_t ts) const {
+        return s.write(owner, ts, v);
+    }
+    result<patterns::time_page<std::string>> newest(const std::string& owner, std::size_t n) const {
+        return s.newest(owner, n, day0, clock->now_ms() + 1);
+    }
+    result<std::vector<patterns::time_point<std::string>>> read_time(const std::string& owner, std::int64_t from,
+                                                                     std::int64_t to) const {
+        return s.range(owner, from, to);
+    }
+    result<std::vector<patterns::time_point<std::string>>> read_all(const std::string& owner) const {
+        return s.range(owner, day0, clock->now_ms() + 1);
+    }
+    result<patterns::drop_result> drop_older_than(const std::string& owner, std::int64_t before) const {
+        return s.drop_older_than(owner, before, day0);
+    }
+};
+
+/// Replays w through `l` (a bucketed list or a series_model).
+template <class Model>
+outcome replay(const workload& w, const candidate& cand, const std::shared_ptr<sim::manual_clock>& clock,
+               sim::cluster& c, Model& l, const std::function<void()>& tick) {
     outcome o;
     o.cand = cand;
-    auto clock = std::make_shared<sim::manual_clock>();
-    sim::cluster c(detail::cluster_config_of(w, clock));
-    patterns::bucketed_list<sim::cluster, std::string> l(c, cand.scheme, detail::location_of(w, clock));
-
     std::mt19937_64 rng(w.seed);
     std::uniform_int_distribution<std::size_t> size_of(w.element_bytes, w.largest_element());
     auto owners = detail::plan_owners(w);
@@ -270,6 +301,22 @@ inline outcome simulate(const workload& w, const candidate& cand, const std::fun
     o.safe = o.failed_appends == 0 && o.largest_vs_limit <= 0.5;
     o.daily_cost = o.bytes_written_per_day + o.rt_per_day * w.rt_cost_bytes + o.records_read_per_day * w.record_cost_bytes;
     return o;
+}
+
+} // namespace detail
+
+/// Replays w on one candidate. `tick` is called after each owner-day.
+inline outcome simulate(const workload& w, const candidate& cand, const std::function<void()>& tick = {}) {
+    auto clock = std::make_shared<sim::manual_clock>();
+    sim::cluster c(detail::cluster_config_of(w, clock));
+    if (cand.series_period_ms > 0) {
+        detail::series_model m{patterns::time_series<sim::cluster, std::string>(
+                                   c, {.period_ms = cand.series_period_ms, .max_periods_per_read = 1'000'000}),
+                               clock, clock->now_ms()};
+        return detail::replay(w, cand, clock, c, m, tick);
+    }
+    patterns::bucketed_list<sim::cluster, std::string> l(c, cand.scheme, detail::location_of(w, clock));
+    return detail::replay(w, cand, clock, c, l, tick);
 }
 
 /// Replays w on every candidate and recommends one.

@@ -37,10 +37,13 @@
 #include <kvmodel/patterns/codec.hpp>
 #include <kvmodel/patterns/consolidated_counters.hpp>
 #include <kvmodel/patterns/event_map.hpp>
+#include <kvmodel/patterns/exactly_once.hpp>
 #include <kvmodel/patterns/leaderboard.hpp>
 #include <kvmodel/patterns/nested_document.hpp>
 #include <kvmodel/patterns/reverse_feed.hpp>
 #include <kvmodel/patterns/sharded_counter.hpp>
+#include <kvmodel/patterns/record_pattern.hpp>
+#include <kvmodel/patterns/time_series.hpp>
 #include <kvmodel/patterns/timestamped_map.hpp>
 #include <kvmodel/sim/clock.hpp>
 #include <kvmodel/sim/cluster.hpp>

@@ -58,4 +58,30 @@ TEST_CASE("capped map: keep top by rank vs newest by key", "[patterns][capped_ma
     CHECK_FALSE(top.min("nobody").value().has_value());
 }
 
+TEST_CASE("capped map: insert with a trim by age and extra operations, one operate",
+          "[patterns][capped_map]") {
+    sim::cluster c;
+    patterns::capped_map<sim::cluster, std::int64_t, std::string> viewed(
+        c, 3, patterns::keep::newest_by_key, {.set = "viewed", .bin = "items"});
+    for (std::int64_t ts = 1; ts <= 3; ++ts) viewed.insert("u", ts * 10, std::string("p").append(std::to_string(ts))).value();
+    c.reset_stats();
+    auto r = viewed
+                 .insert("u", 40, "p4",
+                         {.drop_keys_below = 25,
+                          .also = {kv::op::add("views", value(1)), kv::op::read("views")}})
+                 .value();
+    CHECK(c.stats().find("test")->totals.round_trips == 1);
+    CHECK(r.kept);
+    CHECK(r.size == 2);     // 30 and 40: 10 and 20 aged out
+    CHECK(r.aged_out == 2);
+    REQUIRE(r.also.size() == 2);
+    CHECK(r.also[1] == value(1));
+    CHECK(viewed.drop_keys_below("u", 35).value() == 1);
+    CHECK(viewed.drop_keys_below("nobody", 35).value() == 0);
+    // A failing extra operation leaves the record as it was.
+    auto bad = viewed.insert("u", 50, "p5", {.drop_keys_below = std::nullopt, .also = {kv::op::add("items", value(1))}});
+    REQUIRE(!bad);
+    CHECK(viewed.size("u").value() == 1);
+}
+
 } // namespace patterns_capped_map_test

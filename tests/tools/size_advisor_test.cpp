@@ -123,4 +123,20 @@ TEST_CASE("advisor: a workload it cannot replay is refused before the replay", "
     CHECK(workload_error(w));
 }
 
+TEST_CASE("advisor arithmetic: a time-bucketed map writes in one round trip, no head",
+          "[tools][size_advisor]") {
+    const std::size_t m = 480; // one a day's 3 minutes
+    outcome o = simulate(one_owner(m, 200), {"series hour", {}, 3'600'000});
+    CHECK(o.appends == m);
+    CHECK(o.failed_appends == 0);
+    CHECK(o.rt_per_append == 1.0);
+    CHECK(o.records_per_owner == Approx(24.0)); // one record per hour, nothing else
+    CHECK(o.rt_per_read_all <= 3.0);            // one batch over 3 nodes
+    // A period holds 20 readings: a write rewrites about 10.5 on average.
+    CHECK(o.bytes_written_per_append > 10 * 200);
+    CHECK(o.bytes_written_per_append < 11 * 200 + 1000);
+    auto names = default_candidates(1 << 20);
+    CHECK(names.back().name == "series hour");
+}
+
 } // namespace tools_size_advisor_test

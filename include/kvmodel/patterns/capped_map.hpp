@@ -10,16 +10,21 @@
 //                        remove_by_index_range(-N, N) INVERTED
 // An entry that does not make the cut is removed by the same operate(), so
 // insert() reports whether it was kept.
+// insert() also takes, in the same operate(), a trim by age (drop the keys
+// below a bound: "recently viewed, last 30 days") and extra operations (a
+// counter on another bin, an exactly-once marker) whose results it returns.
 //
 // Cost: one round trip per call; a write rewrites the whole record, which a
 // cap keeps bounded. Engine cost O(log n + trimmed).
 #pragma once
 
 #include <kvmodel/cdt/map_ops.hpp>
-#include <kvmodel/patterns/detail/record_pattern.hpp>
+#include <kvmodel/patterns/record_pattern.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -36,7 +41,7 @@ enum class keep : std::uint8_t { top_by_rank, newest_by_key };
 /// PARAMETER_ERROR for an owner that is not an int, string or bytes or a
 /// stored value the codecs cannot decode. A missing record reads as empty.
 template <kv::kv_store Store, encodable Key, encodable Value>
-class capped_map : public detail::record_pattern<Store> {
+class capped_map : public record_pattern<Store> {
 public:
     /// One entry: key and value.
     using entry = std::pair<Key, Value>;
@@ -45,7 +50,7 @@ public:
     /// precondition (KVMODEL_ASSERT).
     capped_map(Store& store, std::size_t capacity, keep policy = keep::top_by_rank,
                record_location where = {.set = "capped", .bin = "items"})
-        : detail::record_pattern<Store>(store, std::move(where))
+        : record_pattern<Store>(store, std::move(where))
         , m_capacity(capacity)
         , m_keep(policy) {
         KVMODEL_ASSERT(capacity > 0);
@@ -59,10 +64,29 @@ public:
     struct insert_result {
         std::size_t size = 0; ///< entries in the owner's map after the insert
         bool kept = false;    ///< false when the new entry was trimmed away at once
+        std::size_t aged_out = 0; ///< entries removed by insert_options::drop_keys_below
+        std::vector<value> also;  ///< the results of insert_options::also, in order
+    };
+
+    /// What else insert() does in its one operate().
+    struct insert_options {
+        /// Trim by age: entries whose key is below this are removed (with
+        /// keep::newest_by_key and timestamp keys: everything older than it).
+        std::optional<Key> drop_keys_below;
+        /// Operations applied in the same operate() after the insert and the
+        /// trims (a counter on another bin, a marker): all or nothing with it.
+        std::vector<kv::operation> also;
     };
 
     /// Puts the entry and trims to capacity in ONE operate().
     result<insert_result> insert(const value& owner, const Key& k, const Value& v) const {
+        return insert(owner, k, v, insert_options{});
+    }
+
+    /// insert() with a trim by age and extra operations, still ONE operate();
+    /// if any operation fails nothing is applied.
+    result<insert_result> insert(const value& owner, const Key& k, const Value& v,
+                                 insert_options opt) const {
         value key = codec<Key>::encode(k);
         std::vector<cdt::op> ops;
         ops.push_back(cdt::map_ops::put(key, codec<Value>::encode(v),
@@ -70,11 +94,34 @@ public:
         ops.push_back(trim_op());
         ops.push_back(cdt::map_ops::get_by_key(key, cdt::return_type::exists));
         ops.push_back(cdt::map_ops::size());
-        auto r = this->run(owner, std::move(ops));
+        if (opt.drop_keys_below)
+            ops.insert(ops.begin() + 1, age_op(*opt.drop_keys_below)); // age first, then the cap
+        const std::size_t mine = ops.size();
+        auto r = this->run(owner, std::move(ops), std::move(opt.also));
         if (!r) return r.error();
-        auto n = detail::count_result((*r)[3], "capped_map::insert");
+        const std::size_t at = mine - 2;
+        auto n = count_result((*r)[at + 1], "capped_map::insert");
         if (!n) return n.error();
-        return insert_result{*n, (*r)[2].is_bool() && (*r)[2].as_bool()};
+        insert_result out{*n, (*r)[at].is_bool() && (*r)[at].as_bool(), 0, {}};
+        if (mine == 5) {
+            auto aged = count_result((*r)[1], "capped_map::insert");
+            if (!aged) return aged.error();
+            out.aged_out = *aged;
+        }
+        out.also.assign(std::make_move_iterator(r->begin() + static_cast<std::ptrdiff_t>(mine)),
+                        std::make_move_iterator(r->end()));
+        return out;
+    }
+
+    /// Trim by age: removes the entries whose key is below `bound` in one
+    /// operate; returns how many (0 without a record).
+    result<std::size_t> drop_keys_below(const value& owner, const Key& bound) const {
+        auto r = this->run(owner, {age_op(bound)});
+        if (!r) {
+            if (r.error().code == status::record_not_found) return std::size_t{0};
+            return r.error();
+        }
+        return count_result(r->front(), "capped_map::drop_keys_below");
     }
 
     /// Changes the capacity; shrinking trims the owner's record now (one
@@ -88,7 +135,7 @@ public:
             if (r.error().code == status::record_not_found) return std::size_t{0};
             return r.error();
         }
-        return detail::count_result(r->front(), "capped_map::set_capacity");
+        return count_result(r->front(), "capped_map::set_capacity");
     }
 
     /// The k highest-valued entries, highest first.
@@ -126,10 +173,15 @@ public:
     result<std::size_t> size(const value& owner) const {
         auto r = this->read(owner, {cdt::map_ops::size()}, value{});
         if (!r) return r.error();
-        return detail::count_result(r->front(), "capped_map::size");
+        return count_result(r->front(), "capped_map::size");
     }
 
 private:
+    static cdt::op age_op(const Key& bound) {
+        return cdt::map_ops::remove_by_key_range(value{}, codec<Key>::encode(bound),
+                                                 cdt::return_type::count);
+    }
+
     cdt::op trim_op(cdt::return_type rt = cdt::return_type::none) const {
         auto n = static_cast<std::int64_t>(m_capacity);
         return m_keep == keep::top_by_rank
@@ -140,7 +192,7 @@ private:
     result<std::vector<entry>> select(const value& owner, cdt::op o) const {
         auto r = this->read(owner, {std::move(o)}, value{list{}});
         if (!r) return r.error();
-        return detail::decode_pairs<Key, Value>(r->front(), "capped_map");
+        return decode_pairs<Key, Value>(r->front(), "capped_map");
     }
 
     result<std::optional<entry>> one(const value& owner, std::int64_t rank) const {

@@ -13,6 +13,14 @@
 //       static result<score> decode(const value& v) { ... }
 //   };
 //
+// or, in one line at global scope, by naming its fields (the same list
+// encoding, first field first):
+//
+//   KVMODEL_CODEC(score, &score::points, &score::name);
+//
+// lenient<N> decodes a number stored as int or double when the conversion is
+// exact (20 as a double, 20.0 as an int; 20.5 as an int is an error).
+//
 // decode never trusts the stored value: a wrong shape is a PARAMETER_ERROR
 // naming what was expected, never UB.
 #pragma once
@@ -213,6 +221,86 @@ struct codec<std::pair<A, B>> {
     }
 };
 
+/// A struct stored as the list of the named fields, in that order: the
+/// codec KVMODEL_CODEC declares. T must be default-constructible.
+template <class T, auto... Members>
+struct member_codec {
+    /// [t.*Members...].
+    static value encode(const T& t) {
+        list l;
+        (l.push_back(codec<std::remove_cvref_t<decltype(t.*Members)>>::encode(t.*Members)), ...);
+        return value{std::move(l)};
+    }
+    /// PARAMETER_ERROR unless v is a list of sizeof...(Members) decodable fields.
+    static result<T> decode(const value& v) {
+        if (!v.is_list() || v.as_list().size() != sizeof...(Members))
+            return detail::decode_error("list of " + std::to_string(sizeof...(Members)) + " fields",
+                                        v);
+        T out{};
+        std::optional<error> failed;
+        std::size_t i = 0;
+        (decode_field<Members>(out, v.as_list()[i++], failed), ...);
+        if (failed) return *failed;
+        return out;
+    }
+
+private:
+    template <auto Member>
+    static void decode_field(T& out, const value& v, std::optional<error>& failed) {
+        if (failed) return;
+        auto r = codec<std::remove_cvref_t<decltype(out.*Member)>>::decode(v);
+        if (!r) failed = r.error();
+        else out.*Member = std::move(r).value();
+    }
+};
+
+/// A number that decodes from an int or a double when the conversion is
+/// exact; converts to and from N implicitly.
+template <class N>
+    requires std::is_arithmetic_v<N> && (!std::is_same_v<N, bool>)
+struct lenient {
+    N value{}; ///< the number
+
+    /// Wraps n.
+    lenient(N n = N{}) noexcept // NOLINT(google-explicit-constructor): a drop-in for N
+        : value(n) {}
+    /// The number.
+    operator N() const noexcept { return value; } // NOLINT(google-explicit-constructor)
+};
+
+/// lenient<N>: stored as N; decodes an int or a double that converts exactly.
+template <class N>
+struct codec<lenient<N>> {
+    /// As codec<N>.
+    static value encode(const lenient<N>& n) { return codec<N>::encode(n.value); }
+    /// PARAMETER_ERROR for a non-number or an inexact conversion.
+    static result<lenient<N>> decode(const value& v) {
+        if constexpr (std::is_floating_point_v<N>) {
+            if (v.is_int()) {
+                const std::int64_t i = v.as_int();
+                const auto d = static_cast<N>(i);
+                // Exact when it converts back (and |i| stays below 2^63).
+                if (d < static_cast<N>(9.2233720368547758e18) && static_cast<std::int64_t>(d) == i)
+                    return lenient<N>(d);
+                return error{status::parameter_error,
+                             "decode: integer " + std::to_string(i) + " is not exact as a double"};
+            }
+        } else {
+            if (v.is_double()) {
+                const double d = v.as_double();
+                if (d >= -9.2233720368547758e18 && d < 9.2233720368547758e18) {
+                    const auto i = static_cast<std::int64_t>(d);
+                    if (static_cast<double>(i) == d) return codec<lenient<N>>::decode(value{i});
+                }
+                return detail::decode_error("an integral double", v);
+            }
+        }
+        auto r = codec<N>::decode(v);
+        if (!r) return r.error();
+        return lenient<N>(*r);
+    }
+};
+
 /// encode() through the type's codec.
 template <encodable T>
 value encode(const T& t) {
@@ -225,3 +313,10 @@ result<T> decode(const value& v) {
 }
 
 } // namespace kvmodel::patterns
+
+/// Declares kvmodel::patterns::codec<T> for a plain struct as the list of
+/// the given member pointers, in order (use at global scope):
+/// `KVMODEL_CODEC(reading, &reading::ts, &reading::celsius);`
+#define KVMODEL_CODEC(T, ...)                                                                      \
+    template <>                                                                                    \
+    struct kvmodel::patterns::codec<T> : kvmodel::patterns::member_codec<T, __VA_ARGS__> {}

@@ -27,6 +27,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/store.hpp>
+#include <kvmodel/patterns/exactly_once.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -85,6 +86,31 @@ public:
         auto r = increment_many(scope, one);
         if (!r) return r.error();
         return r->at(0);
+    }
+
+    /// What increment_once() did.
+    struct once_increment {
+        bool applied = false; ///< false: an earlier send of this op id counted it
+        std::optional<std::int64_t> value; ///< the new value when applied
+    };
+
+    /// increment() at most once per op id (patterns/exactly_once.hpp): the id
+    /// and `stamp` (the caller's clock or sequence) are recorded in the same
+    /// operate, the last `once.keep` ids kept. After a timeout, resend with
+    /// the same op id and stamp: a copy already counted reports applied = false.
+    result<once_increment> increment_once(const value& scope, const value& name, std::int64_t by,
+                                          const value& op_id, std::int64_t stamp,
+                                          const once_options& once = {}) const {
+        auto k = key_of(scope);
+        if (!k) return k.error();
+        const std::vector<kv::operation> ops = {
+            kv::op::cdt(m_opt.bin, cdt::map_ops::increment(name, value(by), map_policy()))};
+        auto r = operate_once(*m_store, *k, op_id, stamp, ops, m_opt.write, once);
+        if (!r) return r.error();
+        if (!r->applied) return once_increment{};
+        const value& v = r->rec.results.at(0);
+        if (!v.is_int()) return unexpected("increment_once", v);
+        return once_increment{true, v.as_int()};
     }
 
     /// Adds to several counters in ONE operate(); returns their new values in

@@ -1,150 +1,16 @@
 // kvmodel/patterns/detail/record_pattern.hpp
 //
-// What every single-record pattern shares: the store, where its records live
-// (namespace, set, bin), the policies, and one operate() per call whose
-// per-op results are unpacked with decode errors instead of UB.
+// The patterns' former internal names for the public extension base
+// (patterns/record_pattern.hpp), kept so the patterns read unchanged.
 #pragma once
 
-#include <kvmodel/cdt/ops.hpp>
-#include <kvmodel/core/result.hpp>
-#include <kvmodel/core/value.hpp>
-#include <kvmodel/kv/key.hpp>
-#include <kvmodel/kv/operation.hpp>
-#include <kvmodel/kv/policy.hpp>
-#include <kvmodel/kv/store.hpp>
-#include <kvmodel/patterns/codec.hpp>
+#include <kvmodel/patterns/record_pattern.hpp>
 
-#include <initializer_list>
-#include <span>
-#include <string>
-#include <utility>
-#include <vector>
-
-namespace kvmodel::patterns {
-
-/// Where a single-record pattern keeps its records: one record per owner,
-/// key (ns, set, owner), the collection in one bin.
-struct record_location {
-    std::string ns = "test";   ///< the namespace
-    std::string set;           ///< the set; each pattern has its own default
-    std::string bin = "items"; ///< the bin holding the collection (<= 15 bytes)
-    kv::write_policy write{};  ///< policy of the pattern's writes (TTL, retries, timeouts)
-    kv::read_policy read{};    ///< policy of its reads
-};
-
-namespace detail {
-
-/// operate() through the kv_store concept's span form, so braced operation
-/// lists work on every store.
-template <kv::kv_store Store>
-result<kv::record> operate(Store& store, const kv::key& k, const std::vector<kv::operation>& ops,
-                           const kv::write_policy& wp) {
-    return store.operate(k, std::span<const kv::operation>(ops), wp);
-}
-
-template <kv::kv_store Store>
-class record_pattern {
-public:
-    record_pattern(Store& store, record_location where)
-        : m_store(&store)
-        , m_where(std::move(where)) {}
-
-    const record_location& location() const noexcept { return m_where; }
-    Store& store() const noexcept { return *m_store; }
-
-    /// The owner's record key: (ns, set, owner). PARAMETER_ERROR for an owner
-    /// that is not an int, string or bytes.
-    result<kv::key> key_of(const value& owner) const {
-        return kv::key::make(m_where.ns, m_where.set, owner);
-    }
-
-protected:
-    /// Runs the CDT ops on the pattern's bin as ONE operate(); returns the
-    /// per-op results. One round trip; a write rewrites the whole record.
-    result<std::vector<value>> run(const value& owner, std::vector<cdt::op> ops) const {
-        return run_ops(owner, ops);
-    }
-
-    /// A read-only run: a missing record reads as `absent` (an empty
-    /// collection) instead of KEY_NOT_FOUND.
-    result<std::vector<value>> read(const value& owner, std::vector<cdt::op> ops,
-                                    const value& absent) const {
-        auto r = run_ops(owner, ops);
-        if (!r && r.error().code == status::record_not_found)
-            return std::vector<value>(ops.size(), absent);
-        return r;
-    }
-
-private:
-    /// run() and read() own their ops; this moves them into the command.
-    result<std::vector<value>> run_ops(const value& owner, std::vector<cdt::op>& ops) const {
-        auto k = key_of(owner);
-        if (!k) return k.error();
-        std::vector<kv::operation> kops;
-        kops.reserve(ops.size());
-        for (cdt::op& o : ops) kops.push_back(kv::op::cdt(m_where.bin, std::move(o)));
-        result<kv::record> r = detail::operate(*m_store, *k, kops, m_where.write);
-        if (!r) return std::move(r).error();
-        return std::move(r->results);
-    }
-
-    Store* m_store;
-    record_location m_where;
-};
-
-/// The elements of a list result (nil → empty), as values.
-inline result<const list*> as_list_result(const value& v, std::string_view what) {
-    static const list empty;
-    if (v.is_nil()) return &empty;
-    if (!v.is_list())
-        return error{status::parameter_error, std::string(what) + ": expected a list result, got " +
-                                                  to_string(v)};
-    return &v.as_list();
-}
-
-/// Decodes [[k, v], ...] pairs (a KEY_VALUE result) into typed pairs.
-template <encodable K, encodable V>
-result<std::vector<std::pair<K, V>>> decode_pairs(const value& v, std::string_view what) {
-    auto l = as_list_result(v, what);
-    if (!l) return l.error();
-    std::vector<std::pair<K, V>> out;
-    out.reserve((*l)->size());
-    for (const value& p : **l) {
-        if (!p.is_list() || p.as_list().size() != 2)
-            return error{status::parameter_error,
-                         std::string(what) + ": expected a [key, value] pair, got " + to_string(p)};
-        auto k = codec<K>::decode(p.as_list()[0]);
-        if (!k) return k.error();
-        auto x = codec<V>::decode(p.as_list()[1]);
-        if (!x) return x.error();
-        out.emplace_back(std::move(k).value(), std::move(x).value());
-    }
-    return out;
-}
-
-/// Decodes a list result into typed values.
-template <encodable T>
-result<std::vector<T>> decode_values(const value& v, std::string_view what) {
-    auto l = as_list_result(v, what);
-    if (!l) return l.error();
-    std::vector<T> out;
-    out.reserve((*l)->size());
-    for (const value& e : **l) {
-        auto x = codec<T>::decode(e);
-        if (!x) return x.error();
-        out.push_back(std::move(x).value());
-    }
-    return out;
-}
-
-/// An integer result (COUNT, size); nil (absent bin) is 0.
-inline result<std::size_t> count_result(const value& v, std::string_view what) {
-    if (v.is_nil()) return std::size_t{0};
-    if (!v.is_int() || v.as_int() < 0)
-        return error{status::parameter_error,
-                     std::string(what) + ": expected a count, got " + to_string(v)};
-    return static_cast<std::size_t>(v.as_int());
-}
-
-} // namespace detail
-} // namespace kvmodel::patterns
+namespace kvmodel::patterns::detail {
+using patterns::as_list_result;
+using patterns::count_result;
+using patterns::decode_pairs;
+using patterns::decode_values;
+using patterns::operate;
+using patterns::record_pattern;
+} // namespace kvmodel::patterns::detail
