@@ -18,6 +18,7 @@
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/sim/cluster.hpp>
+#include <kvmodel/sim/detail/record_engine.hpp> // sim::detail::same_name
 
 #include <benchmark/benchmark.h>
 

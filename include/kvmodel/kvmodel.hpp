@@ -1,6 +1,9 @@
 // kvmodel/kvmodel.hpp
 //
-// Everything except the adapters (which need a database client).
+// Everything except the adapters (which need a database client) and the JSON
+// notation of values and stats (core/json.hpp, sim/stats_json.hpp), which
+// bring in nlohmann/json (a quarter of this header's compile time): include
+// them where they are used.
 #pragma once
 
 /// \namespace kvmodel
@@ -50,7 +53,6 @@
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/core/assert.hpp>
-#include <kvmodel/core/json.hpp>
 #include <kvmodel/core/msgpack_size.hpp>
 #include <kvmodel/core/order.hpp>
 #include <kvmodel/core/result.hpp>
@@ -89,4 +91,3 @@
 #include <kvmodel/sim/cluster.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/stats.hpp>
-#include <kvmodel/sim/stats_json.hpp>

@@ -4,6 +4,7 @@
 // Expectations are worked out by hand from the rule book and, where it is
 // silent, from the server's code (aerospike-server 8.1.2,
 // as/src/base/particle_map.c and cdt.c), cited as "server:".
+#include <kvmodel/cdt/detail/map_engine.hpp>
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/core/json.hpp>

@@ -372,4 +372,8 @@ KVMODEL_DECL result<value> apply_bit_op(std::optional<value>& bin, const bit_op&
 
 } // namespace kvmodel::cdt
 
-#include <kvmodel/cdt/detail/bit_engine.hpp> // IWYU pragma: export
+// The engine behind apply_bit_op, parsed only where it is compiled (with
+// kvmodel::compiled: once, in the library).
+#if KVMODEL_DEFINITIONS
+#    include <kvmodel/cdt/detail/bit_engine.hpp> // IWYU pragma: export
+#endif

@@ -11,15 +11,22 @@
 // uses cdt::classify(op_code).
 #pragma once
 
-#include <kvmodel/cdt/context.hpp>
-#include <kvmodel/cdt/detail/list_engine.hpp>
-#include <kvmodel/cdt/detail/map_engine.hpp>
+#include <kvmodel/cdt/detail/common.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
+#include <cstddef>
 #include <optional>
+
+// The engine itself is parsed only where it is compiled: in each translation
+// unit when header-only, once in the library with kvmodel::compiled.
+#if KVMODEL_DEFINITIONS
+#    include <kvmodel/cdt/context.hpp>
+#    include <kvmodel/cdt/detail/list_engine.hpp>
+#    include <kvmodel/cdt/detail/map_engine.hpp>
+#endif
 
 namespace kvmodel::cdt {
 

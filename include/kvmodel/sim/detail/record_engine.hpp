@@ -17,6 +17,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/context.hpp> // detail::apply_in_context, for the in-place write
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/assert.hpp>

@@ -1,0 +1,1008 @@
+// kvmodel/sim/detail/cluster_impl.hpp
+//
+// sim::cluster's private members (sim/cluster.hpp declares them): namespace
+// setup, record lookup and accounting, the write path around the record
+// engine, the client's retry loop (run), batch reads, the scan and query walk
+// and the stats snapshot. Only cluster.hpp includes this file, where the
+// cluster's definitions are compiled: in each translation unit when
+// header-only, once in the library with kvmodel::compiled. Everything else
+// then parses the cluster's interface without the record engine and the
+// partition state behind it.
+#pragma once
+
+#include <kvmodel/sim/detail/record_engine.hpp>
+#include <kvmodel/sim/detail/state.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kvmodel::sim {
+
+inline void cluster::build_namespace(const namespace_config& nc) {
+    auto ns = std::make_unique<detail::namespace_state>();
+    ns->name = nc.name;
+    ns->lim.max_record_size = nc.max_record_size;
+    ns->lim.default_ttl = nc.default_ttl;
+    ns->lim.enterprise = m_cfg.enterprise;
+    ns->replication_factor = nc.replication_factor;
+    ns->transaction_pending_limit = nc.transaction_pending_limit;
+    ns->parts = std::make_unique<detail::partition[]>(
+        kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    ns->records = std::make_unique<detail::record_table[]>(
+        kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    ns->extras = std::make_unique<detail::node_extra[]>(
+        m_cfg.nodes); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        detail::partition& p = ns->parts[pid];
+        p.past_by_node.assign(m_cfg.nodes, counters{});
+        p.copy_version.assign(m_cfg.nodes, 0);
+        p.succession = succession(pid);
+        // Every node starts with the (empty) partition's current version
+        // so that recompute can place it; replicas then keep it.
+        std::fill(p.copy_version.begin(), p.copy_version.end(), p.version);
+        p.recompute(m_alive, ns->replication_factor);
+    }
+    m_namespaces.push_back(std::move(ns));
+}
+
+inline bool cluster::admit_write(const detail::namespace_state& ns,
+                                 detail::partition& p,
+                                 const kv::key& k,
+                                 time_ms now,
+                                 std::chrono::microseconds service) {
+    if (ns.transaction_pending_limit == 0)
+        return true;
+    // A write taking no time never queues, and with no queue in the
+    // partition there is nothing to wait behind: skip the bookkeeping.
+    if (service.count() <= 0 && !p.writes_queued)
+        return true;
+    const bool admitted =
+        p.pending.admit(k.digest(), now * 1000, service.count(), ns.transaction_pending_limit);
+    p.writes_queued = p.pending.tracked() != 0;
+    return admitted;
+}
+
+inline std::vector<int> cluster::succession(std::uint32_t pid) const {
+    std::vector<std::pair<std::uint64_t, int>> order;
+    for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+        order.emplace_back(
+            detail::splitmix64(m_cfg.seed ^ detail::splitmix64((std::uint64_t{pid} << 16U) | n)),
+            static_cast<int>(n));
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<int> out;
+    out.reserve(order.size());
+    for (const auto& [h, n] : order)
+        out.push_back(n);
+    return out;
+}
+
+inline detail::namespace_state* cluster::find_ns(std::string_view name) const noexcept {
+    for (const auto& ns : m_namespaces)
+        if (detail::same_name(ns->name, name))
+            return ns.get();
+    return nullptr;
+}
+
+inline error cluster::unknown_namespace(std::string_view cmd, std::string_view ns) {
+    return error{status::invalid_namespace,
+                 std::string(cmd) + ": namespace '" + std::string(ns) + "' is not configured"};
+}
+
+inline result<void> cluster::set_alive(int node, bool up) {
+    if (node < 0 || static_cast<std::uint32_t>(node) >= m_cfg.nodes)
+        return fail(status::parameter_error,
+                    std::string(up ? "node_up" : "node_down") + ": node " + std::to_string(node) +
+                        " does not exist");
+    std::lock_guard lock(m_topology_mu);
+    if (m_alive[static_cast<std::size_t>(node)] == up)
+        return {};
+    m_alive[static_cast<std::size_t>(node)] = up;
+    for (const auto& ns : m_namespaces) {
+        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+            detail::partition& p = ns->parts[pid];
+            std::lock_guard plock(p.mu);
+            p.recompute(m_alive, ns->replication_factor);
+        }
+    }
+    return {};
+}
+
+inline detail::entry* cluster::live(detail::namespace_state& ns,
+                                    detail::partition& p,
+                                    const kv::key& k,
+                                    std::int64_t now_s) {
+    detail::record_table& records = ns.records[k.partition_id()];
+    detail::entry* e = records.find(k.digest());
+    if (e == nullptr)
+        return nullptr;
+    if (e->expired(now_s)) {
+        p.depart(k.digest(), *e, k.partition_id());
+        records.erase(k.digest());
+        return nullptr;
+    }
+    return e;
+}
+
+inline void cluster::erase_record(detail::namespace_state& ns,
+                                  detail::partition& p,
+                                  const kv::key& k,
+                                  const detail::entry& e) {
+    p.depart(k.digest(), e, k.partition_id());
+    ns.records[k.partition_id()].erase(k.digest());
+}
+
+inline void cluster::count_error(detail::partition& p, status code) {
+    p.account([code](counters& c) {
+        ++c.errors;
+        if (code == status::record_not_found)
+            ++c.not_found;
+    });
+}
+
+template <class R>
+R cluster::count_failure(detail::partition& p, R r) {
+    count_error(p, r.code());
+    return r;
+}
+
+inline error cluster::count_failure(detail::partition& p, error e) {
+    count_error(p, e.code);
+    return e;
+}
+
+inline failure cluster::count_failure(detail::partition& p, failure f) {
+    count_error(p, f.err.code);
+    return f;
+}
+
+inline result<void> cluster::filter(const kv::base_policy& pol,
+                                    const detail::entry& e,
+                                    const kv::key& k,
+                                    std::int64_t now_ms,
+                                    std::string_view cmd) {
+    return detail::check_filter(pol.filter_exp, e, k.digest(), now_ms, cmd);
+}
+
+inline void cluster::count_read(detail::partition& p, detail::entry& e) {
+    const std::uint64_t size = e.stored_size();
+    ++e.reads;
+    p.account([size](counters& c) {
+        ++c.reads;
+        c.bytes_read += size;
+        c.largest_record = std::max(c.largest_record, size);
+    });
+}
+
+inline result<kv::record> cluster::operate_impl(const kv::key& k,
+                                                std::span<const kv::operation> ops,
+                                                const kv::write_policy& wp,
+                                                op_report& rep,
+                                                std::string_view cmd) {
+    detail::failure_info pre;
+    if (result<void> c = detail::check_command(ops, wp, cmd, pre); !c) {
+        rep.failed_op = pre.op_index;
+        return c.error();
+    }
+    const bool read_only = detail::is_read_only(ops);
+    const bool has_touch = std::any_of(ops.begin(), ops.end(), [](const kv::operation& o) {
+        return kv::kind(o) == kv::op_kind::touch;
+    });
+    return run(
+        k,
+        !read_only,
+        wp,
+        cmd,
+        rep,
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
+            -> result<kv::record> {
+            const std::int64_t now_s = now_ms / 1000;
+            detail::failure_info fi;
+            if (read_only) {
+                detail::entry* cur = live(ns, p, k, now_s);
+                if (cur != nullptr && !wp.filter_exp.empty())
+                    if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+                        return count_failure(p, f.error());
+                result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
+                if (r) {
+                    count_read(p, *cur);
+                    return r;
+                }
+                rep.failed_op = fi.op_index;
+                count_error(p, r.code());
+                return r;
+            }
+            kv::record out;
+            result<void> r = write_command(
+                ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
+                    return detail::apply_ops(t,
+                                             ops,
+                                             cmd,
+                                             out,
+                                             fi,
+                                             ns.lim.max_record_size,
+                                             detail::exp_env{&k.digest(), now_ms});
+                });
+            if (!r) {
+                rep.failed_op = fi.op_index;
+                return r.error();
+            }
+            return out;
+        });
+}
+
+template <class Apply>
+result<void> cluster::write_command(detail::namespace_state& ns,
+                                    detail::partition& p,
+                                    const kv::key& k,
+                                    bool has_touch,
+                                    const kv::write_policy& wp,
+                                    std::int64_t now_ms,
+                                    std::string_view cmd,
+                                    bool& applied,
+                                    kv::record* out,
+                                    Apply&& apply) {
+    const std::int64_t now_s = now_ms / 1000;
+    detail::entry* cur = live(ns, p, k, now_s);
+    // The server filters existing records only: a write that creates
+    // the record does not even build the filter.
+    if (cur != nullptr && !wp.filter_exp.empty())
+        if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+            return count_failure(p, f.error());
+    const std::string* new_set = &detail::no_set();
+    if (cur == nullptr) {
+        new_set = ns.sets.intern(k.set());
+        if (new_set == nullptr)
+            return count_failure(p,
+                                 fail(status::fail_forbidden,
+                                      std::string(cmd) + ": namespace '" + ns.name + "' has " +
+                                          std::to_string(detail::set_table::max_sets) +
+                                          " sets, no room for '" + k.set() + "'"));
+    }
+    detail::entry fresh;
+    detail::write_outcome oc;
+    result<void> r = detail::write_path(cur,
+                                        fresh,
+                                        new_set,
+                                        k,
+                                        has_touch,
+                                        wp,
+                                        ns.lim,
+                                        now_s,
+                                        cmd,
+                                        oc,
+                                        out,
+                                        std::forward<Apply>(apply));
+    if (!r)
+        return count_failure(p, std::move(r));
+    applied = true;
+    if (oc.deleted) {
+        erase_record(ns, p, k, *cur);
+        p.account([](counters& c) { ++c.deletes; });
+    } else {
+        detail::entry* e = cur;
+        if (e == nullptr)
+            e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
+        e->last_update_ms = now_ms;
+        const std::uint64_t size = e->stored_size();
+        ++e->writes;
+        p.account([size](counters& c) {
+            ++c.writes;
+            c.bytes_written += size;
+            c.largest_record = std::max(c.largest_record, size);
+        });
+    }
+    p.written();
+    return {}; // r succeeded: a fresh success, not a move of it
+}
+
+inline result<void> cluster::apply_put(detail::txn& t,
+                                       std::span<const kv::bin> bins,
+                                       const kv::write_policy& wp,
+                                       const detail::namespace_state& ns) {
+    static constexpr std::string_view cmd = "put";
+    constexpr std::size_t predicted_max = 16;
+    boost::container::small_vector<std::size_t, predicted_max> sizes;
+    // Where each bin already is in the record (npos: not there, or
+    // written earlier in this put) — reused by the write pass.
+    boost::container::small_vector<std::size_t, predicted_max> at;
+    constexpr auto npos = static_cast<std::size_t>(-1);
+    if (bins.size() <= predicted_max) {
+        detail::entry& e = t.target();
+        std::size_t n = e.bins.size();
+        std::size_t total = e.bins_size;
+        bool simple = true; // no nil, no repeated name
+        for (std::size_t i = 0; i < bins.size(); ++i) {
+            const kv::bin& b = bins[i];
+            if (b.val.is_nil())
+                simple = false;
+            else if (result<void> c = kv::check_bin_value(b.val, cmd, b.name); !c)
+                return c;
+            // The bin's size before this write: an earlier bin of the
+            // same put, else the record's.
+            std::optional<std::size_t> before;
+            bool earlier = false;
+            for (std::size_t j = i; j-- > 0;) {
+                if (!detail::same_name(bins[j].name, b.name))
+                    continue;
+                earlier = true;
+                simple = false;
+                if (!bins[j].val.is_nil())
+                    before = sizes[j];
+                break;
+            }
+            std::size_t where = npos;
+            if (!earlier && i < e.bins.size() && detail::same_name(e.bins[i].name, b.name)) {
+                // A put usually names the bins in the order it created
+                // them: try the same position first.
+                where = i;
+                before = e.bins[i].size;
+            } else if (!earlier) {
+                for (std::size_t x = 0; x < e.bins.size(); ++x) {
+                    if (detail::same_name(e.bins[x].name, b.name)) {
+                        where = x;
+                        before = e.bins[x].size;
+                        break;
+                    }
+                }
+            }
+            at.push_back(where);
+            const std::size_t after = b.val.is_nil() ? 0 : kv::record_size::bin_size(b.name, b.val);
+            sizes.push_back(after);
+            if (before) {
+                --n;
+                total -= *before;
+            }
+            if (!b.val.is_nil()) {
+                ++n;
+                total += after;
+            }
+        }
+        const bool refused_delete = n == 0 && wp.durable_delete && !ns.lim.enterprise;
+        if (n != 0 && n <= kv::max_bins && !refused_delete) {
+            const std::size_t flat =
+                kv::record_size::fixed_size(e.set(), e.stored_key.get(), e.void_time != 0, n) +
+                total;
+            if (result<void> sz = kv::check_record_size(flat, ns.lim.max_record_size, cmd); !sz)
+                return sz;
+            if (simple) {
+                // All or nothing without a log: what may allocate is done
+                // first - room for the new bins, a copy of each value
+                // whose bin cannot take it in its own storage - and then
+                // nothing throws.
+                static_assert(predicted_max <= 32, "a bit per bin");
+                std::uint32_t copied = 0; // the bins whose copy is made first
+                std::size_t added = 0;
+                const value none;
+                for (std::size_t i = 0; i < bins.size(); ++i) {
+                    added += at[i] == npos ? 1U : 0U;
+                    const value& to = at[i] == npos ? none : e.bins[at[i]].val;
+                    if (!detail::assigns_in_place(to, bins[i].val))
+                        copied |= 1U << i;
+                }
+                boost::container::small_vector<value, predicted_max> copies;
+                if (copied != 0) {
+                    copies.resize(bins.size());
+                    for (std::size_t i = 0; i < bins.size(); ++i)
+                        if ((copied >> i & 1U) != 0)
+                            copies[i] = bins[i].val;
+                }
+                e.bins.reserve(e.bins.size() + added);
+                t.stop_bin_logging();
+                // Existing bins keep their place (new ones are appended
+                // after them), so the positions found above stay valid.
+                for (std::size_t i = 0; i < bins.size(); ++i) {
+                    const bool mine = (copied >> i & 1U) != 0; // moved from its copy
+                    if (at[i] == npos) {
+                        e.bins.push_back(
+                            detail::stored_bin{detail::bin_name(bins[i].name),
+                                               mine ? std::move(copies[i]) : value(bins[i].val),
+                                               sizes[i]});
+                        continue;
+                    }
+                    detail::stored_bin& sb = e.bins[at[i]];
+                    if (mine)
+                        sb.val = std::move(copies[i]);
+                    else
+                        sb.val = bins[i].val; // into a string's or blob's own storage
+                    sb.size = sizes[i];
+                }
+                e.bins_size = total;
+                return {};
+            }
+        }
+        for (std::size_t i = 0; i < bins.size(); ++i) {
+            if (bins[i].val.is_nil())
+                t.erase(bins[i].name);
+            else
+                t.assign(bins[i].name, bins[i].val, sizes[i]);
+        }
+        return {};
+    }
+    for (const kv::bin& b : bins) {
+        if (b.val.is_nil()) {
+            t.erase(b.name);
+            continue;
+        }
+        if (result<void> c = kv::check_bin_value(b.val, cmd, b.name); !c)
+            return c;
+        t.put(b.name, b.val);
+    }
+    return {};
+}
+
+error cluster::timed_out(detail::partition& p,
+                         std::string_view cmd,
+                         const fault_effects& fx,
+                         bool late,
+                         std::chrono::microseconds latency,
+                         bool was_ok,
+                         bool doubt) {
+    p.account([was_ok, doubt](counters& c) {
+        ++c.timeouts;
+        if (was_ok)
+            ++c.errors;
+        if (doubt)
+            ++c.in_doubt;
+    });
+    return error{status::timeout,
+                 std::string(cmd) + ": timeout (" +
+                     (fx.timeout ? "request lost"
+                                 : (late ? "latency " + std::to_string(latency.count()) +
+                                               " us past the policy's timeout"
+                                         : std::string("response lost"))) +
+                     (doubt ? ", the write was applied)" : ")")};
+}
+
+error cluster::connection_lost(
+    detail::partition& p, std::string_view cmd, int node, bool was_ok, bool doubt) {
+    p.account([was_ok, doubt](counters& c) {
+        if (was_ok)
+            ++c.errors;
+        if (doubt)
+            ++c.in_doubt;
+    });
+    return error{status::connection,
+                 std::string(cmd) + ": connection to node " + std::to_string(node) +
+                     " dropped before the answer (the node died" +
+                     (doubt ? "; the write was applied)" : ")")};
+}
+
+inline cluster::node_health* cluster::health_of(int node, time_ms now) {
+    if (m_cfg.max_error_rate == 0 || node < 0)
+        return nullptr;
+    node_health& h = m_health[static_cast<std::size_t>(node)];
+    const std::int64_t tend = std::max<std::int64_t>(m_cfg.tend_interval.count(), 1);
+    const std::int64_t interval = now / tend;
+    std::int64_t seen = h.interval.load(std::memory_order_acquire);
+    if (seen != interval && h.interval.compare_exchange_strong(seen, interval)) {
+        const std::uint32_t limit = h.limit.load(std::memory_order_relaxed);
+        const std::uint32_t max = m_cfg.max_error_rate;
+        // A breached interval halves the next limit; a clean one doubles
+        // it back toward the configured one (as_node_reset_error_rate).
+        if (seen < 0)
+            h.limit.store(max, std::memory_order_relaxed);
+        else if (h.errors.load(std::memory_order_relaxed) > limit)
+            h.limit.store(limit >= 4 ? limit / 2 : 1, std::memory_order_relaxed);
+        else
+            h.limit.store(std::min(limit * 2, max), std::memory_order_relaxed);
+        h.errors.store(0, std::memory_order_relaxed);
+    }
+    return &h;
+}
+
+inline bool cluster::error_rate_ok(int node, time_ms now) {
+    const node_health* h = health_of(node, now);
+    return h == nullptr ||
+           h->errors.load(std::memory_order_relaxed) <= h->limit.load(std::memory_order_relaxed);
+}
+
+inline void cluster::add_node_error(int node, time_ms now) {
+    if (node_health* h = health_of(node, now))
+        h->errors.fetch_add(1, std::memory_order_relaxed);
+}
+
+inline void cluster::apply_topology_faults(const detail::attempt_info& a) {
+    for (const auto& [node, up] : m_faults.topology_changes(a))
+        (void)set_alive(node, up);
+}
+
+template <class Body, class R>
+R cluster::run(const kv::key& k,
+               bool is_write,
+               const kv::base_policy& pol,
+               std::string_view cmd,
+               op_report& rep,
+               Body&& body) {
+    using std::chrono::microseconds;
+    detail::namespace_state* ns = find_ns(k.ns());
+    if (ns == nullptr)
+        return unknown_namespace(cmd, k.ns());
+    if (result<void> c = k.check(); !c)
+        return error{c.error().code, std::string(cmd) + ": " + c.error().message};
+    const std::uint32_t pid = k.partition_id();
+    detail::partition& p = ns->parts[pid];
+    // The partition's hot line and the record's slot are likely cold
+    // (4096 partitions): ask for both now, so the two misses overlap each
+    // other and the bookkeeping below.
+    __builtin_prefetch(&p, 1);
+    ns->records[pid].prefetch(k.digest());
+    const std::uint64_t command = m_faults.begin_command();
+    const auto socket_to = std::chrono::duration_cast<microseconds>(pol.socket_timeout);
+    const auto total_to = std::chrono::duration_cast<microseconds>(pol.total_timeout);
+    std::uint32_t sent = 0;
+    // An attempt was sent and its answer lost: a write may be applied.
+    bool lost_answer = false;
+    microseconds elapsed{0};
+    for (std::uint32_t attempt = 0;; ++attempt) {
+        const time_ms now = m_clock->now_ms();
+        // What faults see of this attempt (built only when faults are armed).
+        const auto attempt_of = [&](int node) {
+            return detail::attempt_info{
+                command, attempt, now, &ns->name, &k.digest(), is_write, node};
+        };
+        if (command != 0)
+            apply_topology_faults(attempt_of(-1));
+        microseconds spent{0};
+        const std::uint32_t sent_before = sent;
+        bool applied = false; // set by body when it committed a write
+        // One attempt under the partition lock. Its answer is built in
+        // place (returned, not assigned into a default-made result):
+        // a get's record is then moved once, not three times.
+        R r = [&]() __attribute__((always_inline))->R {
+            std::unique_lock lock(p.mu);
+            const int node = p.master();
+            rep.node = node;
+            rep.attempts = attempt + 1;
+            if (node < 0) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                    ++c.unavailable;
+                });
+                return fail(status::partition_unavailable,
+                            std::string(cmd) + ": partition " + std::to_string(pid) +
+                                " of namespace '" + ns->name + "' has no live copy");
+            }
+            if (!error_rate_ok(node, now)) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                });
+                return fail(status::max_error_rate,
+                            std::string(cmd) + ": max error rate exceeded (node " +
+                                std::to_string(node) +
+                                " had more errors than the client allows in one tend interval)");
+            }
+            const fault_effects fx =
+                command != 0 ? m_faults.effects(attempt_of(node)) : fault_effects{};
+            if (fx.refused) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                });
+                return fail(status::connection,
+                            std::string(cmd) + ": connection refused by node " +
+                                std::to_string(node) +
+                                " (dead; the client's partition map still names it)");
+            }
+            ++sent;
+            const microseconds latency = m_cfg.base_latency + fx.latency;
+            const bool late = (socket_to.count() > 0 && latency > socket_to) ||
+                              (total_to.count() > 0 && elapsed + latency > total_to);
+            spent = socket_to.count() > 0 ? std::min(latency, socket_to) : latency;
+            const auto us = static_cast<std::uint64_t>(spent.count());
+            p.account([us](counters& c) {
+                ++c.ops;
+                ++c.round_trips;
+                if (us != 0) {
+                    c.latency_us += us;
+                    c.max_latency_us = std::max(c.max_latency_us, us);
+                }
+            });
+            const bool lost = fx.timeout || fx.in_doubt || late || fx.crashed;
+            if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
+                // Hot key: refused before it is applied (not retried, as the clients do).
+                p.account([](counters& c) {
+                    ++c.errors;
+                    ++c.key_busy;
+                });
+                if (!lost)
+                    return fail(status::key_busy,
+                                std::string(cmd) + ": key busy (more than " +
+                                    std::to_string(ns->transaction_pending_limit) +
+                                    " writes waiting on the record; transaction-pending-limit)");
+                return timed_out(p, cmd, fx, late, latency, false, false);
+            }
+            if (fx.timeout)
+                return timed_out(p, cmd, fx, late, latency, true, false);
+            if (!lost)
+                return body(*ns, p, now, applied);
+            const bool was_ok = body(*ns, p, now, applied).has_value();
+            if (fx.crashed && !late)
+                return connection_lost(p, cmd, rep.node, was_ok, is_write && applied);
+            return timed_out(p, cmd, fx, late, latency, was_ok, is_write && applied);
+        }
+        ();
+        const bool sent_now = sent > sent_before;
+        if (applied) {
+            rep.applied = true;
+            ++rep.applications;
+        }
+        elapsed += spent;
+        rep.latency = elapsed;
+        if (r)
+            return r;
+        const status code = r.error().code;
+        const bool dropped = code == status::timeout || code == status::connection;
+        if (dropped && rep.node >= 0)
+            add_node_error(rep.node, now);
+        lost_answer = lost_answer || (sent_now && dropped);
+        // The C client retries every transient failure but KEY_BUSY.
+        const bool retryable = kv::is_transient(code) && code != status::key_busy;
+        if (retryable && attempt < pol.max_retries &&
+            (total_to.count() == 0 || elapsed < total_to)) {
+            elapsed += std::chrono::duration_cast<microseconds>(pol.sleep_between_retries);
+            continue;
+        }
+        error e = r.error();
+        // The C client's rule (as_error_set_in_doubt): a write is in doubt
+        // once an attempt was sent and its answer never came — whatever
+        // the later attempts met (refused, no node, the error limit).
+        e.in_doubt = is_write && lost_answer;
+        return e;
+    }
+}
+
+inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::key> keys,
+                                                           const std::span<const std::string>* bins,
+                                                           const kv::read_policy& rp) {
+    std::vector<result<kv::record>> out;
+    out.reserve(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        out.emplace_back(fail(status::timeout, "batch_get: not attempted"));
+    std::vector<kv::operation> read_ops;
+    if (bins != nullptr)
+        for (const std::string& b : *bins)
+            read_ops.push_back(kv::op::read(b));
+    const std::uint64_t command = m_faults.begin_command();
+    std::vector<std::size_t> pending(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        pending[i] = i;
+    using std::chrono::microseconds;
+    const auto socket_to = std::chrono::duration_cast<microseconds>(rp.socket_timeout);
+    for (std::uint32_t attempt = 0; !pending.empty(); ++attempt) {
+        std::vector<std::size_t> retry;
+        std::vector<std::pair<detail::namespace_state*, int>> touched;
+        const time_ms now = m_clock->now_ms();
+        for (std::size_t i : pending) {
+            const kv::key& k = keys[i];
+            detail::namespace_state* ns = find_ns(k.ns());
+            if (ns == nullptr) {
+                out[i] = unknown_namespace("batch_get", k.ns());
+                continue;
+            }
+            if (result<void> c = k.check(); !c) {
+                out[i] = error{c.error().code, "batch_get: " + c.error().message};
+                continue;
+            }
+            detail::attempt_info info{command, attempt, now, &ns->name, &k.digest(), false, -1};
+            if (command != 0)
+                apply_topology_faults(info);
+            detail::partition& p = ns->parts[k.partition_id()];
+            std::lock_guard lock(p.mu);
+            const int node = p.master();
+            if (node < 0) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                    ++c.unavailable;
+                });
+                out[i] = fail(status::partition_unavailable,
+                              "batch_get: partition " + std::to_string(k.partition_id()) +
+                                  " has no live copy");
+                retry.push_back(i);
+                continue;
+            }
+            if (std::find(touched.begin(), touched.end(), std::make_pair(ns, node)) ==
+                touched.end())
+                touched.emplace_back(ns, node);
+            info.node = node;
+            if (!error_rate_ok(node, now)) {
+                p.account([](counters& c) {
+                    ++c.ops;
+                    ++c.errors;
+                });
+                out[i] =
+                    fail(status::max_error_rate,
+                         "batch_get: max error rate exceeded (node " + std::to_string(node) + ")");
+                retry.push_back(i);
+                continue;
+            }
+            const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
+            const microseconds latency = m_cfg.base_latency + fx.latency;
+            p.account([](counters& c) { ++c.ops; });
+            if (fx.refused) {
+                p.account([](counters& c) { ++c.errors; });
+                add_node_error(node, now);
+                out[i] = fail(status::connection,
+                              "batch_get: connection refused by node " + std::to_string(node) +
+                                  " (dead)");
+                retry.push_back(i);
+                continue;
+            }
+            if (fx.timeout || (socket_to.count() > 0 && latency > socket_to)) {
+                p.account([](counters& c) {
+                    ++c.errors;
+                    ++c.timeouts;
+                });
+                add_node_error(node, now);
+                out[i] = fail(status::timeout, "batch_get: timeout");
+                retry.push_back(i);
+                continue;
+            }
+            const std::int64_t now_s = now / 1000;
+            detail::entry* e = live(*ns, p, k, now_s);
+            if (e == nullptr) {
+                out[i] =
+                    count_failure(p, fail(status::record_not_found, "batch_get: record not found"));
+                continue;
+            }
+            if (!rp.filter_exp.empty())
+                if (result<void> f = filter(rp, *e, k, now, "batch_get"); !f) {
+                    out[i] = count_failure(p, f.error());
+                    continue;
+                }
+            if (bins != nullptr) {
+                detail::failure_info fi;
+                result<kv::record> r =
+                    detail::read_path(e, k, read_ops, now_s, "batch_get", fi, now);
+                if (r) {
+                    r->results.clear();
+                    count_read(p, *e);
+                } else {
+                    r = count_failure(p, std::move(r));
+                }
+                out[i] = std::move(r);
+                continue;
+            }
+            if (!detail::same_name(e->set(), k.set())) {
+                out[i] = count_failure(p, detail::set_mismatch("batch_get", k, *e));
+                continue;
+            }
+            kv::record rec;
+            detail::copy_bins(*e, rec);
+            detail::copy_header(*e, now_s, rec);
+            count_read(p, *e);
+            out[i] = std::move(rec);
+        }
+        for (const auto& [ns, node] : touched)
+            ns->extras[static_cast<std::size_t>(node)].round_trips.fetch_add(
+                1, std::memory_order_relaxed);
+        if (attempt >= rp.max_retries)
+            break;
+        pending = std::move(retry);
+    }
+    return out;
+}
+
+inline std::optional<kv::index_type> cluster::index_type_of(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::integer:
+        return kv::index_type::numeric;
+    case value_type::string:
+        return kv::index_type::string;
+    case value_type::bytes:
+        return kv::index_type::blob;
+    default:
+        return std::nullopt;
+    }
+}
+
+inline std::string_view cluster::index_type_name(kv::index_type t) noexcept {
+    switch (t) {
+    case kv::index_type::numeric:
+        return "numeric";
+    case kv::index_type::string:
+        return "string";
+    case kv::index_type::blob:
+        return "blob";
+    }
+    return "?";
+}
+
+template <class Keep>
+result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
+                                                    const std::string& set,
+                                                    const std::vector<std::string>& bins,
+                                                    std::uint64_t max_records,
+                                                    const kv::read_policy& rp,
+                                                    std::string_view cmd,
+                                                    Keep&& keep) {
+    detail::namespace_state* ns = find_ns(ns_name);
+    if (ns == nullptr)
+        return unknown_namespace(cmd, ns_name);
+    for (const std::string& b : bins)
+        if (result<void> c = kv::check_bin_name(b, cmd); !c)
+            return c.error();
+    const std::int64_t now_ms = m_clock->now_ms();
+    const std::int64_t now_s = now_ms / 1000;
+    const bool filtered = !rp.filter_exp.empty();
+    if (filtered) {
+        // A malformed filter fails the whole scan, before any record.
+        result<const exp::detail::engine_hooks*> h = exp::detail::need_engine(cmd);
+        if (!h)
+            return h.error();
+        exp::record_view none;
+        none.has_bins = false;
+        none.has_metadata = false;
+        if (result<std::uint8_t> c = (*h)->filter(rp.filter_exp, none); !c)
+            return fail(c.error().code, std::string(cmd) + ": " + c.error().message);
+    }
+    std::vector<kv::keyed_record> out;
+    std::vector<bool> touched(m_cfg.nodes, false);
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        if (max_records != 0 && out.size() >= max_records)
+            break;
+        detail::partition& p = ns->parts[pid];
+        std::lock_guard lock(p.mu);
+        const int node = p.master();
+        if (node < 0)
+            return fail(status::partition_unavailable,
+                        std::string(cmd) + ": partition " + std::to_string(pid) +
+                            " has no live copy");
+        touched[static_cast<std::size_t>(node)] = true;
+        std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
+        for (auto& [d, e] : ns->records[pid])
+            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e) &&
+                (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
+                hits.emplace_back(&d, &e);
+        std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+            return *a.first < *b.first;
+        });
+        for (const auto& [d, e] : hits) {
+            if (max_records != 0 && out.size() >= max_records)
+                break;
+            kv::record rec;
+            if (bins.empty()) {
+                detail::copy_bins(*e, rec);
+            } else {
+                for (const std::string& b : bins)
+                    if (const detail::stored_bin* sb = e->find(b))
+                        rec.bins.push_back(kv::bin{b, sb->val});
+            }
+            detail::copy_header(*e, now_s, rec);
+            count_read(p, *e);
+            p.account([](counters& c) { ++c.ops; });
+            std::optional<kv::key> k;
+            if (e->stored_key) {
+                auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
+                if (made)
+                    k = std::move(made).value();
+            }
+            if (!k)
+                k = kv::key::from_digest(ns->name, e->set(), *d);
+            out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
+        }
+    }
+    for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+        if (touched[n])
+            ns->extras[n].round_trips.fetch_add(1, std::memory_order_relaxed);
+    return out;
+}
+
+inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
+                                         const std::vector<bool>& alive,
+                                         std::int64_t now_s) const {
+    namespace_stats s;
+    s.name = ns.name;
+    s.nodes.resize(m_cfg.nodes);
+    for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
+        s.nodes[n].node = static_cast<int>(n);
+        s.nodes[n].alive = alive[n];
+        s.nodes[n].ops.round_trips = ns.extras[n].round_trips.load(std::memory_order_relaxed);
+        // Batch and scan round trips belong to nodes only.
+        s.totals.round_trips += s.nodes[n].ops.round_trips;
+    }
+    s.partitions.resize(kv::partition_count);
+    std::unordered_map<kv::digest, key_heat, kv::digest_hash> heat;
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        detail::partition& p = ns.parts[pid];
+        std::lock_guard lock(p.mu);
+        partition_stats& ps = s.partitions[pid];
+        ps.id = pid;
+        ps.master = p.master();
+        ps.ops = p.total();
+        std::uint64_t live_records = 0;
+        std::uint64_t bytes = 0;
+        for (const auto& [d, e] : ns.records[pid]) {
+            if (!e.expired(now_s)) {
+                ++live_records;
+                bytes += e.stored_size();
+            }
+            if (e.reads + e.writes == 0)
+                continue;
+            key_heat& h = heat[d];
+            h.digest = d;
+            h.set = e.set();
+            if (e.stored_key)
+                h.user_key = *e.stored_key;
+            h.partition = pid;
+            h.reads += e.reads;
+            h.writes += e.writes;
+            h.live = true;
+        }
+        for (const key_heat& dk : p.departed) {
+            auto [it, fresh] = heat.try_emplace(dk.digest, dk);
+            if (!fresh) {
+                it->second.reads += dk.reads;
+                it->second.writes += dk.writes;
+            }
+        }
+        ps.records = live_records;
+        ps.bytes = bytes;
+        s.totals += ps.ops;
+        s.records += live_records;
+        s.bytes += bytes;
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+            s.nodes[n].ops += p.of_node(n);
+        for (std::size_t i = 0; i < p.replicas.size(); ++i) {
+            node_stats& nd = s.nodes[static_cast<std::size_t>(p.replicas[i])];
+            if (i == 0) {
+                ++nd.master_partitions;
+                nd.master_records += live_records;
+                nd.master_bytes += bytes;
+            } else {
+                ++nd.replica_partitions;
+                nd.replica_records += live_records;
+                nd.replica_bytes += bytes;
+            }
+        }
+    }
+    std::vector<key_heat> keys;
+    keys.reserve(heat.size());
+    for (auto& [d, h] : heat)
+        keys.push_back(std::move(h));
+    const std::size_t k = std::min(m_cfg.hot_list_size, keys.size());
+    auto hotter = [](const key_heat& a, const key_heat& b) {
+        const std::uint64_t x = a.reads + a.writes;
+        const std::uint64_t y = b.reads + b.writes;
+        return x != y ? x > y : a.digest < b.digest;
+    };
+    std::partial_sort(
+        keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k), keys.end(), hotter);
+    keys.resize(k);
+    s.hot_keys = std::move(keys);
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid)
+        if (s.partitions[pid].ops.ops != 0)
+            ids.push_back(pid);
+    const std::size_t kp = std::min(m_cfg.hot_list_size, ids.size());
+    std::partial_sort(ids.begin(),
+                      ids.begin() + static_cast<std::ptrdiff_t>(kp),
+                      ids.end(),
+                      [&s](std::uint32_t a, std::uint32_t b) {
+                          const std::uint64_t x = s.partitions[a].ops.ops;
+                          const std::uint64_t y = s.partitions[b].ops.ops;
+                          return x != y ? x > y : a < b;
+                      });
+    ids.resize(kp);
+    s.hot_partitions = std::move(ids);
+    return s;
+}
+
+} // namespace kvmodel::sim
