@@ -1,9 +1,12 @@
 // kvmodel/kvmodel.hpp
 //
-// Everything except the adapters (which need a database client) and the JSON
+// Everything except the adapters (which need a database client), the JSON
 // notation of values and stats (core/json.hpp, sim/stats_json.hpp), which
-// bring in nlohmann/json (a quarter of this header's compile time): include
-// them where they are used.
+// bring in nlohmann/json (a quarter of this header's compile time), and the
+// expression builder and engine (exp/build.hpp, exp/eval.hpp: ~4,000 lines
+// that alone more than doubled this header's compile time): include them
+// where they are used. Without the engine in the program, a filter or an
+// expression op fails with PARAMETER_ERROR naming the header to include.
 #pragma once
 
 /// \namespace kvmodel
@@ -58,9 +61,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
-#include <kvmodel/exp/build.hpp>
 #include <kvmodel/exp/codes.hpp>
-#include <kvmodel/exp/eval.hpp>
 #include <kvmodel/exp/hook.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
