@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -228,11 +229,12 @@ TEST_CASE("bucketed list: an append under the caller's id is stored once per id"
 TEST_CASE("bucketed list: holes do not choke the head (issue 33)", "[patterns][bucketed_list]") {
     // A fifth of all writes time out once (max_attempts 1): claims whose
     // element write failed leave holes, some fences fail too and are left to
-    // compaction. The clock stands still, so no hole ever ages past
+    // compaction. The clock stands still, so no id ever ages past
     // claim_retention: compaction must still pass them once `claims` holds
-    // 4 x claim_window ids, and `claims` stays under 2 x claim_window + 1
-    // ids without faults and under 4 x claim_window (plus the appends that
-    // race a failed compaction) with them, whatever the hole rate; the head
+    // 4 x claim_window ids, and `claims` stays under 4 x claim_window ids
+    // without faults (2 x claim_window + 1 when every id is older than
+    // claim_retention) and under 5 x claim_window (the appends that race a
+    // failed compaction) with them, whatever the hole rate; the head
     // record and the bytes written per append stay within stated bounds of
     // the fault-free run. (Before: a hole stopped compaction for
     // claim_retention, 60 s, and `claims` grew with every append — the
@@ -244,11 +246,19 @@ TEST_CASE("bucketed list: holes do not choke the head (issue 33)", "[patterns][b
         double bytes_written_per_append = 0;
         std::size_t acked = 0;
     };
-    auto run = [&](double write_faults) {
+    // aged: the clock moves claim_retention at every read, so each id is
+    // old by the time compaction looks at it.
+    auto run = [&](double write_faults, bool aged) {
         sim::cluster c;
         if (write_faults > 0)
             REQUIRE(c.add_fault(sim::fault::timeout().only(sim::op_scope::writes).with_probability(write_faults).forever()));
-        list_type l(c, {bucket_policy::by_count, 50}, {.claim_window = window, .max_attempts = 1});
+        std::int64_t now = 0;
+        patterns::bucketed_location where;
+        where.claim_window = window;
+        where.max_attempts = 1;
+        const std::int64_t step = aged ? where.claim_retention.count() : 0;
+        where.clock = [&now, step] { return now += step; };
+        list_type l(c, {bucket_policy::by_count, 50}, where);
         std::set<std::string> stored;
         outcome out;
         constexpr int appends = 3000;
@@ -271,18 +281,59 @@ TEST_CASE("bucketed list: holes do not choke the head (issue 33)", "[patterns][b
         CHECK(l.count("o").value() >= read.size());
         return out;
     };
-    const outcome clean = run(0.0);
-    const outcome holed = run(0.2);
-    INFO("claims max " << clean.max_claims << " / " << holed.max_claims << ", head bytes max " << clean.max_head_bytes
+    const outcome aged = run(0.0, true);
+    const outcome clean = run(0.0, false);
+    const outcome holed = run(0.2, false);
+    INFO("claims max " << aged.max_claims << " / " << clean.max_claims << " / " << holed.max_claims << ", head bytes max " << clean.max_head_bytes
                        << " / " << holed.max_head_bytes << ", bytes written per append " << clean.bytes_written_per_append
                        << " / " << holed.bytes_written_per_append << ", acknowledged " << clean.acked << " / "
                        << holed.acked);
     CHECK(clean.acked == 3000);
     CHECK(holed.acked < 2700); // the faults did make holes
-    CHECK(clean.max_claims <= 2 * window + 1);
+    CHECK(aged.acked == 3000);
+    CHECK(aged.max_claims <= 2 * window + 1);
+    CHECK(clean.max_claims <= 4 * window);
     CHECK(holed.max_claims <= 5 * window);
     CHECK(holed.max_head_bytes <= clean.max_head_bytes * 3);
     CHECK(holed.bytes_written_per_append <= clean.bytes_written_per_append * 2);
+}
+
+TEST_CASE("bucketed list: a same-id retry after compaction is stored once (issue 33)", "[patterns][bucketed_list]") {
+    // The README's contract: an append that failed in doubt is retried with
+    // the SAME id and then stored once. Here its element landed (the bucket
+    // write applied, its answer lost) and its fence failed, so the append
+    // fails in doubt; 2 x claim_window + 2 other appends follow (compaction
+    // runs) before the retry, all within claim_retention. (Before: compaction
+    // moved the landed id out of `claims` at once, the retry claimed a new
+    // slot and the element was stored twice.)
+    constexpr std::size_t window = 4;
+    sim::cluster c;
+    std::int64_t now = 1'000'000;
+    patterns::bucketed_location where;
+    where.claim_window = window;
+    where.max_attempts = 1;
+    where.clock = [&now] { return now; };
+    list_type l(c, {bucket_policy::by_count, 3}, where);
+    REQUIRE(l.append("o", "first", now));
+    const std::int64_t ts = now;
+    // The claim goes through, the bucket write is applied and its answer
+    // lost, the fence is lost.
+    REQUIRE(c.add_fault(sim::fault::in_doubt().after(1).times(1)));
+    REQUIRE(c.add_fault(sim::fault::timeout().after(2).times(1)));
+    auto doubted = l.append("o", "retried", ts, "retried-id");
+    REQUIRE_FALSE(doubted);
+    CHECK(doubted.error().in_doubt);
+    c.clear_faults();
+    for (std::size_t i = 0; i < 2 * window + 2; ++i) {
+        ++now;
+        REQUIRE(l.append("o", "other " + std::to_string(i), now));
+    }
+    now += 1000; // still within claim_retention (5 s)
+    REQUIRE(l.append("o", "retried", ts, "retried-id"));
+    auto all = items_of(l.read_all("o").value());
+    CHECK(std::count(all.begin(), all.end(), "retried") == 1);
+    CHECK(all.size() == 2 * window + 4);
+    CHECK(l.count("o").value() == 2 * window + 4);
 }
 
 } // namespace patterns_bucketed_list_test

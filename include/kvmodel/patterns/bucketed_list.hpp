@@ -61,18 +61,29 @@
 // (CREATE_ONLY|NO_FAIL) and reads the slot back: if its element did land
 // (an in-doubt write) the append reports success after all. A fenced hole
 // counts as resolved. Compaction keeps `claims` short: once it holds
-// 2 x claim_window ids, the oldest claim_window of them move into `base`,
-// once each slot is resolved (landed, fenced or trimmed). An empty slot is
-// waited for up to claim_retention (default 5 s, by its id's time: a writer
-// still retrying its claim must find its id, else it claims a second slot
-// and leaves a hole) and then fenced; and once `claims` holds 4 x
-// claim_window ids every empty slot is fenced at once. So `claims` never
-// holds more than 4 x claim_window ids (plus the appends that race a failed
-// compaction) at any append or failure rate; a hole costs one bucket write
-// (its fence). A late write of the hole's element simply replaces the []
-// (it is then visible, once). Readers skip []. A retry with the same id
-// finds its slot while the id is among the recent claims, that is for at
-// least claim_window further appends to the stream.
+// 2 x claim_window ids, up to claim_window of the oldest ids that are older
+// than claim_retention (default 5 s, by the id's time: the append's start
+// for a generated id, the append's ts_ms for a caller's) move into `base`,
+// each slot resolved first (an empty one is fenced); and once `claims`
+// holds 4 x claim_window ids, the oldest claim_window move however young,
+// empty slots fenced. An id younger than claim_retention stays while
+// `claims` is below 4 x claim_window, landed or not: a writer still
+// retrying its claim must find its id, else it claims a second slot (and
+// stores its element twice if the first attempt landed). So `claims` never
+// holds more than 4 x claim_window ids plus the claims that race a
+// compaction (those made between its head read and its generation-checked
+// head write, which then fails and leaves the work to the next append) at
+// any append or failure rate; a hole costs one bucket write (its fence). A
+// late write of the hole's element simply replaces the [] (it is then
+// visible, once). Readers skip [].
+//
+// Exactly-once for retries. A retry with the same id finds its slot (and
+// stores the element once) while the id is in `claims`, that is at least
+// while BOTH hold: the id is younger than claim_retention, and fewer than
+// 3 x claim_window other claims followed it on the stream (the hard bound;
+// an old id also stays until claim_window others followed it). A retry
+// after the id left claims a NEW slot: the element is stored a second time
+// if the first attempt landed, once if it did not (its slot was fenced).
 //
 // Bucket of a slot: by count N, first_bucket + (slot - first_slot) / N; by
 // bytes, the bucket of the last `starts` entry at or below the slot — a
@@ -175,9 +186,10 @@ struct bucketed_location {
     std::size_t max_record_size = kv::default_max_record_size;
     /// Claims compacted at a time (see the header comment).
     std::size_t claim_window = 64;
-    /// How long compaction waits for the element of a claim before it fences
-    /// the slot as a hole (a writer still retrying its claim finds its id
-    /// meanwhile), unless `claims` is full (see the header comment).
+    /// How long compaction keeps a claim's id (landed or not; an empty slot
+    /// is then fenced as a hole): a writer retrying its claim with the same
+    /// id finds its slot meanwhile, unless `claims` is full (see the header
+    /// comment).
     std::chrono::milliseconds claim_retention{5000};
     /// The clock append ids carry (Unix ms): the system clock, or a
     /// simulation's (sim::cluster::time_source), so ids carry simulated time.
@@ -377,9 +389,10 @@ public:
     /// with the same id and timestamp (a caller's retry after an error, a
     /// re-delivered event) returns the first append's slot and stores the
     /// element there again instead of adding it twice — while the id is
-    /// among the stream's recent claims, that is until at least
-    /// claim_window other appends to the stream have followed it
-    /// (compaction forgets older ids; see the header comment). An id whose
+    /// in the stream's claims, that is at least while ts_ms is younger than
+    /// claim_retention and fewer than 3 x claim_window other appends to the
+    /// stream have followed it (later, the retry claims a new slot; see
+    /// "Exactly-once for retries" in the header comment). An id whose
     /// slot retention has dropped meanwhile is returned without writing
     /// (the element counts as stored, then dropped). An id is
     /// 1..max_append_id_bytes bytes (it is kept in the head record), else
@@ -394,7 +407,7 @@ public:
         return append_as(owner, item, ts_ms, value{list{ts_ms, std::string(append_id)}});
     }
 
-    /// The longest caller append id (claims keep up to 2 x claim_window ids
+    /// The longest caller append id (claims keep up to 4 x claim_window ids
     /// in the head record).
     static constexpr std::size_t max_append_id_bytes = 256;
 
@@ -693,6 +706,16 @@ private:
                           static_cast<std::int64_t>(first_bucket)}};
     }
 
+    // The time of a claim id ([time, ...]); an id of another shape counts
+    // as new.
+    static std::int64_t claim_time(const value& id) {
+        if (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int()) return id.as_list()[0].as_int();
+        return std::numeric_limits<std::int64_t>::max();
+    }
+
+    // Claims older than this may leave `claims`.
+    std::int64_t retention_cutoff() const { return now_ms() - m_where.claim_retention.count(); }
+
     std::int64_t now_ms() const {
         if (m_where.clock) return m_where.clock();
         return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -902,6 +925,8 @@ private:
                                                                    cdt::return_type::key_value)),
             kv::op::read("trim"),
             kv::op::read("listed"),
+            // The oldest claim: whether compaction has anything to move yet.
+            kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)),
         };
         if (m_scheme.policy == bucket_policy::by_bytes)
             ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
@@ -949,7 +974,9 @@ private:
         auto b = h.bucket_of(c.slot);
         if (!b) return error{status::parameter_error, "bucketed_list: no bucket for the claimed slot"};
         c.bucket = *b;
-        if (c.claims_len >= 2 * m_where.claim_window) compact(s);
+        if (c.claims_len >= max_claims_factor * m_where.claim_window ||
+            (c.claims_len >= 2 * m_where.claim_window && claim_time(res[7]) < retention_cutoff()))
+            compact(s);
         return c;
     }
 
@@ -961,14 +988,14 @@ private:
         return value{std::move(m)};
     }
 
-    // Moves the claim_window oldest ids into `base`. Their slots must be
-    // resolved first: landed, trimmed, or fenced as holes ([] put unless
-    // something is there; a late write of the element replaces it). An empty
-    // slot is fenced once its id is older than claim_retention (its writer
-    // is gone) or once `claims` holds max_claims_factor x claim_window ids
-    // (whatever the hole rate, the head stays bounded); a younger one stops
-    // compaction there, so that a writer still retrying its claim finds its
-    // id. Best effort: a head that moved on meanwhile (a generation
+    // Moves up to claim_window of the oldest ids into `base`: those older
+    // than claim_retention (by the id's time), or any once `claims` holds
+    // max_claims_factor x claim_window ids (whatever the rate, the head
+    // stays bounded); a younger id stops compaction there, landed or not,
+    // so that a writer still retrying its claim finds its id. Their slots
+    // are resolved first: landed, trimmed, or fenced as holes ([] put unless
+    // something is there; a late write of the element replaces it). Best
+    // effort: a head that moved on meanwhile (a generation
     // conflict) or a failed read or fence leaves the rest to a later append.
     // Round trips: the head, one read per bucket the prefix covers, one
     // fence per bucket with holes to fence, the head write.
@@ -979,15 +1006,17 @@ private:
         const value claims = r->value_of("claims");
         if (!h || !claims.is_list()) return;
         const list& ids = claims.as_list();
+        // A compaction that raced this one left fewer: the ids it kept stay.
+        if (ids.size() < 2 * m_where.claim_window) return;
         const std::uint64_t first = h->claimed - ids.size(); // base
-        const std::uint64_t last = first + std::min<std::uint64_t>(ids.size(), m_where.claim_window);
         const bool full = ids.size() >= max_claims_factor * m_where.claim_window;
-        const std::int64_t cutoff = now_ms() - m_where.claim_retention.count();
-        auto may_fence = [&](std::uint64_t slot) {
-            const value& id = ids[static_cast<std::size_t>(slot - first)];
-            return full || (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int() &&
-                            id.as_list()[0].as_int() < cutoff);
-        };
+        const std::int64_t cutoff = retention_cutoff();
+        // Only ids older than claim_retention move (unless `claims` is full),
+        // landed or not: a writer retrying one must still find it.
+        std::uint64_t last = first;
+        while (last < first + m_where.claim_window &&
+               (full || claim_time(ids[static_cast<std::size_t>(last - first)]) < cutoff))
+            ++last;
         std::uint64_t resolved = first; // slots below it are resolved
         for (std::uint64_t slot = first; slot < last && resolved == slot;) {
             std::uint64_t end = slot + 1;
@@ -995,7 +1024,7 @@ private:
             if (!b) break;
             while (end < last && h->bucket_of(end) == b) ++end;
             const std::uint64_t live = std::max(slot, h->trim); // trimmed slots need nothing
-            resolved = live < end ? fence_holes(s.bucket(*b, m_where), live, end, may_fence) : end;
+            resolved = live < end ? fence_holes(s.bucket(*b, m_where), live, end) : end;
             slot = end;
         }
         auto k = static_cast<std::int64_t>(resolved - first);
@@ -1004,12 +1033,9 @@ private:
                             h->generation);
     }
 
-    // Resolves slots [first, last) of one bucket in order, fencing the empty
-    // ones may_fence allows; returns the first slot not resolved (`last`
-    // when all are).
-    template <class MayFence>
-    std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last,
-                              const MayFence& may_fence) const {
+    // Resolves slots [first, last) of one bucket, fencing the empty ones;
+    // returns the first slot not resolved (`last` when all are).
+    std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
         auto got = detail::operate(*m_store,
                                    bk,
                                    {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
@@ -1027,7 +1053,6 @@ private:
         std::uint64_t slot = first;
         for (; slot < last; ++slot) {
             if (present[slot - first]) continue;
-            if (!may_fence(slot)) break;
             fences.push_back(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(slot), hole(), fence_policy())));
         }
         if (fences.empty() || detail::operate(*m_store, bk, fences, m_where.write)) return slot;
