@@ -1746,6 +1746,15 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
         o.mpolicy.flags = static_cast<std::uint32_t>(x);
         return k + 2 == n;
     };
+    // A map put's policy from argument k on: put / put_items with a policy
+    // argument (order, flags), or add / update, whose mode is the op's and
+    // which take at most an order.
+    auto put_mode = [&](std::size_t k, bool with_policy, bool create) {
+        if (with_policy)
+            return mpolicy(k);
+        o.mpolicy.mode = create ? cdt::map_write_mode::create_only : cdt::map_write_mode::update_only;
+        return n <= k + 1 && (n != k + 1 || mpolicy(k));
+    };
     switch (ci.op) {
     // --- list
     case 1:
@@ -1908,17 +1917,8 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
             return std::nullopt;
         o.key = a[0];
         o.val = a[1];
-        if (ci.op == 67) {
-            if (!mpolicy(2))
-                return std::nullopt;
-        } else {
-            o.mpolicy.mode =
-                ci.op == 65 ? cdt::map_write_mode::create_only : cdt::map_write_mode::update_only;
-            if (n > 3)
-                return std::nullopt;
-            if (n == 3 && !mpolicy(2))
-                return std::nullopt;
-        }
+        if (!put_mode(2, ci.op == 67, ci.op == 65))
+            return std::nullopt;
         return o;
     case 66:
     case 68:
@@ -1928,17 +1928,8 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
             return std::nullopt;
         for (const map_entry& e : a[0].as_map())
             o.items.emplace_back(e.key, e.val);
-        if (ci.op == 68) {
-            if (!mpolicy(1))
-                return std::nullopt;
-        } else {
-            o.mpolicy.mode =
-                ci.op == 66 ? cdt::map_write_mode::create_only : cdt::map_write_mode::update_only;
-            if (n > 2)
-                return std::nullopt;
-            if (n == 2 && !mpolicy(1))
-                return std::nullopt;
-        }
+        if (!put_mode(1, ci.op == 68, ci.op == 66))
+            return std::nullopt;
         return o;
     }
     case 73:
