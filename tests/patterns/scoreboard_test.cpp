@@ -1,0 +1,247 @@
+#include <kvmodel/patterns/scoreboard.hpp>
+#include <kvmodel/sim/cluster.hpp>
+#include <kvmodel/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace patterns_scoreboard_test {
+
+using namespace kvmodel;
+using patterns::board_order;
+using patterns::score_entry;
+using patterns::tie_mode;
+
+/// The naive reference: a plain map player -> score, ranked by sorting.
+struct reference {
+    board_order order = board_order::highest_first;
+    std::map<std::string, std::int64_t> scores;
+
+    bool better(std::int64_t a, std::int64_t b) const {
+        return order == board_order::highest_first ? a > b : a < b;
+    }
+    /// Best first, ties by player name ascending.
+    std::vector<std::pair<std::string, std::int64_t>> sorted() const {
+        std::vector<std::pair<std::string, std::int64_t>> v(scores.begin(), scores.end());
+        std::stable_sort(v.begin(), v.end(),
+                         [&](const auto& a, const auto& b) { return better(a.second, b.second); });
+        return v;
+    }
+    std::int64_t rank(const std::string& p, tie_mode mode) const {
+        const std::int64_t s = scores.at(p);
+        if (mode == tie_mode::competition) {
+            std::int64_t n = 0;
+            for (const auto& [q, t] : scores) n += better(t, s) ? 1 : 0;
+            return n + 1;
+        }
+        if (mode == tie_mode::dense) {
+            std::set<std::int64_t> d;
+            for (const auto& [q, t] : scores)
+                if (better(t, s)) d.insert(t);
+            return static_cast<std::int64_t>(d.size()) + 1;
+        }
+        const auto v = sorted();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (v[i].first == p) return static_cast<std::int64_t>(i) + 1;
+        return 0;
+    }
+    std::vector<score_entry> entries(std::size_t from, std::size_t to, tie_mode mode) const {
+        const auto v = sorted();
+        std::vector<score_entry> out;
+        for (std::size_t i = from; i < to && i < v.size(); ++i)
+            out.push_back({v[i].first, v[i].second, rank(v[i].first, mode)});
+        return out;
+    }
+    std::vector<score_entry> top(std::size_t n, tie_mode mode) const {
+        const auto v = sorted();
+        std::size_t end = std::min(n, v.size());
+        while (end > 0 && end < v.size() && v[end].second == v[end - 1].second) ++end;
+        return entries(0, end, mode);
+    }
+    std::vector<score_entry> around(const std::string& p, std::size_t k, tie_mode mode) const {
+        const auto v = sorted();
+        std::size_t i = 0;
+        while (v[i].first != p) ++i;
+        return entries(i >= k ? i - k : 0, i + k + 1, mode);
+    }
+};
+
+/// prefix + i (appended: "p" + std::to_string(i) trips GCC 12's -Wrestrict).
+std::string name(const char* prefix, std::uint64_t i) {
+    std::string s = prefix;
+    s += std::to_string(i);
+    return s;
+}
+
+const tie_mode all_modes[] = {tie_mode::competition, tie_mode::dense, tie_mode::ordinal};
+
+TEST_CASE("scoreboard: set, add, remove, ranks in the three tie modes",
+          "[patterns][scoreboard]") {
+    sim::cluster db;
+    patterns::scoreboard<sim::cluster> sb(db);
+    REQUIRE(sb.set("g", "ann", 50).value() == 50);
+    REQUIRE(sb.set("g", "bob", 70).value() == 70);
+    REQUIRE(sb.set("g", "cat", 50).value() == 50);
+    REQUIRE(sb.set("g", "dan", 40).value() == 40);
+    // bob 70, ann 50, cat 50, dan 40
+    CHECK(sb.rank("g", "bob", tie_mode::competition).value() == 1);
+    CHECK(sb.rank("g", "cat", tie_mode::competition).value() == 2);
+    CHECK(sb.rank("g", "dan", tie_mode::competition).value() == 4);
+    CHECK(sb.rank("g", "dan", tie_mode::dense).value() == 3);
+    CHECK(sb.rank("g", "ann", tie_mode::ordinal).value() == 2);
+    CHECK(sb.rank("g", "cat", tie_mode::ordinal).value() == 3);
+    CHECK(!sb.rank("g", "eve", tie_mode::competition).value().has_value());
+    CHECK(!sb.rank("nobody", "eve", tie_mode::dense).value().has_value());
+
+    auto added = sb.add("g", "dan", 35, "op-1", 1).value();
+    CHECK(added.applied);
+    CHECK(added.score == 75);
+    CHECK(!sb.add("g", "dan", 35, "op-1", 1).value().applied);
+    CHECK(sb.score("g", "dan").value() == 75);
+    CHECK(sb.rank("g", "dan", tie_mode::dense).value() == 1);
+    CHECK(sb.rank("g", "bob", tie_mode::dense).value() == 2);
+    CHECK(sb.rank("g", "ann", tie_mode::dense).value() == 3);
+
+    CHECK(sb.remove("g", "bob").value());
+    CHECK(!sb.remove("g", "bob").value());
+    CHECK(sb.size("g").value() == 3);
+    CHECK(sb.rank("g", "ann", tie_mode::dense).value() == 2);
+
+    const std::vector<score_entry> top1 = sb.top("g", 2, tie_mode::competition).value();
+    const std::vector<score_entry> want = {{"dan", 75, 1}, {"ann", 50, 2}, {"cat", 50, 2}};
+    CHECK(top1 == want);
+    const std::vector<score_entry> near = sb.around("g", "cat", 1, tie_mode::ordinal).value();
+    const std::vector<score_entry> want_near = {{"ann", 50, 2}, {"cat", 50, 3}};
+    CHECK(near == want_near);
+    CHECK(sb.around("g", "zed", 3).value().empty());
+    CHECK(sb.top("nobody", 3, tie_mode::dense).value().empty());
+}
+
+TEST_CASE("scoreboard: a lowest-first board and bad input", "[patterns][scoreboard]") {
+    sim::cluster db;
+    patterns::scoreboard<sim::cluster> race(db, {.order = board_order::lowest_first});
+    REQUIRE(race.set("100m", "carl", 992));
+    REQUIRE(race.set("100m", "ben", 979));
+    REQUIRE(race.set("100m", "flo", 992));
+    CHECK(race.rank("100m", "ben", tie_mode::competition).value() == 1);
+    CHECK(race.rank("100m", "flo", tie_mode::competition).value() == 2);
+    CHECK(race.rank("100m", "flo", tie_mode::ordinal).value() == 3);
+    CHECK(race.add("100m", "ben", -9, "fix", 1).value().score == 970);
+
+    patterns::scoreboard<sim::cluster> game(db);
+    auto bad = game.set("g", "x", std::numeric_limits<std::int64_t>::min());
+    REQUIRE(!bad);
+    CHECK(bad.error().code == status::parameter_error);
+    CHECK(bad.error().message.find("scoreboard::set") != std::string::npos);
+    CHECK(!game.size("g").value());
+}
+
+TEST_CASE("scoreboard: ranks, top with ties and around match a naive reference on 10k boards",
+          "[patterns][scoreboard]") {
+    sim::cluster db;
+    std::mt19937_64 rng(Catch::rngSeed());
+    patterns::scoreboard<sim::cluster> high(db);
+    patterns::scoreboard<sim::cluster> low(db, {.order = board_order::lowest_first});
+    std::int64_t op = 0;
+    for (int b = 0; b < 10000; ++b) {
+        const bool highest = rng() % 2 == 0;
+        const auto& sb = highest ? high : low;
+        reference ref{highest ? board_order::highest_first : board_order::lowest_first, {}};
+        const value board(name("b", static_cast<std::uint64_t>(b)));
+        const int players = 1 + static_cast<int>(rng() % 9);
+        const auto spread = static_cast<std::int64_t>(1 + rng() % 6); // small: many ties
+        const int steps = players + static_cast<int>(rng() % 4);
+        for (int i = 0; i < steps; ++i) {
+            const std::string p = name("p", rng() % static_cast<std::uint64_t>(players));
+            const auto x = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(spread)) - 2;
+            switch (rng() % 5) {
+            case 0:
+                REQUIRE(sb.remove(board, p).value() == (ref.scores.erase(p) == 1));
+                break;
+            case 1:
+            case 2: {
+                ++op;
+                auto r = sb.add(board, p, x, value(op), op).value();
+                REQUIRE(r.applied);
+                REQUIRE(r.score == (ref.scores[p] += x));
+                break;
+            }
+            default:
+                REQUIRE(sb.set(board, p, x * 10).value() == x * 10);
+                ref.scores[p] = x * 10;
+            }
+        }
+        if (ref.scores.empty()) {
+            CHECK(sb.top(board, 3, tie_mode::competition).value().empty());
+            continue;
+        }
+        const tie_mode mode = all_modes[rng() % 3];
+        auto it = ref.scores.begin();
+        std::advance(it, static_cast<std::ptrdiff_t>(rng() % ref.scores.size()));
+        const std::string& p = it->first;
+        INFO("board " << b << " player " << p);
+        for (tie_mode m : all_modes) REQUIRE(sb.rank(board, p, m).value() == ref.rank(p, m));
+        const std::size_t n = 1 + rng() % 4;
+        REQUIRE(sb.top(board, n, mode).value() == ref.top(n, mode));
+        const std::size_t k = rng() % 4;
+        REQUIRE(sb.around(board, p, k, mode).value() == ref.around(p, k, mode));
+        REQUIRE(sb.size(board).value() == ref.scores.size());
+    }
+}
+
+TEST_CASE("scoreboard: timeouts and in-doubt writes with resends never double count an add",
+          "[patterns][scoreboard]") {
+    sim::cluster db;
+    patterns::scoreboard<sim::cluster> sb(db, {.once = {.keep = 16}});
+    std::mt19937_64 rng(Catch::rngSeed());
+    reference ref;
+    {
+        testing::fault_scope faults(
+            db, {sim::fault::timeout().with_probability(0.2).forever(),
+                 sim::fault::in_doubt().with_probability(0.2).forever()});
+        for (std::int64_t op = 0; op < 600; ++op) {
+            const std::string p = name("p", rng() % 8);
+            const auto x = static_cast<std::int64_t>(rng() % 7) - 3;
+            const auto kind = rng() % 6;
+            // Resend until a definite answer; sometimes once more after success.
+            for (;;) {
+                result<void> done;
+                if (kind == 0) {
+                    auto r = sb.remove("g", p);
+                    if (!r) done = r.error();
+                } else if (kind == 1) {
+                    auto r = sb.set("g", p, x);
+                    if (!r) done = r.error();
+                } else {
+                    auto r = sb.add("g", p, x, value(op), op);
+                    if (!r) done = r.error();
+                }
+                if (done) break;
+                REQUIRE(done.error().code == status::timeout);
+            }
+            if (kind >= 2 && rng() % 3 == 0) (void)sb.add("g", p, x, value(op), op);
+            if (kind == 0)
+                ref.scores.erase(p);
+            else if (kind == 1)
+                ref.scores[p] = x;
+            else
+                ref.scores[p] += x;
+        }
+    }
+    for (const auto& [p, s] : ref.scores) {
+        INFO(p);
+        CHECK(sb.score("g", p).value() == s);
+        for (tie_mode m : all_modes) CHECK(sb.rank("g", p, m).value() == ref.rank(p, m));
+    }
+    CHECK(sb.size("g").value() == ref.scores.size());
+    CHECK(sb.top("g", 100, tie_mode::dense).value() == ref.top(100, tie_mode::dense));
+}
+
+} // namespace patterns_scoreboard_test
