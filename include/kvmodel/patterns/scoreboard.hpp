@@ -124,6 +124,25 @@ inline void assign_ranks(std::vector<score_entry>& out,
     }
 }
 
+/// The stored form of a score: itself on a lowest-first board, its negation on
+/// a highest-first one (so that better is always lower); PARAMETER_ERROR
+/// naming `what` for INT64_MIN on a highest-first board.
+inline result<std::int64_t> to_stored(board_order order, std::int64_t score, std::string_view what) {
+    if (order == board_order::lowest_first) return score;
+    if (score == std::numeric_limits<std::int64_t>::min())
+        return error{status::parameter_error,
+                     std::string(what) +
+                         ": INT64_MIN is not a score on a highest-first board (stored negated)"};
+    return -score;
+}
+
+/// The score of a stored value (wrapping as the server's increment does).
+inline std::int64_t from_stored(board_order order, std::int64_t stored) {
+    return order == board_order::lowest_first
+               ? stored
+               : static_cast<std::int64_t>(0ULL - static_cast<std::uint64_t>(stored));
+}
+
 } // namespace detail
 
 /// Per-board player -> score with ranks, top N with ties and "around me"; every
@@ -144,15 +163,41 @@ public:
     /// The options the board was made with.
     const scoreboard_options& options() const noexcept { return m_opt; }
 
+    /// The board bin's map policy: KEY_VALUE_ORDERED (rank by value).
+    static cdt::map_policy board_policy() {
+        return cdt::map_ops::policy(map_order::key_value_ordered, cdt::map_write_flags::none);
+    }
+    /// The distinct bin's map policy: KEY_ORDERED (count by key range).
+    static cdt::map_policy distinct_policy() {
+        return cdt::map_ops::policy(map_order::key_ordered, cdt::map_write_flags::none);
+    }
+
     /// Sets the player's score (creating the player). Idempotent: resend it
     /// after a timeout. Returns the score.
     result<std::int64_t> set(const value& board, const std::string& player,
                              std::int64_t score) const {
-        auto s = stored_of(score, "scoreboard::set");
-        if (!s) return s.error();
-        auto r = write(board, player, cdt::map_ops::put(value(player), value(*s), board_policy()));
+        auto ops = set_ops(player, score);
+        if (!ops) return ops.error();
+        auto r = write(board, *ops);
         if (!r) return r.error();
         return score;
+    }
+
+    /// The operations set() sends in its one operate (to send them in a batch
+    /// of one's own); PARAMETER_ERROR as set().
+    result<std::vector<kv::operation>> set_ops(const std::string& player,
+                                               std::int64_t score) const {
+        auto s = detail::to_stored(m_opt.order, score, "scoreboard::set");
+        if (!s) return s.error();
+        return update_ops(player,
+                          this->on_bin(cdt::map_ops::put(value(player), value(*s), board_policy())));
+    }
+
+    /// The operations remove() sends in its one operate; the second one's
+    /// result is 1 if the player was on the board.
+    std::vector<kv::operation> remove_ops(const std::string& player) const {
+        return update_ops(player, this->on_bin(cdt::map_ops::remove_by_key(
+                                      value(player), cdt::return_type::count)));
     }
 
     /// Adds `delta` to the player's score (a new player starts at 0), at most
@@ -161,9 +206,7 @@ public:
     /// the op ids kept, e.g. the caller's clock). Returns the new score when applied.
     result<add_outcome> add(const value& board, const std::string& player, std::int64_t delta,
                             const value& op_id, std::int64_t stamp) const {
-        const std::int64_t d = m_opt.order == board_order::highest_first
-                                   ? static_cast<std::int64_t>(0ULL - static_cast<std::uint64_t>(delta))
-                                   : delta;
+        const std::int64_t d = detail::from_stored(m_opt.order, delta);
         auto k = this->key_of(board);
         if (!k) return k.error();
         const std::vector<kv::operation> ops = update_ops(
@@ -183,8 +226,7 @@ public:
 
     /// Removes the player; true if it was on the board. Idempotent.
     result<bool> remove(const value& board, const std::string& player) const {
-        auto r =
-            write(board, player, cdt::map_ops::remove_by_key(value(player), cdt::return_type::count));
+        auto r = write(board, remove_ops(player));
         if (!r) {
             if (r.error().code == status::record_not_found) return false;
             return r.error();
@@ -335,23 +377,8 @@ public:
 private:
     static std::int32_t rt(cdt::return_type t) { return static_cast<std::int32_t>(t); }
 
-    static cdt::map_policy board_policy() {
-        return cdt::map_ops::policy(map_order::key_value_ordered, cdt::map_write_flags::none);
-    }
-
-    result<std::int64_t> stored_of(std::int64_t score, std::string_view what) const {
-        if (m_opt.order == board_order::lowest_first) return score;
-        if (score == std::numeric_limits<std::int64_t>::min())
-            return error{status::parameter_error,
-                         std::string(what) +
-                             ": INT64_MIN is not a score on a highest-first board (stored negated)"};
-        return -score;
-    }
-
     std::int64_t score_of(std::int64_t stored) const {
-        return m_opt.order == board_order::lowest_first
-                   ? stored
-                   : static_cast<std::int64_t>(0ULL - static_cast<std::uint64_t>(stored));
+        return detail::from_stored(m_opt.order, stored);
     }
 
     /// The player's stored score (an int expression; unknown when absent).
@@ -395,19 +422,12 @@ private:
         return ops;
     }
 
-    static cdt::map_policy distinct_policy() {
-        return cdt::map_ops::policy(map_order::key_ordered, cdt::map_write_flags::none);
-    }
-
-    /// A write about `player`: update_ops around `board_op` in ONE operate;
-    /// the per-op results.
-    result<std::vector<value>> write(const value& board, const std::string& player,
-                                     cdt::op board_op) const {
+    /// A write of update_ops in ONE operate; the per-op results.
+    result<std::vector<value>> write(const value& board,
+                                     const std::vector<kv::operation>& ops) const {
         auto k = this->key_of(board);
         if (!k) return k.error();
-        auto r = patterns::operate(this->store(), *k,
-                                   update_ops(player, this->on_bin(std::move(board_op))),
-                                   this->location().write);
+        auto r = patterns::operate(this->store(), *k, ops, this->location().write);
         if (!r) return r.error();
         return std::move(r->results);
     }
