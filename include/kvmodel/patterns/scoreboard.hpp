@@ -35,6 +35,7 @@
 // retries; add() takes an op id and applies once however often it is resent
 // (within once_options::keep later adds to the same board).
 //
+// Not in kvmodel.hpp: it brings the expression builder and engine; include it.
 // Scores are int64. A highest-first board stores -score: INT64_MIN is refused
 // (PARAMETER_ERROR), and an add() past the int64 range wraps as the server's
 // increment does.
@@ -89,6 +90,7 @@ struct score_entry {
     std::string player; ///< the player
     std::int64_t score = 0; ///< the score
     std::int64_t rank = 0;  ///< 1-based, in the tie mode asked for
+    /// Memberwise equality.
     friend bool operator==(const score_entry&, const score_entry&) = default;
 };
 
