@@ -2,85 +2,21 @@
 #include <kvmodel/sim/cluster.hpp>
 #include <kvmodel/testing.hpp>
 
+#include "scoreboard_reference.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
 namespace patterns_scoreboard_test {
 
 using namespace kvmodel;
-using patterns::board_order;
-using patterns::score_entry;
-using patterns::tie_mode;
 
-/// The naive reference: a plain map player -> score, ranked by sorting.
-struct reference {
-    board_order order = board_order::highest_first;
-    std::map<std::string, std::int64_t> scores;
-
-    bool better(std::int64_t a, std::int64_t b) const {
-        return order == board_order::highest_first ? a > b : a < b;
-    }
-    /// Best first, ties by player name ascending.
-    std::vector<std::pair<std::string, std::int64_t>> sorted() const {
-        std::vector<std::pair<std::string, std::int64_t>> v(scores.begin(), scores.end());
-        std::stable_sort(v.begin(), v.end(),
-                         [&](const auto& a, const auto& b) { return better(a.second, b.second); });
-        return v;
-    }
-    std::int64_t rank(const std::string& p, tie_mode mode) const {
-        const std::int64_t s = scores.at(p);
-        if (mode == tie_mode::competition) {
-            std::int64_t n = 0;
-            for (const auto& [q, t] : scores) n += better(t, s) ? 1 : 0;
-            return n + 1;
-        }
-        if (mode == tie_mode::dense) {
-            std::set<std::int64_t> d;
-            for (const auto& [q, t] : scores)
-                if (better(t, s)) d.insert(t);
-            return static_cast<std::int64_t>(d.size()) + 1;
-        }
-        const auto v = sorted();
-        for (std::size_t i = 0; i < v.size(); ++i)
-            if (v[i].first == p) return static_cast<std::int64_t>(i) + 1;
-        return 0;
-    }
-    std::vector<score_entry> entries(std::size_t from, std::size_t to, tie_mode mode) const {
-        const auto v = sorted();
-        std::vector<score_entry> out;
-        for (std::size_t i = from; i < to && i < v.size(); ++i)
-            out.push_back({v[i].first, v[i].second, rank(v[i].first, mode)});
-        return out;
-    }
-    std::vector<score_entry> top(std::size_t n, tie_mode mode) const {
-        const auto v = sorted();
-        std::size_t end = std::min(n, v.size());
-        while (end > 0 && end < v.size() && v[end].second == v[end - 1].second) ++end;
-        return entries(0, end, mode);
-    }
-    std::vector<score_entry> around(const std::string& p, std::size_t k, tie_mode mode) const {
-        const auto v = sorted();
-        std::size_t i = 0;
-        while (v[i].first != p) ++i;
-        return entries(i >= k ? i - k : 0, i + k + 1, mode);
-    }
-};
-
-/// prefix + i (appended: "p" + std::to_string(i) trips GCC 12's -Wrestrict).
-std::string name(const char* prefix, std::uint64_t i) {
-    std::string s = prefix;
-    s += std::to_string(i);
-    return s;
-}
-
-const tie_mode all_modes[] = {tie_mode::competition, tie_mode::dense, tie_mode::ordinal};
+using namespace patterns_scoreboard_reference;
 
 TEST_CASE("scoreboard: set, add, remove, ranks in the three tie modes",
           "[patterns][scoreboard]") {
@@ -206,34 +142,8 @@ TEST_CASE("scoreboard: timeouts and in-doubt writes with resends never double co
         testing::fault_scope faults(
             db, {sim::fault::timeout().with_probability(0.2).forever(),
                  sim::fault::in_doubt().with_probability(0.2).forever()});
-        for (std::int64_t op = 0; op < 600; ++op) {
-            const std::string p = name("p", rng() % 8);
-            const auto x = static_cast<std::int64_t>(rng() % 7) - 3;
-            const auto kind = rng() % 6;
-            // Resend until a definite answer; sometimes once more after success.
-            for (;;) {
-                result<void> done;
-                if (kind == 0) {
-                    auto r = sb.remove("g", p);
-                    if (!r) done = r.error();
-                } else if (kind == 1) {
-                    auto r = sb.set("g", p, x);
-                    if (!r) done = r.error();
-                } else {
-                    auto r = sb.add("g", p, x, value(op), op);
-                    if (!r) done = r.error();
-                }
-                if (done) break;
-                REQUIRE(done.error().code == status::timeout);
-            }
-            if (kind >= 2 && rng() % 3 == 0) (void)sb.add("g", p, x, value(op), op);
-            if (kind == 0)
-                ref.scores.erase(p);
-            else if (kind == 1)
-                ref.scores[p] = x;
-            else
-                ref.scores[p] += x;
-        }
+        for (std::int64_t op = 0; op < 600; ++op)
+            resent_write(sb, value("g"), name("p", rng() % 8), op, rng, ref);
     }
     for (const auto& [p, s] : ref.scores) {
         INFO(p);
