@@ -13,9 +13,9 @@
 //                                 client's sequential round trips, a batch
 //                                 counted once (2); rt_per_op = the simulator's
 //                                 count: one per node a batch touches — or,
-//                                 while kv/batch.hpp is the local fallback (no
-//                                 batch_operate member on sim::cluster), one per
-//                                 record of the batch.
+//                                 while sim::cluster has no batch_operate
+//                                 member (kv::batch_operate's fallback), one
+//                                 per record of the batch.
 //   BM_bucketed_set/1000000       bucketed_scoreboard::set() on the same board:
 //                                 batches_per_op (3–4), rt_per_op
 #include <kvmodel/kv/batch.hpp>

@@ -208,13 +208,12 @@ public:
     /// the op ids kept, e.g. the caller's clock). Returns the new score when applied.
     result<add_outcome> add(const value& board, const std::string& player, std::int64_t delta,
                             const value& op_id, std::int64_t stamp) const {
+        // The stored delta: negated (wrapping) on a highest-first board.
         const std::int64_t d = detail::from_stored(m_opt.order, delta);
         auto k = this->key_of(board);
         if (!k) return k.error();
         const std::vector<kv::operation> ops = update_ops(
-            player,
-            kv::op::cdt(this->location().bin,
-                        cdt::map_ops::increment(value(player), value(d), board_policy())));
+            player, this->on_bin(cdt::map_ops::increment(value(player), value(d), board_policy())));
         auto r = operate_once(this->store(), *k, op_id, stamp, std::span<const kv::operation>(ops),
                               this->location().write, m_opt.once);
         if (!r) return r.error();
