@@ -27,7 +27,9 @@
 //             scores are partitioned by range too). Round trips: 2 when a
 //             batch is one round trip (one per node touched on a real
 //             cluster, sent in parallel); with kv/batch.hpp's fallback (no
-//             batch_operate on the store) one per record.
+//             batch_operate on the store) one per record. The server reads
+//             every better bucket's record whole: ~9 MB per rank at one
+//             million players in 245 buckets (bench/scoreboard_bench.cpp).
 //   score()   1 read of the directory shard.
 //   set(), add(), remove()  1 batch read {directory shard, meta}, then ONE
 //             operate on the new bucket, one on the old bucket when the player
@@ -38,10 +40,10 @@
 //             (its marker is in the directory shard and is checked first).
 //   top(n)    one read of meta, then one read per bucket walked (best first),
 //             each reading the bucket's in-range entries whole.
-//   rebalance()  1 batch of counts, then per split: 1 read, 3 writes (copy
-//             to a new bucket, meta, trim the old); per merge: 1 read, 3
-//             writes (copy, meta, delete); per bucket with stray entries: 1
-//             write.
+//   rebalance()  per pass: 1 read of meta and 1 batch of counts, then per
+//             split: 1 read, 4 writes (a fresh bucket id, the copy to it, the
+//             bound in meta, the trim of the old); per merge: 1 read, 3 writes
+//             (copy, meta, delete); per bucket with stray entries: 1 write.
 //   load()    bulk-fills an empty board: one write per bucket and per shard,
 //             meta last.
 // Concurrency: writes of one player must not run concurrently with each other
