@@ -73,6 +73,7 @@
 #include <kvmodel/sim/clock.hpp>
 #include <kvmodel/sim/detail/pending_writes.hpp>
 #include <kvmodel/sim/faults.hpp>
+#include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>
 
 #include <boost/container/small_vector.hpp>
@@ -104,24 +105,6 @@ struct partition;
 struct entry;
 class txn;
 } // namespace detail
-
-/// One namespace's settings.
-struct namespace_config {
-    /// The namespace's name (1..31 bytes), unique in the cluster.
-    std::string name = "test";
-    /// 64 B .. 8 MiB; a write whose record would exceed it fails RECORD_TOO_BIG.
-    std::size_t max_record_size = kv::default_max_record_size;
-    /// Seconds; 0 = records never expire unless a write sets a TTL.
-    std::int64_t default_ttl = 0;
-    /// Copies of each partition (capped at the live node count).
-    std::uint32_t replication_factor = 2;
-    /// Aerospike's transaction-pending-limit: a write to a record whose wait
-    /// queue is deeper than this fails KEY_BUSY (0 = no limit). A write keeps
-    /// its record busy for its simulated latency (base_latency plus injected
-    /// latency), so with no latency configured nothing ever waits
-    /// (sim/detail/pending_writes.hpp).
-    std::uint32_t transaction_pending_limit = detail::default_transaction_pending_limit;
-};
 
 /// The cluster's settings.
 struct cluster_config {
@@ -337,8 +320,21 @@ public:
 
     // --- maintenance ---------------------------------------------------------
 
-    /// Removes expired records now (the server's nsup); how many.
+    /// Removes expired records now, whatever the namespaces' nsup-period;
+    /// how many.
     std::size_t expire();
+
+    /// Runs one nsup cycle on every namespace now, whatever its
+    /// nsup-period, then re-evaluates stop-writes: where a node is past
+    /// evict-used-pct (or evict-indexes-memory-pct) it evicts
+    /// evict-tenths-pct of the records with a TTL, nearest void time first,
+    /// by void-time histogram bucket; otherwise it removes the expired
+    /// records. Records removed. O(records).
+    /// Without this call both run on the cluster's clock: nsup when the
+    /// clock passes each multiple of nsup-period (never with 0), stop-writes
+    /// every 10 s (the server's EVAL_STOP_WRITES_PERIOD), each time on the
+    /// first single-record command that sees the new time.
+    std::size_t nsup();
 
     /// Live records in a namespace (0 for an unknown one). O(records).
     std::uint64_t record_count(std::string_view ns_name) const;
@@ -496,6 +492,40 @@ private:
                                                std::string_view cmd,
                                                Keep&& keep);
 
+    // --- capacity ------------------------------------------------------------
+
+    // What one node holds of a namespace (data_used_bytes, n_objects, and
+    // the secondary-index entries of its copies).
+    struct node_usage {
+        std::uint64_t data_bytes = 0;
+        std::uint64_t objects = 0;
+        std::uint64_t sindex_entries = 0;
+        std::uint64_t index_bytes() const noexcept {
+            return objects * primary_index_bytes + sindex_entries * sindex_entry_bytes;
+        }
+    };
+    static std::uint64_t sindex_entries(const std::vector<kv::index_spec>& indexes,
+                                        const detail::entry& e);
+    std::vector<node_usage> usage(const detail::namespace_state& ns) const;
+    // Sets each node's stop-writes state from its usage (nsup.c
+    // eval_stop_writes).
+    void eval_stop_writes(detail::namespace_state& ns) const;
+    static error stop_writes_error(const detail::namespace_state& ns,
+                                   std::string_view cmd,
+                                   int node,
+                                   std::uint32_t why);
+    // Removes the records `doomed` picks; how many.
+    template <class Pred>
+    static std::size_t remove_records(detail::namespace_state& ns, Pred&& doomed);
+    // The void time below which an eviction round deletes (nsup.c
+    // find_evict_void_time): now_s = only expiry, 0 = nothing to do.
+    static std::int64_t evict_void_time(const detail::namespace_state& ns, std::int64_t now_s);
+    // One nsup cycle (run_expire_or_evict): evicts when breached, else
+    // expires. Under ns.nsup_mu.
+    std::size_t nsup_cycle(detail::namespace_state& ns, std::int64_t now_s);
+    // Runs the stop-writes evaluation and the nsup cycle that are due.
+    void maintain(detail::namespace_state& ns, time_ms now);
+
     namespace_stats snapshot(const detail::namespace_state& ns,
                              const std::vector<bool>& alive,
                              std::int64_t now_s) const;
@@ -562,6 +592,25 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
             return fail(status::parameter_error,
                         "cluster: namespace '" + n.name + "' default-ttl " +
                             std::to_string(n.default_ttl) + " outside 0 .. 10 years");
+        if (n.default_ttl != 0 && n.nsup_period == 0 && !n.allow_ttl_without_nsup)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name +
+                            "' must configure non-zero nsup-period or allow-ttl-without-nsup "
+                            "true if default-ttl is non-zero");
+        if (n.data_size == 0)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' data-size 0");
+        for (auto [what, pct] : {std::pair{"stop-writes-used-pct", n.stop_writes_used_pct},
+                                 std::pair{"evict-used-pct", n.evict_used_pct},
+                                 std::pair{"evict-indexes-memory-pct", n.evict_indexes_memory_pct}})
+            if (pct > 100)
+                return fail(status::parameter_error,
+                            "cluster: namespace '" + n.name + "' " + what + " " +
+                                std::to_string(pct) + " outside 0 .. 100");
+        if (n.evict_hist_buckets < 100 || n.evict_hist_buckets > 10'000'000)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' evict-hist-buckets " +
+                            std::to_string(n.evict_hist_buckets) + " outside 100 .. 10000000");
     }
     return {};
 }
@@ -905,17 +954,18 @@ KVMODEL_DECL void cluster::reset_stats() {
 KVMODEL_DECL std::size_t cluster::expire() {
     const std::int64_t now_s = m_clock->now_s();
     std::size_t n = 0;
+    for (const auto& ns : m_namespaces)
+        n += remove_records(*ns, [now_s](const detail::entry& e) { return e.expired(now_s); });
+    return n;
+}
+
+KVMODEL_DECL std::size_t cluster::nsup() {
+    const std::int64_t now_s = m_clock->now_s();
+    std::size_t n = 0;
     for (const auto& ns : m_namespaces) {
-        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-            detail::partition& p = ns->parts[pid];
-            std::lock_guard lock(p.mu);
-            n += ns->records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
-                if (!e.expired(now_s))
-                    return false;
-                p.depart(d, e, pid);
-                return true;
-            });
-        }
+        std::lock_guard lock(ns->nsup_mu);
+        n += nsup_cycle(*ns, now_s);
+        eval_stop_writes(*ns);
     }
     return n;
 }
