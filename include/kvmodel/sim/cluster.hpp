@@ -435,6 +435,11 @@ private:
                                                                bool was_ok,
                                                                bool doubt);
 
+    // A status a fault makes the server answer instead of serving the
+    // command (fault::fail_with): counted, and described.
+    error injected_answer(
+        detail::partition& p, std::string_view cmd, status s, int node, time_ms now);
+
     // A crashed node's last answer: the connection dropped after the request
     // was sent (doubt: a write was applied all the same).
     [[gnu::cold, gnu::noinline]] static inline error
@@ -917,6 +922,8 @@ KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
         (f.kind == fault_kind::node_crash && f.node >= static_cast<int>(m_cfg.nodes)))
         return fail(status::parameter_error,
                     "add_fault: node " + std::to_string(f.node) + " does not exist");
+    if (f.kind == fault_kind::fail_with && f.answer == status::ok)
+        return fail(status::parameter_error, "add_fault: fail_with needs an error status, not OK");
     if (!(f.probability >= 0.0 && f.probability <= 1.0))
         return fail(status::parameter_error, "add_fault: probability must be in [0, 1]");
     return m_faults.add(std::move(f));

@@ -643,6 +643,8 @@ R cluster::run(const kv::key& k,
                 }
             });
             const bool lost = fx.timeout || fx.in_doubt || late || fx.crashed;
+            if (fx.answer != status::ok && !fx.timeout)
+                return injected_answer(p, cmd, fx.answer, node, now);
             if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
                 // Hot key: refused before it is applied (not retried, as the clients do).
                 p.account([](counters& c) {
@@ -783,6 +785,12 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
                 retry.push_back(i);
                 continue;
             }
+            if (fx.answer != status::ok) {
+                out[i] = injected_answer(p, "batch_get", fx.answer, node, now);
+                if (kv::is_transient(fx.answer) && fx.answer != status::key_busy)
+                    retry.push_back(i);
+                continue;
+            }
             const std::int64_t now_s = now / 1000;
             detail::entry* e = live(*ns, p, k, now_s);
             if (e == nullptr) {
@@ -826,6 +834,24 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
         pending = std::move(retry);
     }
     return out;
+}
+
+inline error cluster::injected_answer(
+    detail::partition& p, std::string_view cmd, status s, int node, time_ms now) {
+    p.account([s](counters& c) {
+        ++c.errors;
+        if (s == status::key_busy)
+            ++c.key_busy;
+        if (s == status::record_not_found)
+            ++c.not_found;
+    });
+    // The C client counts an overloaded device against the node's error
+    // rate (as_node_put_conn_error), as it does timeouts.
+    if (s == status::device_overload)
+        add_node_error(node, now);
+    return error{s,
+                 std::string(cmd) + ": " + std::string(status_name(s)) + " from node " +
+                     std::to_string(node) + " (injected by a fault)"};
 }
 
 inline std::optional<kv::index_type> cluster::index_type_of(const value& v) noexcept {
