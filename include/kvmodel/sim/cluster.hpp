@@ -17,6 +17,14 @@
 //   size checked against max-record-size; a command that runs out of memory
 //   throws std::bad_alloc with the record as it was (for a last CDT op that
 //   erases a run across a sorted list's leaves: a prefix of it may be gone);
+// * each namespace's capacity (sim/namespace_config.hpp, with 8.x's names):
+//   data_used_bytes (each copy's stored size) and index bytes per node
+//   against data-size and indexes-memory-budget; stop-writes, evaluated
+//   every 10 s of the clock as the server does, refusing writes with
+//   SERVER_MEM_ERROR; nsup on the clock every nsup-period (or nsup()):
+//   expiry, or eviction nearest void time first past evict-used-pct; TTL
+//   writes refused under nsup-period 0 unless allow-ttl-without-nsup (true
+//   here by default: see the field);
 // * an injectable clock (manual by default: TTL expiry is tested by moving
 //   it, never by sleeping) — an expired record reads as missing;
 // * the client's retry loop: transient failures (kv::is_transient but
@@ -54,7 +62,8 @@
 // in bench/sim_bench.cpp beside a bare digest + hash-map lookup.
 //
 // Departures from Aerospike: failover and migration are instant; expired
-// records are removed lazily (on access, or by expire()); query results hold
+// records are removed lazily (on access, by expire(), nsup() or nsup on the
+// clock when nsup-period is set); query results hold
 // each matching record once; durable delete in Community only refuses a
 // write command that deletes the record (ENTERPRISE_ONLY), as 8.x does.
 #pragma once

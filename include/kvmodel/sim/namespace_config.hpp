@@ -41,7 +41,9 @@ struct namespace_config {
     /// storage-engine memory's data-size, or the total size of the devices
     /// (files) of storage-engine device: what data_used_pct is taken of, per
     /// node. The server has no default (it refuses a namespace without one);
-    /// 4 GiB is the data-size of the aerospike.conf the server ships.
+    /// 4 GiB is the data-size of the aerospike.conf the server ships. Any
+    /// non-zero size is accepted (the server's minimum for memory is 512 MiB)
+    /// so that a test fills a namespace quickly.
     std::uint64_t data_size = std::uint64_t{4} << 30U;
     /// stop-writes-used-pct (storage-engine context): once a node's data is
     /// at least this % of data_size, writes mastered there fail
