@@ -192,14 +192,17 @@ struct namespace_stats {
     std::vector<key_heat> hot_keys;
     /// Partition ids with the most ops first.
     std::vector<std::uint32_t> hot_partitions;
-    /// data_used_bytes, index_used_bytes and sindex_used_bytes summed over
-    /// the nodes (every copy).
+    /// The nodes' data_used_bytes summed (every copy).
     std::uint64_t data_used_bytes = 0;
+    /// The nodes' index_used_bytes summed (every copy).
     std::uint64_t index_used_bytes = 0;
+    /// The nodes' sindex_used_bytes summed (every copy).
     std::uint64_t sindex_used_bytes = 0;
-    /// nsup cycles run, and the records they expired and evicted.
+    /// nsup cycles run (on the clock and by cluster::nsup()).
     std::uint64_t nsup_cycles = 0;
+    /// Records nsup expired.
     std::uint64_t expired_records = 0;
+    /// Records nsup evicted.
     std::uint64_t evicted_records = 0;
     /// The last eviction's void-time cut (Unix seconds; 0 = none yet).
     std::int64_t evict_void_time = 0;
