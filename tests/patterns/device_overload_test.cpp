@@ -134,7 +134,18 @@ TEST_CASE("device overload: consolidated counters", "[patterns][device_overload]
     const std::size_t f = overload_writes(db);
     REQUIRE(c.increment("scope", "clicks", 3));
     CHECK(db.fault_fires(f) == 2);
-    CHECK(c.increment("scope", "clicks", 0).value() == 3);
+    CHECK(c.get("scope", "clicks").value() == 3);
+}
+
+TEST_CASE("device overload: exactly once (increment_once)", "[patterns][device_overload]") {
+    sim::cluster db;
+    pt::consolidated_counters<sim::cluster> c(db, {.write = retried()});
+    const std::size_t f = overload_writes(db);
+    auto once = c.increment_once("day", "clicks", 5, "op-1", 1);
+    REQUIRE(once);
+    CHECK(once->applied);
+    CHECK(db.fault_fires(f) == 2);
+    CHECK(c.get("day", "clicks").value() == 5);
 }
 
 TEST_CASE("device overload: event map", "[patterns][device_overload]") {
