@@ -561,7 +561,6 @@ R cluster::run(const kv::key& k,
         return unknown_namespace(cmd, k.ns());
     if (result<void> c = k.check(); !c)
         return error{c.error().code, std::string(cmd) + ": " + c.error().message};
-    maintain(*ns, m_clock->now_ms());
     const std::uint32_t pid = k.partition_id();
     detail::partition& p = ns->parts[pid];
     // The partition's hot line and the record's slot are likely cold
@@ -578,6 +577,8 @@ R cluster::run(const kv::key& k,
     microseconds elapsed{0};
     for (std::uint32_t attempt = 0;; ++attempt) {
         const time_ms now = m_clock->now_ms();
+        if (attempt == 0)
+            maintain(*ns, now); // before the partition lock: it takes them all
         // What faults see of this attempt (built only when faults are armed).
         const auto attempt_of = [&](int node) {
             return detail::attempt_info{
