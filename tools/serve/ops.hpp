@@ -1,0 +1,187 @@
+// tools/serve/ops.hpp
+//
+// Wire ops to kv::operation: read, write, incr, append, prepend, touch,
+// delete, CDT read/modify (list and map: the msgpack [op, args...] or
+// [0xff, ctx, [op, args...]] the clients pack, decoded by the expression
+// engine's CDT call decoder, exp::detail::make_cdt_op), and expression
+// read/modify. A wire op kvmodel does not model (bit and HLL ops, a list
+// set_order or map set_policy, a ctx kind other than index/rank/value/key)
+// is PARAMETER_ERROR naming it, as the server answers a request it cannot
+// parse. Cost: one msgpack decode of the op's bytes.
+#pragma once
+
+#include <kvmodel/exp/eval.hpp>
+#include <kvmodel/kv/operation.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "wire.hpp"
+
+namespace kvmodel::tools::serve {
+
+namespace detail {
+
+[[gnu::cold]] inline error bad_op(std::string_view name, const std::string& what) {
+    return error{status::parameter_error,
+                 "op on bin '" + std::string(name) + "': " + what};
+}
+
+// A ctx list [type, value, ...] as the C client's as_cdt_ctx_pack writes it;
+// the create bits (0x40 / 0x80 / 0xc0) select the order of what is created.
+inline result<std::vector<cdt::ctx_step>> decode_ctx(const value& v) {
+    if (!v.is_list() || v.as_list().empty() || v.as_list().size() % 2 != 0)
+        return fail(status::parameter_error, "invalid context");
+    const list& l = v.as_list();
+    std::vector<cdt::ctx_step> out;
+    for (std::size_t k = 0; k < l.size(); k += 2) {
+        if (!l[k].is_int())
+            return fail(status::parameter_error, "invalid context type");
+        std::int64_t t = l[k].as_int();
+        const value& arg = l[k + 1];
+        std::int64_t base = t & 0x3f;
+        std::int64_t create = t & 0xc0;
+        bool needs_int = base == 0x10 || base == 0x11 || base == 0x20 || base == 0x21;
+        if (needs_int && !arg.is_int())
+            return fail(status::parameter_error, "context type " + std::to_string(t) +
+                                                     " needs an integer");
+        if (create != 0 && base != 0x10 && base != 0x22)
+            return fail(status::parameter_error, "invalid context type " + std::to_string(t));
+        switch (base) {
+        case 0x10:
+            if (create != 0)
+                out.push_back(cdt::ctx_step::list_index_create(
+                    arg.as_int(),
+                    create == 0xc0 ? kvmodel::list_order::ordered : kvmodel::list_order::unordered,
+                    create == 0x80));
+            else
+                out.push_back(cdt::ctx_step::list_index(arg.as_int()));
+            break;
+        case 0x11:
+            out.push_back(cdt::ctx_step::list_rank(arg.as_int()));
+            break;
+        case 0x13:
+            out.push_back(cdt::ctx_step::list_value(arg));
+            break;
+        case 0x20:
+            out.push_back(cdt::ctx_step::map_index(arg.as_int()));
+            break;
+        case 0x21:
+            out.push_back(cdt::ctx_step::map_rank(arg.as_int()));
+            break;
+        case 0x22:
+            if (create != 0)
+                out.push_back(cdt::ctx_step::map_key_create(
+                    arg, create == 0xc0   ? kvmodel::map_order::key_value_ordered
+                         : create == 0x80 ? kvmodel::map_order::key_ordered
+                                          : kvmodel::map_order::unordered));
+            else
+                out.push_back(cdt::ctx_step::map_key(arg));
+            break;
+        case 0x23:
+            out.push_back(cdt::ctx_step::map_value(arg));
+            break;
+        default:
+            return fail(status::parameter_error,
+                        "context type " + std::to_string(t) + " is not supported by kvmodel");
+        }
+    }
+    return out;
+}
+
+// A CDT op's msgpack: [op, args...] or [0xff, ctx, [op, args...]].
+inline result<cdt::op> decode_cdt(const wire_op& w) {
+    auto v = adapters::detail::decode_msgpack(w.data);
+    if (!v)
+        return bad_op(w.name, "malformed CDT op: " + v.error().message);
+    if (!v->is_list() || v->as_list().empty() || !v->as_list()[0].is_int())
+        return bad_op(w.name, "a CDT op is a msgpack list starting with its op code");
+    exp::detail::call_info ci;
+    std::vector<value> args = v->as_list().to_vector();
+    if (args[0].as_int() == 0xff) {
+        if (args.size() != 3)
+            return bad_op(w.name, "a CDT op with a context is [0xff, ctx, [op, args...]]");
+        auto ctx = decode_ctx(args[1]);
+        if (!ctx)
+            return bad_op(w.name, ctx.error().message);
+        ci.ctx = std::move(*ctx);
+        if (!args[2].is_list() || args[2].as_list().empty() || !args[2].as_list()[0].is_int())
+            return bad_op(w.name, "a CDT op is a msgpack list starting with its op code");
+        args = args[2].as_list().to_vector();
+    }
+    ci.op = static_cast<std::uint64_t>(args[0].as_int());
+    auto o = exp::detail::make_cdt_op(ci, std::span<const value>(args).subspan(1));
+    if (!o)
+        return bad_op(w.name, "CDT op " + std::to_string(ci.op) +
+                                  " with these arguments is not supported");
+    bool read = cdt::classify(o->code) == cdt::op_class::read;
+    if (read != (w.op == opcode::cdt_read))
+        return bad_op(w.name, std::string(cdt::op_name(o->code)) + " sent as a CDT " +
+                                  (w.op == opcode::cdt_read ? "read" : "modify"));
+    return std::move(*o);
+}
+
+} // namespace detail
+
+/// One wire op as a kv::operation.
+inline result<kv::operation> decode_op(const wire_op& w) {
+    std::string name(w.name);
+    auto val = [&]() { return particle_value(w.particle_type, w.data); };
+    switch (w.op) {
+    case opcode::read:
+        if (name.empty())
+            return kv::op::read_all();
+        return kv::op::read(std::move(name));
+    case opcode::write:
+    case opcode::incr:
+    case opcode::append:
+    case opcode::prepend: {
+        auto v = val();
+        if (!v)
+            return detail::bad_op(w.name, v.error().message);
+        if (w.op == opcode::write)
+            return kv::op::write(std::move(name), std::move(*v));
+        if (w.op == opcode::incr)
+            return kv::op::add(std::move(name), std::move(*v));
+        if (w.op == opcode::append)
+            return kv::op::append(std::move(name), std::move(*v));
+        return kv::op::prepend(std::move(name), std::move(*v));
+    }
+    case opcode::touch:
+        return kv::op::touch();
+    case opcode::remove:
+        return kv::op::delete_record();
+    case opcode::cdt_read:
+    case opcode::cdt_modify: {
+        auto o = detail::decode_cdt(w);
+        if (!o)
+            return o.error();
+        return kv::op::cdt(std::move(name), std::move(*o));
+    }
+    case opcode::exp_read:
+    case opcode::exp_modify: {
+        // [packed expression, flags]
+        auto v = adapters::detail::decode_msgpack(w.data);
+        if (!v || !v->is_list() || v->as_list().size() != 2 || !v->as_list()[1].is_int())
+            return detail::bad_op(w.name, "an expression op is [expression, flags]");
+        // The expression's own bytes, as sent: between the 2-element list
+        // header (one byte, 0x92) and the flags.
+        std::size_t flags_size = adapters::detail::encode_msgpack(v->as_list()[1]).size();
+        if (w.data[0] != 0x92 || w.data.size() < 1 + flags_size)
+            return detail::bad_op(w.name, "an expression op is [expression, flags]");
+        std::vector<std::uint8_t> packed(w.data.begin() + 1, w.data.end() - static_cast<std::ptrdiff_t>(flags_size));
+        auto flags = static_cast<std::uint32_t>(v->as_list()[1].as_int());
+        if (w.op == opcode::exp_read)
+            return kv::op::exp_read(std::move(name), std::move(packed), flags);
+        return kv::op::exp_write(std::move(name), std::move(packed), flags);
+    }
+    default:
+        break;
+    }
+    return fail(status::parameter_error,
+                "op type " + std::to_string(w.op) + " on bin '" + name +
+                    "' is not supported by kvmodel serve");
+}
+
+} // namespace kvmodel::tools::serve

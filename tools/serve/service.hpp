@@ -1,0 +1,651 @@
+// tools/serve/service.hpp
+//
+// What `kvmodel serve` answers, without sockets: a service wraps one
+// sim::cluster and turns a request body received by node n into the bytes
+// to send back (tools/serve/server.hpp moves the bytes).
+//
+// * Info (proto type 1): the commands the official clients send while they
+//   tend the cluster (node, build, version, edition, features, partitions,
+//   partition-generation, replicas / replicas-master / replicas-all,
+//   peers-generation, peers-clear-std / -alt, peers-tls-*, service-clear-std,
+//   rebalance-generation, rack-ids, cluster-name, namespaces,
+//   namespace/<ns>, statistics), sindex-create / sindex-delete, truncate /
+//   truncate-namespace, and the test powers (kvmodel-*; README "Testing from
+//   any language"). An unknown name is left out of the answer, as the server
+//   does.
+// * Messages (proto type 3): single-record commands (get, exists, put,
+//   delete, touch, operate) through sim::cluster::operate with the policy the
+//   header's bits carry; batch index requests; scans and queries by
+//   partition. Every node answers every command (the server would proxy a
+//   command that reached the wrong node); a node that is down has its port
+//   closed by the server.
+//
+// Departures: the sim's client-side retry loop is off (max_retries 0), the
+// real client retries; a TIMEOUT the sim reports (an injected timeout or
+// latency) is answered as the server's TIMEOUT result code, and a
+// client-side status (a node crash's refused connection) closes the
+// connection. Record TTLs are sent as void times on the client's clock
+// (now + the sim's seconds left), so a client computes the sim's TTL.
+#pragma once
+
+#include <kvmodel/kv/key.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/policy.hpp>
+#include <kvmodel/sim/cluster.hpp>
+#include <kvmodel/sim/stats_json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cctype>
+#include <functional>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ops.hpp"
+#include "wire.hpp"
+
+namespace kvmodel::tools::serve {
+
+/// Standard base64 (as the server's cf_b64 encodes partition bitmaps).
+inline std::string base64(std::span<const std::uint8_t> in) {
+    static constexpr char digits[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((in.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < in.size(); i += 3) {
+        std::uint32_t n = std::uint32_t{in[i]} << 16;
+        if (i + 1 < in.size())
+            n |= std::uint32_t{in[i + 1]} << 8;
+        if (i + 2 < in.size())
+            n |= in[i + 2];
+        out.push_back(digits[(n >> 18) & 63]);
+        out.push_back(digits[(n >> 12) & 63]);
+        out.push_back(i + 1 < in.size() ? digits[(n >> 6) & 63] : '=');
+        out.push_back(i + 2 < in.size() ? digits[n & 63] : '=');
+    }
+    return out;
+}
+
+/// Seconds between the Unix epoch and Aerospike's (2010-01-01).
+inline constexpr std::int64_t citrusleaf_epoch = 1262304000;
+
+/// "k1=v1;k2=v2" parameters of an info command.
+inline std::map<std::string, std::string, std::less<>> info_params(std::string_view s) {
+    std::map<std::string, std::string, std::less<>> out;
+    while (!s.empty()) {
+        std::size_t end = s.find(';');
+        std::string_view kv = s.substr(0, end);
+        std::size_t eq = kv.find('=');
+        if (eq != std::string_view::npos)
+            out.emplace(std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)));
+        else if (!kv.empty())
+            out.emplace(std::string(kv), std::string());
+        if (end == std::string_view::npos)
+            break;
+        s.remove_prefix(end + 1);
+    }
+    return out;
+}
+
+/// What a handled request asks the connection to do.
+struct reply {
+    std::vector<std::uint8_t> bytes; ///< to send (may be empty)
+    bool close = false;              ///< close the connection after sending
+};
+
+/// The service behind every node's port.
+class service {
+public:
+    /// `ports[n]` is node n's port (for peers and service addresses).
+    service(sim::cluster& db, std::vector<std::uint16_t> ports, std::string cluster_name)
+        : m_db(db)
+        , m_ports(std::move(ports))
+        , m_cluster_name(std::move(cluster_name)) {}
+
+    sim::cluster& cluster() noexcept { return m_db; }
+    /// The ports actually bound (after binding port 0).
+    void set_ports(std::vector<std::uint16_t> ports) { m_ports = std::move(ports); }
+    std::uint32_t nodes() const noexcept { return static_cast<std::uint32_t>(m_ports.size()); }
+
+    /// Node n's name: what `node` answers and peers list.
+    static std::string node_name(std::uint32_t n) {
+        std::string hex = "0123456789ABCDEF";
+        std::string s = "BB9";
+        for (int shift = 44; shift >= 0; shift -= 4)
+            s.push_back(hex[(std::uint64_t{n + 1} >> shift) & 15]);
+        return s;
+    }
+
+    /// Bumped on every topology change: partition- and peers-generation.
+    std::uint32_t generation() const noexcept { return m_generation.load(); }
+
+    /// Takes node n down or up (the server closes or reopens its port:
+    /// on_topology is called after the change).
+    result<void> set_node(std::uint32_t n, bool up) {
+        auto r = up ? m_db.node_up(static_cast<int>(n)) : m_db.node_down(static_cast<int>(n));
+        if (r) {
+            ++m_generation;
+            if (on_topology)
+                on_topology(n, up);
+        }
+        return r;
+    }
+    /// Called after set_node changed a node (the server opens or closes its port).
+    std::function<void(std::uint32_t, bool)> on_topology;
+
+    /// A whole request of proto type `type` received by node n.
+    reply handle(std::uint32_t n, std::uint8_t type, std::span<const std::uint8_t> body) {
+        if (type == proto::type_info) {
+            std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());
+            return {info_frame(info(n, text)), false};
+        }
+        if (type == proto::type_message)
+            return message(body);
+        // Admin (security) and compressed messages: the Community server has
+        // no security; compression is not modelled - both close the
+        // connection, as the server does with what it cannot read.
+        return {{}, true};
+    }
+
+    /// The answer to an info request: "name\tvalue\n" per command asked.
+    std::string info(std::uint32_t n, std::string_view request) {
+        std::string out;
+        if (request.empty()) // the whole default list: node and build are enough
+            request = "node\nbuild\n";
+        while (!request.empty()) {
+            std::size_t end = request.find('\n');
+            std::string_view cmd = request.substr(0, end);
+            if (!cmd.empty()) {
+                std::optional<std::string> v = info_one(n, cmd);
+                if (v) {
+                    out.append(cmd);
+                    out.push_back('\t');
+                    out.append(*v);
+                    out.push_back('\n');
+                }
+            }
+            if (end == std::string_view::npos)
+                break;
+            request.remove_prefix(end + 1);
+        }
+        return out;
+    }
+
+private:
+    // --- info ------------------------------------------------------------------
+
+    std::string replicas(std::uint32_t n) const {
+        std::string out;
+        for (const sim::namespace_config& nc : m_db.config().namespaces) {
+            std::uint32_t rf = std::min<std::uint32_t>(nc.replication_factor, nodes());
+            std::vector<std::vector<std::uint8_t>> maps(rf, std::vector<std::uint8_t>(512, 0));
+            for (std::uint32_t pid = 0; pid < 4096; ++pid) {
+                std::vector<int> reps = m_db.replicas(nc.name, pid);
+                for (std::size_t i = 0; i < reps.size() && i < rf; ++i)
+                    if (reps[i] == static_cast<int>(n))
+                        maps[i][pid >> 3] |= static_cast<std::uint8_t>(0x80 >> (pid & 7));
+            }
+            out += nc.name + ":0," + std::to_string(rf);
+            for (const auto& m : maps)
+                out.append(",").append(base64(m));
+            out += ";";
+        }
+        if (!out.empty())
+            out.pop_back();
+        return out;
+    }
+
+    std::string replicas_master(std::uint32_t n) const {
+        std::string out;
+        for (const sim::namespace_config& nc : m_db.config().namespaces) {
+            std::vector<std::uint8_t> map(512, 0);
+            for (std::uint32_t pid = 0; pid < 4096; ++pid) {
+                std::vector<int> reps = m_db.replicas(nc.name, pid);
+                if (!reps.empty() && reps[0] == static_cast<int>(n))
+                    map[pid >> 3] |= static_cast<std::uint8_t>(0x80 >> (pid & 7));
+            }
+            out += nc.name + ":" + base64(map) + ";";
+        }
+        if (!out.empty())
+            out.pop_back();
+        return out;
+    }
+
+    std::string peers(std::uint32_t n) const {
+        std::string out = std::to_string(generation()) + ",,[";
+        bool first = true;
+        for (std::uint32_t p = 0; p < nodes(); ++p) {
+            if (p == n || !m_db.node_alive(static_cast<int>(p)))
+                continue;
+            if (!first)
+                out += ",";
+            first = false;
+            out += "[" + node_name(p) + ",,[127.0.0.1:" + std::to_string(m_ports[p]) + "]]";
+        }
+        return out + "]";
+    }
+
+    std::string statistics() const {
+        std::uint32_t alive = 0;
+        for (std::uint32_t p = 0; p < nodes(); ++p)
+            alive += m_db.node_alive(static_cast<int>(p)) ? 1U : 0U;
+        std::uint64_t objects = 0;
+        for (const sim::namespace_config& nc : m_db.config().namespaces)
+            objects += m_db.record_count(nc.name);
+        return "cluster_size=" + std::to_string(alive) + ";objects=" + std::to_string(objects) +
+               ";cluster_generation=" + std::to_string(generation());
+    }
+
+    static std::string fail_text(const error& e) {
+        return "FAIL:" + std::to_string(static_cast<int>(e.code)) + ":" + e.message;
+    }
+
+    std::optional<std::string> info_one(std::uint32_t n, std::string_view cmd) {
+        std::string_view name = cmd.substr(0, cmd.find(':'));
+        std::string_view args =
+            cmd.find(':') == std::string_view::npos ? std::string_view() : cmd.substr(cmd.find(':') + 1);
+        auto params = info_params(args);
+        if (name == "node")
+            return node_name(n);
+        if (name == "build")
+            return "8.1.2.0";
+        if (name == "version")
+            return "Aerospike Community Edition build 8.1.2.0";
+        if (name == "edition")
+            return "Aerospike Community Edition";
+        if (name == "features")
+            return "batch-any;batch-index;blob-bits;cdt-list;cdt-map;cluster-stable;float;"
+                   "geo;sindex-exists;peers;pipelining;pquery;pscans;query-show;relaxed-sc;"
+                   "replicas;replicas-all;replicas-master;truncate-namespace;udf";
+        if (name == "partitions")
+            return "4096";
+        if (name == "partition-generation" || name == "peers-generation" ||
+            name == "rebalance-generation" || name == "cluster-stable")
+            return std::to_string(generation());
+        if (name == "replicas" || name == "replicas-all")
+            return replicas(n);
+        if (name == "replicas-master")
+            return replicas_master(n);
+        if (name == "peers-clear-std" || name == "peers-clear-alt")
+            return peers(n);
+        if (name == "peers-tls-std" || name == "peers-tls-alt")
+            return std::to_string(generation()) + ",,[]";
+        if (name == "service-clear-std" || name == "service-clear-alt" || name == "service")
+            return "127.0.0.1:" + std::to_string(m_ports[n]);
+        if (name == "rack-ids")
+            return std::string();
+        if (name == "cluster-name")
+            return m_cluster_name;
+        if (name == "namespaces") {
+            std::string out;
+            for (const sim::namespace_config& nc : m_db.config().namespaces)
+                out.append(out.empty() ? "" : ";").append(nc.name);
+            return out;
+        }
+        if (name.starts_with("namespace/")) {
+            std::string_view ns = name.substr(10);
+            for (const sim::namespace_config& nc : m_db.config().namespaces)
+                if (nc.name == ns)
+                    return "objects=" + std::to_string(m_db.record_count(ns)) +
+                           ";replication-factor=" + std::to_string(nc.replication_factor) +
+                           ";default-ttl=" + std::to_string(nc.default_ttl) +
+                           ";max-record-size=" + std::to_string(nc.max_record_size) +
+                           ";storage-engine=memory";
+            return "type=unknown";
+        }
+        if (name == "statistics")
+            return statistics();
+        if (name == "sindex-create")
+            return sindex_create(params);
+        if (name == "sindex-delete") {
+            auto r = m_db.drop_index(params["ns"], params.count("indexname") ? params["indexname"]
+                                                                               : params["index"]);
+            return r ? std::string("OK") : fail_text(r.error());
+        }
+        if (name == "truncate" || name == "truncate-namespace")
+            return truncate(params["namespace"], params["set"]);
+        if (name.starts_with("kvmodel-"))
+            return powers(name.substr(8), params);
+        return std::nullopt;
+    }
+
+    std::string sindex_create(std::map<std::string, std::string, std::less<>>& p) {
+        kv::index_spec ix;
+        ix.ns = p["ns"];
+        ix.set = p["set"];
+        ix.name = p["indexname"];
+        // indexdata=bin,type (older) or bin=..;type=.. (8.x)
+        std::string type;
+        if (p.count("indexdata")) {
+            std::string d = p["indexdata"];
+            std::size_t c = d.find(',');
+            ix.bin = d.substr(0, c);
+            type = c == std::string::npos ? "" : d.substr(c + 1);
+        } else {
+            ix.bin = p["bin"];
+            type = p["type"];
+        }
+        for (char& ch : type)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (type == "numeric")
+            ix.type = kv::index_type::numeric;
+        else if (type == "string")
+            ix.type = kv::index_type::string;
+        else
+            return "FAIL:4:index type '" + type + "' is not supported by kvmodel";
+        std::string it = p.count("indextype") ? p["indextype"] : "default";
+        for (char& ch : it)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (it == "list")
+            ix.collection = kv::index_collection::list;
+        else if (it == "mapkeys")
+            ix.collection = kv::index_collection::map_keys;
+        else if (it == "mapvalues")
+            ix.collection = kv::index_collection::map_values;
+        auto r = m_db.create_index(ix);
+        return r ? std::string("OK") : fail_text(r.error());
+    }
+
+    std::string truncate(const std::string& ns, const std::string& set) {
+        kv::scan_request req;
+        req.ns = ns;
+        req.set = set;
+        auto all = m_db.scan(req);
+        if (!all)
+            return fail_text(all.error());
+        for (const kv::keyed_record& r : *all)
+            (void)m_db.remove(r.k);
+        return "ok";
+    }
+
+    // The test powers (documented in README "Testing from any language").
+    std::string powers(std::string_view what, std::map<std::string, std::string, std::less<>>& p) {
+        auto num = [&](const char* k, std::int64_t def) {
+            auto it = p.find(k);
+            if (it == p.end() || it->second.empty())
+                return def;
+            try {
+                return static_cast<std::int64_t>(std::stoll(it->second));
+            } catch (...) {
+                return def;
+            }
+        };
+        sim::manual_clock* clock = m_db.manual_time();
+        if (what == "clock")
+            return std::to_string(m_db.time_source().now_ms());
+        if (what == "clock-advance") {
+            if (!clock)
+                return "FAIL:4:the clock is not manual";
+            clock->advance(std::chrono::milliseconds(num("ms", 0)));
+            return std::to_string(clock->now_ms());
+        }
+        if (what == "node-down" || what == "node-up") {
+            std::int64_t node = num("node", -1);
+            if (node < 0 || node >= static_cast<std::int64_t>(nodes()))
+                return "FAIL:4:no node " + std::to_string(node);
+            auto r = set_node(static_cast<std::uint32_t>(node), what == "node-up");
+            return r ? std::string("ok") : fail_text(r.error());
+        }
+        if (what == "fault") {
+            std::string kind = p["kind"];
+            std::int64_t times = num("times", 1);
+            if (kind == "status") {
+                std::lock_guard lock(m_mutex);
+                m_status_faults.push_back({static_cast<std::uint8_t>(num("code", 1)),
+                                           static_cast<std::uint64_t>(times), p["ns"]});
+                return "ok";
+            }
+            sim::fault f;
+            if (kind == "timeout")
+                f = sim::fault::timeout();
+            else if (kind == "in_doubt")
+                f = sim::fault::in_doubt();
+            else if (kind == "latency")
+                f = sim::fault::latency(std::chrono::microseconds(num("us", 0)));
+            else
+                return "FAIL:4:unknown fault kind '" + kind +
+                       "' (timeout, in_doubt, latency, status)";
+            f = f.times(static_cast<std::uint64_t>(times)).on_node(static_cast<int>(num("node", -1)));
+            if (p.count("ns"))
+                f = f.in_namespace(p["ns"]);
+            auto id = m_db.add_fault(f);
+            return id ? std::to_string(*id) : fail_text(id.error());
+        }
+        if (what == "faults-clear") {
+            m_db.clear_faults();
+            std::lock_guard lock(m_mutex);
+            m_status_faults.clear();
+            return "ok";
+        }
+        if (what == "stats")
+            return sim::to_json(m_db.stats()).dump();
+        if (what == "stats-reset") {
+            m_db.reset_stats();
+            return "ok";
+        }
+        if (what == "reset") {
+            for (std::uint32_t n = 0; n < nodes(); ++n)
+                if (!m_db.node_alive(static_cast<int>(n)))
+                    (void)set_node(n, true);
+            m_db.clear_faults();
+            {
+                std::lock_guard lock(m_mutex);
+                m_status_faults.clear();
+            }
+            for (const sim::namespace_config& nc : m_db.config().namespaces)
+                (void)truncate(nc.name, "");
+            m_db.reset_stats();
+            return "ok";
+        }
+        return "FAIL:4:unknown kvmodel command '" + std::string(what) + "'";
+    }
+
+    // --- messages -------------------------------------------------------------
+
+    struct status_fault {
+        std::uint8_t code = 0;
+        std::uint64_t left = 0; // 0 = forever
+        std::string ns;
+    };
+
+    // An injected status for a command on ns, if one is due.
+    std::optional<std::uint8_t> injected(std::string_view ns) {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_status_faults.begin(); it != m_status_faults.end(); ++it) {
+            if (!it->ns.empty() && it->ns != ns)
+                continue;
+            std::uint8_t code = it->code;
+            if (it->left == 1)
+                m_status_faults.erase(it);
+            else if (it->left > 1)
+                --it->left;
+            return code;
+        }
+        return std::nullopt;
+    }
+
+    static std::uint32_t wire_void_time(const kv::record& r) {
+        if (r.ttl < 0)
+            return 0;
+        auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+        return static_cast<std::uint32_t>(now - citrusleaf_epoch + std::max<std::int64_t>(r.ttl, 1));
+    }
+
+    static reply error_reply(std::uint8_t code) {
+        msg_writer w;
+        w.begin(code, 0, 0, info3::last);
+        w.end();
+        w.end_proto();
+        return {std::move(w.bytes()), false};
+    }
+
+    static std::string field_text(const message& m, std::uint8_t type) {
+        const wire_field* f = m.find(type);
+        return f ? std::string(reinterpret_cast<const char*>(f->data.data()), f->data.size())
+                 : std::string();
+    }
+
+    // The key a command names: the user key when sent (so send_key stores
+    // it), else the digest.
+    static result<kv::key> key_of(const message& m) {
+        std::string ns = field_text(m, field::ns);
+        std::string set = field_text(m, field::set);
+        if (ns.empty() || ns.size() > kv::max_namespace_length)
+            return fail(status::parameter_error, "message: no valid namespace field");
+        if (set.size() > kv::max_set_length)
+            return fail(status::parameter_error, "message: set name too long");
+        if (const wire_field* k = m.find(field::key); k && !k->data.empty()) {
+            auto v = particle_value(k->data[0], k->data.subspan(1));
+            if (!v)
+                return v.error();
+            auto key = kv::key::make(ns, set, std::move(*v));
+            if (key)
+                return key;
+        }
+        const wire_field* d = m.find(field::digest);
+        if (!d || d->data.size() != 20)
+            return fail(status::parameter_error, "message: no 20-byte digest field");
+        kv::digest dg{};
+        std::copy(d->data.begin(), d->data.end(), dg.begin());
+        return kv::key::from_digest(ns, set, dg);
+    }
+
+    static kv::write_policy policy_of(const message& m) {
+        kv::write_policy wp;
+        wp.max_retries = 0;
+        wp.socket_timeout = std::chrono::milliseconds(0);
+        wp.total_timeout = std::chrono::milliseconds(m.h.transaction_ttl);
+        if (m.h.info2 & info2::generation)
+            wp.gen = kv::generation_policy::eq;
+        else if (m.h.info2 & info2::generation_gt)
+            wp.gen = kv::generation_policy::gt;
+        wp.generation = m.h.generation;
+        if (m.h.info2 & info2::create_only)
+            wp.exists = kv::record_exists_action::create_only;
+        else if (m.h.info3 & info3::update_only)
+            wp.exists = kv::record_exists_action::update_only;
+        else if (m.h.info3 & info3::create_or_replace)
+            wp.exists = kv::record_exists_action::replace;
+        else if (m.h.info3 & info3::replace_only)
+            wp.exists = kv::record_exists_action::replace_only;
+        wp.ttl = m.h.record_ttl == 0xFFFFFFFFU   ? kv::ttl_never_expire
+                 : m.h.record_ttl == 0xFFFFFFFEU ? kv::ttl_dont_update
+                                                 : static_cast<std::int64_t>(m.h.record_ttl);
+        wp.durable_delete = (m.h.info2 & info2::durable_delete) != 0;
+        wp.send_key = m.find(field::key) != nullptr;
+        if (const wire_field* f = m.find(field::filter_exp))
+            wp.filter_exp.assign(f->data.begin(), f->data.end());
+        return wp;
+    }
+
+    static bool pairs_as_map(const kv::operation& o) {
+        const auto* c = std::get_if<kv::cdt_operation>(&o);
+        return c && cdt::is_map_op(c->op.code) &&
+               (c->op.return_type & 0xffff) == static_cast<std::int32_t>(cdt::return_type::key_value);
+    }
+
+    // The ops of a record answer (see the header comment of this file).
+    static void write_bins(msg_writer& w,
+                           const message& m,
+                           std::span<const kv::operation> ops,
+                           const kv::record& r) {
+        bool all_ops = (m.h.info2 & info2::respond_all_ops) != 0;
+        if (ops.empty() || (m.h.info1 & info1::get_all)) {
+            if (!(m.h.info1 & info1::get_no_bins))
+                for (const kv::bin& b : r.bins)
+                    w.op(b.name, b.val);
+            if (ops.empty() || ops.size() == 1)
+                return;
+        }
+        for (std::size_t i = 0; i < ops.size() && i < r.results.size(); ++i) {
+            const kv::operation& o = ops[i];
+            kv::op_kind k = kv::kind(o);
+            if (k == kv::op_kind::read_all || k == kv::op_kind::read_header)
+                continue;
+            const std::string* bin = kv::bin_of(o);
+            const value& v = r.results[i];
+            if (!all_ops && v.is_nil())
+                continue;
+            w.op(bin ? std::string_view(*bin) : std::string_view(), v, pairs_as_map(o));
+        }
+    }
+
+    reply single(const message& m) {
+        auto key = key_of(m);
+        if (!key)
+            return error_reply(static_cast<std::uint8_t>(key.error().code));
+        if (auto code = injected(key->ns()))
+            return error_reply(*code);
+        kv::write_policy wp = policy_of(m);
+        std::vector<kv::operation> ops;
+        ops.reserve(m.ops.size());
+        for (const wire_op& wo : m.ops) {
+            auto o = decode_op(wo);
+            if (!o)
+                return error_reply(static_cast<std::uint8_t>(o.error().code));
+            ops.push_back(std::move(*o));
+        }
+        bool is_write = (m.h.info2 & (info2::write | info2::remove)) != 0;
+        if ((m.h.info2 & info2::remove) && ops.empty()) {
+            auto r = m_db.remove(*key, wp);
+            if (!r)
+                return status_reply(r.error());
+            return error_reply(0);
+        }
+        std::vector<kv::operation> run = ops;
+        if (run.empty()) {
+            if (m.h.info1 & info1::get_no_bins)
+                run.push_back(kv::op::read_header());
+            else
+                run.push_back(kv::op::read_all());
+        } else if ((m.h.info1 & info1::get_all) && !is_write) {
+            // get with GET_ALL and bin ops: the whole record
+            run.assign(1, kv::op::read_all());
+        }
+        auto r = m_db.operate(*key, run, wp);
+        if (!r)
+            return status_reply(r.error());
+        msg_writer w;
+        w.begin(0, r->generation, wire_void_time(*r), info3::last);
+        if (!(m.h.info1 & info1::get_no_bins))
+            write_bins(w, m, run, *r);
+        w.end();
+        w.end_proto();
+        return {std::move(w.bytes()), false};
+    }
+
+    static reply status_reply(const error& e) {
+        int code = static_cast<int>(e.code);
+        if (code < 0 || code > 255)
+            return {{}, true};
+        return error_reply(static_cast<std::uint8_t>(code));
+    }
+
+    reply message(std::span<const std::uint8_t> body) {
+        auto m = parse_message(body);
+        if (!m)
+            return {{}, true};
+        if (m->find(field::batch_index))
+            return error_reply(static_cast<std::uint8_t>(status::unsupported_feature));
+        if (!m->find(field::digest) && !m->find(field::key))
+            return error_reply(static_cast<std::uint8_t>(status::unsupported_feature));
+        return single(*m);
+    }
+
+    sim::cluster& m_db;
+    std::vector<std::uint16_t> m_ports;
+    std::string m_cluster_name;
+    std::atomic<std::uint32_t> m_generation{1};
+    std::mutex m_mutex;
+    std::vector<status_fault> m_status_faults;
+};
+
+} // namespace kvmodel::tools::serve
