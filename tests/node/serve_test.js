@@ -1,0 +1,158 @@
+// tests/node/serve_test.js
+//
+// The official Aerospike Node.js client (npm `aerospike`) against
+// `kvmodel serve --nodes 3`: discovery, every command family, the test
+// powers, and a node taken down mid-test with the client failing over.
+// Run by ctest (tests/node/run.cmake installs the client); by hand:
+//   node tests/node/serve_test.js build/tools/kvmodel
+// Exit status 0 when every check passes; each failure is printed.
+'use strict'
+const { spawn } = require('child_process')
+const net = require('net')
+const assert = require('assert')
+const Aerospike = require('aerospike')
+
+const kvmodel = process.argv[2]
+const ops = Aerospike.operations
+const maps = Aerospike.maps
+const lists = Aerospike.lists
+
+function startServe (args) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(kvmodel, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    proc.stdout.on('data', d => {
+      out += d
+      const m = out.match(/ready ports=([0-9,]+)/)
+      if (m) resolve({ proc, ports: m[1].split(',').map(Number) })
+    })
+    proc.on('exit', code => reject(new Error('kvmodel serve exited with ' + code)))
+  })
+}
+
+// One info command over a raw socket (the test powers need no client).
+function info (port, command) {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1')
+    const body = Buffer.from(command + '\n')
+    const head = Buffer.alloc(8)
+    head[0] = 2; head[1] = 1
+    head.writeUIntBE(body.length, 2, 6)
+    s.write(Buffer.concat([head, body]))
+    let buf = Buffer.alloc(0)
+    s.on('data', d => {
+      buf = Buffer.concat([buf, d])
+      if (buf.length >= 8 && buf.length >= 8 + buf.readUIntBE(2, 6)) {
+        s.end()
+        const text = buf.subarray(8, 8 + buf.readUIntBE(2, 6)).toString()
+        resolve(text.split('\t').slice(1).join('\t').replace(/\n$/, ''))
+      }
+    })
+    s.on('error', reject)
+  })
+}
+
+const results = []
+async function check (name, fn) {
+  try {
+    await fn()
+    results.push([name, null])
+    console.log('ok   ' + name)
+  } catch (e) {
+    results.push([name, e])
+    console.log('FAIL ' + name + ': ' + (e && e.stack ? e.stack : e))
+  }
+}
+
+async function main () {
+  const { proc, ports } = await startServe(['--nodes', '3'])
+  let client
+  try {
+    client = await Aerospike.connect({
+      hosts: ports.slice(0, 1).map(port => ({ addr: '127.0.0.1', port })),
+      log: { level: Aerospike.log.OFF },
+      policies: { read: { maxRetries: 3, totalTimeout: 2000 }, write: { maxRetries: 3, totalTimeout: 2000 } }
+    })
+    await check('discovers the 3 nodes from one seed', async () => {
+      for (let i = 0; i < 50 && client.getNodes().length < 3; i++) await new Promise(r => setTimeout(r, 100))
+      assert.strictEqual(client.getNodes().length, 3)
+    })
+    const key = i => new Aerospike.Key('test', 'node', 'k' + i)
+    await check('put / get / exists / delete / touch', async () => {
+      await client.put(key(0), { i: 1, f: 1.5, s: 'x', b: Buffer.from([1, 2]), l: [1, 'a'], m: { a: 1 } })
+      const r = await client.get(key(0))
+      assert.deepStrictEqual(r.bins, { i: 1, f: 1.5, s: 'x', b: Buffer.from([1, 2]), l: [1, 'a'], m: { a: 1 } })
+      assert.strictEqual(r.gen, 1)
+      const sel = await client.select(key(0), ['i', 's'])
+      assert.deepStrictEqual(sel.bins, { i: 1, s: 'x' })
+      assert.strictEqual(await client.exists(key(0)), true)
+      await client.operate(key(0), [ops.touch()])
+      assert.strictEqual((await client.get(key(0))).gen, 2)
+      await client.remove(key(0))
+      assert.strictEqual(await client.exists(key(0)), false)
+      await assert.rejects(client.get(key(0)), e => e.code === Aerospike.status.ERR_RECORD_NOT_FOUND)
+    })
+    await check('write policies: create-only, generation, TTL', async () => {
+      await client.put(key(1), { a: 1 })
+      await assert.rejects(client.put(key(1), { a: 2 }, null, { exists: Aerospike.policy.exists.CREATE }),
+        e => e.code === Aerospike.status.ERR_RECORD_EXISTS)
+      await assert.rejects(client.put(key(1), { a: 2 }, { gen: 7 }, { gen: Aerospike.policy.gen.EQ }),
+        e => e.code === Aerospike.status.ERR_RECORD_GENERATION)
+      await client.put(key(1), { a: 3 }, { ttl: 100 })
+      const r = await client.get(key(1))
+      assert.ok(r.ttl > 95 && r.ttl <= 100, 'ttl ' + r.ttl)
+      await info(ports[1], 'kvmodel-clock-advance:ms=101000')
+      await assert.rejects(client.get(key(1)), e => e.code === Aerospike.status.ERR_RECORD_NOT_FOUND)
+    })
+    await check('operate: incr, append, list and map ops with context', async () => {
+      await client.put(key(2), { n: 1, s: 'a' })
+      const r = await client.operate(key(2), [
+        ops.incr('n', 4), ops.append('s', 'bc'), ops.read('n'), ops.read('s'),
+        lists.append('l', 3), lists.appendItems('l', [1, 2]), lists.sort('l', 0),
+        maps.putItems('m', { a: 3, b: 1, c: 2 }),
+        maps.getByRank('m', -1, maps.returnType.KEY),
+        maps.put('m', 'z', 9).withContext(ctx => ctx.addMapKeyCreate('inner'))
+      ])
+      assert.strictEqual(r.bins.n, 5)
+      assert.strictEqual(r.bins.s, 'abc')
+      const g = await client.get(key(2))
+      assert.deepStrictEqual(g.bins.l, [1, 2, 3])
+      assert.deepStrictEqual(g.bins.m, { a: 3, b: 1, c: 2, inner: { z: 9 } })
+      const kv = await client.operate(key(2), [maps.getByValueRange('m', 1, 3, maps.returnType.KEY_VALUE)])
+      assert.deepStrictEqual(kv.bins.m, { b: 1, c: 2 })
+      await assert.rejects(client.operate(key(2), [ops.incr('s', 1)]),
+        e => e.code === Aerospike.status.ERR_BIN_INCOMPATIBLE_TYPE)
+    })
+    await check('stats and reset powers answer', async () => {
+      const stats = JSON.parse(await info(ports[0], 'kvmodel-stats'))
+      assert.ok(stats, 'stats JSON')
+      assert.strictEqual(await info(ports[0], 'kvmodel-stats-reset'), 'ok')
+    })
+    await check('a node taken down mid-test: the client fails over', async () => {
+      for (let i = 0; i < 200; i++) await client.put(key(100 + i), { v: i })
+      assert.strictEqual(await info(ports[0], 'kvmodel-node-down:node=2'), 'ok')
+      for (let i = 0; i < 50 && client.getNodes().length > 2; i++) await new Promise(r => setTimeout(r, 100))
+      assert.strictEqual(client.getNodes().length, 2)
+      for (let i = 0; i < 200; i++) assert.strictEqual((await client.get(key(100 + i))).bins.v, i)
+      for (let i = 0; i < 200; i++) await client.put(key(100 + i), { v: i + 1 })
+      assert.strictEqual(await info(ports[0], 'kvmodel-node-up:node=2'), 'ok')
+      for (let i = 0; i < 50 && client.getNodes().length < 3; i++) await new Promise(r => setTimeout(r, 100))
+      assert.strictEqual(client.getNodes().length, 3)
+      for (let i = 0; i < 200; i++) assert.strictEqual((await client.get(key(100 + i))).bins.v, i + 1)
+    })
+    await check('an injected status reaches the client', async () => {
+      await info(ports[0], 'kvmodel-fault:kind=status;code=14;times=1')
+      await assert.rejects(client.put(key(3), { a: 1 }, null, { maxRetries: 0 }),
+        e => e.code === Aerospike.status.ERR_RECORD_BUSY)
+      await client.put(key(3), { a: 1 })
+    })
+  } finally {
+    if (client) await client.close()
+    proc.kill('SIGTERM')
+  }
+  const failed = results.filter(r => r[1])
+  console.log(`${results.length - failed.length} of ${results.length} checks passed`)
+  process.exit(failed.length ? 1 : 0)
+}
+
+main().catch(e => { console.error(e); process.exit(1) })
