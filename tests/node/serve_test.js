@@ -123,6 +123,40 @@ async function main () {
       await assert.rejects(client.operate(key(2), [ops.incr('s', 1)]),
         e => e.code === Aerospike.status.ERR_BIN_INCOMPATIBLE_TYPE)
     })
+    await check('batch reads: get, select, exists, operate in one request', async () => {
+      for (let i = 0; i < 20; i++) await client.put(key(300 + i), { v: i, m: { a: i } })
+      const keys = []
+      for (let i = 0; i < 22; i++) keys.push(key(300 + i))
+      const got = await client.batchGet(keys)
+      assert.strictEqual(got.length, 22)
+      for (let i = 0; i < 20; i++) assert.deepStrictEqual(got[i].record.bins, { v: i, m: { a: i } })
+      assert.strictEqual(got[20].status, Aerospike.status.ERR_RECORD_NOT_FOUND)
+      const ex = await client.batchExists(keys)
+      assert.strictEqual(ex.filter(r => r.status === Aerospike.status.OK).length, 20)
+      const sel = await client.batchSelect(keys.slice(0, 5), ['v'])
+      for (let i = 0; i < 5; i++) assert.deepStrictEqual(sel[i].record.bins, { v: i })
+      const rd = await client.batchRead(keys.slice(0, 3).map(k => ({
+        type: Aerospike.batchType.BATCH_READ, key: k, ops: [maps.getByKey('m', 'a', maps.returnType.VALUE)]
+      })))
+      for (let i = 0; i < 3; i++) assert.deepStrictEqual(rd[i].record.bins, { m: i })
+    })
+    await check('scan and secondary-index query by partition', async () => {
+      const seen = []
+      const scan = client.scan('test', 'scanset')
+      for (let i = 0; i < 30; i++) await client.put(new Aerospike.Key('test', 'scanset', i), { n: i })
+      await new Promise((resolve, reject) => {
+        const s = scan.foreach()
+        s.on('data', r => seen.push(r.bins.n))
+        s.on('error', reject)
+        s.on('end', resolve)
+      })
+      assert.deepStrictEqual(seen.sort((a, b) => a - b), [...Array(30).keys()])
+      await (await client.createIntegerIndex({ ns: 'test', set: 'scanset', bin: 'n', index: 'n_idx' })).wait(10)
+      const q = client.query('test', 'scanset')
+      q.where(Aerospike.filter.range('n', 10, 14))
+      const rs = await q.results()
+      assert.deepStrictEqual(rs.map(r => r.bins.n).sort((a, b) => a - b), [10, 11, 12, 13, 14])
+    })
     await check('stats and reset powers answer', async () => {
       const stats = JSON.parse(await info(ports[0], 'kvmodel-stats'))
       assert.ok(stats, 'stats JSON')

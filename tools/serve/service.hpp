@@ -304,10 +304,12 @@ private:
         if (name == "sindex-create")
             return sindex_create(params);
         if (name == "sindex-delete") {
-            auto r = m_db.drop_index(params["ns"], params.count("indexname") ? params["indexname"]
-                                                                               : params["index"]);
+            auto r = m_db.drop_index(params.count("namespace") ? params["namespace"] : params["ns"],
+                                     params["indexname"]);
             return r ? std::string("OK") : fail_text(r.error());
         }
+        if (name == "sindex-stat" || name.starts_with("sindex/"))
+            return std::string("load_pct=100"); // indexes are built at once
         if (name == "truncate" || name == "truncate-namespace")
             return truncate(params["namespace"], params["set"]);
         if (name.starts_with("kvmodel-"))
@@ -317,7 +319,7 @@ private:
 
     std::string sindex_create(std::map<std::string, std::string, std::less<>>& p) {
         kv::index_spec ix;
-        ix.ns = p["ns"];
+        ix.ns = p.count("namespace") ? p["namespace"] : p["ns"];
         ix.set = p["set"];
         ix.name = p["indexname"];
         // indexdata=bin,type (older) or bin=..;type=.. (8.x)
@@ -333,7 +335,7 @@ private:
         }
         for (char& ch : type)
             ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (type == "numeric")
+        if (type == "numeric" || type == "integer")
             ix.type = kv::index_type::numeric;
         else if (type == "string")
             ix.type = kv::index_type::string;
@@ -511,10 +513,11 @@ private:
                 return key;
         }
         const wire_field* d = m.find(field::digest);
-        if (!d || d->data.size() != 20)
+        std::span<const std::uint8_t> bytes = d ? d->data : m.row_digest;
+        if (bytes.size() != 20)
             return fail(status::parameter_error, "message: no 20-byte digest field");
         kv::digest dg{};
-        std::copy(d->data.begin(), d->data.end(), dg.begin());
+        std::copy(bytes.begin(), bytes.end(), dg.begin());
         return kv::key::from_digest(ns, set, dg);
     }
 
@@ -578,65 +581,218 @@ private:
         }
     }
 
-    reply single(const message& m) {
+    // Runs one record command and appends its answer (one as_msg) to w;
+    // false when the connection must close instead (a client-side status).
+    bool run_record(const message& m, msg_writer& w, std::uint32_t index, std::uint8_t i3) {
+        auto answer = [&](int code) {
+            if (code < 0 || code > 255)
+                return false;
+            w.begin(static_cast<std::uint8_t>(code), 0, 0, i3, index);
+            w.end();
+            return true;
+        };
         auto key = key_of(m);
         if (!key)
-            return error_reply(static_cast<std::uint8_t>(key.error().code));
+            return answer(static_cast<int>(key.error().code));
         if (auto code = injected(key->ns()))
-            return error_reply(*code);
+            return answer(*code);
         kv::write_policy wp = policy_of(m);
         std::vector<kv::operation> ops;
         ops.reserve(m.ops.size());
         for (const wire_op& wo : m.ops) {
             auto o = decode_op(wo);
             if (!o)
-                return error_reply(static_cast<std::uint8_t>(o.error().code));
+                return answer(static_cast<int>(o.error().code));
             ops.push_back(std::move(*o));
         }
         bool is_write = (m.h.info2 & (info2::write | info2::remove)) != 0;
         if ((m.h.info2 & info2::remove) && ops.empty()) {
             auto r = m_db.remove(*key, wp);
-            if (!r)
-                return status_reply(r.error());
-            return error_reply(0);
+            return answer(r ? 0 : static_cast<int>(r.error().code));
         }
-        std::vector<kv::operation> run = ops;
-        if (run.empty()) {
+        if (ops.empty()) {
             if (m.h.info1 & info1::get_no_bins)
-                run.push_back(kv::op::read_header());
+                ops.push_back(kv::op::read_header());
             else
-                run.push_back(kv::op::read_all());
+                ops.push_back(kv::op::read_all());
         } else if ((m.h.info1 & info1::get_all) && !is_write) {
             // get with GET_ALL and bin ops: the whole record
-            run.assign(1, kv::op::read_all());
+            ops.assign(1, kv::op::read_all());
         }
-        auto r = m_db.operate(*key, run, wp);
+        auto r = m_db.operate(*key, ops, wp);
         if (!r)
-            return status_reply(r.error());
-        msg_writer w;
-        w.begin(0, r->generation, wire_void_time(*r), info3::last);
+            return answer(static_cast<int>(r.error().code));
+        w.begin(0, r->generation, wire_void_time(*r), i3, index);
         if (!(m.h.info1 & info1::get_no_bins))
-            write_bins(w, m, run, *r);
+            write_bins(w, m, ops, *r);
         w.end();
+        return true;
+    }
+
+    reply single(const message& m) {
+        msg_writer w;
+        if (!run_record(m, w, 0, info3::last))
+            return {{}, true};
         w.end_proto();
         return {std::move(w.bytes()), false};
     }
 
-    static reply status_reply(const error& e) {
-        int code = static_cast<int>(e.code);
-        if (code < 0 || code > 255)
+    // A batch index request: one as_msg per key (its index in the
+    // transaction-ttl slot), then an empty one marked LAST; answers are
+    // flushed in proto frames of about 128 KiB, as the server streams them.
+    reply batch(const message& m, const wire_field& f) {
+        auto rows = parse_batch(f.data, m.h);
+        if (!rows)
             return {{}, true};
-        return error_reply(static_cast<std::uint8_t>(code));
+        msg_writer w;
+        std::vector<std::uint8_t> out;
+        for (batch_row& row : *rows) {
+            if (!run_record(row.m, w, row.index, 0))
+                w.begin(static_cast<std::uint8_t>(status::timeout), 0, 0, 0, row.index), w.end();
+            if (w.size() > 128 * 1024) {
+                w.end_proto();
+                out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+                w.bytes().clear();
+            }
+        }
+        w.begin(0, 0, 0, info3::last);
+        w.end();
+        w.end_proto();
+        out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+        return {std::move(out), false};
+    }
+
+    // The query filter of an index-range field: u8 count (1), then u8 bin
+    // name length, name, u8 particle type, u32 size + begin, u32 size + end.
+    static result<kv::filter> filter_of(const wire_field& f, const message& m) {
+        reader r(f.data);
+        auto bad = [] { return fail(status::parameter_error, "query: malformed index range"); };
+        if (!r.need(2) || r.be(1) != 1)
+            return bad();
+        auto name_len = static_cast<std::size_t>(r.be(1));
+        if (!r.need(name_len + 5))
+            return bad();
+        auto name = r.take(name_len);
+        auto type = static_cast<std::uint8_t>(r.be(1));
+        auto begin_size = static_cast<std::size_t>(r.be(4));
+        if (!r.need(begin_size + 4))
+            return bad();
+        auto begin = particle_value(type, r.take(begin_size));
+        auto end_size = static_cast<std::size_t>(r.be(4));
+        if (!r.need(end_size) || !begin)
+            return bad();
+        auto end = particle_value(type, r.take(end_size));
+        if (!end)
+            return bad();
+        kv::filter flt;
+        flt.bin.assign(reinterpret_cast<const char*>(name.data()), name.size());
+        flt.begin = std::move(*begin);
+        if (flt.begin.is_int())
+            flt.end = std::move(*end);
+        if (const wire_field* t = m.find(field::index_type); t && t->data.size() == 1 && t->data[0] <= 3)
+            flt.collection = static_cast<kv::index_collection>(t->data[0]);
+        return flt;
+    }
+
+    // A scan or query by partition: the records of the partitions the
+    // client lists (pid array: u16 little-endian; digest array: resume
+    // after that digest), each with its digest, namespace, set and stored
+    // key; a PARTITION_DONE message per partition; then LAST.
+    reply scan(const message& m) {
+        std::string ns = field_text(m, field::ns);
+        std::string set = field_text(m, field::set);
+        std::vector<bool> wanted(4096, false);
+        std::vector<std::optional<kv::digest>> after(4096);
+        bool any = false;
+        if (const wire_field* f = m.find(field::pid_array)) {
+            for (std::size_t i = 0; i + 1 < f->data.size(); i += 2) {
+                std::size_t pid = f->data[i] | (std::size_t{f->data[i + 1]} << 8);
+                if (pid < 4096)
+                    wanted[pid] = any = true;
+            }
+        }
+        if (const wire_field* f = m.find(field::digest_array)) {
+            for (std::size_t i = 0; i + 20 <= f->data.size(); i += 20) {
+                kv::digest d{};
+                std::copy_n(f->data.begin() + static_cast<std::ptrdiff_t>(i), 20, d.begin());
+                std::uint32_t pid = kv::partition_id(d);
+                wanted[pid] = any = true;
+                after[pid] = d;
+            }
+        }
+        if (!any)
+            std::fill(wanted.begin(), wanted.end(), true);
+        std::vector<std::string> bins;
+        for (const wire_op& o : m.ops)
+            bins.emplace_back(o.name);
+        std::uint64_t max_records = 0;
+        if (const wire_field* f = m.find(field::max_records); f && f->data.size() == 8)
+            max_records = get_be(f->data.data(), 8);
+        result<std::vector<kv::keyed_record>> found = std::vector<kv::keyed_record>();
+        kv::read_policy rp;
+        rp.max_retries = 0;
+        if (const wire_field* f = m.find(field::index_range)) {
+            auto flt = filter_of(*f, m);
+            if (!flt)
+                return error_reply(static_cast<std::uint8_t>(flt.error().code));
+            found = m_db.query(kv::query_request{ns, set, bins, std::move(*flt), 0}, rp);
+        } else {
+            found = m_db.scan(kv::scan_request{ns, set, bins, 0}, rp);
+        }
+        if (!found)
+            return error_reply(static_cast<std::uint8_t>(found.error().code));
+        msg_writer w;
+        std::vector<std::uint8_t> out;
+        std::uint64_t sent = 0;
+        for (const kv::keyed_record& kr : *found) {
+            std::uint32_t pid = kr.k.partition_id();
+            if (!wanted[pid] || (after[pid] && !(*after[pid] < kr.k.digest())))
+                continue;
+            if (max_records != 0 && sent >= max_records)
+                break;
+            ++sent;
+            w.begin(0, kr.rec.generation, wire_void_time(kr.rec), 0);
+            w.field(field::digest, kr.k.digest());
+            w.field(field::ns, std::span(reinterpret_cast<const std::uint8_t*>(ns.data()), ns.size()));
+            if (!kr.k.set().empty())
+                w.field(field::set, std::span(reinterpret_cast<const std::uint8_t*>(kr.k.set().data()),
+                                              kr.k.set().size()));
+            if (kr.k.user_key()) {
+                std::vector<std::uint8_t> kb(1);
+                kb[0] = append_particle(*kr.k.user_key(), kb);
+                w.field(field::key, kb);
+            }
+            if (!(m.h.info1 & info1::get_no_bins))
+                for (const kv::bin& b : kr.rec.bins)
+                    w.op(b.name, b.val);
+            w.end();
+            if (w.size() > 128 * 1024) {
+                w.end_proto();
+                out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+                w.bytes().clear();
+            }
+        }
+        for (std::uint32_t pid = 0; pid < 4096; ++pid) {
+            if (!wanted[pid])
+                continue;
+            w.begin(0, pid, 0, info3::partition_done);
+            w.end();
+        }
+        w.begin(0, 0, 0, info3::last);
+        w.end();
+        w.end_proto();
+        out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+        return {std::move(out), false};
     }
 
     reply message(std::span<const std::uint8_t> body) {
         auto m = parse_message(body);
         if (!m)
             return {{}, true};
-        if (m->find(field::batch_index))
-            return error_reply(static_cast<std::uint8_t>(status::unsupported_feature));
+        if (const wire_field* f = m->find(field::batch_index))
+            return batch(*m, *f);
         if (!m->find(field::digest) && !m->find(field::key))
-            return error_reply(static_cast<std::uint8_t>(status::unsupported_feature));
+            return scan(*m);
         return single(*m);
     }
 

@@ -187,6 +187,8 @@ struct message {
     msg_header h;
     std::vector<wire_field> fields;
     std::vector<wire_op> ops;
+    /// A batch row's digest (the row carries it outside the fields).
+    std::span<const std::uint8_t> row_digest;
 
     /// The first field of this type, or nullptr.
     const wire_field* find(std::uint8_t type) const noexcept {
@@ -200,6 +202,7 @@ struct message {
 /// A reader over a byte span that refuses to run past its end.
 class reader {
 public:
+    reader() noexcept = default;
     explicit reader(std::span<const std::uint8_t> b) noexcept : m_b(b) {}
     std::size_t left() const noexcept { return m_b.size() - m_at; }
     std::size_t offset() const noexcept { return m_at; }
@@ -227,26 +230,8 @@ namespace detail {
 }
 } // namespace detail
 
-/// Parses one message at the start of `body`; `used` gets its length (a
-/// batch or a stream may hold several). The fields and ops view `body`.
-inline result<message> parse_message(std::span<const std::uint8_t> body, std::size_t& used) {
-    reader r(body);
-    if (!r.need(proto::msg_header_size))
-        return detail::bad_message("header of " + std::to_string(body.size()) + " bytes, expected 22", 0);
-    message m;
-    auto header_size = r.be(1);
-    if (header_size != proto::msg_header_size)
-        return detail::bad_message("header size " + std::to_string(header_size) + ", expected 22", 0);
-    m.h.info1 = static_cast<std::uint8_t>(r.be(1));
-    m.h.info2 = static_cast<std::uint8_t>(r.be(1));
-    m.h.info3 = static_cast<std::uint8_t>(r.be(1));
-    m.h.info4 = static_cast<std::uint8_t>(r.be(1));
-    m.h.result_code = static_cast<std::uint8_t>(r.be(1));
-    m.h.generation = static_cast<std::uint32_t>(r.be(4));
-    m.h.record_ttl = static_cast<std::uint32_t>(r.be(4));
-    m.h.transaction_ttl = static_cast<std::uint32_t>(r.be(4));
-    m.h.n_fields = static_cast<std::uint16_t>(r.be(2));
-    m.h.n_ops = static_cast<std::uint16_t>(r.be(2));
+/// Reads m.h.n_fields fields and m.h.n_ops ops from r into m.
+inline result<void> parse_fields_ops(reader& r, message& m) {
     // Each field takes at least 5 bytes and each op 8: counts the body
     // cannot hold are refused before anything is reserved.
     if (std::size_t{m.h.n_fields} * 5 + std::size_t{m.h.n_ops} * 8 > r.left())
@@ -289,6 +274,31 @@ inline result<message> parse_message(std::span<const std::uint8_t> body, std::si
         o.data = r.take(static_cast<std::size_t>(size - 4 - name_len));
         m.ops.push_back(o);
     }
+    return {};
+}
+
+/// Parses one message at the start of `body`; `used` gets its length (a
+/// batch or a stream may hold several). The fields and ops view `body`.
+inline result<message> parse_message(std::span<const std::uint8_t> body, std::size_t& used) {
+    reader r(body);
+    if (!r.need(proto::msg_header_size))
+        return detail::bad_message("header of " + std::to_string(body.size()) + " bytes, expected 22", 0);
+    message m;
+    auto header_size = r.be(1);
+    if (header_size != proto::msg_header_size)
+        return detail::bad_message("header size " + std::to_string(header_size) + ", expected 22", 0);
+    m.h.info1 = static_cast<std::uint8_t>(r.be(1));
+    m.h.info2 = static_cast<std::uint8_t>(r.be(1));
+    m.h.info3 = static_cast<std::uint8_t>(r.be(1));
+    m.h.info4 = static_cast<std::uint8_t>(r.be(1));
+    m.h.result_code = static_cast<std::uint8_t>(r.be(1));
+    m.h.generation = static_cast<std::uint32_t>(r.be(4));
+    m.h.record_ttl = static_cast<std::uint32_t>(r.be(4));
+    m.h.transaction_ttl = static_cast<std::uint32_t>(r.be(4));
+    m.h.n_fields = static_cast<std::uint16_t>(r.be(2));
+    m.h.n_ops = static_cast<std::uint16_t>(r.be(2));
+    if (auto ok = parse_fields_ops(r, m); !ok)
+        return ok.error();
     used = r.offset();
     return m;
 }
@@ -300,6 +310,88 @@ inline result<message> parse_message(std::span<const std::uint8_t> body) {
     if (m && used != body.size())
         return detail::bad_message(std::to_string(body.size() - used) + " trailing bytes", used);
     return m;
+}
+
+namespace batch_msg {
+inline constexpr std::uint8_t read = 0x0;
+inline constexpr std::uint8_t repeat = 0x1;
+inline constexpr std::uint8_t info = 0x2;
+inline constexpr std::uint8_t gen = 0x4;
+inline constexpr std::uint8_t ttl = 0x8;
+inline constexpr std::uint8_t info4 = 0x10;
+} // namespace batch_msg
+
+/// One key of a batch index request.
+struct batch_row {
+    std::uint32_t index = 0; ///< the key's position in the client's batch
+    message m;               ///< its command (row_digest set)
+};
+
+/// The rows of a batch index field (u32 count, u8 flags, then per key: u32
+/// index, 20-byte digest, u8 row type and what the type says follows). A
+/// REPEAT row reuses the previous row's command with its own digest. The
+/// rows view `data`; `parent` gives the transaction TTL.
+inline result<std::vector<batch_row>> parse_batch(std::span<const std::uint8_t> data,
+                                                  const msg_header& parent) {
+    reader r(data);
+    if (!r.need(5))
+        return detail::bad_message("batch field of " + std::to_string(data.size()) + " bytes", 0);
+    auto n = r.be(4);
+    r.be(1); // allow inline: every answer is computed the same way here
+    if (n * 25 > r.left())
+        return detail::bad_message(std::to_string(n) + " batch keys do not fit in " +
+                                       std::to_string(r.left()) + " bytes",
+                                   r.offset());
+    std::vector<batch_row> rows;
+    rows.reserve(static_cast<std::size_t>(n));
+    for (std::uint64_t i = 0; i < n; ++i) {
+        if (!r.need(25))
+            return detail::bad_message("truncated batch key", r.offset());
+        batch_row row;
+        row.index = static_cast<std::uint32_t>(r.be(4));
+        auto digest = r.take(20);
+        auto type = static_cast<std::uint8_t>(r.be(1));
+        if (type == batch_msg::repeat) {
+            if (rows.empty())
+                return detail::bad_message("batch REPEAT with no key before it", r.offset());
+            row.m = rows.back().m;
+        } else {
+            message& m = row.m;
+            m.h.transaction_ttl = parent.transaction_ttl;
+            if (type == batch_msg::read) {
+                if (!r.need(1))
+                    return detail::bad_message("truncated batch key", r.offset());
+                m.h.info1 = static_cast<std::uint8_t>(r.be(1));
+            } else {
+                std::size_t need = ((type & batch_msg::info) ? 3U : 0U) +
+                                   ((type & batch_msg::info4) ? 1U : 0U) +
+                                   ((type & batch_msg::gen) ? 2U : 0U) +
+                                   ((type & batch_msg::ttl) ? 4U : 0U);
+                if (!r.need(need))
+                    return detail::bad_message("truncated batch key", r.offset());
+                if (type & batch_msg::info) {
+                    m.h.info1 = static_cast<std::uint8_t>(r.be(1));
+                    m.h.info2 = static_cast<std::uint8_t>(r.be(1));
+                    m.h.info3 = static_cast<std::uint8_t>(r.be(1));
+                }
+                if (type & batch_msg::info4)
+                    m.h.info4 = static_cast<std::uint8_t>(r.be(1));
+                if (type & batch_msg::gen)
+                    m.h.generation = static_cast<std::uint32_t>(r.be(2));
+                if (type & batch_msg::ttl)
+                    m.h.record_ttl = static_cast<std::uint32_t>(r.be(4));
+            }
+            if (!r.need(4))
+                return detail::bad_message("truncated batch key", r.offset());
+            m.h.n_fields = static_cast<std::uint16_t>(r.be(2));
+            m.h.n_ops = static_cast<std::uint16_t>(r.be(2));
+            if (auto ok = parse_fields_ops(r, m); !ok)
+                return ok.error();
+        }
+        row.m.row_digest = digest;
+        rows.push_back(std::move(row));
+    }
+    return rows;
 }
 
 /// A particle's bytes as a value: PARAMETER_ERROR for a size the type cannot
