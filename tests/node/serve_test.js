@@ -123,6 +123,17 @@ async function main () {
       await assert.rejects(client.operate(key(2), [ops.incr('s', 1)]),
         e => e.code === Aerospike.status.ERR_BIN_INCOMPATIBLE_TYPE)
     })
+    await check('operate: bit ops', async () => {
+      const bits = Aerospike.bitwise
+      await client.put(key(4), { b: Buffer.from([0b00000101, 0xff]) })
+      const r = await client.operate(key(4), [
+        bits.set('b', 0, 8, Buffer.from([0x80])), bits.count('b', 0, 16), bits.get('b', 0, 8)
+      ])
+      const g = await client.get(key(4))
+      assert.deepStrictEqual(g.bins.b, Buffer.from([0x80, 0xff]))
+      const c = await client.operate(key(4), [bits.count('b', 0, 16)])
+      assert.strictEqual(c.bins.b, 9)
+    })
     await check('batch reads: get, select, exists, operate in one request', async () => {
       for (let i = 0; i < 20; i++) await client.put(key(300 + i), { v: i, m: { a: i } })
       const keys = []
@@ -161,6 +172,19 @@ async function main () {
       const stats = JSON.parse(await info(ports[0], 'kvmodel-stats'))
       assert.ok(stats, 'stats JSON')
       assert.strictEqual(await info(ports[0], 'kvmodel-stats-reset'), 'ok')
+    })
+    await check('1,000 concurrent connections each get their answer', async () => {
+      const answers = await Promise.all([...Array(1000).keys()].map(i => info(ports[i % 3], 'build')))
+      assert.strictEqual(answers.filter(a => a === '8.1.2.0').length, 1000)
+    })
+    await check('garbage on a connection closes it; the node keeps serving', async () => {
+      await new Promise((resolve, reject) => {
+        const s = net.connect(ports[0], '127.0.0.1')
+        s.on('connect', () => s.write(Buffer.from('GET / HTTP/1.1\r\n\r\n')))
+        s.on('close', resolve)
+        s.on('error', reject)
+      })
+      assert.strictEqual(await info(ports[0], 'build'), '8.1.2.0')
     })
     await check('a node taken down mid-test: the client fails over', async () => {
       for (let i = 0; i < 200; i++) await client.put(key(100 + i), { v: i })

@@ -27,6 +27,12 @@ namespace {
 
 using bytes_t = std::vector<std::uint8_t>;
 
+sim::cluster_config nodes(std::uint32_t n) {
+    sim::cluster_config c;
+    c.nodes = n;
+    return c;
+}
+
 void be(bytes_t& out, std::uint64_t v, std::size_t n) {
     put_be(out, v, n);
 }
@@ -144,7 +150,7 @@ TEST_CASE("messages: counts and sizes that run past the body are refused", "[too
 }
 
 TEST_CASE("info: the tend commands answer as the server does", "[tools][serve]") {
-    sim::cluster db(sim::cluster_config{.nodes = 3});
+    sim::cluster db(nodes(3));
     service svc(db, {3000, 3001, 3002}, "kvmodel");
     CHECK(svc.info(1, "node\n") == "node\t" + service::node_name(1) + "\n");
     CHECK(svc.info(0, "build\nno-such-command\n") == "build\t8.1.2.0\n");
@@ -163,7 +169,7 @@ TEST_CASE("info: the tend commands answer as the server does", "[tools][serve]")
 }
 
 TEST_CASE("messages: put, get, operate with a CDT op, delete", "[tools][serve]") {
-    sim::cluster db(sim::cluster_config{.nodes = 1});
+    sim::cluster db(nodes(1));
     service svc(db, {3000}, "kvmodel");
     kv::key k("test", "s", "k1");
 
@@ -212,7 +218,7 @@ TEST_CASE("messages: put, get, operate with a CDT op, delete", "[tools][serve]")
 }
 
 TEST_CASE("messages: a batch answers every key in order, then LAST", "[tools][serve]") {
-    sim::cluster db(sim::cluster_config{.nodes = 1});
+    sim::cluster db(nodes(1));
     service svc(db, {3000}, "kvmodel");
     kv::key a("test", "", 1);
     kv::key b("test", "", 2);
@@ -250,7 +256,7 @@ TEST_CASE("messages: a batch answers every key in order, then LAST", "[tools][se
 }
 
 TEST_CASE("fuzz: any bytes get an answer or a closed connection", "[tools][serve][fuzz]") {
-    sim::cluster db(sim::cluster_config{.nodes = 2});
+    sim::cluster db(nodes(2));
     service svc(db, {3000, 3001}, "kvmodel");
     kv::key k("test", "s", "k");
     bytes_t ops;

@@ -4,7 +4,7 @@
 // delete, CDT read/modify (list and map: the msgpack [op, args...] or
 // [0xff, ctx, [op, args...]] the clients pack, decoded by the expression
 // engine's CDT call decoder, exp::detail::make_cdt_op), and expression
-// read/modify. A wire op kvmodel does not model (bit and HLL ops, a list
+// read/modify, and bit read/modify. A wire op kvmodel does not model (HLL ops, a list
 // set_order or map set_policy, a ctx kind other than index/rank/value/key)
 // is PARAMETER_ERROR naming it, as the server answers a request it cannot
 // parse. Cost: one msgpack decode of the op's bytes.
@@ -14,6 +14,7 @@
 #include <kvmodel/kv/operation.hpp>
 
 #include <span>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,138 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
     return std::move(*o);
 }
 
+// A bit op's msgpack as the C client's as_bit_operations packs it:
+// [op, args...] with the policy flags (and add/subtract's sign and overflow
+// flags, resize's flags) last and optional.
+inline result<cdt::bit_op> decode_bit(const wire_op& w) {
+    auto v = adapters::detail::decode_msgpack(w.data);
+    if (!v || !v->is_list() || v->as_list().empty() || !v->as_list()[0].is_int())
+        return bad_op(w.name, "a bit op is a msgpack list starting with its op code");
+    const list& a = v->as_list();
+    std::size_t n = a.size();
+    auto code = a[0].as_int();
+    bool known = (code >= 0 && code <= 12) || (code >= 50 && code <= 54);
+    if (!known)
+        return bad_op(w.name, "bit op " + std::to_string(code) + " is not supported");
+    cdt::bit_op o;
+    o.code = static_cast<cdt::bit_op_code>(code);
+    bool ok = true;
+    auto int_at = [&](std::size_t k, std::int64_t& out) {
+        if (k >= n || !a[k].is_int())
+            return ok = false;
+        out = a[k].as_int();
+        return true;
+    };
+    auto opt_int = [&](std::size_t k, auto& out) {
+        if (k < n) {
+            std::int64_t x = 0;
+            if (int_at(k, x))
+                out = static_cast<std::remove_reference_t<decltype(out)>>(x);
+        }
+    };
+    auto bytes_at = [&](std::size_t k) {
+        if (k >= n || !a[k].is_bytes())
+            return ok = false;
+        o.value = a[k].as_bytes();
+        return true;
+    };
+    std::size_t max_args = 0;
+    switch (o.code) {
+    case cdt::bit_op_code::bit_resize:
+        int_at(1, o.byte_size);
+        opt_int(2, o.policy.flags);
+        opt_int(3, o.resize_flags);
+        max_args = 4;
+        break;
+    case cdt::bit_op_code::bit_insert:
+        int_at(1, o.byte_offset);
+        bytes_at(2);
+        opt_int(3, o.policy.flags);
+        max_args = 4;
+        break;
+    case cdt::bit_op_code::bit_remove:
+        int_at(1, o.byte_offset);
+        int_at(2, o.byte_size);
+        opt_int(3, o.policy.flags);
+        max_args = 4;
+        break;
+    case cdt::bit_op_code::bit_set:
+    case cdt::bit_op_code::bit_or:
+    case cdt::bit_op_code::bit_xor:
+    case cdt::bit_op_code::bit_and:
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        bytes_at(3);
+        opt_int(4, o.policy.flags);
+        max_args = 5;
+        break;
+    case cdt::bit_op_code::bit_not:
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        opt_int(3, o.policy.flags);
+        max_args = 4;
+        break;
+    case cdt::bit_op_code::bit_lshift:
+    case cdt::bit_op_code::bit_rshift:
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        int_at(3, o.shift);
+        opt_int(4, o.policy.flags);
+        max_args = 5;
+        break;
+    case cdt::bit_op_code::bit_add:
+    case cdt::bit_op_code::bit_subtract: {
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        int_at(3, o.int_value);
+        opt_int(4, o.policy.flags);
+        std::int64_t flags = 0;
+        opt_int(5, flags);
+        o.sign = (flags & 1) != 0;
+        o.action = static_cast<cdt::bit_overflow_action>(flags & 6);
+        max_args = 6;
+        break;
+    }
+    case cdt::bit_op_code::bit_set_int:
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        int_at(3, o.int_value);
+        opt_int(4, o.policy.flags);
+        max_args = 5;
+        break;
+    case cdt::bit_op_code::bit_lscan:
+    case cdt::bit_op_code::bit_rscan:
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        if (n <= 3 || !a[3].is_bool())
+            ok = false;
+        else
+            o.scan_value = a[3].as_bool();
+        max_args = 4;
+        break;
+    case cdt::bit_op_code::bit_get_int: {
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        std::int64_t flags = 0;
+        opt_int(3, flags);
+        o.sign = (flags & 1) != 0;
+        max_args = 4;
+        break;
+    }
+    default: // get, count
+        int_at(1, o.bit_offset);
+        int_at(2, o.bit_size);
+        max_args = 3;
+        break;
+    }
+    if (!ok || n > max_args)
+        return bad_op(w.name, std::string(cdt::bit_op_name(o.code)) + ": invalid arguments");
+    if (cdt::is_bit_read(o.code) != (w.op == opcode::bit_read))
+        return bad_op(w.name, std::string(cdt::bit_op_name(o.code)) + " sent as a bit " +
+                                  (w.op == opcode::bit_read ? "read" : "modify"));
+    return o;
+}
+
 } // namespace detail
 
 /// One wire op as a kv::operation.
@@ -158,6 +291,13 @@ inline result<kv::operation> decode_op(const wire_op& w) {
         if (!o)
             return o.error();
         return kv::op::cdt(std::move(name), std::move(*o));
+    }
+    case opcode::bit_read:
+    case opcode::bit_modify: {
+        auto o = detail::decode_bit(w);
+        if (!o)
+            return o.error();
+        return kv::op::bit(std::move(name), std::move(*o));
     }
     case opcode::exp_read:
     case opcode::exp_modify: {
