@@ -26,7 +26,7 @@ function startServe (args) {
       const m = out.match(/ready ports=([0-9,]+)/)
       if (m) resolve({ proc, ports: m[1].split(',').map(Number) })
     })
-    proc.on('exit', code => reject(new Error('kvmodel serve exited with ' + code)))
+    proc.on('exit', code => reject(new Error('kvmodel serve exited with ' + code))) // before ready only
   })
 }
 
@@ -206,7 +206,11 @@ async function main () {
     })
   } finally {
     if (client) await client.close()
+    const exited = new Promise(resolve => proc.on('exit', (code, signal) => resolve([code, signal])))
     proc.kill('SIGTERM')
+    await check('SIGTERM stops the server cleanly (exit status 0)', async () => {
+      assert.deepStrictEqual(await exited, [0, null])
+    })
   }
   const failed = results.filter(r => r[1])
   console.log(`${results.length - failed.length} of ${results.length} checks passed`)

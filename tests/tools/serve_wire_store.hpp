@@ -84,7 +84,7 @@ inline cdt_wire wire_of(cdt::op_code c) {
 }
 
 inline value values_list(const std::vector<value>& v) {
-    return value(list(v.begin(), v.end()));
+    return value(list(v));
 }
 
 /// The args after the op code, or nullopt for an op this packer leaves out.
@@ -205,7 +205,35 @@ inline value ctx_list(const std::vector<cdt::ctx_step>& ctx) {
     return value(std::move(l));
 }
 
+// Set type (list_create / list_set_order / map_create / map_set_policy):
+// [0 or 64, order | 0x10 for a persisted index]; a create puts its flag on
+// the last ctx step's type (as_cdt_pack_header_flag).
+inline std::optional<bytes_t> pack_set_type(const cdt::op& o) {
+    using cdt::op_code;
+    bool is_list = o.code == op_code::list_create || o.code == op_code::list_set_order;
+    bool create = o.code == op_code::list_create || o.code == op_code::map_create;
+    std::int64_t order = is_list ? static_cast<std::int64_t>(o.order) : static_cast<std::int64_t>(o.morder);
+    value packed(list{value(std::int64_t{is_list ? 0 : 64}), value(order | (o.persist_index ? 0x10 : 0))});
+    if (o.ctx.empty())
+        return adapters::detail::encode_msgpack(packed);
+    value ctx = ctx_list(o.ctx);
+    if (create) {
+        std::int64_t flag = is_list ? (o.order == list_order::ordered ? 0xc0 : (o.pad ? 0x80 : 0x40))
+                            : o.morder == map_order::key_value_ordered ? 0xc0
+                            : o.morder == map_order::key_ordered       ? 0x80
+                                                                       : 0x40;
+        list steps = ctx.as_list();
+        steps.set(steps.size() - 2, value(steps[steps.size() - 2].as_int() | flag));
+        ctx = value(std::move(steps));
+    }
+    return adapters::detail::encode_msgpack(value(list{value(std::int64_t{0xff}), ctx, packed}));
+}
+
 inline std::optional<bytes_t> pack_cdt(const cdt::op& o) {
+    using cdt::op_code;
+    if (o.code == op_code::list_create || o.code == op_code::list_set_order || o.code == op_code::map_create ||
+        o.code == op_code::map_set_policy)
+        return pack_set_type(o);
     auto args = cdt_args(o);
     if (!args)
         return std::nullopt;
@@ -252,6 +280,25 @@ inline bytes_t pack_bit(const cdt::bit_op& o) {
     return adapters::detail::encode_msgpack(value(std::move(l)));
 }
 
+/// Appends one op (u32 size, op, particle type, flags 0, name, value bytes).
+inline void put_op(bytes_t& out, std::uint8_t op, std::uint8_t type, std::string_view name,
+                   std::span<const std::uint8_t> data) {
+    put_be(out, 4 + name.size() + data.size(), 4);
+    out.push_back(op);
+    out.push_back(type);
+    out.push_back(0);
+    out.push_back(static_cast<std::uint8_t>(name.size()));
+    out.insert(out.end(), name.begin(), name.end());
+    out.insert(out.end(), data.begin(), data.end());
+}
+
+/// Appends one field (u32 size, type, data).
+inline void put_field(bytes_t& out, std::uint8_t type, std::span<const std::uint8_t> data) {
+    put_be(out, data.size() + 1, 4);
+    out.push_back(type);
+    out.insert(out.end(), data.begin(), data.end());
+}
+
 /// The store. Not thread-safe (one service call at a time is enough here).
 class wire_store {
 public:
@@ -279,22 +326,6 @@ public:
     }
 
 private:
-    static void put_op(bytes_t& out, std::uint8_t op, std::uint8_t type, std::string_view name, const bytes_t& data) {
-        put_be(out, 4 + name.size() + data.size(), 4);
-        out.push_back(op);
-        out.push_back(type);
-        out.push_back(0);
-        out.push_back(static_cast<std::uint8_t>(name.size()));
-        out.insert(out.end(), name.begin(), name.end());
-        out.insert(out.end(), data.begin(), data.end());
-    }
-
-    static void put_field(bytes_t& out, std::uint8_t type, std::span<const std::uint8_t> data) {
-        put_be(out, data.size() + 1, 4);
-        out.push_back(type);
-        out.insert(out.end(), data.begin(), data.end());
-    }
-
     // One op's bytes; false for what this packer leaves out.
     static bool pack(const kv::operation& o, bytes_t& out) {
         bytes_t data;

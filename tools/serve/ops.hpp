@@ -4,9 +4,8 @@
 // delete, CDT read/modify (list and map: the msgpack [op, args...] or
 // [0xff, ctx, [op, args...]] the clients pack, decoded by the expression
 // engine's CDT call decoder, exp::detail::make_cdt_op), and expression
-// read/modify, and bit read/modify. A wire op kvmodel does not model (HLL ops, a list
-// set_order or map set_policy, a ctx kind other than index/rank/value/key)
-// is PARAMETER_ERROR naming it, as the server answers a request it cannot
+// read/modify, and bit read/modify. A wire op kvmodel does not model (HLL
+// ops, a ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as the server answers a request it cannot
 // parse. Cost: one msgpack decode of the op's bytes.
 #pragma once
 
@@ -100,9 +99,33 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
         return bad_op(w.name, "a CDT op is a msgpack list starting with its op code");
     exp::detail::call_info ci;
     std::vector<value> args = v->as_list().to_vector();
+    std::int64_t create_flag = 0; // on the last ctx step: list_create / map_create
     if (args[0].as_int() == 0xff) {
         if (args.size() != 3)
             return bad_op(w.name, "a CDT op with a context is [0xff, ctx, [op, args...]]");
+        const value& inner = args[2];
+        bool set_type = inner.is_list() && !inner.as_list().empty() && inner.as_list()[0].is_int() &&
+                        (inner.as_list()[0].as_int() == 0 || inner.as_list()[0].as_int() == 64);
+        if (set_type && args[1].is_list() && args[1].as_list().size() >= 2 &&
+            args[1].as_list()[args[1].as_list().size() - 2].is_int() && inner.as_list().size() == 2 &&
+            inner.as_list()[1].is_int()) {
+            // list_create / map_create (as_cdt_pack_header_flag): the flag of
+            // the created order rides on the last step's type. A flag that
+            // does not match the order argument is a create step of its own
+            // (a set_order / set_policy through a created container).
+            list steps = args[1].as_list();
+            std::int64_t t = steps[steps.size() - 2].as_int();
+            std::int64_t f = t & 0xc0;
+            std::int64_t order = inner.as_list()[1].as_int();
+            bool is_list = inner.as_list()[0].as_int() == 0;
+            bool matches = is_list ? ((order & 1) != 0 ? f == 0xc0 : (f == 0x40 || f == 0x80))
+                                   : f == ((order & 3) == 3 ? 0xc0 : (order & 1) != 0 ? 0x80 : 0x40);
+            if (f != 0 && matches) {
+                create_flag = f;
+                steps.set(steps.size() - 2, value(t & ~std::int64_t{0xc0}));
+                args[1] = value(std::move(steps));
+            }
+        }
         auto ctx = decode_ctx(args[1]);
         if (!ctx)
             return bad_op(w.name, ctx.error().message);
@@ -112,6 +135,30 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
         args = args[2].as_list().to_vector();
     }
     ci.op = static_cast<std::uint64_t>(args[0].as_int());
+    if (ci.op == 0 || ci.op == 64) {
+        // Set type: [0, list flags] or [64, map flags]; order in the low
+        // bits, 0x10 a persisted index. With a create flag on the last ctx
+        // step it creates the container (list_create / map_create).
+        if (args.size() != 2 || !args[1].is_int() || w.op != opcode::cdt_modify)
+            return bad_op(w.name, "set-type op: invalid arguments");
+        std::int64_t f = args[1].as_int();
+        cdt::op o;
+        o.ctx = std::move(ci.ctx);
+        o.persist_index = (f & 0x10) != 0;
+        if (ci.op == 0) {
+            o.code = create_flag != 0 ? cdt::op_code::list_create : cdt::op_code::list_set_order;
+            o.order = (f & 1) ? kvmodel::list_order::ordered : kvmodel::list_order::unordered;
+            o.pad = create_flag == 0x80;
+        } else {
+            o.code = create_flag != 0 ? cdt::op_code::map_create : cdt::op_code::map_set_policy;
+            o.morder = (f & 3) == 3   ? kvmodel::map_order::key_value_ordered
+                       : (f & 1) != 0 ? kvmodel::map_order::key_ordered
+                                      : kvmodel::map_order::unordered;
+            o.mpolicy.order = o.morder;
+            o.mpolicy.persist_index = o.persist_index;
+        }
+        return o;
+    }
     auto o = exp::detail::make_cdt_op(ci, std::span<const value>(args).subspan(1));
     if (!o)
         return bad_op(w.name, "CDT op " + std::to_string(ci.op) +

@@ -28,6 +28,7 @@
 // (now + the sim's seconds left), so a client computes the sim's TTL.
 #pragma once
 
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
@@ -581,57 +582,91 @@ private:
         }
     }
 
-    // Runs one record command and appends its answer (one as_msg) to w;
-    // false when the connection must close instead (a client-side status).
-    bool run_record(const message& m, msg_writer& w, std::uint32_t index, std::uint8_t i3) {
-        auto answer = [&](int code) {
-            if (code < 0 || code > 255)
-                return false;
+    // One record command, decoded: its key, policy and ops (what it runs),
+    // or the result code that answers it without running.
+    struct prepared {
+        std::optional<kv::key> key;
+        kv::write_policy wp;
+        std::vector<kv::operation> ops;
+        bool remove = false; // a delete command
+        int code = 0;        // != 0: answer this code, run nothing
+    };
+
+    prepared prepare(const message& m) {
+        prepared p;
+        auto key = key_of(m);
+        if (!key) {
+            p.code = static_cast<int>(key.error().code);
+            return p;
+        }
+        if (auto code = injected(key->ns())) {
+            p.code = *code;
+            return p;
+        }
+        p.key = std::move(*key);
+        p.wp = policy_of(m);
+        p.ops.reserve(m.ops.size());
+        for (const wire_op& wo : m.ops) {
+            auto o = decode_op(wo);
+            if (!o) {
+                p.code = static_cast<int>(o.error().code);
+                return p;
+            }
+            p.ops.push_back(std::move(*o));
+        }
+        bool is_write = (m.h.info2 & (info2::write | info2::remove)) != 0;
+        p.remove = (m.h.info2 & info2::remove) && p.ops.empty();
+        if (p.ops.empty() && !p.remove) {
+            if (m.h.info1 & info1::get_no_bins)
+                p.ops.push_back(kv::op::read_header());
+            else
+                p.ops.push_back(kv::op::read_all());
+        } else if ((m.h.info1 & info1::get_all) && !is_write) {
+            // get with GET_ALL and bin ops: the whole record
+            p.ops.assign(1, kv::op::read_all());
+        }
+        return p;
+    }
+
+    // Appends the answer to one record command (one as_msg) to w; false
+    // when the connection must close instead (a client-side status).
+    static bool answer(const message& m,
+                       const prepared& p,
+                       const result<kv::record>& r,
+                       msg_writer& w,
+                       std::uint32_t index,
+                       std::uint8_t i3) {
+        int code = p.code != 0 ? p.code : r ? 0 : static_cast<int>(r.error().code);
+        if (code < 0 || code > 255)
+            return false;
+        if (code != 0 || p.remove) {
             w.begin(static_cast<std::uint8_t>(code), 0, 0, i3, index);
             w.end();
             return true;
-        };
-        auto key = key_of(m);
-        if (!key)
-            return answer(static_cast<int>(key.error().code));
-        if (auto code = injected(key->ns()))
-            return answer(*code);
-        kv::write_policy wp = policy_of(m);
-        std::vector<kv::operation> ops;
-        ops.reserve(m.ops.size());
-        for (const wire_op& wo : m.ops) {
-            auto o = decode_op(wo);
-            if (!o)
-                return answer(static_cast<int>(o.error().code));
-            ops.push_back(std::move(*o));
         }
-        bool is_write = (m.h.info2 & (info2::write | info2::remove)) != 0;
-        if ((m.h.info2 & info2::remove) && ops.empty()) {
-            auto r = m_db.remove(*key, wp);
-            return answer(r ? 0 : static_cast<int>(r.error().code));
-        }
-        if (ops.empty()) {
-            if (m.h.info1 & info1::get_no_bins)
-                ops.push_back(kv::op::read_header());
-            else
-                ops.push_back(kv::op::read_all());
-        } else if ((m.h.info1 & info1::get_all) && !is_write) {
-            // get with GET_ALL and bin ops: the whole record
-            ops.assign(1, kv::op::read_all());
-        }
-        auto r = m_db.operate(*key, ops, wp);
-        if (!r)
-            return answer(static_cast<int>(r.error().code));
         w.begin(0, r->generation, wire_void_time(*r), i3, index);
         if (!(m.h.info1 & info1::get_no_bins))
-            write_bins(w, m, ops, *r);
+            write_bins(w, m, p.ops, *r);
         w.end();
         return true;
     }
 
+    result<kv::record> run(const prepared& p) {
+        if (p.code != 0)
+            return fail(status::ok, "");
+        if (p.remove) {
+            auto r = m_db.remove(*p.key, p.wp);
+            if (!r)
+                return r.error();
+            return kv::record{};
+        }
+        return m_db.operate(*p.key, p.ops, p.wp);
+    }
+
     reply single(const message& m) {
         msg_writer w;
-        if (!run_record(m, w, 0, info3::last))
+        prepared p = prepare(m);
+        if (!answer(m, p, run(p), w, 0, info3::last))
             return {{}, true};
         w.end_proto();
         return {std::move(w.bytes()), false};
@@ -644,11 +679,44 @@ private:
         auto rows = parse_batch(f.data, m.h);
         if (!rows)
             return {{}, true};
+        // The rows that run go to kv::batch_operate as one batch (one round
+        // trip per node where the store batches); the rest answer their code.
+        std::vector<prepared> preps;
+        std::vector<kv::batch_record> batch;
+        std::vector<std::size_t> slot(rows->size(), 0);
+        preps.reserve(rows->size());
+        for (std::size_t i = 0; i < rows->size(); ++i) {
+            preps.push_back(prepare((*rows)[i].m));
+            prepared& p = preps.back();
+            if (p.code != 0)
+                continue;
+            slot[i] = batch.size();
+            bool write = ((*rows)[i].m.h.info2 & (info2::write | info2::remove)) != 0;
+            if (p.remove)
+                batch.push_back(kv::batch_record::remove(*p.key, p.wp));
+            else if (write)
+                batch.push_back(kv::batch_record::write(*p.key, p.ops, p.wp));
+            else
+                {
+                kv::read_policy rp;
+                static_cast<kv::base_policy&>(rp) = p.wp;
+                batch.push_back(kv::batch_record::read(*p.key, p.ops, rp));
+            }
+        }
+        kv::batch_policy bp;
+        bp.max_retries = 0;
+        bp.total_timeout = std::chrono::milliseconds(m.h.transaction_ttl);
+        std::vector<result<kv::record>> results = kv::batch_operate(m_db, batch, bp);
         msg_writer w;
         std::vector<std::uint8_t> out;
-        for (batch_row& row : *rows) {
-            if (!run_record(row.m, w, row.index, 0))
-                w.begin(static_cast<std::uint8_t>(status::timeout), 0, 0, 0, row.index), w.end();
+        for (std::size_t i = 0; i < rows->size(); ++i) {
+            const prepared& p = preps[i];
+            result<kv::record> none = fail(status::ok, "");
+            const result<kv::record>& r = p.code != 0 ? none : results[slot[i]];
+            if (!answer((*rows)[i].m, p, r, w, (*rows)[i].index, 0)) {
+                w.begin(static_cast<std::uint8_t>(status::timeout), 0, 0, 0, (*rows)[i].index);
+                w.end();
+            }
             if (w.size() > 128 * 1024) {
                 w.end_proto();
                 out.insert(out.end(), w.bytes().begin(), w.bytes().end());

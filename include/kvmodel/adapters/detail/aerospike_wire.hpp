@@ -245,6 +245,13 @@ private:
         if (!need(static_cast<std::size_t>(n))) return bad("truncated length");
         return be(n);
     }
+    // The flags element leading an ordered list or map: an ext of any type
+    // but cmp_ext_type (INF and WILDCARD are values, also in first place).
+    bool peek_flags_ext() const noexcept {
+        if (!peek_ext()) return false;
+        std::size_t at = *m_p >= 0xd4 ? 1 : (*m_p == 0xc7 ? 2 : (*m_p == 0xc8 ? 3 : 5));
+        return static_cast<std::size_t>(m_end - m_p) > at && m_p[at] != cmp_ext_type;
+    }
     bool peek_ext() const noexcept {
         if (m_p >= m_end) return false;
         std::uint8_t b = *m_p;
@@ -296,7 +303,7 @@ private:
         // Every element takes at least one byte: a count beyond the input is a lie.
         if (!need(n)) return bad("list count " + std::to_string(n) + " exceeds the input");
         list l;
-        if (n > 0 && peek_ext()) {
+        if (n > 0 && peek_flags_ext()) {
             auto e = read_ext();
             if (!e) return e.error();
             if (e->type & packed_flags::list_ordered) l.set_order_flag(list_order::ordered);
@@ -313,7 +320,7 @@ private:
     result<value> map_value(std::uint64_t n, std::size_t depth, bool as_pairs) {
         if (!need(n)) return bad("map count " + std::to_string(n) + " exceeds the input");
         std::uint8_t flags = 0;
-        if (n > 0 && peek_ext()) {
+        if (n > 0 && peek_flags_ext()) {
             auto e = read_ext();
             if (!e) return e.error();
             flags = e->type;
