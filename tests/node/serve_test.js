@@ -126,13 +126,12 @@ async function main () {
     await check('operate: bit ops', async () => {
       const bits = Aerospike.bitwise
       await client.put(key(4), { b: Buffer.from([0b00000101, 0xff]) })
-      const r = await client.operate(key(4), [
-        bits.set('b', 0, 8, Buffer.from([0x80])), bits.count('b', 0, 16), bits.get('b', 0, 8)
-      ])
+      await client.operate(key(4), [bits.set('b', 0, 8, Buffer.from([0x80])), bits.get('b', 0, 8)])
       const g = await client.get(key(4))
       assert.deepStrictEqual(g.bins.b, Buffer.from([0x80, 0xff]))
-      const c = await client.operate(key(4), [bits.count('b', 0, 16)])
-      assert.strictEqual(c.bins.b, 9)
+      assert.strictEqual((await client.operate(key(4), [bits.getInt('b', 8, 8, false)])).bins.b, 255)
+      // (bits.lscan of client 6.7.1 sends an rscan: src/main/bit_operations.cc)
+      assert.strictEqual((await client.operate(key(4), [bits.rscan('b', 1, 15, true)])).bins.b, 14)
     })
     await check('batch reads: get, select, exists, operate in one request', async () => {
       for (let i = 0; i < 20; i++) await client.put(key(300 + i), { v: i, m: { a: i } })
@@ -182,7 +181,7 @@ async function main () {
         const s = net.connect(ports[0], '127.0.0.1')
         s.on('connect', () => s.write(Buffer.from('GET / HTTP/1.1\r\n\r\n')))
         s.on('close', resolve)
-        s.on('error', reject)
+        s.on('error', e => e.code === 'ECONNRESET' ? resolve() : reject(e))
       })
       assert.strictEqual(await info(ports[0], 'build'), '8.1.2.0')
     })

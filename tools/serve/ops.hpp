@@ -92,7 +92,7 @@ inline result<std::vector<cdt::ctx_step>> decode_ctx(const value& v) {
 
 // A CDT op's msgpack: [op, args...] or [0xff, ctx, [op, args...]].
 inline result<cdt::op> decode_cdt(const wire_op& w) {
-    auto v = adapters::detail::decode_msgpack(w.data);
+    auto v = adapters::detail::decode_msgpack_args(w.data);
     if (!v)
         return bad_op(w.name, "malformed CDT op: " + v.error().message);
     if (!v->is_list() || v->as_list().empty() || !v->as_list()[0].is_int())
@@ -174,7 +174,7 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
 // [op, args...] with the policy flags (and add/subtract's sign and overflow
 // flags, resize's flags) last and optional.
 inline result<cdt::bit_op> decode_bit(const wire_op& w) {
-    auto v = adapters::detail::decode_msgpack(w.data);
+    auto v = adapters::detail::decode_msgpack_args(w.data);
     if (!v || !v->is_list() || v->as_list().empty() || !v->as_list()[0].is_int())
         return bad_op(w.name, "a bit op is a msgpack list starting with its op code");
     const list& a = v->as_list();
