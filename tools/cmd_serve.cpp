@@ -4,15 +4,15 @@
 // Aerospike's wire protocol, one port per node on 127.0.0.1, for the official
 // clients of any language (tools/serve/*.hpp; README "Testing from any
 // language").
-#include "command.hpp"
-#include "serve/server.hpp"
-
 #include <charconv>
 #include <iostream>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "command.hpp"
+#include "serve/server.hpp"
 
 namespace {
 

@@ -39,47 +39,88 @@ struct cdt_wire {
 inline cdt_wire wire_of(cdt::op_code c) {
     using cdt::op_code;
     switch (c) {
-    case op_code::list_get_by_index: return {19, shape::index};
-    case op_code::list_get_by_rank: return {21, shape::index};
-    case op_code::list_get_by_value: return {22, shape::value};
-    case op_code::list_get_by_value_list: return {23, shape::values};
-    case op_code::list_get_by_index_range: return {24, shape::index_count};
-    case op_code::list_get_by_value_range: return {25, shape::range};
-    case op_code::list_get_by_rank_range: return {26, shape::index_count};
-    case op_code::list_get_by_value_rel_rank_range: return {27, shape::relative};
-    case op_code::list_remove_by_index: return {32, shape::index};
-    case op_code::list_remove_by_rank: return {34, shape::index};
-    case op_code::list_remove_by_value: return {35, shape::value};
-    case op_code::list_remove_by_value_list: return {36, shape::values};
-    case op_code::list_remove_by_index_range: return {37, shape::index_count};
-    case op_code::list_remove_by_value_range: return {38, shape::range};
-    case op_code::list_remove_by_rank_range: return {39, shape::index_count};
-    case op_code::list_remove_by_value_rel_rank_range: return {40, shape::relative};
-    case op_code::map_remove_by_key: return {76, shape::value};
-    case op_code::map_remove_by_index: return {77, shape::index};
-    case op_code::map_remove_by_rank: return {79, shape::index};
-    case op_code::map_remove_by_key_list: return {81, shape::values};
-    case op_code::map_remove_by_value: return {82, shape::value};
-    case op_code::map_remove_by_value_list: return {83, shape::values};
-    case op_code::map_remove_by_key_range: return {84, shape::range};
-    case op_code::map_remove_by_index_range: return {85, shape::index_count};
-    case op_code::map_remove_by_value_range: return {86, shape::range};
-    case op_code::map_remove_by_rank_range: return {87, shape::index_count};
-    case op_code::map_remove_by_key_rel_index_range: return {88, shape::relative};
-    case op_code::map_remove_by_value_rel_rank_range: return {89, shape::relative};
-    case op_code::map_get_by_key: return {97, shape::value};
-    case op_code::map_get_by_index: return {98, shape::index};
-    case op_code::map_get_by_rank: return {100, shape::index};
-    case op_code::map_get_by_value: return {102, shape::value};
-    case op_code::map_get_by_key_range: return {103, shape::range};
-    case op_code::map_get_by_index_range: return {104, shape::index_count};
-    case op_code::map_get_by_value_range: return {105, shape::range};
-    case op_code::map_get_by_rank_range: return {106, shape::index_count};
-    case op_code::map_get_by_key_list: return {107, shape::values};
-    case op_code::map_get_by_value_list: return {108, shape::values};
-    case op_code::map_get_by_key_rel_index_range: return {109, shape::relative};
-    case op_code::map_get_by_value_rel_rank_range: return {110, shape::relative};
-    default: return {};
+    case op_code::list_get_by_index:
+        return {19, shape::index};
+    case op_code::list_get_by_rank:
+        return {21, shape::index};
+    case op_code::list_get_by_value:
+        return {22, shape::value};
+    case op_code::list_get_by_value_list:
+        return {23, shape::values};
+    case op_code::list_get_by_index_range:
+        return {24, shape::index_count};
+    case op_code::list_get_by_value_range:
+        return {25, shape::range};
+    case op_code::list_get_by_rank_range:
+        return {26, shape::index_count};
+    case op_code::list_get_by_value_rel_rank_range:
+        return {27, shape::relative};
+    case op_code::list_remove_by_index:
+        return {32, shape::index};
+    case op_code::list_remove_by_rank:
+        return {34, shape::index};
+    case op_code::list_remove_by_value:
+        return {35, shape::value};
+    case op_code::list_remove_by_value_list:
+        return {36, shape::values};
+    case op_code::list_remove_by_index_range:
+        return {37, shape::index_count};
+    case op_code::list_remove_by_value_range:
+        return {38, shape::range};
+    case op_code::list_remove_by_rank_range:
+        return {39, shape::index_count};
+    case op_code::list_remove_by_value_rel_rank_range:
+        return {40, shape::relative};
+    case op_code::map_remove_by_key:
+        return {76, shape::value};
+    case op_code::map_remove_by_index:
+        return {77, shape::index};
+    case op_code::map_remove_by_rank:
+        return {79, shape::index};
+    case op_code::map_remove_by_key_list:
+        return {81, shape::values};
+    case op_code::map_remove_by_value:
+        return {82, shape::value};
+    case op_code::map_remove_by_value_list:
+        return {83, shape::values};
+    case op_code::map_remove_by_key_range:
+        return {84, shape::range};
+    case op_code::map_remove_by_index_range:
+        return {85, shape::index_count};
+    case op_code::map_remove_by_value_range:
+        return {86, shape::range};
+    case op_code::map_remove_by_rank_range:
+        return {87, shape::index_count};
+    case op_code::map_remove_by_key_rel_index_range:
+        return {88, shape::relative};
+    case op_code::map_remove_by_value_rel_rank_range:
+        return {89, shape::relative};
+    case op_code::map_get_by_key:
+        return {97, shape::value};
+    case op_code::map_get_by_index:
+        return {98, shape::index};
+    case op_code::map_get_by_rank:
+        return {100, shape::index};
+    case op_code::map_get_by_value:
+        return {102, shape::value};
+    case op_code::map_get_by_key_range:
+        return {103, shape::range};
+    case op_code::map_get_by_index_range:
+        return {104, shape::index_count};
+    case op_code::map_get_by_value_range:
+        return {105, shape::range};
+    case op_code::map_get_by_rank_range:
+        return {106, shape::index_count};
+    case op_code::map_get_by_key_list:
+        return {107, shape::values};
+    case op_code::map_get_by_value_list:
+        return {108, shape::values};
+    case op_code::map_get_by_key_rel_index_range:
+        return {109, shape::relative};
+    case op_code::map_get_by_value_rel_rank_range:
+        return {110, shape::relative};
+    default:
+        return {};
     }
 }
 
@@ -96,18 +137,26 @@ inline std::optional<std::pair<int, std::vector<value>>> cdt_args(const cdt::op&
             a.emplace_back(static_cast<std::int64_t>(o.lpolicy.order));
         a.emplace_back(static_cast<std::int64_t>(o.lpolicy.flags));
     };
-    auto morder = [&] { a.emplace_back(static_cast<std::int64_t>(o.mpolicy.order)); };
+    auto morder = [&] {
+        a.emplace_back(static_cast<std::int64_t>(o.mpolicy.order));
+    };
     if (cdt_wire w = wire_of(o.code); w.sel) {
         a.emplace_back(static_cast<std::int64_t>(o.return_type));
         switch (*w.sel) {
-        case shape::value: a.push_back(o.key); break;
-        case shape::index: a.emplace_back(o.index); break;
+        case shape::value:
+            a.push_back(o.key);
+            break;
+        case shape::index:
+            a.emplace_back(o.index);
+            break;
         case shape::index_count:
             a.emplace_back(o.index);
             if (o.count)
                 a.emplace_back(*o.count);
             break;
-        case shape::values: a.push_back(values_list(o.values)); break;
+        case shape::values:
+            a.push_back(values_list(o.values));
+            break;
         case shape::range:
             a.push_back(o.begin);
             if (o.end)
@@ -130,30 +179,64 @@ inline std::optional<std::pair<int, std::vector<value>>> cdt_args(const cdt::op&
         return with_policy;
     };
     switch (o.code) {
-    case op_code::list_append: a.push_back(o.key); lpol(true); return std::pair{1, a};
-    case op_code::list_append_items: a.push_back(values_list(o.values)); lpol(true); return std::pair{2, a};
-    case op_code::list_insert: a.emplace_back(o.index); a.push_back(o.key); lpol(false); return std::pair{3, a};
+    case op_code::list_append:
+        a.push_back(o.key);
+        lpol(true);
+        return std::pair{1, a};
+    case op_code::list_append_items:
+        a.push_back(values_list(o.values));
+        lpol(true);
+        return std::pair{2, a};
+    case op_code::list_insert:
+        a.emplace_back(o.index);
+        a.push_back(o.key);
+        lpol(false);
+        return std::pair{3, a};
     case op_code::list_insert_items:
         a.emplace_back(o.index);
         a.push_back(values_list(o.values));
         lpol(false);
         return std::pair{4, a};
-    case op_code::list_pop: a.emplace_back(o.index); return std::pair{5, a};
-    case op_code::list_remove: a.emplace_back(o.index); return std::pair{7, a};
-    case op_code::list_get: a.emplace_back(o.index); return std::pair{17, a};
+    case op_code::list_pop:
+        a.emplace_back(o.index);
+        return std::pair{5, a};
+    case op_code::list_remove:
+        a.emplace_back(o.index);
+        return std::pair{7, a};
+    case op_code::list_get:
+        a.emplace_back(o.index);
+        return std::pair{17, a};
     case op_code::list_pop_range:
     case op_code::list_remove_range:
     case op_code::list_get_range:
         a.emplace_back(o.index);
         if (o.count)
             a.emplace_back(*o.count);
-        return std::pair{o.code == op_code::list_pop_range ? 6 : o.code == op_code::list_remove_range ? 8 : 18, a};
-    case op_code::list_set: a.emplace_back(o.index); a.push_back(o.key); lpol(false); return std::pair{9, a};
-    case op_code::list_trim: a.emplace_back(o.index); a.emplace_back(o.count.value_or(0)); return std::pair{10, a};
-    case op_code::list_clear: return std::pair{11, a};
-    case op_code::list_increment: a.emplace_back(o.index); a.push_back(o.val); lpol(true); return std::pair{12, a};
-    case op_code::list_sort: a.emplace_back(static_cast<std::int64_t>(o.sort_flags)); return std::pair{13, a};
-    case op_code::list_size: return std::pair{16, a};
+        return std::pair{o.code == op_code::list_pop_range      ? 6
+                         : o.code == op_code::list_remove_range ? 8
+                                                                : 18,
+                         a};
+    case op_code::list_set:
+        a.emplace_back(o.index);
+        a.push_back(o.key);
+        lpol(false);
+        return std::pair{9, a};
+    case op_code::list_trim:
+        a.emplace_back(o.index);
+        a.emplace_back(o.count.value_or(0));
+        return std::pair{10, a};
+    case op_code::list_clear:
+        return std::pair{11, a};
+    case op_code::list_increment:
+        a.emplace_back(o.index);
+        a.push_back(o.val);
+        lpol(true);
+        return std::pair{12, a};
+    case op_code::list_sort:
+        a.emplace_back(static_cast<std::int64_t>(o.sort_flags));
+        return std::pair{13, a};
+    case op_code::list_size:
+        return std::pair{16, a};
     case op_code::map_put: {
         int code = put_code(67, 65, 69);
         a.push_back(o.key);
@@ -181,9 +264,12 @@ inline std::optional<std::pair<int, std::vector<value>>> cdt_args(const cdt::op&
         morder();
         a.emplace_back(static_cast<std::int64_t>(o.mpolicy.flags));
         return std::pair{o.code == op_code::map_increment ? 73 : 74, a};
-    case op_code::map_clear: return std::pair{75, a};
-    case op_code::map_size: return std::pair{96, a};
-    default: return std::nullopt;
+    case op_code::map_clear:
+        return std::pair{75, a};
+    case op_code::map_size:
+        return std::pair{96, a};
+    default:
+        return std::nullopt;
     }
 }
 
@@ -198,8 +284,9 @@ inline value ctx_list(const std::vector<cdt::ctx_step>& ctx) {
                  : s.create_map_order == map_order::key_ordered     ? 0x80
                                                                     : 0x40;
         l.push_back(value(t));
-        bool by_int = s.type == cdt::ctx_step::kind::list_index || s.type == cdt::ctx_step::kind::list_rank ||
-                      s.type == cdt::ctx_step::kind::map_index || s.type == cdt::ctx_step::kind::map_rank;
+        bool by_int =
+            s.type == cdt::ctx_step::kind::list_index || s.type == cdt::ctx_step::kind::list_rank ||
+            s.type == cdt::ctx_step::kind::map_index || s.type == cdt::ctx_step::kind::map_rank;
         l.push_back(by_int ? value(s.index) : s.val);
     }
     return value(std::move(l));
@@ -212,13 +299,16 @@ inline std::optional<bytes_t> pack_set_type(const cdt::op& o) {
     using cdt::op_code;
     bool is_list = o.code == op_code::list_create || o.code == op_code::list_set_order;
     bool create = o.code == op_code::list_create || o.code == op_code::map_create;
-    std::int64_t order = is_list ? static_cast<std::int64_t>(o.order) : static_cast<std::int64_t>(o.morder);
-    value packed(list{value(std::int64_t{is_list ? 0 : 64}), value(order | (o.persist_index ? 0x10 : 0))});
+    std::int64_t order =
+        is_list ? static_cast<std::int64_t>(o.order) : static_cast<std::int64_t>(o.morder);
+    value packed(
+        list{value(std::int64_t{is_list ? 0 : 64}), value(order | (o.persist_index ? 0x10 : 0))});
     if (o.ctx.empty())
         return adapters::detail::encode_msgpack(packed);
     value ctx = ctx_list(o.ctx);
     if (create) {
-        std::int64_t flag = is_list ? (o.order == list_order::ordered ? 0xc0 : (o.pad ? 0x80 : 0x40))
+        std::int64_t flag = is_list
+                                ? (o.order == list_order::ordered ? 0xc0 : (o.pad ? 0x80 : 0x40))
                             : o.morder == map_order::key_value_ordered ? 0xc0
                             : o.morder == map_order::key_ordered       ? 0x80
                                                                        : 0x40;
@@ -231,8 +321,8 @@ inline std::optional<bytes_t> pack_set_type(const cdt::op& o) {
 
 inline std::optional<bytes_t> pack_cdt(const cdt::op& o) {
     using cdt::op_code;
-    if (o.code == op_code::list_create || o.code == op_code::list_set_order || o.code == op_code::map_create ||
-        o.code == op_code::map_set_policy)
+    if (o.code == op_code::list_create || o.code == op_code::list_set_order ||
+        o.code == op_code::map_create || o.code == op_code::map_set_policy)
         return pack_set_type(o);
     auto args = cdt_args(o);
     if (!args)
@@ -250,19 +340,49 @@ inline std::optional<bytes_t> pack_cdt(const cdt::op& o) {
 inline bytes_t pack_bit(const cdt::bit_op& o) {
     using cdt::bit_op_code;
     list l{value(static_cast<std::int64_t>(o.code))};
-    auto i = [&](std::int64_t v) { l.push_back(value(v)); };
-    auto pol = [&] { i(static_cast<std::int64_t>(o.policy.flags)); };
+    auto i = [&](std::int64_t v) {
+        l.push_back(value(v));
+    };
+    auto pol = [&] {
+        i(static_cast<std::int64_t>(o.policy.flags));
+    };
     switch (o.code) {
-    case bit_op_code::bit_resize: i(o.byte_size); pol(); i(o.resize_flags); break;
-    case bit_op_code::bit_insert: i(o.byte_offset); l.push_back(value(o.value)); pol(); break;
-    case bit_op_code::bit_remove: i(o.byte_offset); i(o.byte_size); pol(); break;
+    case bit_op_code::bit_resize:
+        i(o.byte_size);
+        pol();
+        i(o.resize_flags);
+        break;
+    case bit_op_code::bit_insert:
+        i(o.byte_offset);
+        l.push_back(value(o.value));
+        pol();
+        break;
+    case bit_op_code::bit_remove:
+        i(o.byte_offset);
+        i(o.byte_size);
+        pol();
+        break;
     case bit_op_code::bit_set:
     case bit_op_code::bit_or:
     case bit_op_code::bit_xor:
-    case bit_op_code::bit_and: i(o.bit_offset); i(o.bit_size); l.push_back(value(o.value)); pol(); break;
-    case bit_op_code::bit_not: i(o.bit_offset); i(o.bit_size); pol(); break;
+    case bit_op_code::bit_and:
+        i(o.bit_offset);
+        i(o.bit_size);
+        l.push_back(value(o.value));
+        pol();
+        break;
+    case bit_op_code::bit_not:
+        i(o.bit_offset);
+        i(o.bit_size);
+        pol();
+        break;
     case bit_op_code::bit_lshift:
-    case bit_op_code::bit_rshift: i(o.bit_offset); i(o.bit_size); i(o.shift); pol(); break;
+    case bit_op_code::bit_rshift:
+        i(o.bit_offset);
+        i(o.bit_size);
+        i(o.shift);
+        pol();
+        break;
     case bit_op_code::bit_add:
     case bit_op_code::bit_subtract:
         i(o.bit_offset);
@@ -271,17 +391,36 @@ inline bytes_t pack_bit(const cdt::bit_op& o) {
         pol();
         i(static_cast<std::int64_t>(o.action) | (o.sign ? 1 : 0));
         break;
-    case bit_op_code::bit_set_int: i(o.bit_offset); i(o.bit_size); i(o.int_value); pol(); break;
+    case bit_op_code::bit_set_int:
+        i(o.bit_offset);
+        i(o.bit_size);
+        i(o.int_value);
+        pol();
+        break;
     case bit_op_code::bit_lscan:
-    case bit_op_code::bit_rscan: i(o.bit_offset); i(o.bit_size); l.push_back(value(o.scan_value)); break;
-    case bit_op_code::bit_get_int: i(o.bit_offset); i(o.bit_size); i(o.sign ? 1 : 0); break;
-    default: i(o.bit_offset); i(o.bit_size); break;
+    case bit_op_code::bit_rscan:
+        i(o.bit_offset);
+        i(o.bit_size);
+        l.push_back(value(o.scan_value));
+        break;
+    case bit_op_code::bit_get_int:
+        i(o.bit_offset);
+        i(o.bit_size);
+        i(o.sign ? 1 : 0);
+        break;
+    default:
+        i(o.bit_offset);
+        i(o.bit_size);
+        break;
     }
     return adapters::detail::encode_msgpack(value(std::move(l)));
 }
 
 /// Appends one op (u32 size, op, particle type, flags 0, name, value bytes).
-inline void put_op(bytes_t& out, std::uint8_t op, std::uint8_t type, std::string_view name,
+inline void put_op(bytes_t& out,
+                   std::uint8_t op,
+                   std::uint8_t type,
+                   std::string_view name,
                    std::span<const std::uint8_t> data) {
     put_be(out, 4 + name.size() + data.size(), 4);
     out.push_back(op);
@@ -302,7 +441,8 @@ inline void put_field(bytes_t& out, std::uint8_t type, std::span<const std::uint
 /// The store. Not thread-safe (one service call at a time is enough here).
 class wire_store {
 public:
-    explicit wire_store(service& svc) : m_svc(svc) {}
+    explicit wire_store(service& svc)
+        : m_svc(svc) {}
 
     result<kv::record> get(const kv::key& k, const kv::read_policy& = {}) {
         return send(k, {}, info1::read | info1::get_all, 0);
@@ -335,31 +475,50 @@ private:
             return true;
         };
         switch (kv::kind(o)) {
-        case kv::op_kind::read: put_op(out, opcode::read, 0, std::get<kv::read_op>(o).bin, data); return true;
-        case kv::op_kind::read_all: put_op(out, opcode::read, 0, "", data); return true;
-        case kv::op_kind::write: return plain(opcode::write, std::get<kv::write_op>(o).bin, std::get<kv::write_op>(o).val);
-        case kv::op_kind::add: return plain(opcode::incr, std::get<kv::add_op>(o).bin, std::get<kv::add_op>(o).delta);
-        case kv::op_kind::append: return plain(opcode::append, std::get<kv::append_op>(o).bin, std::get<kv::append_op>(o).val);
+        case kv::op_kind::read:
+            put_op(out, opcode::read, 0, std::get<kv::read_op>(o).bin, data);
+            return true;
+        case kv::op_kind::read_all:
+            put_op(out, opcode::read, 0, "", data);
+            return true;
+        case kv::op_kind::write:
+            return plain(
+                opcode::write, std::get<kv::write_op>(o).bin, std::get<kv::write_op>(o).val);
+        case kv::op_kind::add:
+            return plain(opcode::incr, std::get<kv::add_op>(o).bin, std::get<kv::add_op>(o).delta);
+        case kv::op_kind::append:
+            return plain(
+                opcode::append, std::get<kv::append_op>(o).bin, std::get<kv::append_op>(o).val);
         case kv::op_kind::prepend:
-            return plain(opcode::prepend, std::get<kv::prepend_op>(o).bin, std::get<kv::prepend_op>(o).val);
-        case kv::op_kind::touch: put_op(out, opcode::touch, 0, "", data); return true;
-        case kv::op_kind::delete_record: put_op(out, opcode::remove, 0, "", data); return true;
+            return plain(
+                opcode::prepend, std::get<kv::prepend_op>(o).bin, std::get<kv::prepend_op>(o).val);
+        case kv::op_kind::touch:
+            put_op(out, opcode::touch, 0, "", data);
+            return true;
+        case kv::op_kind::delete_record:
+            put_op(out, opcode::remove, 0, "", data);
+            return true;
         case kv::op_kind::cdt: {
             const auto& c = std::get<kv::cdt_operation>(o);
             auto packed = pack_cdt(c.op);
             if (!packed)
                 return false;
             bool read = cdt::classify(c.op.code) == cdt::op_class::read;
-            put_op(out, read ? opcode::cdt_read : opcode::cdt_modify, particle::blob, c.bin, *packed);
+            put_op(
+                out, read ? opcode::cdt_read : opcode::cdt_modify, particle::blob, c.bin, *packed);
             return true;
         }
         case kv::op_kind::bit: {
             const auto& b = std::get<kv::bit_operation>(o);
-            put_op(out, cdt::is_bit_read(b.op.code) ? opcode::bit_read : opcode::bit_modify, particle::blob, b.bin,
+            put_op(out,
+                   cdt::is_bit_read(b.op.code) ? opcode::bit_read : opcode::bit_modify,
+                   particle::blob,
+                   b.bin,
                    pack_bit(b.op));
             return true;
         }
-        default: return false;
+        default:
+            return false;
         }
     }
 
@@ -369,12 +528,17 @@ private:
         put_be(body, 0, 12);
         put_be(body, 3, 2);
         put_be(body, ops.size(), 2);
-        put_field(body, field::ns, std::span(reinterpret_cast<const std::uint8_t*>(k.ns().data()), k.ns().size()));
-        put_field(body, field::set, std::span(reinterpret_cast<const std::uint8_t*>(k.set().data()), k.set().size()));
+        put_field(body,
+                  field::ns,
+                  std::span(reinterpret_cast<const std::uint8_t*>(k.ns().data()), k.ns().size()));
+        put_field(body,
+                  field::set,
+                  std::span(reinterpret_cast<const std::uint8_t*>(k.set().data()), k.set().size()));
         put_field(body, field::digest, k.digest());
         for (const kv::operation& o : ops)
             if (!pack(o, body))
-                return fail(status::client, std::string("wire_store: cannot pack ") + std::string(kv::op_name(o)));
+                return fail(status::client,
+                            std::string("wire_store: cannot pack ") + std::string(kv::op_name(o)));
         reply r = m_svc.handle(0, proto::type_message, body);
         if (r.bytes.size() < proto::header_size)
             return fail(status::client, "wire_store: the connection was closed");
@@ -382,7 +546,8 @@ private:
         if (!m)
             return fail(status::client, "wire_store: bad answer: " + m.error().message);
         if (m->h.result_code != 0)
-            return fail(static_cast<status>(m->h.result_code), "wire: result code " + std::to_string(m->h.result_code));
+            return fail(static_cast<status>(m->h.result_code),
+                        "wire: result code " + std::to_string(m->h.result_code));
         kv::record rec;
         rec.generation = m->h.generation;
         for (std::size_t i = 0; i < m->ops.size(); ++i) {
@@ -391,7 +556,8 @@ private:
             if (i < ops.size())
                 if (const auto* c = std::get_if<kv::cdt_operation>(&ops[i]))
                     pairs = cdt::is_map_op(c->op.code) &&
-                            (c->op.return_type & 0xffff) == static_cast<std::int32_t>(cdt::return_type::key_value);
+                            (c->op.return_type & 0xffff) ==
+                                static_cast<std::int32_t>(cdt::return_type::key_value);
             result<value> v = (w.particle_type == particle::map && pairs)
                                   ? adapters::detail::decode_msgpack(w.data, true)
                                   : particle_value(w.particle_type, w.data);

@@ -69,7 +69,8 @@ bytes_t header(std::uint8_t i1, std::uint8_t i2, std::uint16_t n_fields, std::ui
 }
 
 // A single-record request: ns, set, digest fields, then the ops.
-bytes_t request(std::uint8_t i1, std::uint8_t i2, const kv::key& k, const bytes_t& ops, std::uint16_t n_ops) {
+bytes_t request(
+    std::uint8_t i1, std::uint8_t i2, const kv::key& k, const bytes_t& ops, std::uint16_t n_ops) {
     bytes_t out = header(i1, i2, 3, n_ops);
     add_text_field(out, field::ns, k.ns());
     add_text_field(out, field::set, k.set());
@@ -166,7 +167,8 @@ TEST_CASE("messages: put, get, operate with a CDT op, delete", "[tools][serve]")
     auto put = svc.handle(0, proto::type_message, request(0, info2::write, k, put_ops, 2));
     CHECK(read_answer(put).code == 0);
 
-    auto get = read_answer(svc.handle(0, proto::type_message, request(info1::read | info1::get_all, 0, k, {}, 0)));
+    auto get = read_answer(
+        svc.handle(0, proto::type_message, request(info1::read | info1::get_all, 0, k, {}, 0)));
     CHECK(get.code == 0);
     CHECK(get.generation == 1);
     REQUIRE(get.bins.size() == 2);
@@ -177,12 +179,18 @@ TEST_CASE("messages: put, get, operate with a CDT op, delete", "[tools][serve]")
     map items;
     items.put(value("b"), value(2));
     items.put(value("c"), value(1));
-    add_raw_op(cdt_ops, opcode::cdt_modify, "m",
+    add_raw_op(cdt_ops,
+               opcode::cdt_modify,
+               "m",
                adapters::detail::encode_msgpack(value(list{value(68), value(std::move(items))})));
-    add_raw_op(cdt_ops, opcode::cdt_read, "m",
+    add_raw_op(cdt_ops,
+               opcode::cdt_read,
+               "m",
                adapters::detail::encode_msgpack(value(list{value(100), value(6), value(-1)})));
-    auto op = read_answer(svc.handle(
-        0, proto::type_message, request(info1::read, info2::write | info2::respond_all_ops, k, cdt_ops, 2)));
+    auto op = read_answer(
+        svc.handle(0,
+                   proto::type_message,
+                   request(info1::read, info2::write | info2::respond_all_ops, k, cdt_ops, 2)));
     CHECK(op.code == 0);
     REQUIRE(op.bins.size() == 2);
     CHECK(op.bins[0].second == value(2)); // the map's size after the put
@@ -190,18 +198,23 @@ TEST_CASE("messages: put, get, operate with a CDT op, delete", "[tools][serve]")
 
     bytes_t bad;
     add_op(bad, opcode::incr, "s", value(1));
-    CHECK(read_answer(svc.handle(0, proto::type_message, request(0, info2::write, k, bad, 1))).code ==
-          static_cast<int>(status::bin_type_error));
+    CHECK(
+        read_answer(svc.handle(0, proto::type_message, request(0, info2::write, k, bad, 1))).code ==
+        static_cast<int>(status::bin_type_error));
 
     bytes_t unknown;
     add_op(unknown, 99, "s", value(1));
-    CHECK(read_answer(svc.handle(0, proto::type_message, request(0, info2::write, k, unknown, 1))).code ==
-          static_cast<int>(status::parameter_error));
+    CHECK(read_answer(svc.handle(0, proto::type_message, request(0, info2::write, k, unknown, 1)))
+              .code == static_cast<int>(status::parameter_error));
 
-    CHECK(read_answer(svc.handle(0, proto::type_message, request(0, info2::write | info2::remove, k, {}, 0)))
-              .code == 0);
-    CHECK(read_answer(svc.handle(0, proto::type_message, request(info1::read | info1::get_all, 0, k, {}, 0)))
-              .code == static_cast<int>(status::record_not_found));
+    CHECK(
+        read_answer(
+            svc.handle(0, proto::type_message, request(0, info2::write | info2::remove, k, {}, 0)))
+            .code == 0);
+    CHECK(
+        read_answer(
+            svc.handle(0, proto::type_message, request(info1::read | info1::get_all, 0, k, {}, 0)))
+            .code == static_cast<int>(status::record_not_found));
 }
 
 TEST_CASE("messages: a batch answers every key in order, then LAST", "[tools][serve]") {
@@ -250,8 +263,11 @@ TEST_CASE("fuzz: any bytes get an answer or a closed connection", "[tools][serve
     add_op(ops, opcode::write, "a", value(1));
     map m;
     m.put(value(1), value(2));
-    add_raw_op(ops, opcode::cdt_modify, "m",
-               adapters::detail::encode_msgpack(value(list{value(66), value(std::move(m)), value(1)})));
+    add_raw_op(
+        ops,
+        opcode::cdt_modify,
+        "m",
+        adapters::detail::encode_msgpack(value(list{value(66), value(std::move(m)), value(1)})));
     const bytes_t valid = request(info1::read, info2::write, k, ops, 2);
     std::mt19937_64 rng(Catch::rngSeed());
     std::size_t answered = 0;

@@ -5,16 +5,16 @@
 // [0xff, ctx, [op, args...]] the clients pack, decoded by the expression
 // engine's CDT call decoder, exp::detail::make_cdt_op), and expression
 // read/modify, and bit read/modify. A wire op kvmodel does not model (HLL
-// ops, a ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as the server answers a request it cannot
-// parse. Cost: one msgpack decode of the op's bytes.
+// ops, a ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as the server
+// answers a request it cannot parse. Cost: one msgpack decode of the op's bytes.
 #pragma once
 
 #include <kvmodel/exp/eval.hpp>
 #include <kvmodel/kv/operation.hpp>
 
 #include <span>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "wire.hpp"
@@ -24,8 +24,7 @@ namespace kvmodel::tools::serve {
 namespace detail {
 
 [[gnu::cold]] inline error bad_op(std::string_view name, const std::string& what) {
-    return error{status::parameter_error,
-                 "op on bin '" + std::string(name) + "': " + what};
+    return error{status::parameter_error, "op on bin '" + std::string(name) + "': " + what};
 }
 
 // A ctx list [type, value, ...] as the C client's as_cdt_ctx_pack writes it;
@@ -44,8 +43,8 @@ inline result<std::vector<cdt::ctx_step>> decode_ctx(const value& v) {
         std::int64_t create = t & 0xc0;
         bool needs_int = base == 0x10 || base == 0x11 || base == 0x20 || base == 0x21;
         if (needs_int && !arg.is_int())
-            return fail(status::parameter_error, "context type " + std::to_string(t) +
-                                                     " needs an integer");
+            return fail(status::parameter_error,
+                        "context type " + std::to_string(t) + " needs an integer");
         if (create != 0 && base != 0x10 && base != 0x22)
             return fail(status::parameter_error, "invalid context type " + std::to_string(t));
         switch (base) {
@@ -73,9 +72,10 @@ inline result<std::vector<cdt::ctx_step>> decode_ctx(const value& v) {
         case 0x22:
             if (create != 0)
                 out.push_back(cdt::ctx_step::map_key_create(
-                    arg, create == 0xc0   ? kvmodel::map_order::key_value_ordered
-                         : create == 0x80 ? kvmodel::map_order::key_ordered
-                                          : kvmodel::map_order::unordered));
+                    arg,
+                    create == 0xc0   ? kvmodel::map_order::key_value_ordered
+                    : create == 0x80 ? kvmodel::map_order::key_ordered
+                                     : kvmodel::map_order::unordered));
             else
                 out.push_back(cdt::ctx_step::map_key(arg));
             break;
@@ -104,11 +104,12 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
         if (args.size() != 3)
             return bad_op(w.name, "a CDT op with a context is [0xff, ctx, [op, args...]]");
         const value& inner = args[2];
-        bool set_type = inner.is_list() && !inner.as_list().empty() && inner.as_list()[0].is_int() &&
+        bool set_type = inner.is_list() && !inner.as_list().empty() &&
+                        inner.as_list()[0].is_int() &&
                         (inner.as_list()[0].as_int() == 0 || inner.as_list()[0].as_int() == 64);
         if (set_type && args[1].is_list() && args[1].as_list().size() >= 2 &&
-            args[1].as_list()[args[1].as_list().size() - 2].is_int() && inner.as_list().size() == 2 &&
-            inner.as_list()[1].is_int()) {
+            args[1].as_list()[args[1].as_list().size() - 2].is_int() &&
+            inner.as_list().size() == 2 && inner.as_list()[1].is_int()) {
             // list_create / map_create (as_cdt_pack_header_flag): the flag of
             // the created order rides on the last step's type. A flag that
             // does not match the order argument is a create step of its own
@@ -119,7 +120,9 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
             std::int64_t order = inner.as_list()[1].as_int();
             bool is_list = inner.as_list()[0].as_int() == 0;
             bool matches = is_list ? ((order & 1) != 0 ? f == 0xc0 : (f == 0x40 || f == 0x80))
-                                   : f == ((order & 3) == 3 ? 0xc0 : (order & 1) != 0 ? 0x80 : 0x40);
+                                   : f == ((order & 3) == 3   ? 0xc0
+                                           : (order & 1) != 0 ? 0x80
+                                                              : 0x40);
             if (f != 0 && matches) {
                 create_flag = f;
                 steps.set(steps.size() - 2, value(t & ~std::int64_t{0xc0}));
@@ -161,12 +164,13 @@ inline result<cdt::op> decode_cdt(const wire_op& w) {
     }
     auto o = exp::detail::make_cdt_op(ci, std::span<const value>(args).subspan(1));
     if (!o)
-        return bad_op(w.name, "CDT op " + std::to_string(ci.op) +
-                                  " with these arguments is not supported");
+        return bad_op(w.name,
+                      "CDT op " + std::to_string(ci.op) + " with these arguments is not supported");
     bool read = cdt::classify(o->code) == cdt::op_class::read;
     if (read != (w.op == opcode::cdt_read))
-        return bad_op(w.name, std::string(cdt::op_name(o->code)) + " sent as a CDT " +
-                                  (w.op == opcode::cdt_read ? "read" : "modify"));
+        return bad_op(w.name,
+                      std::string(cdt::op_name(o->code)) + " sent as a CDT " +
+                          (w.op == opcode::cdt_read ? "read" : "modify"));
     return std::move(*o);
 }
 
@@ -297,8 +301,9 @@ inline result<cdt::bit_op> decode_bit(const wire_op& w) {
     if (!ok || n > max_args)
         return bad_op(w.name, std::string(cdt::bit_op_name(o.code)) + ": invalid arguments");
     if (cdt::is_bit_read(o.code) != (w.op == opcode::bit_read))
-        return bad_op(w.name, std::string(cdt::bit_op_name(o.code)) + " sent as a bit " +
-                                  (w.op == opcode::bit_read ? "read" : "modify"));
+        return bad_op(w.name,
+                      std::string(cdt::bit_op_name(o.code)) + " sent as a bit " +
+                          (w.op == opcode::bit_read ? "read" : "modify"));
     return o;
 }
 
@@ -307,7 +312,9 @@ inline result<cdt::bit_op> decode_bit(const wire_op& w) {
 /// One wire op as a kv::operation.
 inline result<kv::operation> decode_op(const wire_op& w) {
     std::string name(w.name);
-    auto val = [&]() { return particle_value(w.particle_type, w.data); };
+    auto val = [&]() {
+        return particle_value(w.particle_type, w.data);
+    };
     switch (w.op) {
     case opcode::read:
         if (name.empty())
@@ -357,7 +364,8 @@ inline result<kv::operation> decode_op(const wire_op& w) {
         std::size_t flags_size = adapters::detail::encode_msgpack(v->as_list()[1]).size();
         if (w.data[0] != 0x92 || w.data.size() < 1 + flags_size)
             return detail::bad_op(w.name, "an expression op is [expression, flags]");
-        std::vector<std::uint8_t> packed(w.data.begin() + 1, w.data.end() - static_cast<std::ptrdiff_t>(flags_size));
+        std::vector<std::uint8_t> packed(w.data.begin() + 1,
+                                         w.data.end() - static_cast<std::ptrdiff_t>(flags_size));
         auto flags = static_cast<std::uint32_t>(v->as_list()[1].as_int());
         if (w.op == opcode::exp_read)
             return kv::op::exp_read(std::move(name), std::move(packed), flags);

@@ -59,7 +59,8 @@ public:
 
 private:
     void read_header() {
-        asio::async_read(m_socket, asio::buffer(m_header),
+        asio::async_read(m_socket,
+                         asio::buffer(m_header),
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                              if (!ec)
                                  self->read_body();
@@ -72,7 +73,8 @@ private:
             return; // the connection closes when the last handler lets go of it
         m_type = h->type;
         m_body.resize(static_cast<std::size_t>(h->size));
-        asio::async_read(m_socket, asio::buffer(m_body),
+        asio::async_read(m_socket,
+                         asio::buffer(m_body),
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                              if (!ec)
                                  self->answer();
@@ -83,7 +85,7 @@ private:
         reply r;
         try {
             r = m_svc.handle(m_node, m_type, m_body);
-        } catch (const std::exception& e) {
+        } catch (const std::exception&) {
             // bad_alloc and the like: this request fails, the server lives on
             r.close = true;
         }
@@ -97,14 +99,15 @@ private:
         }
         m_out = std::move(r.bytes);
         bool close = r.close;
-        asio::async_write(m_socket, asio::buffer(m_out),
-                          [self = shared_from_this(), close](boost::system::error_code ec,
-                                                             std::size_t) {
-                              if (self->m_out.capacity() > 1 << 20)
-                                  std::vector<std::uint8_t>().swap(self->m_out);
-                              if (!ec && !close)
-                                  self->read_header();
-                          });
+        asio::async_write(
+            m_socket,
+            asio::buffer(m_out),
+            [self = shared_from_this(), close](boost::system::error_code ec, std::size_t) {
+                if (self->m_out.capacity() > 1 << 20)
+                    std::vector<std::uint8_t>().swap(self->m_out);
+                if (!ec && !close)
+                    self->read_header();
+            });
     }
 
     tcp::socket m_socket;
@@ -196,26 +199,27 @@ private:
         tcp::acceptor& a = *m_nodes[n]->acceptor;
         if (!a.is_open())
             return;
-        a.async_accept(asio::make_strand(m_io), [this, n](boost::system::error_code ec,
-                                                          tcp::socket s) {
-            if (ec) {
-                // Closed (node down, stop) ends the loop; anything else
-                // (out of descriptors) is retried.
-                if (ec != asio::error::operation_aborted && m_nodes[n]->acceptor->is_open())
-                    accept(n);
-                return;
-            }
-            s.set_option(tcp::no_delay(true));
-            auto sess = std::make_shared<session>(std::move(s), m_svc, n);
-            {
-                std::lock_guard lock(m_nodes[n]->mutex);
-                auto& list = m_nodes[n]->sessions;
-                list.remove_if([](const std::weak_ptr<session>& w) { return w.expired(); });
-                list.push_back(sess);
-            }
-            sess->start();
-            accept(n);
-        });
+        a.async_accept(
+            asio::make_strand(m_io), [this, n](boost::system::error_code ec, tcp::socket s) {
+                if (ec) {
+                    // Closed (node down, stop) ends the loop; anything else
+                    // (out of descriptors) is retried.
+                    if (ec != asio::error::operation_aborted && m_nodes[n]->acceptor->is_open())
+                        accept(n);
+                    return;
+                }
+                boost::system::error_code ignored; // a client already gone fails its first read
+            s.set_option(tcp::no_delay(true), ignored);
+                auto sess = std::make_shared<session>(std::move(s), m_svc, n);
+                {
+                    std::lock_guard lock(m_nodes[n]->mutex);
+                    auto& list = m_nodes[n]->sessions;
+                    list.remove_if([](const std::weak_ptr<session>& w) { return w.expired(); });
+                    list.push_back(sess);
+                }
+                sess->start();
+                accept(n);
+            });
     }
 
     void shut(std::uint32_t n) {

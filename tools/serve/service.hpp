@@ -14,11 +14,13 @@
 //   any language"). An unknown name is left out of the answer, as the server
 //   does.
 // * Messages (proto type 3): single-record commands (get, exists, put,
-//   delete, touch, operate) through sim::cluster::operate with the policy the
-//   header's bits carry; batch index requests; scans and queries by
-//   partition. Every node answers every command (the server would proxy a
-//   command that reached the wrong node); a node that is down has its port
-//   closed by the server.
+//   delete, touch, operate) through sim::cluster::operate / remove with the
+//   policy the header's bits carry; batch index requests through
+//   kv::batch_operate (one as_msg per key, then LAST); scans and
+//   secondary-index queries by partition (records, then PARTITION_DONE per
+//   partition asked, then LAST). Every node answers every command (the
+//   server would proxy a command that reached the wrong node); a node that
+//   is down has its port closed by the server.
 //
 // Departures: the sim's client-side retry loop is off (max_retries 0), the
 // real client retries; a TIMEOUT the sim reports (an injected timeout or
@@ -36,10 +38,10 @@
 #include <kvmodel/sim/stats_json.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cctype>
-#include <functional>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -249,8 +251,9 @@ private:
 
     std::optional<std::string> info_one(std::uint32_t n, std::string_view cmd) {
         std::string_view name = cmd.substr(0, cmd.find(':'));
-        std::string_view args =
-            cmd.find(':') == std::string_view::npos ? std::string_view() : cmd.substr(cmd.find(':') + 1);
+        std::string_view args = cmd.find(':') == std::string_view::npos
+                                    ? std::string_view()
+                                    : cmd.substr(cmd.find(':') + 1);
         auto params = info_params(args);
         if (name == "node")
             return node_name(n);
@@ -262,8 +265,8 @@ private:
             return "Aerospike Community Edition";
         if (name == "features")
             return "batch-any;batch-index;blob-bits;cdt-list;cdt-map;cluster-stable;float;"
-                   "geo;sindex-exists;peers;pipelining;pquery;pscans;query-show;relaxed-sc;"
-                   "replicas;replicas-all;replicas-master;truncate-namespace;udf";
+                   "sindex-exists;peers;pipelining;pquery;pscans;query-show;replicas;"
+                   "replicas-all;replicas-master;truncate-namespace";
         if (name == "partitions")
             return "4096";
         if (name == "partition-generation" || name == "peers-generation" ||
@@ -401,7 +404,8 @@ private:
             if (kind == "status") {
                 std::lock_guard lock(m_mutex);
                 m_status_faults.push_back({static_cast<std::uint8_t>(num("code", 1)),
-                                           static_cast<std::uint64_t>(times), p["ns"]});
+                                           static_cast<std::uint64_t>(times),
+                                           p["ns"]});
                 return "ok";
             }
             sim::fault f;
@@ -414,7 +418,8 @@ private:
             else
                 return "FAIL:4:unknown fault kind '" + kind +
                        "' (timeout, in_doubt, latency, status)";
-            f = f.times(static_cast<std::uint64_t>(times)).on_node(static_cast<int>(num("node", -1)));
+            f = f.times(static_cast<std::uint64_t>(times))
+                    .on_node(static_cast<int>(num("node", -1)));
             if (p.count("ns"))
                 f = f.in_namespace(p["ns"]);
             auto id = m_db.add_fault(f);
@@ -479,7 +484,8 @@ private:
         auto now = std::chrono::duration_cast<std::chrono::seconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
-        return static_cast<std::uint32_t>(now - citrusleaf_epoch + std::max<std::int64_t>(r.ttl, 1));
+        return static_cast<std::uint32_t>(now - citrusleaf_epoch +
+                                          std::max<std::int64_t>(r.ttl, 1));
     }
 
     static reply error_reply(std::uint8_t code) {
@@ -553,7 +559,8 @@ private:
     static bool pairs_as_map(const kv::operation& o) {
         const auto* c = std::get_if<kv::cdt_operation>(&o);
         return c && cdt::is_map_op(c->op.code) &&
-               (c->op.return_type & 0xffff) == static_cast<std::int32_t>(cdt::return_type::key_value);
+               (c->op.return_type & 0xffff) ==
+                   static_cast<std::int32_t>(cdt::return_type::key_value);
     }
 
     // The ops of a record answer (see the header comment of this file).
@@ -696,8 +703,7 @@ private:
                 batch.push_back(kv::batch_record::remove(*p.key, p.wp));
             else if (write)
                 batch.push_back(kv::batch_record::write(*p.key, p.ops, p.wp));
-            else
-                {
+            else {
                 kv::read_policy rp;
                 static_cast<kv::base_policy&>(rp) = p.wp;
                 batch.push_back(kv::batch_record::read(*p.key, p.ops, rp));
@@ -734,7 +740,9 @@ private:
     // name length, name, u8 particle type, u32 size + begin, u32 size + end.
     static result<kv::filter> filter_of(const wire_field& f, const message& m) {
         reader r(f.data);
-        auto bad = [] { return fail(status::parameter_error, "query: malformed index range"); };
+        auto bad = [] {
+            return fail(status::parameter_error, "query: malformed index range");
+        };
         if (!r.need(2) || r.be(1) != 1)
             return bad();
         auto name_len = static_cast<std::size_t>(r.be(1));
@@ -757,7 +765,8 @@ private:
         flt.begin = std::move(*begin);
         if (flt.begin.is_int())
             flt.end = std::move(*end);
-        if (const wire_field* t = m.find(field::index_type); t && t->data.size() == 1 && t->data[0] <= 3)
+        if (const wire_field* t = m.find(field::index_type);
+            t && t->data.size() == 1 && t->data[0] <= 3)
             flt.collection = static_cast<kv::index_collection>(t->data[0]);
         return flt;
     }
@@ -821,10 +830,12 @@ private:
             ++sent;
             w.begin(0, kr.rec.generation, wire_void_time(kr.rec), 0);
             w.field(field::digest, kr.k.digest());
-            w.field(field::ns, std::span(reinterpret_cast<const std::uint8_t*>(ns.data()), ns.size()));
+            w.field(field::ns,
+                    std::span(reinterpret_cast<const std::uint8_t*>(ns.data()), ns.size()));
             if (!kr.k.set().empty())
-                w.field(field::set, std::span(reinterpret_cast<const std::uint8_t*>(kr.k.set().data()),
-                                              kr.k.set().size()));
+                w.field(field::set,
+                        std::span(reinterpret_cast<const std::uint8_t*>(kr.k.set().data()),
+                                  kr.k.set().size()));
             if (kr.k.user_key()) {
                 std::vector<std::uint8_t> kb(1);
                 kb[0] = append_particle(*kr.k.user_key(), kb);

@@ -138,7 +138,8 @@ struct proto_header {
 
 /// The 8 header bytes; PARAMETER_ERROR for a version other than 2, an
 /// unknown type or a body over proto::max_body.
-inline result<proto_header> parse_proto_header(std::span<const std::uint8_t, proto::header_size> b) {
+inline result<proto_header>
+parse_proto_header(std::span<const std::uint8_t, proto::header_size> b) {
     proto_header h{b[0], b[1], get_be(b.data() + 2, 6)};
     if (h.version != proto::version)
         return fail(status::parameter_error,
@@ -203,7 +204,8 @@ struct message {
 class reader {
 public:
     reader() noexcept = default;
-    explicit reader(std::span<const std::uint8_t> b) noexcept : m_b(b) {}
+    explicit reader(std::span<const std::uint8_t> b) noexcept
+        : m_b(b) {}
     std::size_t left() const noexcept { return m_b.size() - m_at; }
     std::size_t offset() const noexcept { return m_at; }
     bool need(std::size_t n) const noexcept { return left() >= n; }
@@ -225,8 +227,7 @@ private:
 
 namespace detail {
 [[gnu::cold]] inline error bad_message(const std::string& what, std::size_t at) {
-    return error{status::parameter_error,
-                 "message: " + what + " at byte " + std::to_string(at)};
+    return error{status::parameter_error, "message: " + what + " at byte " + std::to_string(at)};
 }
 } // namespace detail
 
@@ -282,11 +283,13 @@ inline result<void> parse_fields_ops(reader& r, message& m) {
 inline result<message> parse_message(std::span<const std::uint8_t> body, std::size_t& used) {
     reader r(body);
     if (!r.need(proto::msg_header_size))
-        return detail::bad_message("header of " + std::to_string(body.size()) + " bytes, expected 22", 0);
+        return detail::bad_message(
+            "header of " + std::to_string(body.size()) + " bytes, expected 22", 0);
     message m;
     auto header_size = r.be(1);
     if (header_size != proto::msg_header_size)
-        return detail::bad_message("header size " + std::to_string(header_size) + ", expected 22", 0);
+        return detail::bad_message("header size " + std::to_string(header_size) + ", expected 22",
+                                   0);
     m.h.info1 = static_cast<std::uint8_t>(r.be(1));
     m.h.info2 = static_cast<std::uint8_t>(r.be(1));
     m.h.info3 = static_cast<std::uint8_t>(r.be(1));
@@ -363,10 +366,9 @@ inline result<std::vector<batch_row>> parse_batch(std::span<const std::uint8_t> 
                     return detail::bad_message("truncated batch key", r.offset());
                 m.h.info1 = static_cast<std::uint8_t>(r.be(1));
             } else {
-                std::size_t need = ((type & batch_msg::info) ? 3U : 0U) +
-                                   ((type & batch_msg::info4) ? 1U : 0U) +
-                                   ((type & batch_msg::gen) ? 2U : 0U) +
-                                   ((type & batch_msg::ttl) ? 4U : 0U);
+                std::size_t need =
+                    ((type & batch_msg::info) ? 3U : 0U) + ((type & batch_msg::info4) ? 1U : 0U) +
+                    ((type & batch_msg::gen) ? 2U : 0U) + ((type & batch_msg::ttl) ? 4U : 0U);
                 if (!r.need(need))
                     return detail::bad_message("truncated batch key", r.offset());
                 if (type & batch_msg::info) {
@@ -404,7 +406,8 @@ inline result<value> particle_value(std::uint8_t type, std::span<const std::uint
     case particle::integer:
         if (data.size() != 8)
             return fail(status::parameter_error,
-                        "particle: integer of " + std::to_string(data.size()) + " bytes, expected 8");
+                        "particle: integer of " + std::to_string(data.size()) +
+                            " bytes, expected 8");
         return value(static_cast<std::int64_t>(get_be(data.data(), 8)));
     case particle::floating:
         if (data.size() != 8)
@@ -416,7 +419,8 @@ inline result<value> particle_value(std::uint8_t type, std::span<const std::uint
     case particle::boolean:
         if (data.size() != 1)
             return fail(status::parameter_error,
-                        "particle: boolean of " + std::to_string(data.size()) + " bytes, expected 1");
+                        "particle: boolean of " + std::to_string(data.size()) +
+                            " bytes, expected 1");
         return value(data[0] != 0);
     default:
         break;
