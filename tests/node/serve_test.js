@@ -133,6 +133,11 @@ async function main () {
       // (bits.lscan of client 6.7.1 sends an rscan: src/main/bit_operations.cc)
       assert.strictEqual((await client.operate(key(4), [bits.rscan('b', 1, 15, true)])).bins.b, 14)
     })
+    await check('compressed commands (policy compress) are answered', async () => {
+      await client.put(key(5), { s: 'x'.repeat(2000) }, null, { compress: true })
+      const r = await client.get(key(5), { compress: true })
+      assert.strictEqual(r.bins.s.length, 2000)
+    })
     await check('batch reads: get, select, exists, operate in one request', async () => {
       for (let i = 0; i < 20; i++) await client.put(key(300 + i), { v: i, m: { a: i } })
       const keys = []

@@ -5,6 +5,8 @@
 // service::handle -> write answer, on a pool of threads (the sim is
 // thread-safe; each connection runs on its own strand).
 //
+// Compressed messages (type 4) are inflated first (compressed.hpp).
+//
 // Bounds: a body over proto::max_body (the server's 128 MiB), a bad version
 // or type, or a message that does not parse closes the connection before
 // anything more is read or allocated; a connection holds one request and one
@@ -26,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "compressed.hpp"
 #include "service.hpp"
 #include "wire.hpp"
 
@@ -84,6 +87,13 @@ private:
     void answer() {
         reply r;
         try {
+            if (m_type == proto::type_compressed) {
+                auto inner = inflate(m_body);
+                if (!inner)
+                    return; // closes the connection
+                m_body = std::move(*inner);
+                m_type = proto::type_message;
+            }
             r = m_svc.handle(m_node, m_type, m_body);
         } catch (const std::exception&) {
             // bad_alloc and the like: this request fails, the server lives on

@@ -150,9 +150,10 @@ public:
         }
         if (type == proto::type_message)
             return message(body);
-        // Admin (security) and compressed messages: the Community server has
-        // no security; compression is not modelled - both close the
-        // connection, as the server does with what it cannot read.
+        // Admin (security) messages: the Community server has no security.
+        // Compressed ones are inflated by the server first (compressed.hpp).
+        // Both close the connection here, as the server does with what it
+        // cannot read.
         return {{}, true};
     }
 
