@@ -525,7 +525,9 @@ private:
     result<kv::record>
     send(const kv::key& k, std::span<const kv::operation> ops, std::uint8_t i1, std::uint8_t i2) {
         bytes_t body{22, i1, i2, 0, 0, 0};
-        put_be(body, 0, 12);
+        put_be(body, 0, 4); // generation
+        put_be(body, 0, 4); // record ttl
+        put_be(body, 0, 4); // transaction ttl
         put_be(body, 3, 2);
         put_be(body, ops.size(), 2);
         put_field(body,

@@ -489,6 +489,17 @@ private:
                                           std::max<std::int64_t>(r.ttl, 1));
     }
 
+    // A stream's answers go out in proto frames of about 128 KiB, as the
+    // server sends them: ends the frame in w and moves it to out once it is
+    // that large (or now, for the last one).
+    static void flush_large(msg_writer& w, std::vector<std::uint8_t>& out, bool last = false) {
+        if (!last && w.size() <= 128 * 1024)
+            return;
+        w.end_proto();
+        out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+        w.bytes().clear();
+    }
+
     static reply error_reply(std::uint8_t code) {
         msg_writer w;
         w.begin(code, 0, 0, info3::last);
@@ -724,16 +735,11 @@ private:
                 w.begin(static_cast<std::uint8_t>(status::timeout), 0, 0, 0, (*rows)[i].index);
                 w.end();
             }
-            if (w.size() > 128 * 1024) {
-                w.end_proto();
-                out.insert(out.end(), w.bytes().begin(), w.bytes().end());
-                w.bytes().clear();
-            }
+            flush_large(w, out);
         }
         w.begin(0, 0, 0, info3::last);
         w.end();
-        w.end_proto();
-        out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+        flush_large(w, out, true);
         return {std::move(out), false};
     }
 
@@ -846,11 +852,7 @@ private:
                 for (const kv::bin& b : kr.rec.bins)
                     w.op(b.name, b.val);
             w.end();
-            if (w.size() > 128 * 1024) {
-                w.end_proto();
-                out.insert(out.end(), w.bytes().begin(), w.bytes().end());
-                w.bytes().clear();
-            }
+            flush_large(w, out);
         }
         for (std::uint32_t pid = 0; pid < 4096; ++pid) {
             if (!wanted[pid])
@@ -860,8 +862,7 @@ private:
         }
         w.begin(0, 0, 0, info3::last);
         w.end();
-        w.end_proto();
-        out.insert(out.end(), w.bytes().begin(), w.bytes().end());
+        flush_large(w, out, true);
         return {std::move(out), false};
     }
 

@@ -117,7 +117,7 @@ inline constexpr std::uint8_t hll_modify = 16;
 
 namespace particle = adapters::detail::particle;
 
-/// Big-endian reads and writes of n bytes.
+/// Big-endian reads and writes of n <= 8 bytes.
 inline std::uint64_t get_be(const std::uint8_t* p, std::size_t n) noexcept {
     std::uint64_t v = 0;
     for (std::size_t i = 0; i < n; ++i)
