@@ -3,10 +3,13 @@
 // Wire ops to kv::operation: read, write, incr, append, prepend, touch,
 // delete, CDT read/modify (list and map: the msgpack [op, args...] or
 // [0xff, ctx, [op, args...]] the clients pack, decoded by the expression
-// engine's CDT call decoder, exp::detail::make_cdt_op), and expression
-// read/modify, and bit read/modify. A wire op kvmodel does not model (HLL
-// ops, a ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as the server
-// answers a request it cannot parse. Cost: one msgpack decode of the op's bytes.
+// engine's CDT call decoder, exp::detail::make_cdt_op; the set-type ops
+// list/map create, set order and set policy decoded here), bit read/modify,
+// and expression read/modify. A wire op kvmodel does not model (HLL ops, a
+// ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as
+// the server answers a request it cannot parse. Op arguments are read as the
+// server reads them: an INF or WILDCARD leading a list is an element
+// (decode_msgpack_args). Cost: one msgpack decode of the op's bytes.
 #pragma once
 
 #include <kvmodel/exp/eval.hpp>
