@@ -9,6 +9,7 @@
 'use strict'
 const { spawn } = require('child_process')
 const net = require('net')
+const fs = require('fs')
 const assert = require('assert')
 const Aerospike = require('aerospike')
 
@@ -188,6 +189,35 @@ async function main () {
         s.on('close', resolve)
         s.on('error', e => e.code === 'ECONNRESET' ? resolve() : reject(e))
       })
+      // A header announcing more than the server's 128 MiB: closed at once.
+      await new Promise((resolve, reject) => {
+        const s = net.connect(ports[0], '127.0.0.1')
+        const head = Buffer.alloc(8)
+        head[0] = 2; head[1] = 3
+        head.writeUIntBE(128 * 1024 * 1024 + 1, 2, 6)
+        s.on('connect', () => s.write(head))
+        s.on('close', resolve)
+        s.on('error', e => e.code === 'ECONNRESET' ? resolve() : reject(e))
+      })
+      // 100 connections announcing 100 MiB each and sending 10 bytes: the
+      // server holds what it was sent, and keeps serving.
+      const held = []
+      for (let i = 0; i < 100; i++) {
+        const s = net.connect(ports[1], '127.0.0.1')
+        const head = Buffer.alloc(18)
+        head[0] = 2; head[1] = 3
+        head.writeUIntBE(100 * 1024 * 1024, 2, 6)
+        s.on('error', () => {})
+        s.write(head)
+        held.push(s)
+      }
+      assert.strictEqual(await info(ports[1], 'build'), '8.1.2.0')
+      const status = `/proc/${proc.pid}/status`
+      if (fs.existsSync(status)) {
+        const rss = Number(fs.readFileSync(status, 'utf8').match(/VmRSS:\s+(\d+) kB/)[1])
+        assert.ok(rss < 1024 * 1024, `resident ${rss} kB after 100 x 100 MiB announced`)
+      }
+      held.forEach(s => s.destroy())
       assert.strictEqual(await info(ports[0], 'build'), '8.1.2.0')
     })
     await check('a node taken down mid-test: the client fails over', async () => {

@@ -9,7 +9,8 @@
 //
 // Bounds: a body over proto::max_body (the server's 128 MiB), a bad version
 // or type, or a message that does not parse closes the connection before
-// anything more is read or allocated; a connection holds one request and one
+// anything more is read; a body is read in chunks of 1 MiB, so a connection
+// holds what it was sent, not what a header claims; one request and one
 // answer at a time. A node taken down (service::set_node) closes its
 // listening socket and every connection to it, so clients see refused
 // connections and move to the replicas; brought up, it listens again on the
@@ -18,6 +19,7 @@
 
 #include <boost/asio.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <iostream>
@@ -75,12 +77,26 @@ private:
         if (!h)
             return; // the connection closes when the last handler lets go of it
         m_type = h->type;
-        m_body.resize(static_cast<std::size_t>(h->size));
+        m_need = static_cast<std::size_t>(h->size);
+        m_body.clear();
+        read_more();
+    }
+
+    // The body in chunks of at most 1 MiB: a connection holds what it was
+    // sent (plus a chunk), not what its header announced.
+    void read_more() {
+        if (m_body.size() == m_need) {
+            answer();
+            return;
+        }
+        std::size_t at = m_body.size();
+        std::size_t chunk = std::min<std::size_t>(m_need - at, std::size_t{1} << 20);
+        m_body.resize(at + chunk);
         asio::async_read(m_socket,
-                         asio::buffer(m_body),
+                         asio::buffer(m_body.data() + at, chunk),
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                              if (!ec)
-                                 self->answer();
+                                 self->read_more();
                          });
     }
 
@@ -125,6 +141,7 @@ private:
     std::uint32_t m_node;
     std::array<std::uint8_t, proto::header_size> m_header{};
     std::uint8_t m_type = 0;
+    std::size_t m_need = 0;
     std::vector<std::uint8_t> m_body;
     std::vector<std::uint8_t> m_out;
 };
