@@ -670,6 +670,8 @@ private:
         return true;
     }
 
+    // Runs a prepared command (one whose p.code is set answers that code and
+    // runs nothing: the result is a placeholder answer() does not read).
     result<kv::record> run(const prepared& p) {
         if (p.code != 0)
             return fail(status::ok, "");
@@ -729,9 +731,12 @@ private:
         std::vector<std::uint8_t> out;
         for (std::size_t i = 0; i < rows->size(); ++i) {
             const prepared& p = preps[i];
+            // (answer reads r only for a row that ran: p.code == 0)
             result<kv::record> none = fail(status::ok, "");
             const result<kv::record>& r = p.code != 0 ? none : results[slot[i]];
             if (!answer((*rows)[i].m, p, r, w, (*rows)[i].index, 0)) {
+                // A client-side status (a crash fault) cannot close one key's
+                // share of the connection: that key answers TIMEOUT.
                 w.begin(static_cast<std::uint8_t>(status::timeout), 0, 0, 0, (*rows)[i].index);
                 w.end();
             }
