@@ -30,20 +30,23 @@ namespace kvmodel::tools::serve {
 inline result<std::vector<std::uint8_t>> inflate(std::span<const std::uint8_t> body) {
 #ifdef KVMODEL_SERVE_ZLIB
     if (body.size() < 8)
-        return fail(status::parameter_error, "compressed: body of " + std::to_string(body.size()) +
-                                                 " bytes, no uncompressed size");
+        return fail(status::parameter_error,
+                    "compressed: body of " + std::to_string(body.size()) +
+                        " bytes, no uncompressed size");
     std::uint64_t size = get_be(body.data(), 8);
     if (size < proto::header_size || size > proto::max_body + proto::header_size)
         return fail(status::parameter_error,
                     "compressed: uncompressed size " + std::to_string(size) + " out of bounds");
     std::vector<std::uint8_t> out(static_cast<std::size_t>(size));
     auto out_size = static_cast<uLongf>(size);
-    int rv = uncompress(out.data(), &out_size, body.data() + 8, static_cast<uLong>(body.size() - 8));
+    int rv =
+        uncompress(out.data(), &out_size, body.data() + 8, static_cast<uLong>(body.size() - 8));
     if (rv != Z_OK || out_size != size)
-        return fail(status::parameter_error, "compressed: the zlib stream does not inflate to " +
-                                                 std::to_string(size) + " bytes");
-    auto h = parse_proto_header(std::span<const std::uint8_t, proto::header_size>(out.data(),
-                                                                                  proto::header_size));
+        return fail(status::parameter_error,
+                    "compressed: the zlib stream does not inflate to " + std::to_string(size) +
+                        " bytes");
+    auto h = parse_proto_header(
+        std::span<const std::uint8_t, proto::header_size>(out.data(), proto::header_size));
     if (!h || h->type != proto::type_message || h->size != size - proto::header_size)
         return fail(status::parameter_error, "compressed: the inflated proto is not one message");
     out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(proto::header_size));
