@@ -236,7 +236,7 @@ private:
                     return;
                 }
                 boost::system::error_code ignored; // a client already gone fails its first read
-            s.set_option(tcp::no_delay(true), ignored);
+                s.set_option(tcp::no_delay(true), ignored);
                 auto sess = std::make_shared<session>(std::move(s), m_svc, n);
                 {
                     std::lock_guard lock(m_nodes[n]->mutex);
