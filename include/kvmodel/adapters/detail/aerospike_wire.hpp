@@ -223,6 +223,8 @@ inline std::vector<std::uint8_t> encode_msgpack(const value& v) {
 class msgpack_reader {
 public:
     explicit msgpack_reader(std::span<const std::uint8_t> data) : m_begin(data.data()), m_p(data.data()), m_end(data.data() + data.size()) {}
+    /// INF and WILDCARD leading a list or map are values, not its flags element.
+    void cmp_values(bool on) noexcept { m_cmp_values = on; }
 
     bool at_end() const noexcept { return m_p == m_end; }
     std::size_t offset() const noexcept { return static_cast<std::size_t>(m_p - m_begin); }
@@ -244,6 +246,15 @@ private:
     result<std::uint64_t> length(int n) {
         if (!need(static_cast<std::size_t>(n))) return bad("truncated length");
         return be(n);
+    }
+    // The flags element leading a list or map: any ext (as the C client
+    // reads answers), or with m_cmp_values any ext but INF and WILDCARD (as
+    // the server reads a client's op arguments).
+    bool peek_flags_ext() const noexcept {
+        if (!peek_ext()) return false;
+        if (!m_cmp_values) return true;
+        std::size_t at = *m_p >= 0xd4 ? 1 : (*m_p == 0xc7 ? 2 : (*m_p == 0xc8 ? 3 : 5));
+        return static_cast<std::size_t>(m_end - m_p) > at && m_p[at] != cmp_ext_type;
     }
     bool peek_ext() const noexcept {
         if (m_p >= m_end) return false;
@@ -296,7 +307,7 @@ private:
         // Every element takes at least one byte: a count beyond the input is a lie.
         if (!need(n)) return bad("list count " + std::to_string(n) + " exceeds the input");
         list l;
-        if (n > 0 && peek_ext()) {
+        if (n > 0 && peek_flags_ext()) {
             auto e = read_ext();
             if (!e) return e.error();
             if (e->type & packed_flags::list_ordered) l.set_order_flag(list_order::ordered);
@@ -313,7 +324,7 @@ private:
     result<value> map_value(std::uint64_t n, std::size_t depth, bool as_pairs) {
         if (!need(n)) return bad("map count " + std::to_string(n) + " exceeds the input");
         std::uint8_t flags = 0;
-        if (n > 0 && peek_ext()) {
+        if (n > 0 && peek_flags_ext()) {
             auto e = read_ext();
             if (!e) return e.error();
             flags = e->type;
@@ -415,6 +426,7 @@ private:
     const std::uint8_t* m_begin;
     const std::uint8_t* m_p;
     const std::uint8_t* m_end;
+    bool m_cmp_values = false;
 };
 
 /// Decodes one complete msgpack value; trailing bytes are an error.
@@ -426,6 +438,19 @@ inline result<value> decode_msgpack(std::span<const std::uint8_t> data, bool top
     if (!r.at_end())
         return error{status::client, "msgpack from server: " + std::to_string(data.size() - r.offset()) +
                                          " trailing bytes after the value"};
+    return v;
+}
+
+/// A client's op arguments as the server reads them: decode_msgpack, but an
+/// INF or WILDCARD leading a list or map is an element, not its flags.
+inline result<value> decode_msgpack_args(std::span<const std::uint8_t> data) {
+    msgpack_reader r(data);
+    r.cmp_values(true);
+    auto v = r.read(false);
+    if (!v) return v;
+    if (!r.at_end())
+        return error{status::parameter_error, "msgpack: " + std::to_string(data.size() - r.offset()) +
+                                                  " trailing bytes after the value"};
     return v;
 }
 
