@@ -16,9 +16,10 @@
 // all-float, logic booleans, ...), an invalid bin or variable name, an
 // undefined or duplicate variable, a bad regex, digest_modulo(0), a packed
 // size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
-// cmp_geo, HLL values and HLL calls, bit calls and path expressions
-// (select/modify by path) are refused with PARAMETER_ERROR naming them:
-// kvmodel has no GeoJSON or HLL type yet, and the rest is future work. A
+// cmp_geo, HLL values and HLL calls and path expressions (select/modify by
+// path) are refused with PARAMETER_ERROR naming them: kvmodel has no GeoJSON
+// or HLL type yet, and the rest is future work. Bit calls run the blob
+// engine (exp/detail/bits.hpp). A
 // call of more than 18 arguments is refused too (the server asserts on it).
 // Loop variables and remove_result, which only mean something inside path
 // expressions, evaluate to unknown elsewhere; so do a list set-order and a
@@ -58,6 +59,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/detail/bits.hpp>
 #include <kvmodel/exp/hook.hpp>
 
 #include <algorithm>
@@ -285,8 +287,9 @@ struct call_arg {
 };
 
 struct call_info {
-    std::uint64_t op = 0; // the CDT wire op code
+    std::uint64_t op = 0; // the CDT (or bit) wire op code
     bool modify = false;  // CALL_FLAG_MODIFY_LOCAL
+    bool bits = false;    // system BITS (exp/detail/bits.hpp), else CDT
     rtype declared = rtype::nil;
     std::vector<cdt::ctx_step> ctx;
     std::vector<call_arg> args;
@@ -1473,8 +1476,7 @@ private:
         ci.declared = static_cast<rtype>(t);
         ci.modify = (sys & call_system::modify_local) != 0;
         std::uint64_t system = sys & ~std::uint64_t{call_system::modify_local};
-        if (system == call_system::bits)
-            return set_error("call", "bit calls in expressions are not supported by kvmodel yet");
+        ci.bits = system == call_system::bits;
         if (system == call_system::hll)
             return set_error("call", "HLL calls in expressions are not supported by kvmodel yet");
         // The op list: [op, args...] or [0xff, ctx, [op, args...]].
@@ -1524,10 +1526,12 @@ private:
         rtype bt{};
         if (!child(depth, bt))
             return false;
-        if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
+        if (ci.bits && bt != rtype::nil && bt != rtype::blob)
+            return set_error("call", std::string("arg ") + detail::rtype_name(bt) + " is not blob");
+        if (!ci.bits && bt != rtype::nil && bt != rtype::list && bt != rtype::map)
             return set_error("call",
                              std::string("arg ") + detail::rtype_name(bt) + " is not list or map");
-        if (system != call_system::cdt)
+        if (system != call_system::cdt && !ci.bits)
             return set_error("call", "invalid system " + std::to_string(sys));
         at(ix).i = static_cast<std::int64_t>(m_prog.m_calls.size());
         at(ix).type = ci.declared;
@@ -2739,6 +2743,19 @@ private:
         value b;
         if (!ev(c, b))
             return false;
+        if (ci.bits) {
+            std::optional<value> blob;
+            if (b.is_bytes())
+                blob = std::move(b);
+            else if (!b.is_nil())
+                return false;
+            value res;
+            if (!detail::eval_bit_call(ci.op, ci.modify, args, std::move(blob), res) ||
+                !detail::is_type(res, ci.declared))
+                return false;
+            out = std::move(res);
+            return true;
+        }
         std::optional<value> bin;
         if (b.is_list() || b.is_map())
             bin = std::move(b);
