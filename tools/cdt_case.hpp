@@ -30,6 +30,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/record.hpp>
 
 #include <cstddef>
 #include <cstdint>

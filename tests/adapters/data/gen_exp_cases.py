@@ -317,7 +317,7 @@ class Gen:
             rt = "VALUE" if self.chance(0.7) else self.rtype(["VALUE", "INDEX", "RANK", "COUNT", "EXISTS", "REVERSE_INDEX"])
             vt = want if want != "AUTO" else r.choice(VTYPES[:-1] if self.chance(0.9) else VTYPES)
             return [name, c, rt, vt, i(), b]
-        rt = self.rtype(LIST_RTS)
+        rt = "VALUE" if self.chance(0.5) else self.rtype(LIST_RTS)
         k = r.randint(0, 8)
         if k == 0:
             return ["list_get_by_value", c, rt, v(), b]
@@ -350,7 +350,7 @@ class Gen:
             vt = want if want != "AUTO" else r.choice(VTYPES[:-1] if self.chance(0.9) else VTYPES)
             arg = k_() if name == "map_get_by_key" else i()
             return [name, c, rt, vt, arg, b]
-        rt = self.rtype(MAP_RTS)
+        rt = self.r.choice(["VALUE", "KEY", "ORDERED_MAP"]) if self.chance(0.5) else self.rtype(MAP_RTS)
         k = r.randint(0, 12)
         if k == 0:
             return ["map_get_by_value", c, rt, k_(), b]
