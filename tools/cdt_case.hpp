@@ -1058,6 +1058,9 @@ inline result<scenario> parse_case(const json& j) {
         if (auto it = j.find("order"); it != j.end()) {
             if (s.kind == bin_kind::map)
                 s.morder = to_map_order(*it, "order");
+            else if (s.kind == bin_kind::list && *it == "UNORDERED")
+                // The spec's UNORDERED-as-list-order covers ops and ctx steps, not a case's order.
+                reject("order: expected a list order (ORDERED, UNORDERED_LIST) for a list bin, got \"UNORDERED\"");
             else if (s.kind == bin_kind::list)
                 s.lorder = to_list_order(*it, "order");
             else

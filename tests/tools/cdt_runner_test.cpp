@@ -364,10 +364,11 @@ TEST_CASE("kvmodel cdt reads the additions to cdt-json.md", "[tools][cdt]") {
         "ops": [{"op": "map_get_by_index", "args": {"index": 0}, "ctx": [{"type": "map_key", "key": "a"}]},
                 {"op": "map_increment", "args": {"key": "b"}}, {"op": "map_size", "args": {}}]})") ==
           R"({"id": "o", "results": [2, 1, 2], "final": {"$map": [["a", {"$map": [[1, 2], [2, 1]]}], ["b", 1]]}, "bin_exists": true})");
-    CHECK(run_one(R"({"id": "u", "bin_type": "list", "order": "UNORDERED", "initial": [3, 1],
+    CHECK(run_one(R"({"id": "u", "bin_type": "list", "initial": [3, 1],
         "ops": [{"op": "read", "args": {}}, {"op": "list_increment", "args": {"index": 0}},
-                {"op": "list_set_order", "args": {"order": "UNORDERED"}}]})") ==
-          R"({"id": "u", "results": [[3, 1], 4, null], "final": [4, 1], "bin_exists": true})");
+                {"op": "list_set_order", "args": {"order": "UNORDERED"}},
+                {"op": "list_append", "args": {"value": 0}, "policy_order": "UNORDERED"}]})") ==
+          R"({"id": "u", "results": [[3, 1], 4, null, 3], "final": [4, 1, 0], "bin_exists": true})");
 }
 
 } // namespace tools_cdt_runner_test
