@@ -215,7 +215,11 @@ private:
                 line += i < r->results.size() ? dump(to_json(r->results[i])) : "null";
             }
         } else {
-            if (!failed_op || *failed_op >= ops.size())
+            // An expression case is attributed by prefixes on every store: a
+            // server evaluates an exp_read of a missing record only in a
+            // command that writes, so its prefixes answer differently from
+            // the op that failed, and the two outputs must be comparable.
+            if (!failed_op || *failed_op >= ops.size() || s.keyed)
                 failed_op = first_failing_prefix(s, ops, r.error().code);
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 if (i > 0)

@@ -60,6 +60,7 @@
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
 #include <kvmodel/exp/detail/bits.hpp>
+#include <kvmodel/exp/detail/unordered_cmp.hpp>
 #include <kvmodel/exp/hook.hpp>
 
 #include <algorithm>
@@ -1560,26 +1561,6 @@ inline result<program> compile(std::span<const std::uint8_t> packed) {
 
 namespace detail {
 
-/// True when v holds a non-empty map that is not key-ordered: the server
-/// refuses to order such containers (msgpack_cmp's has_unordered_map).
-inline bool has_unordered_map(const value& v) {
-    if (v.is_map()) {
-        const map& m = v.as_map();
-        if (!m.empty() && m.order() == map_order::unordered)
-            return true;
-        for (const map_entry& e : m)
-            if (has_unordered_map(e.key) || has_unordered_map(e.val))
-                return true;
-        return false;
-    }
-    if (v.is_list()) {
-        for (const value& e : v.as_list())
-            if (has_unordered_map(e))
-                return true;
-    }
-    return false;
-}
-
 /// x86-64's cvttsd2si: truncation, INT64_MIN when NaN or out of range.
 inline std::int64_t double_to_int(double d) noexcept {
     if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
@@ -2372,7 +2353,7 @@ private:
             else {
                 // Lists, maps and raw msgpack constants: Aerospike's CDT
                 // order, refused (unknown) over maps the server cannot order.
-                if (detail::has_unordered_map(a) || detail::has_unordered_map(b))
+                if (detail::cmp_reaches_unordered_map(a, b))
                     return false;
                 c = kvmodel::detail::cdt_compare(a, b, true);
             }

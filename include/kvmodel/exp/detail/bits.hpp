@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <utility>
@@ -34,6 +35,15 @@ inline bool make_bit_op(std::uint64_t code, std::span<const value> a, cdt::bit_o
         if (k >= n || !a[k].is_int())
             return false;
         out = a[k].as_int();
+        return true;
+    };
+    // An offset: the server's range check is labs(offset) > limit, which
+    // INT64_MIN passes (labs overflows), and it then keeps (int32_t)offset: 0.
+    auto offset = [&](std::size_t k, std::int64_t& out) {
+        if (!integer(k, out))
+            return false;
+        if (out == std::numeric_limits<std::int64_t>::min())
+            out = 0;
         return true;
     };
     auto buf = [&](std::size_t k) {
@@ -69,25 +79,25 @@ inline bool make_bit_op(std::uint64_t code, std::span<const value> a, cdt::bit_o
         return true;
     }
     case bit_op_code::bit_insert:
-        return count_in(2, 3) && integer(0, o.byte_offset) && buf(1) && flags(2);
+        return count_in(2, 3) && offset(0, o.byte_offset) && buf(1) && flags(2);
     case bit_op_code::bit_remove:
-        return count_in(2, 3) && integer(0, o.byte_offset) && integer(1, o.byte_size) && flags(2);
+        return count_in(2, 3) && offset(0, o.byte_offset) && integer(1, o.byte_size) && flags(2);
     case bit_op_code::bit_set:
     case bit_op_code::bit_or:
     case bit_op_code::bit_xor:
     case bit_op_code::bit_and:
-        return count_in(3, 4) && integer(0, o.bit_offset) && integer(1, o.bit_size) && buf(2) &&
+        return count_in(3, 4) && offset(0, o.bit_offset) && integer(1, o.bit_size) && buf(2) &&
                flags(3);
     case bit_op_code::bit_not:
-        return count_in(2, 3) && integer(0, o.bit_offset) && integer(1, o.bit_size) && flags(2);
+        return count_in(2, 3) && offset(0, o.bit_offset) && integer(1, o.bit_size) && flags(2);
     case bit_op_code::bit_lshift:
     case bit_op_code::bit_rshift:
-        return count_in(3, 4) && integer(0, o.bit_offset) && integer(1, o.bit_size) &&
+        return count_in(3, 4) && offset(0, o.bit_offset) && integer(1, o.bit_size) &&
                integer(2, o.shift) && flags(3);
     case bit_op_code::bit_add:
     case bit_op_code::bit_subtract: {
         std::int64_t sub = 0;
-        if (!count_in(3, 5) || !integer(0, o.bit_offset) || !integer(1, o.bit_size) ||
+        if (!count_in(3, 5) || !offset(0, o.bit_offset) || !integer(1, o.bit_size) ||
             !integer(2, o.int_value) || !flags(3) || (n > 4 && !integer(4, sub)))
             return false;
         if ((sub & ~std::int64_t{7}) != 0 || (sub & 6) == 6)
@@ -99,21 +109,21 @@ inline bool make_bit_op(std::uint64_t code, std::span<const value> a, cdt::bit_o
         return true;
     }
     case bit_op_code::bit_set_int:
-        return count_in(3, 4) && integer(0, o.bit_offset) && integer(1, o.bit_size) &&
+        return count_in(3, 4) && offset(0, o.bit_offset) && integer(1, o.bit_size) &&
                integer(2, o.int_value) && flags(3);
     case bit_op_code::bit_get:
     case bit_op_code::bit_count:
-        return count_in(2, 2) && integer(0, o.bit_offset) && integer(1, o.bit_size);
+        return count_in(2, 2) && offset(0, o.bit_offset) && integer(1, o.bit_size);
     case bit_op_code::bit_lscan:
     case bit_op_code::bit_rscan:
-        if (!count_in(3, 3) || !integer(0, o.bit_offset) || !integer(1, o.bit_size) ||
+        if (!count_in(3, 3) || !offset(0, o.bit_offset) || !integer(1, o.bit_size) ||
             !a[2].is_bool())
             return false;
         o.scan_value = a[2].as_bool();
         return true;
     case bit_op_code::bit_get_int: {
         std::int64_t sub = 0;
-        if (!count_in(2, 3) || !integer(0, o.bit_offset) || !integer(1, o.bit_size) ||
+        if (!count_in(2, 3) || !offset(0, o.bit_offset) || !integer(1, o.bit_size) ||
             (n > 2 && !integer(2, sub)) || (sub & ~std::int64_t{1}) != 0)
             return false;
         o.sign = sub != 0;
