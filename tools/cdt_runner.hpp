@@ -84,6 +84,13 @@ per line:
                    "flags": [...], "policy_order": ORDER, "ctx": [...]}, ...]
                  map_* and list_* ops, bit_* ops on bytes bins, "read" (the bin)
 
+Expression cases (shared/spec/exp-json.md): "bin_name", "bins" (the record's
+other bins), "ttl", "send_key", "filter" (an expression), and the ops
+{"op": "exp_read", "name": N, "exp": E, "flags": [...]}, {"op": "exp_write",
+"bin": B, "exp": E, "flags": [...]}, {"op": "read_bin", "bin": B},
+{"op": "write_bin", "bin": B, "value": V}; E is ["as_exp macro name", args...].
+Such a case's record key is its id; its output adds "bins".
+
 Values: ints, strings, true/false, null, arrays (lists), {"$double": x},
 {"$bytes": hex}, {"$map": [[k, v], ...]}, {"$nil": true}, {"$inf": true},
 {"$wildcard": true}. Extra case fields (expected, notes) are ignored.
