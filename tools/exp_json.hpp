@@ -454,27 +454,10 @@ private:
             return false;
         }
 
-        std::vector<std::int64_t> list_policy(const json& j2, const std::string& w, bool crmod) const {
-            if (j2.is_null())
-                return {};
-            if (!j2.is_object())
-                reject(w + ": expected null or {\"order\": ..., \"flags\": [...]}, got " + brief(j2));
-            std::int64_t order = 0;
-            std::int64_t flags = 0;
-            for (const auto& item : j2.items()) {
-                if (item.key() == "order")
-                    order = static_cast<std::int64_t>(to_list_order(item.value(), w + ".order"));
-                else if (item.key() == "flags")
-                    flags = to_flags(item.value(), list_flag_names, w + ".flags");
-                else
-                    reject(w + ": unknown field '" + item.key() + "' (a list policy has order, flags)");
-            }
-            if (crmod)
-                return {order, flags};
-            return {flags};
-        }
-
-        std::vector<std::int64_t> map_policy(const json& j2, const std::string& w, bool crmod) const {
+        /// A list or map policy: null, or {"order", "flags"} (maps also
+        /// "persist_index"); packed as [order/attributes, flags] (crmod) or [flags].
+        std::vector<std::int64_t>
+        policy(const json& j2, const std::string& w, bool crmod, bool is_map) const {
             if (j2.is_null())
                 return {};
             if (!j2.is_object())
@@ -482,15 +465,21 @@ private:
             std::int64_t attr = 0;
             std::int64_t flags = 0;
             for (const auto& item : j2.items()) {
+                const std::string at = w + "." + item.key();
                 if (item.key() == "order")
-                    attr |= static_cast<std::int64_t>(to_map_order(item.value(), w + ".order"));
-                else if (item.key() == "persist_index")
-                    attr |= to_bool(item.value(), w + ".persist_index") ? 0x10 : 0;
+                    attr |= is_map ? static_cast<std::int64_t>(to_map_order(item.value(), at))
+                                   : static_cast<std::int64_t>(to_list_order(item.value(), at));
+                else if (is_map && item.key() == "persist_index")
+                    attr |= to_bool(item.value(), at) ? 0x10 : 0;
                 else if (item.key() == "flags")
-                    flags = to_flags(item.value(), map_flag_names, w + ".flags");
+                    flags = to_flags(item.value(), is_map ? std::span<const flag_name>(map_flag_names)
+                                                          : std::span<const flag_name>(list_flag_names),
+                                     at);
                 else
-                    reject(w + ": unknown field '" + item.key() +
-                           "' (a map policy has order, flags, persist_index)");
+                    reject(w + ": unknown field '" + item.key() + "' (a " +
+                           (is_map ? "map policy has order, flags, persist_index"
+                                   : "list policy has order, flags") +
+                           ")");
             }
             if (crmod)
                 return {attr, flags};
@@ -555,8 +544,7 @@ private:
             case cdt_macro::modify_crmod:
             case cdt_macro::modify_mod: {
                 bool crmod = m->shape == cdt_macro::modify_crmod;
-                std::vector<std::int64_t> pol = m->is_map ? map_policy(arg(1), at(1), crmod)
-                                                          : list_policy(arg(1), at(1), crmod);
+                std::vector<std::int64_t> pol = policy(arg(1), at(1), crmod, m->is_map);
                 out = modify(*m, cp, params, pol, bin);
                 break;
             }
