@@ -2,7 +2,7 @@
 //
 // Bit calls inside expressions (as_exp_bit_*: call system BITS): the call's
 // argument values read as the server's bits parser reads an operation's
-// (as/src/base/particle_blob.c, bits_parse_*: per op its argument list, 
+// (as/src/base/particle_blob.c, bits_parse_*: per op its argument list,
 // counts within [min, max], integers where it takes integers, a non-empty
 // blob where it takes a buffer, a boolean for a scan, flags without the op's
 // refused bits, the sub-flags' bad bits), then the blob engine
@@ -15,6 +15,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <cstddef>
