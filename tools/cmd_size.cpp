@@ -4,10 +4,12 @@
 // command line: options set the workload, a table (or --json) and a
 // recommendation come out, --svg FILE writes the chart.
 #include "command.hpp"
+#include "capacity_plan.hpp"
 #include "size_advisor.hpp"
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <span>
@@ -44,6 +46,19 @@ workload:
   --rt-cost-bytes X          price of a round trip in bytes written (default 16384)
   --record-cost-bytes X      price of reading one record (default 4096)
   --seed N                   seed of the replay (default 1)
+capacity plan (with --plan-owners):
+  --plan-owners N            plan for N owners: the footprint per node over
+                             time, simulated on a sample and scaled up; the
+                             headroom after losing a node, the day stop-writes
+                             hits, the namespace config to set
+  --owner-growth-per-day F   owners added per day, fraction of N (default 0)
+  --plan-days N              days simulated (default 30)
+  --nodes N                  cluster nodes (default 3)
+  --sample F                 share of the owners simulated (default 0.01)
+  --data-size BYTES          data-size per node (default: recommend one)
+  --stop-writes-used-pct N   stop-writes-used-pct (default 70)
+  --policy NAME              bucket policy, e.g. "count 10" (default: the
+                             advisor's recommendation for the workload)
 output:
   --json                     print JSON instead of the table
   --svg FILE                 write a chart of write amplification and round trips
@@ -61,11 +76,50 @@ std::optional<double> number(std::string_view s) {
     }
 }
 
+// The capacity plan: the policy named, or the advisor's pick for w.
+int run_plan(const workload& w, const plan_options& opt, const std::optional<std::string>& policy, bool json,
+             std::ofstream* svg, const std::function<void(std::size_t, std::size_t)>& bar) {
+    const std::vector<candidate> cands = default_candidates(w.max_record_size);
+    std::optional<candidate> cand;
+    if (policy) {
+        for (const candidate& c : cands)
+            if (c.name == *policy) cand = c;
+        if (!cand) {
+            std::cerr << "kvmodel size: no policy '" << *policy << "'; one of:";
+            for (const candidate& c : cands) std::cerr << " '" << c.name << "'";
+            std::cerr << "\n";
+            return 2;
+        }
+    } else {
+        report r = advise(w, cands, bar);
+        if (!r.recommended) {
+            std::cerr << "kvmodel size: " << r.reason << "\n";
+            return 1;
+        }
+        cand = r.outcomes[*r.recommended].cand;
+    }
+    const capacity_plan p = plan(w, opt, *cand);
+    if (json) std::cout << to_json(p).dump(2) << "\n";
+    else std::cout << to_text(p);
+    if (svg != nullptr) {
+        *svg << to_svg(p);
+        svg->flush();
+        if (!*svg) {
+            std::cerr << "kvmodel size: cannot write the chart\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int run_size(std::span<char*> args) {
     workload w;
     bool json = false;
     bool progress = isatty(STDERR_FILENO) != 0;
     std::optional<std::string> svg;
+    plan_options popt;
+    bool plan_mode = false;
+    std::optional<std::string> policy;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view a = args[i];
         if (a == "--help" || a == "-h") {
@@ -80,6 +134,7 @@ int run_size(std::span<char*> args) {
         }
         std::string_view v = args[++i];
         if (a == "--svg") { svg = std::string(v); continue; }
+        if (a == "--policy") { policy = std::string(v); continue; }
         auto x = number(v);
         if (!x) {
             std::cerr << "kvmodel size: " << a << ": '" << v << "' is not a non-negative number\n";
@@ -111,12 +166,21 @@ int run_size(std::span<char*> args) {
         else if (a == "--rt-cost-bytes") w.rt_cost_bytes = *x;
         else if (a == "--record-cost-bytes") w.record_cost_bytes = *x;
         else if (a == "--seed") ok = whole(w.seed, 0, 1e12);
+        else if (a == "--plan-owners") ok = plan_mode = whole(popt.owners, 1, 1e12);
+        else if (a == "--owner-growth-per-day") ok = *x <= 10 ? (popt.owner_growth_per_day = *x, true) : false;
+        else if (a == "--plan-days") ok = whole(popt.days, 1, 3650);
+        else if (a == "--nodes") ok = whole(popt.nodes, 2, 128);
+        else if (a == "--sample") ok = *x > 0 && *x <= 1 ? (popt.sample = *x, true) : false;
+        else if (a == "--data-size") ok = whole(popt.data_size, 1, 1e15);
+        else if (a == "--stop-writes-used-pct") ok = whole(popt.stop_writes_used_pct, 1, 100);
         else {
             std::cerr << "kvmodel size: unknown option '" << a << "' (try --help)\n";
             return 2;
         }
         if (!ok) {
             if (a == "--heavy-fraction") std::cerr << "kvmodel size: --heavy-fraction must be in [0, 1]\n";
+            if (a == "--sample") std::cerr << "kvmodel size: --sample must be in (0, 1]\n";
+            if (a == "--owner-growth-per-day") std::cerr << "kvmodel size: --owner-growth-per-day must be in [0, 10]\n";
             return 2;
         }
     }
@@ -142,6 +206,7 @@ int run_size(std::span<char*> args) {
                      static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total)));
         if (done == total) std::fprintf(stderr, "\n");
     };
+    if (plan_mode) return run_plan(w, popt, policy, json, svg ? &svg_out : nullptr, bar);
     report r = advise(w, default_candidates(w.max_record_size), bar);
     if (json) std::cout << to_json(r).dump(2) << "\n";
     else std::cout << to_table(r);

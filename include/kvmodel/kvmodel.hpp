@@ -4,8 +4,9 @@
 // notation of values and stats (core/json.hpp, sim/stats_json.hpp), which
 // bring in nlohmann/json (a quarter of this header's compile time), and the
 // expression builder and engine (exp/build.hpp, exp/eval.hpp: ~4,000 lines
-// that alone more than doubled this header's compile time): include them
-// where they are used. Without the engine in the program, a filter or an
+// that alone more than doubled this header's compile time) and the patterns
+// that compute with expressions (patterns/scoreboard.hpp,
+// patterns/bucketed_scoreboard.hpp): include them where they are used. Without the engine in the program, a filter or an
 // expression op fails with PARAMETER_ERROR naming the header to include.
 #pragma once
 
@@ -63,6 +64,7 @@
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
 #include <kvmodel/exp/hook.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>

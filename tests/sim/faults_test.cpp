@@ -418,4 +418,55 @@ TEST_CASE("batch reads under faults: per-key timeouts, retried per attempt", "[s
         CHECK(r);
 }
 
+TEST_CASE("faults: fail_with makes the server answer any status, nothing applied",
+          "[sim][faults][fail_with]") {
+    for (status s : {status::device_overload,
+                     status::key_busy,
+                     status::server_mem_error,
+                     status::quota_exceeded,
+                     status::fail_forbidden,
+                     status::record_too_big}) {
+        sim::cluster db;
+        REQUIRE(db.add_fault(sim::fault::fail_with(s).only(sim::op_scope::writes)));
+        result<void> r = db.put(K(1), {{"a", 1}});
+        REQUIRE(r.code() == s);
+        CHECK_THAT(r.error().message,
+                   Catch::Contains(std::string(status_name(s)) + " from node") &&
+                       Catch::Contains("injected by a fault"));
+        CHECK_FALSE(r.error().in_doubt);
+        CHECK_FALSE(db.exists(K(1)).value()); // reads are not hit, and nothing was applied
+        CHECK(db.stats().find("test")->totals.errors == 1);
+    }
+    sim::cluster db;
+    CHECK(db.add_fault(sim::fault::fail_with(status::ok)).code() == status::parameter_error);
+}
+
+TEST_CASE("faults: the client retries an injected DEVICE_OVERLOAD, not KEY_BUSY",
+          "[sim][faults][fail_with]") {
+    sim::cluster db;
+    kv::write_policy wp;
+    wp.max_retries = 2;
+    REQUIRE(db.add_fault(sim::fault::fail_with(status::device_overload).times(2)));
+    sim::op_report rep;
+    REQUIRE(db.operate(K(1), {kv::op::write("a", 1)}, wp, rep));
+    CHECK(rep.attempts == 3);
+    CHECK(rep.applications == 1);
+    db.clear_faults();
+    REQUIRE(db.add_fault(sim::fault::fail_with(status::key_busy)));
+    CHECK(db.operate(K(1), {kv::op::write("a", 2)}, wp, rep).code() == status::key_busy);
+    CHECK(rep.attempts == 1);
+    CHECK(db.stats().find("test")->totals.key_busy == 1);
+    // Reads, and batch reads key by key.
+    db.clear_faults();
+    REQUIRE(db.add_fault(sim::fault::fail_with(status::device_overload).only(sim::op_scope::reads)));
+    kv::read_policy rp;
+    rp.max_retries = 0;
+    CHECK(db.get(K(1), rp).code() == status::device_overload);
+    REQUIRE(db.add_fault(sim::fault::fail_with(status::quota_exceeded).only(sim::op_scope::reads)));
+    const std::vector<kv::key> keys = {K(1), K(2)};
+    const auto got = db.batch_get(keys, rp);
+    CHECK(got[0].code() == status::quota_exceeded);
+    CHECK(got[1].code() == status::record_not_found);
+}
+
 } // namespace sim_faults_test

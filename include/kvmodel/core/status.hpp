@@ -71,6 +71,7 @@ enum class status : std::int16_t {
     invalid_user = 60,
     not_authenticated = 80,
     role_violation = 81,
+    quota_exceeded = 83, // a user's read/write rate quota (Enterprise security)
     udf_bad_response = 100,
     batch_disabled = 150,
     index_found = 200,
@@ -137,6 +138,7 @@ constexpr std::string_view status_name(status s) noexcept {
     case status::invalid_user: return "INVALID_USER";
     case status::not_authenticated: return "NOT_AUTHENTICATED";
     case status::role_violation: return "ROLE_VIOLATION";
+    case status::quota_exceeded: return "QUOTA_EXCEEDED";
     case status::udf_bad_response: return "UDF_BAD_RESPONSE";
     case status::batch_disabled: return "BATCH_DISABLED";
     case status::index_found: return "INDEX_FOUND";

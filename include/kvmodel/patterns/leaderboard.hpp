@@ -1,7 +1,10 @@
 // kvmodel/patterns/leaderboard.hpp
 //
-// Leaderboard on an ordered list (seed "Ordered List Leaderboard"): one record
-// per board holding an ORDERED list of entries such as
+// The seed's append-only leaderboard on an ordered list (seed "Ordered List
+// Leaderboard"): whole entries are merged, never updated or removed, and
+// rank 0 is the lowest value — for a board whose scores change (set / add /
+// remove, tie modes, "around me") use scoreboard.hpp. One record per board
+// holding an ORDERED list of entries such as
 // [9.92, "Carl Lewis", "Seoul, South Korea", "September 24, 1988"]. Entries
 // sort by their encoded value — the first field first — so equal scores may
 // repeat while identical entries are merged away: merge() appends with

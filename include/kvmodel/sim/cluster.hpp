@@ -17,6 +17,14 @@
 //   size checked against max-record-size; a command that runs out of memory
 //   throws std::bad_alloc with the record as it was (for a last CDT op that
 //   erases a run across a sorted list's leaves: a prefix of it may be gone);
+// * each namespace's capacity (sim/namespace_config.hpp, with 8.x's names):
+//   data_used_bytes (each copy's stored size) and index bytes per node
+//   against data-size and indexes-memory-budget; stop-writes, evaluated
+//   every 10 s of the clock as the server does, refusing writes with
+//   SERVER_MEM_ERROR; nsup on the clock every nsup-period (or nsup()):
+//   expiry, or eviction nearest void time first past evict-used-pct; TTL
+//   writes refused under nsup-period 0 unless allow-ttl-without-nsup (true
+//   here by default: see the field);
 // * an injectable clock (manual by default: TTL expiry is tested by moving
 //   it, never by sleeping) — an expired record reads as missing;
 // * the client's retry loop: transient failures (kv::is_transient but
@@ -54,7 +62,8 @@
 // in bench/sim_bench.cpp beside a bare digest + hash-map lookup.
 //
 // Departures from Aerospike: failover and migration are instant; expired
-// records are removed lazily (on access, or by expire()); query results hold
+// records are removed lazily (on access, by expire(), nsup() or nsup on the
+// clock when nsup-period is set); query results hold
 // each matching record once; durable delete in Community only refuses a
 // write command that deletes the record (ENTERPRISE_ONLY), as 8.x does.
 #pragma once
@@ -73,6 +82,7 @@
 #include <kvmodel/sim/clock.hpp>
 #include <kvmodel/sim/detail/pending_writes.hpp>
 #include <kvmodel/sim/faults.hpp>
+#include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>
 
 #include <boost/container/small_vector.hpp>
@@ -104,24 +114,6 @@ struct partition;
 struct entry;
 class txn;
 } // namespace detail
-
-/// One namespace's settings.
-struct namespace_config {
-    /// The namespace's name (1..31 bytes), unique in the cluster.
-    std::string name = "test";
-    /// 64 B .. 8 MiB; a write whose record would exceed it fails RECORD_TOO_BIG.
-    std::size_t max_record_size = kv::default_max_record_size;
-    /// Seconds; 0 = records never expire unless a write sets a TTL.
-    std::int64_t default_ttl = 0;
-    /// Copies of each partition (capped at the live node count).
-    std::uint32_t replication_factor = 2;
-    /// Aerospike's transaction-pending-limit: a write to a record whose wait
-    /// queue is deeper than this fails KEY_BUSY (0 = no limit). A write keeps
-    /// its record busy for its simulated latency (base_latency plus injected
-    /// latency), so with no latency configured nothing ever waits
-    /// (sim/detail/pending_writes.hpp).
-    std::uint32_t transaction_pending_limit = detail::default_transaction_pending_limit;
-};
 
 /// The cluster's settings.
 struct cluster_config {
@@ -337,8 +329,21 @@ public:
 
     // --- maintenance ---------------------------------------------------------
 
-    /// Removes expired records now (the server's nsup); how many.
+    /// Removes expired records now, whatever the namespaces' nsup-period;
+    /// how many.
     std::size_t expire();
+
+    /// Runs one nsup cycle on every namespace now, whatever its
+    /// nsup-period, then re-evaluates stop-writes: where a node is past
+    /// evict-used-pct (or evict-indexes-memory-pct) it evicts
+    /// evict-tenths-pct of the records with a TTL, nearest void time first,
+    /// by void-time histogram bucket; otherwise it removes the expired
+    /// records. Records removed. O(records).
+    /// Without this call both run on the cluster's clock: nsup when the
+    /// clock passes each multiple of nsup-period (never with 0), stop-writes
+    /// every 10 s (the server's EVAL_STOP_WRITES_PERIOD), each time on the
+    /// first single-record command that sees the new time.
+    std::size_t nsup();
 
     /// Live records in a namespace (0 for an unknown one). O(records).
     std::uint64_t record_count(std::string_view ns_name) const;
@@ -439,6 +444,11 @@ private:
                                                                bool was_ok,
                                                                bool doubt);
 
+    // A status a fault makes the server answer instead of serving the
+    // command (fault::fail_with): counted, and described.
+    error injected_answer(
+        detail::partition& p, std::string_view cmd, status s, int node, time_ms now);
+
     // A crashed node's last answer: the connection dropped after the request
     // was sent (doubt: a write was applied all the same).
     [[gnu::cold, gnu::noinline]] static inline error
@@ -495,6 +505,40 @@ private:
                                                const kv::read_policy& rp,
                                                std::string_view cmd,
                                                Keep&& keep);
+
+    // --- capacity ------------------------------------------------------------
+
+    // What one node holds of a namespace (data_used_bytes, n_objects, and
+    // the secondary-index entries of its copies).
+    struct node_usage {
+        std::uint64_t data_bytes = 0;
+        std::uint64_t objects = 0;
+        std::uint64_t sindex_entries = 0;
+        std::uint64_t index_bytes() const noexcept {
+            return objects * primary_index_bytes + sindex_entries * sindex_entry_bytes;
+        }
+    };
+    static std::uint64_t sindex_entries(const std::vector<kv::index_spec>& indexes,
+                                        const detail::entry& e);
+    std::vector<node_usage> usage(const detail::namespace_state& ns) const;
+    // Sets each node's stop-writes state from its usage (nsup.c
+    // eval_stop_writes).
+    void eval_stop_writes(detail::namespace_state& ns) const;
+    static error stop_writes_error(const detail::namespace_state& ns,
+                                   std::string_view cmd,
+                                   int node,
+                                   std::uint32_t why);
+    // Removes the records `doomed` picks; how many.
+    template <class Pred>
+    static std::size_t remove_records(detail::namespace_state& ns, Pred&& doomed);
+    // The void time below which an eviction round deletes (nsup.c
+    // find_evict_void_time): now_s = only expiry, 0 = nothing to do.
+    static std::int64_t evict_void_time(const detail::namespace_state& ns, std::int64_t now_s);
+    // One nsup cycle (run_expire_or_evict): evicts when breached, else
+    // expires. Under ns.nsup_mu.
+    std::size_t nsup_cycle(detail::namespace_state& ns, std::int64_t now_s);
+    // Runs the stop-writes evaluation and the nsup cycle that are due.
+    void maintain(detail::namespace_state& ns, time_ms now);
 
     namespace_stats snapshot(const detail::namespace_state& ns,
                              const std::vector<bool>& alive,
@@ -562,6 +606,25 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
             return fail(status::parameter_error,
                         "cluster: namespace '" + n.name + "' default-ttl " +
                             std::to_string(n.default_ttl) + " outside 0 .. 10 years");
+        if (n.default_ttl != 0 && n.nsup_period == 0 && !n.allow_ttl_without_nsup)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name +
+                            "' must configure non-zero nsup-period or allow-ttl-without-nsup "
+                            "true if default-ttl is non-zero");
+        if (n.data_size == 0)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' data-size 0");
+        for (auto [what, pct] : {std::pair{"stop-writes-used-pct", n.stop_writes_used_pct},
+                                 std::pair{"evict-used-pct", n.evict_used_pct},
+                                 std::pair{"evict-indexes-memory-pct", n.evict_indexes_memory_pct}})
+            if (pct > 100)
+                return fail(status::parameter_error,
+                            "cluster: namespace '" + n.name + "' " + what + " " +
+                                std::to_string(pct) + " outside 0 .. 100");
+        if (n.evict_hist_buckets < 100 || n.evict_hist_buckets > 10'000'000)
+            return fail(status::parameter_error,
+                        "cluster: namespace '" + n.name + "' evict-hist-buckets " +
+                            std::to_string(n.evict_hist_buckets) + " outside 100 .. 10000000");
     }
     return {};
 }
@@ -868,6 +931,8 @@ KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
         (f.kind == fault_kind::node_crash && f.node >= static_cast<int>(m_cfg.nodes)))
         return fail(status::parameter_error,
                     "add_fault: node " + std::to_string(f.node) + " does not exist");
+    if (f.kind == fault_kind::fail_with && f.answer == status::ok)
+        return fail(status::parameter_error, "add_fault: fail_with needs an error status, not OK");
     if (!(f.probability >= 0.0 && f.probability <= 1.0))
         return fail(status::parameter_error, "add_fault: probability must be in [0, 1]");
     return m_faults.add(std::move(f));
@@ -905,17 +970,18 @@ KVMODEL_DECL void cluster::reset_stats() {
 KVMODEL_DECL std::size_t cluster::expire() {
     const std::int64_t now_s = m_clock->now_s();
     std::size_t n = 0;
+    for (const auto& ns : m_namespaces)
+        n += remove_records(*ns, [now_s](const detail::entry& e) { return e.expired(now_s); });
+    return n;
+}
+
+KVMODEL_DECL std::size_t cluster::nsup() {
+    const std::int64_t now_s = m_clock->now_s();
+    std::size_t n = 0;
     for (const auto& ns : m_namespaces) {
-        for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-            detail::partition& p = ns->parts[pid];
-            std::lock_guard lock(p.mu);
-            n += ns->records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
-                if (!e.expired(now_s))
-                    return false;
-                p.depart(d, e, pid);
-                return true;
-            });
-        }
+        std::lock_guard lock(ns->nsup_mu);
+        n += nsup_cycle(*ns, now_s);
+        eval_stop_writes(*ns);
     }
     return n;
 }

@@ -7,6 +7,11 @@
 //   timeout()                  the request is lost: nothing applied, TIMEOUT
 //   in_doubt()                 a write is applied but its answer is lost:
 //                              TIMEOUT with in_doubt (reads are not affected)
+//   fail_with(s)               the server answers status s (DEVICE_OVERLOAD,
+//                              KEY_BUSY, SERVER_MEM_ERROR, QUOTA_EXCEEDED,
+//                              any code): nothing applied; the client
+//                              retries it if kv::is_transient (but KEY_BUSY,
+//                              as the C client)
 //   latency(d)                 the attempt takes d longer; past the policy's
 //                              socket or total timeout it times out, and a
 //                              write is then applied but in doubt
@@ -31,7 +36,7 @@
 // clock reads at least `at_ms` (at(T)), and a seeded draw passes
 // `probability` (with_probability(p)); it fires at most `max_fires` times
 // (times(n); forever() = no limit; one by default). Timeout, in-doubt and
-// latency faults can be narrowed to reads or writes, a namespace, one record
+// latency and fail_with faults can be narrowed to reads or writes, a namespace, one record
 // or the node serving the command. They apply to single-record commands and
 // to each key of a batch read; scans and queries only meet unavailable
 // partitions.
@@ -50,6 +55,7 @@
 // tend a little earlier or later.
 #pragma once
 
+#include <kvmodel/core/status.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/sim/clock.hpp>
@@ -69,7 +75,15 @@
 namespace kvmodel::sim {
 
 /// What a fault does when it fires (see the file comment for each kind).
-enum class fault_kind : std::uint8_t { node_down, node_up, timeout, in_doubt, latency, node_crash };
+enum class fault_kind : std::uint8_t {
+    node_down,
+    node_up,
+    timeout,
+    in_doubt,
+    latency,
+    node_crash,
+    fail_with
+};
 
 /// Which commands a timeout / in-doubt / latency fault hits.
 enum class op_scope : std::uint8_t { any, reads, writes };
@@ -103,6 +117,8 @@ struct fault {
     /// node_crash: how long (on the cluster's clock) attempts routed to the
     /// crashed node are refused before it is taken down.
     std::chrono::milliseconds refused_for{0};
+    /// fail_with: the status the server answers.
+    status answer = status::ok;
 
     /// Node `n` leaves the cluster when the fault fires; its partitions fail
     /// over to a replica (commands on data no node holds get UNAVAILABLE).
@@ -138,6 +154,18 @@ struct fault {
         fault f = make(fault_kind::node_crash, n);
         f.scope = op_scope::writes;
         f.refused_for = refused_for;
+        return f;
+    }
+
+    /// The server answers `s` instead of serving the command: nothing is
+    /// applied, the attempt counts as sent (not in doubt). DEVICE_OVERLOAD
+    /// (a write the node's storage can't take now), KEY_BUSY, SERVER_MEM_ERROR
+    /// (stop-writes), QUOTA_EXCEEDED, ...: any code a command can meet.
+    /// Narrow it with only(op_scope::writes) for a write-only status.
+    /// cluster::add_fault refuses status::ok (PARAMETER_ERROR).
+    static fault fail_with(status s) {
+        fault f = make(fault_kind::fail_with, -1);
+        f.answer = s;
         return f;
     }
 
@@ -218,6 +246,8 @@ struct fault_effects {
     bool crashed = false;
     /// The node is dead but still in the client's map: refused, nothing sent.
     bool refused = false;
+    /// The server answers this status (ok: it serves the command).
+    status answer = status::ok;
 };
 
 namespace detail {
@@ -354,6 +384,9 @@ public:
                 break;
             case fault_kind::latency:
                 e.latency += f.added_latency;
+                break;
+            case fault_kind::fail_with:
+                e.answer = f.answer;
                 break;
             case fault_kind::node_crash:
                 // The first write that meets the conditions takes its node

@@ -20,6 +20,11 @@
 //   key_busy); simulated latency (sum and max, microseconds);
 //   largest_record: the largest stored size read or written.
 // * per node: records and bytes held as master and as replica.
+// * capacity, per node: data_used_bytes (every copy's stored size),
+//   index_used_bytes (64 B per copy), secondary-index bytes (14 B per entry),
+//   data_used_pct of data-size and the stop-writes state; per namespace:
+//   nsup cycles, records expired and evicted, and writes refused at
+//   stop-writes.
 // * hot keys: the records with the most reads + writes (live records, plus
 //   a bounded memory of deleted ones per partition); hot partitions: the
 //   partitions with the most ops.
@@ -122,6 +127,19 @@ struct node_stats {
     std::uint64_t master_bytes = 0;
     /// Stored bytes it holds as replica.
     std::uint64_t replica_bytes = 0;
+    /// The server's data_used_bytes: the stored size of every copy it holds
+    /// (master and replica), expired records included until nsup (or a
+    /// read) removes them.
+    std::uint64_t data_used_bytes = 0;
+    /// data_used_bytes as a whole % of the namespace's data-size (rounded
+    /// down, as the server's data_used_pct).
+    std::uint32_t data_used_pct = 0;
+    /// The server's index_used_bytes: 64 B per record copy it holds.
+    std::uint64_t index_used_bytes = 0;
+    /// Secondary-index bytes: 14 B per entry of the copies it holds.
+    std::uint64_t sindex_used_bytes = 0;
+    /// It refuses writes (stop-writes) as of the last evaluation.
+    bool stop_writes = false;
 };
 
 /// One partition of one namespace.
@@ -174,6 +192,22 @@ struct namespace_stats {
     std::vector<key_heat> hot_keys;
     /// Partition ids with the most ops first.
     std::vector<std::uint32_t> hot_partitions;
+    /// The nodes' data_used_bytes summed (every copy).
+    std::uint64_t data_used_bytes = 0;
+    /// The nodes' index_used_bytes summed (every copy).
+    std::uint64_t index_used_bytes = 0;
+    /// The nodes' sindex_used_bytes summed (every copy).
+    std::uint64_t sindex_used_bytes = 0;
+    /// nsup cycles run (on the clock and by cluster::nsup()).
+    std::uint64_t nsup_cycles = 0;
+    /// Records nsup expired.
+    std::uint64_t expired_records = 0;
+    /// Records nsup evicted.
+    std::uint64_t evicted_records = 0;
+    /// The last eviction's void-time cut (Unix seconds; 0 = none yet).
+    std::int64_t evict_void_time = 0;
+    /// Writes refused at stop-writes (SERVER_MEM_ERROR).
+    std::uint64_t stop_writes_refused = 0;
 };
 
 /// A snapshot of a cluster's accounting.

@@ -78,9 +78,22 @@ inline nlohmann::json to_json(const stats& s, bool all_partitions = false) {
             x["replica_records"] = nd.replica_records;
             x["master_bytes"] = nd.master_bytes;
             x["replica_bytes"] = nd.replica_bytes;
+            x["data_used_bytes"] = nd.data_used_bytes;
+            x["data_used_pct"] = nd.data_used_pct;
+            x["index_used_bytes"] = nd.index_used_bytes;
+            x["sindex_used_bytes"] = nd.sindex_used_bytes;
+            x["stop_writes"] = nd.stop_writes;
             nodes.push_back(std::move(x));
         }
         j["nodes"] = std::move(nodes);
+        j["data_used_bytes"] = n.data_used_bytes;
+        j["index_used_bytes"] = n.index_used_bytes;
+        j["sindex_used_bytes"] = n.sindex_used_bytes;
+        j["nsup_cycles"] = n.nsup_cycles;
+        j["expired_records"] = n.expired_records;
+        j["evicted_records"] = n.evicted_records;
+        j["evict_void_time"] = n.evict_void_time;
+        j["stop_writes_refused"] = n.stop_writes_refused;
         json keys = json::array();
         for (const key_heat& k : n.hot_keys) {
             keys.push_back(json{{"digest", kv::to_hex(k.digest)},

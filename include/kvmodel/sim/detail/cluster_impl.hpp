@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -37,6 +38,19 @@ inline void cluster::build_namespace(const namespace_config& nc) {
     ns->lim.max_record_size = nc.max_record_size;
     ns->lim.default_ttl = nc.default_ttl;
     ns->lim.enterprise = m_cfg.enterprise;
+    ns->lim.ttl_forbidden = nc.nsup_period == 0 && !nc.allow_ttl_without_nsup;
+    ns->cfg = nc;
+    ns->stop_writes = std::make_unique<std::atomic<std::uint32_t>[]>( // NOLINT(*-avoid-c-arrays)
+        m_cfg.nodes);
+    // The first evaluation and nsup cycle: when the clock passes the next
+    // multiple of their periods.
+    const time_ms now = m_clock->now_ms();
+    constexpr time_ms eval_ms = stop_writes_eval_period_s * 1000;
+    ns->next_eval_ms.store((now / eval_ms + 1) * eval_ms, std::memory_order_relaxed);
+    const time_ms nsup_ms = time_ms{nc.nsup_period} * 1000;
+    ns->next_nsup_ms.store(nsup_ms == 0 ? std::numeric_limits<time_ms>::max()
+                                        : (now / nsup_ms + 1) * nsup_ms,
+                           std::memory_order_relaxed);
     ns->replication_factor = nc.replication_factor;
     ns->transaction_pending_limit = nc.transaction_pending_limit;
     ns->parts = std::make_unique<detail::partition[]>(
@@ -131,8 +145,7 @@ inline detail::entry* cluster::live(detail::namespace_state& ns,
     if (e == nullptr)
         return nullptr;
     if (e->expired(now_s)) {
-        p.depart(k.digest(), *e, k.partition_id());
-        records.erase(k.digest());
+        erase_record(ns, p, k, *e);
         return nullptr;
     }
     return e;
@@ -143,6 +156,7 @@ inline void cluster::erase_record(detail::namespace_state& ns,
                                   const kv::key& k,
                                   const detail::entry& e) {
     p.depart(k.digest(), e, k.partition_id());
+    p.charge(-1, -static_cast<std::int64_t>(e.stored_size()));
     ns.records[k.partition_id()].erase(k.digest());
 }
 
@@ -256,6 +270,14 @@ result<void> cluster::write_command(detail::namespace_state& ns,
                                     bool& applied,
                                     kv::record* out,
                                     Apply&& apply) {
+    // Stop-writes refuses before the record is even looked up
+    // (write_master_preprocessing); deletes are not refused.
+    if (const std::uint32_t why =
+            ns.stop_writes[static_cast<std::size_t>(p.master())].load(std::memory_order_relaxed);
+        why != 0) {
+        ns.stop_writes_refused.fetch_add(1, std::memory_order_relaxed);
+        return count_failure(p, stop_writes_error(ns, cmd, p.master(), why));
+    }
     const std::int64_t now_s = now_ms / 1000;
     detail::entry* cur = live(ns, p, k, now_s);
     // The server filters existing records only: a write that creates
@@ -275,6 +297,7 @@ result<void> cluster::write_command(detail::namespace_state& ns,
     }
     detail::entry fresh;
     detail::write_outcome oc;
+    const auto old_size = static_cast<std::int64_t>(cur != nullptr ? cur->stored_size() : 0);
     result<void> r = detail::write_path(cur,
                                         fresh,
                                         new_set,
@@ -291,6 +314,9 @@ result<void> cluster::write_command(detail::namespace_state& ns,
         return count_failure(p, std::move(r));
     applied = true;
     if (oc.deleted) {
+        // The command emptied the record before deleting it: charge back
+        // what it held before the command.
+        p.charge(0, static_cast<std::int64_t>(cur->stored_size()) - old_size);
         erase_record(ns, p, k, *cur);
         p.account([](counters& c) { ++c.deletes; });
     } else {
@@ -299,6 +325,7 @@ result<void> cluster::write_command(detail::namespace_state& ns,
             e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
         e->last_update_ms = now_ms;
         const std::uint64_t size = e->stored_size();
+        p.charge(cur == nullptr ? 1 : 0, static_cast<std::int64_t>(size) - old_size);
         ++e->writes;
         p.account([size](counters& c) {
             ++c.writes;
@@ -550,6 +577,8 @@ R cluster::run(const kv::key& k,
     microseconds elapsed{0};
     for (std::uint32_t attempt = 0;; ++attempt) {
         const time_ms now = m_clock->now_ms();
+        if (attempt == 0)
+            maintain(*ns, now); // before the partition lock: it takes them all
         // What faults see of this attempt (built only when faults are armed).
         const auto attempt_of = [&](int node) {
             return detail::attempt_info{
@@ -615,6 +644,8 @@ R cluster::run(const kv::key& k,
                 }
             });
             const bool lost = fx.timeout || fx.in_doubt || late || fx.crashed;
+            if (fx.answer != status::ok && !fx.timeout)
+                return injected_answer(p, cmd, fx.answer, node, now);
             if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
                 // Hot key: refused before it is applied (not retried, as the clients do).
                 p.account([](counters& c) {
@@ -755,6 +786,12 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
                 retry.push_back(i);
                 continue;
             }
+            if (fx.answer != status::ok) {
+                out[i] = injected_answer(p, "batch_get", fx.answer, node, now);
+                if (kv::is_transient(fx.answer) && fx.answer != status::key_busy)
+                    retry.push_back(i);
+                continue;
+            }
             const std::int64_t now_s = now / 1000;
             detail::entry* e = live(*ns, p, k, now_s);
             if (e == nullptr) {
@@ -798,6 +835,24 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
         pending = std::move(retry);
     }
     return out;
+}
+
+inline error cluster::injected_answer(
+    detail::partition& p, std::string_view cmd, status s, int node, time_ms now) {
+    p.account([s](counters& c) {
+        ++c.errors;
+        if (s == status::key_busy)
+            ++c.key_busy;
+        if (s == status::record_not_found)
+            ++c.not_found;
+    });
+    // The C client counts an overloaded device against the node's error
+    // rate (as_node_put_conn_error), as it does timeouts.
+    if (s == status::device_overload)
+        add_node_error(node, now);
+    return error{s,
+                 std::string(cmd) + ": " + std::string(status_name(s)) + " from node " +
+                     std::to_string(node) + " (injected by a fault)"};
 }
 
 inline std::optional<kv::index_type> cluster::index_type_of(const value& v) noexcept {
@@ -905,6 +960,211 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     return out;
 }
 
+// --- capacity: stop-writes and nsup ---------------------------------------------
+
+inline std::uint64_t cluster::sindex_entries(const std::vector<kv::index_spec>& indexes,
+                                             const detail::entry& e) {
+    std::uint64_t n = 0;
+    for (const kv::index_spec& ix : indexes) {
+        if (!ix.set.empty() && !detail::same_name(ix.set, e.set()))
+            continue;
+        const detail::stored_bin* b = e.find(ix.bin);
+        if (b == nullptr)
+            continue;
+        const auto fits = [&ix](const value& v) { return index_type_of(v) == ix.type; };
+        switch (ix.collection) {
+        case kv::index_collection::none:
+            n += fits(b->val) ? 1U : 0U;
+            break;
+        case kv::index_collection::list:
+            if (b->val.is_list())
+                n += static_cast<std::uint64_t>(
+                    std::count_if(b->val.as_list().begin(), b->val.as_list().end(), fits));
+            break;
+        case kv::index_collection::map_keys:
+        case kv::index_collection::map_values:
+            if (b->val.is_map())
+                n += static_cast<std::uint64_t>(std::count_if(
+                    b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
+                        return fits(ix.collection == kv::index_collection::map_keys ? x.key
+                                                                                    : x.val);
+                    }));
+            break;
+        }
+    }
+    return n;
+}
+
+inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_state& ns) const {
+    std::vector<kv::index_spec> indexes;
+    {
+        std::shared_lock lock(ns.index_mu);
+        indexes = ns.indexes;
+    }
+    std::vector<node_usage> out(m_cfg.nodes);
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        detail::partition& p = ns.parts[pid];
+        std::lock_guard lock(p.mu);
+        std::uint64_t entries = 0;
+        if (!indexes.empty())
+            for (const auto& [d, e] : ns.records[pid])
+                entries += sindex_entries(indexes, e);
+        for (int n : p.replicas) {
+            node_usage& u = out[static_cast<std::size_t>(n)];
+            u.data_bytes += p.used_bytes;
+            u.objects += p.objects;
+            u.sindex_entries += entries;
+        }
+    }
+    return out;
+}
+
+inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
+    const std::vector<node_usage> use = usage(ns);
+    for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
+        const node_usage& u = use[n];
+        std::uint32_t why = 0;
+        if (ns.cfg.stop_writes_used_pct != 0 &&
+            u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.stop_writes_used_pct)
+            why |= detail::stop_data_used;
+        if (ns.cfg.indexes_memory_budget != 0 && u.index_bytes() > ns.cfg.indexes_memory_budget)
+            why |= detail::stop_indexes_memory;
+        ns.stop_writes[n].store(why, std::memory_order_relaxed);
+    }
+}
+
+inline error cluster::stop_writes_error(const detail::namespace_state& ns,
+                                        std::string_view cmd,
+                                        int node,
+                                        std::uint32_t why) {
+    std::string reason;
+    if ((why & detail::stop_data_used) != 0)
+        reason = "data used >= stop-writes-used-pct " +
+                 std::to_string(ns.cfg.stop_writes_used_pct) + "% of data-size " +
+                 std::to_string(ns.cfg.data_size);
+    if ((why & detail::stop_indexes_memory) != 0)
+        reason += std::string(reason.empty() ? "" : " & ") + "indexes above indexes-memory-budget " +
+                  std::to_string(ns.cfg.indexes_memory_budget);
+    return error{status::server_mem_error,
+                 std::string(cmd) + ": server full: namespace '" + ns.name +
+                     "' is at stop-writes on node " + std::to_string(node) + " (" + reason +
+                     "); deletes and expiry free space"};
+}
+
+template <class Pred>
+std::size_t cluster::remove_records(detail::namespace_state& ns, Pred&& doomed) {
+    std::size_t n = 0;
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        detail::partition& p = ns.parts[pid];
+        std::lock_guard lock(p.mu);
+        n += ns.records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
+            if (!doomed(e))
+                return false;
+            p.depart(d, e, pid);
+            p.charge(-1, -static_cast<std::int64_t>(e.stored_size()));
+            return true;
+        });
+    }
+    return n;
+}
+
+inline std::int64_t cluster::evict_void_time(const detail::namespace_state& ns,
+                                             std::int64_t now_s) {
+    // The void times of the records with a TTL (expired ones not yet removed
+    // included), in a linear histogram from now to the latest void time.
+    std::int64_t max_void_time = 0;
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        std::lock_guard lock(ns.parts[pid].mu);
+        for (const auto& [d, e] : ns.records[pid])
+            max_void_time = std::max(max_void_time, e.void_time);
+    }
+    const std::int64_t buckets = ns.cfg.evict_hist_buckets;
+    const std::int64_t range = max_void_time > now_s ? max_void_time - now_s : 0;
+    const std::int64_t width = std::max<std::int64_t>(1, (range + buckets - 1) / buckets);
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(buckets));
+    std::uint64_t total = 0;
+    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+        std::lock_guard lock(ns.parts[pid].mu);
+        for (const auto& [d, e] : ns.records[pid]) {
+            if (e.void_time == 0)
+                continue;
+            const std::int64_t offset = e.void_time - now_s;
+            const std::int64_t b = offset > 0 ? std::min(offset / width, buckets - 1) : 0;
+            ++counts[static_cast<std::size_t>(b)];
+            ++total;
+        }
+    }
+    // The threshold bucket: where the running count first exceeds
+    // evict-tenths-pct of the total.
+    const std::uint64_t target = total * ns.cfg.evict_tenths_pct / 1000;
+    std::uint64_t below = 0;
+    for (std::int64_t i = 0; i < buckets; ++i) {
+        const std::uint64_t c = counts[static_cast<std::size_t>(i)];
+        if (below + c > target) {
+            const std::int64_t at = now_s + i * width;
+            // Nothing below the threshold: nothing to evict; the first
+            // bucket may still hold expired records.
+            if (below == 0)
+                return at == now_s ? now_s : 0;
+            return at;
+        }
+        below += c;
+    }
+    return 0; // it would evict every record with a TTL: the server does not
+}
+
+inline std::size_t cluster::nsup_cycle(detail::namespace_state& ns, std::int64_t now_s) {
+    ns.nsup_cycles.fetch_add(1, std::memory_order_relaxed);
+    bool breached = false;
+    if (ns.cfg.evict_used_pct != 0 || ns.cfg.evict_indexes_memory_pct != 0) {
+        for (const node_usage& u : usage(ns)) {
+            if (ns.cfg.evict_used_pct != 0 &&
+                u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.evict_used_pct)
+                breached = true;
+            if (ns.cfg.evict_indexes_memory_pct != 0 && ns.cfg.indexes_memory_budget != 0 &&
+                u.index_bytes() * 100 / ns.cfg.indexes_memory_budget >=
+                    ns.cfg.evict_indexes_memory_pct)
+                breached = true;
+        }
+    }
+    if (breached) {
+        const std::int64_t cut = evict_void_time(ns, now_s);
+        if (cut > now_s) {
+            const std::size_t n = remove_records(ns, [cut](const detail::entry& e) {
+                return e.void_time != 0 && e.void_time < cut;
+            });
+            ns.evicted.fetch_add(n, std::memory_order_relaxed);
+            ns.evict_void_time.store(cut, std::memory_order_relaxed);
+            return n;
+        }
+        if (cut == 0)
+            return 0; // breached, nothing to evict: the server skips expiry too
+    }
+    const std::size_t n =
+        remove_records(ns, [now_s](const detail::entry& e) { return e.expired(now_s); });
+    ns.expired.fetch_add(n, std::memory_order_relaxed);
+    return n;
+}
+
+inline void cluster::maintain(detail::namespace_state& ns, time_ms now) {
+    if (now < ns.next_eval_ms.load(std::memory_order_relaxed) &&
+        now < ns.next_nsup_ms.load(std::memory_order_relaxed))
+        return;
+    std::unique_lock lock(ns.nsup_mu, std::try_to_lock);
+    if (!lock.owns_lock())
+        return; // another thread is at it
+    if (now >= ns.next_nsup_ms.load(std::memory_order_relaxed)) {
+        const time_ms period = time_ms{ns.cfg.nsup_period} * 1000;
+        ns.next_nsup_ms.store((now / period + 1) * period, std::memory_order_relaxed);
+        nsup_cycle(ns, now / 1000);
+    }
+    if (now >= ns.next_eval_ms.load(std::memory_order_relaxed)) {
+        constexpr time_ms period = stop_writes_eval_period_s * 1000;
+        ns.next_eval_ms.store((now / period + 1) * period, std::memory_order_relaxed);
+        eval_stop_writes(ns);
+    }
+}
+
 inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
                                          const std::vector<bool>& alive,
                                          std::int64_t now_s) const {
@@ -920,6 +1180,11 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     }
     s.partitions.resize(kv::partition_count);
     std::unordered_map<kv::digest, key_heat, kv::digest_hash> heat;
+    std::vector<kv::index_spec> indexes;
+    {
+        std::shared_lock lock(ns.index_mu);
+        indexes = ns.indexes;
+    }
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
@@ -929,7 +1194,10 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
         ps.ops = p.total();
         std::uint64_t live_records = 0;
         std::uint64_t bytes = 0;
+        std::uint64_t entries = 0;
         for (const auto& [d, e] : ns.records[pid]) {
+            if (!indexes.empty())
+                entries += sindex_entries(indexes, e);
             if (!e.expired(now_s)) {
                 ++live_records;
                 bytes += e.stored_size();
@@ -962,6 +1230,9 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
             s.nodes[n].ops += p.of_node(n);
         for (std::size_t i = 0; i < p.replicas.size(); ++i) {
             node_stats& nd = s.nodes[static_cast<std::size_t>(p.replicas[i])];
+            nd.data_used_bytes += p.used_bytes;
+            nd.index_used_bytes += p.objects * primary_index_bytes;
+            nd.sindex_used_bytes += entries * sindex_entry_bytes;
             if (i == 0) {
                 ++nd.master_partitions;
                 nd.master_records += live_records;
@@ -973,6 +1244,19 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
             }
         }
     }
+    for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
+        node_stats& nd = s.nodes[n];
+        nd.data_used_pct = static_cast<std::uint32_t>(nd.data_used_bytes * 100 / ns.cfg.data_size);
+        nd.stop_writes = ns.stop_writes[n].load(std::memory_order_relaxed) != 0;
+        s.data_used_bytes += nd.data_used_bytes;
+        s.index_used_bytes += nd.index_used_bytes;
+        s.sindex_used_bytes += nd.sindex_used_bytes;
+    }
+    s.nsup_cycles = ns.nsup_cycles.load(std::memory_order_relaxed);
+    s.expired_records = ns.expired.load(std::memory_order_relaxed);
+    s.evicted_records = ns.evicted.load(std::memory_order_relaxed);
+    s.evict_void_time = ns.evict_void_time.load(std::memory_order_relaxed);
+    s.stop_writes_refused = ns.stop_writes_refused.load(std::memory_order_relaxed);
     std::vector<key_heat> keys;
     keys.reserve(heat.size());
     for (auto& [d, h] : heat)

@@ -218,6 +218,9 @@ struct limits {
     std::size_t max_record_size = kv::default_max_record_size;
     std::int64_t default_ttl = 0;
     bool enterprise = false;
+    /// nsup-period 0 without allow-ttl-without-nsup: a write that sets a
+    /// TTL fails FAIL_FORBIDDEN (is_ttl_disallowed).
+    bool ttl_forbidden = false;
 };
 
 /// A failed command: the error and, if one operation caused it, its index.
@@ -1197,6 +1200,12 @@ result<void> write_path(entry* cur,
         ttl = kv::ttl_namespace_default;
     if (result<void> t = kv::check_ttl(ttl, cmd); !t)
         return t.error();
+    if (lim.ttl_forbidden &&
+        (ttl > 0 || (ttl == kv::ttl_namespace_default && lim.default_ttl != 0)))
+        return fail(status::fail_forbidden,
+                    std::string(cmd) + ": ttl " + std::to_string(ttl) +
+                        " is forbidden with nsup-period 0 (configure nsup-period, or "
+                        "allow-ttl-without-nsup)");
 
     entry& e = cur != nullptr ? *cur : fresh;
     if (cur == nullptr) {

@@ -25,6 +25,7 @@
 #include <kvmodel/sim/detail/record_engine.hpp>
 #include <kvmodel/sim/detail/record_table.hpp>
 #include <kvmodel/sim/faults.hpp>
+#include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>
 
 #include <algorithm>
@@ -142,6 +143,11 @@ struct alignas(64) partition {
     bool writes_queued = false;
     /// Counters since the last topology change (the master was fixed).
     counters epoch;
+    /// Stored bytes and records of one copy of the partition, expired
+    /// records included until they are removed (as the server's
+    /// data_used_bytes and n_objects count them).
+    std::uint64_t used_bytes = 0;
+    std::uint64_t objects = 0;
 
     // Cold.
     /// Counters of earlier epochs, in total and by the node that served them.
@@ -188,6 +194,13 @@ struct alignas(64) partition {
         for (counters& c : past_by_node)
             c = counters{};
         departed.clear();
+    }
+
+    /// Charges a record's stored size (one copy): +1 record with `bytes`,
+    /// or -1 with -bytes.
+    void charge(std::int64_t records, std::int64_t bytes) noexcept {
+        objects = static_cast<std::uint64_t>(static_cast<std::int64_t>(objects) + records);
+        used_bytes = static_cast<std::uint64_t>(static_cast<std::int64_t>(used_bytes) + bytes);
     }
 
     /// Remembers a record that is going away, if it was accessed.
@@ -275,6 +288,28 @@ struct namespace_state {
     set_table sets;
     mutable std::shared_mutex index_mu;
     std::vector<kv::index_spec> indexes;
+
+    // Capacity: the settings, the stop-writes state per node (written by the
+    // evaluation, read by every write), nsup's schedule and what it did.
+    namespace_config cfg;
+    /// Per node: why writes stop there (stop_reason bits; 0 = they don't).
+    std::unique_ptr<std::atomic<std::uint32_t>[]> stop_writes; // NOLINT(*-avoid-c-arrays)
+    /// The clock time of the next stop-writes evaluation and nsup cycle.
+    std::atomic<std::int64_t> next_eval_ms{0};
+    std::atomic<std::int64_t> next_nsup_ms{0};
+    /// Held by whoever runs an evaluation or an nsup cycle.
+    std::mutex nsup_mu;
+    std::atomic<std::uint64_t> nsup_cycles{0};
+    std::atomic<std::uint64_t> expired{0};
+    std::atomic<std::uint64_t> evicted{0};
+    std::atomic<std::int64_t> evict_void_time{0};
+    std::atomic<std::uint64_t> stop_writes_refused{0};
+};
+
+/// Why a node stops writes (namespace_state::stop_writes): nsup.c's reasons.
+enum stop_reason : std::uint32_t {
+    stop_data_used = 1U,      ///< data-used-pct >= stop-writes-used-pct
+    stop_indexes_memory = 2U, ///< indexes above indexes-memory-budget
 };
 
 } // namespace kvmodel::sim::detail
