@@ -29,6 +29,8 @@
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/record.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -51,8 +53,10 @@ struct read_bin {
     friend bool operator==(const read_bin&, const read_bin&) = default;
 };
 
-/// One op of a case.
-using case_op = std::variant<cdt::op, cdt::bit_op, read_bin>;
+/// One op of a case: a CDT or bit op on the case's bin, the whole-bin read,
+/// or an op of shared/spec/exp-json.md (exp_read, exp_write, read_bin,
+/// write_bin) as the kv operation it is.
+using case_op = std::variant<cdt::op, cdt::bit_op, read_bin, kv::operation>;
 
 enum class bin_kind : std::uint8_t { map, list, bytes };
 
@@ -65,6 +69,14 @@ struct scenario {
     bool record_exists = true;
     std::optional<value> initial; // nullopt: the bin does not exist
     std::vector<case_op> ops;
+    // shared/spec/exp-json.md
+    std::optional<std::string> bin_name;             // the case's bin (else the runner's)
+    std::optional<std::vector<kv::bin>> bins;        // the record's other bins
+    std::optional<std::int64_t> ttl;                 // the record's TTL when written
+    bool send_key = false;                           // store the user key
+    std::vector<std::uint8_t> filter;                // packed filter expression
+    /// Whether the case uses exp-json.md: its record's user key is then its id.
+    bool keyed = false;
 };
 
 /// The name a case_op goes by in the spec ("map_put", "bit_get", "read").
@@ -73,6 +85,8 @@ inline std::string_view op_display_name(const case_op& o) {
         return cdt::op_name(c->code);
     if (const auto* b = std::get_if<cdt::bit_op>(&o))
         return cdt::bit_op_name(b->code);
+    if (const auto* k = std::get_if<kv::operation>(&o))
+        return kv::op_name(*k);
     return "read";
 }
 
@@ -141,10 +155,11 @@ inline list_order to_list_order(const json& j, const std::string& where) {
         const auto& s = j.get_ref<const std::string&>();
         if (s == "ORDERED")
             return list_order::ordered;
-        if (s == "UNORDERED_LIST")
+        // The spec's list orders: UNORDERED is UNORDERED_LIST wherever a list order is meant.
+        if (s == "UNORDERED_LIST" || s == "UNORDERED")
             return list_order::unordered;
     }
-    reject(where + ": expected a list order (ORDERED, UNORDERED_LIST), got " + brief(j));
+    reject(where + ": expected a list order (ORDERED, UNORDERED_LIST, UNORDERED), got " + brief(j));
 }
 
 /// A set of named flags (array of names) or a raw integer.
@@ -514,7 +529,9 @@ inline op_extras fill_cdt_args(cdt::op& o, const json* args_json, const std::str
     case op_code::map_decrement: {
         auto a = reader({"key", "delta", "persist_index"});
         o.key = a.val("key");
-        o.val = a.val("delta");
+        // An absent delta is sent as none; the server then adds (subtracts) 1.
+        if (a.find("delta") != nullptr)
+            o.val = a.val("delta");
         o.mpolicy.persist_index = a.boolean("persist_index", false);
         extras.map_policy = true;
         break;
@@ -890,6 +907,12 @@ parse_bit_op(const json& op_json, cdt::bit_op_code code, const std::string& wher
     return o;
 }
 
+// tools/exp_json.hpp: the ops of shared/spec/exp-json.md (nullopt for
+// another name) and the case fields it adds.
+inline std::optional<case_op>
+parse_expression_op(const json& op_json, const std::string& name, const std::string& where);
+inline void parse_expression_fields(const json& j, scenario& s);
+
 inline case_op parse_op(const json& op_json, std::size_t i) {
     std::string where = "ops[" + std::to_string(i) + "]";
     if (!op_json.is_object())
@@ -901,6 +924,8 @@ inline case_op parse_op(const json& op_json, std::size_t i) {
         reject(where + ".op: expected an op name, got " + brief(*name_json));
     const auto& name = name_json->get_ref<const std::string&>();
     where += " (" + name + ")";
+    if (std::optional<case_op> e = parse_expression_op(op_json, name, where))
+        return std::move(*e);
     for (const auto& item : op_json.items()) {
         static constexpr std::string_view known[] = {"op",
                                                      "args",
@@ -921,7 +946,8 @@ inline case_op parse_op(const json& op_json, std::size_t i) {
     if (name == "read") {
         for (std::string_view f :
              {"args", "return_type", "inverted", "flags", "policy_order", "ctx"})
-            if (field(op_json, f) != nullptr)
+            if (const json* given = field(op_json, f);
+                given != nullptr && !(f == "args" && given->is_object() && given->empty()))
                 reject(where + ": read takes no " + std::string(f) + " (it reads the whole bin)");
         return read_bin{};
     }
@@ -1014,10 +1040,13 @@ inline result<scenario> parse_case(const json& j) {
             if (!it->is_string())
                 reject("id: expected a string, got " + brief(*it));
         }
+        parse_expression_fields(j, s);
         auto bt = j.find("bin_type");
-        if (bt == j.end())
+        if (bt == j.end() && !s.keyed)
             reject("bin_type: missing (map, list or bytes)");
-        if (bt->is_string() && bt->get_ref<const std::string&>() == "map")
+        if (bt == j.end())
+            s.kind = bin_kind::map; // an expression case may only have other bins
+        else if (bt->is_string() && bt->get_ref<const std::string&>() == "map")
             s.kind = bin_kind::map;
         else if (bt->is_string() && bt->get_ref<const std::string&>() == "list")
             s.kind = bin_kind::list;
@@ -1029,6 +1058,9 @@ inline result<scenario> parse_case(const json& j) {
         if (auto it = j.find("order"); it != j.end()) {
             if (s.kind == bin_kind::map)
                 s.morder = to_map_order(*it, "order");
+            else if (s.kind == bin_kind::list && *it == "UNORDERED")
+                // The spec's UNORDERED-as-list-order covers ops and ctx steps, not a case's order.
+                reject("order: expected a list order (ORDERED, UNORDERED_LIST) for a list bin, got \"UNORDERED\"");
             else if (s.kind == bin_kind::list)
                 s.lorder = to_list_order(*it, "order");
             else
@@ -1068,3 +1100,5 @@ inline result<scenario> parse_case(const json& j) {
 }
 
 } // namespace kvmodel::tools::cdt_json
+
+#include "exp_json.hpp" // defines parse_expression_op, parse_expression_fields

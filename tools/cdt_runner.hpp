@@ -49,6 +49,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -82,6 +83,13 @@ per line:
   ops            [{"op": NAME, "args": {...}, "return_type": RT, "inverted": B,
                    "flags": [...], "policy_order": ORDER, "ctx": [...]}, ...]
                  map_* and list_* ops, bit_* ops on bytes bins, "read" (the bin)
+
+Expression cases (shared/spec/exp-json.md): "bin_name", "bins" (the record's
+other bins), "ttl", "send_key", "filter" (an expression), and the ops
+{"op": "exp_read", "name": N, "exp": E, "flags": [...]}, {"op": "exp_write",
+"bin": B, "exp": E, "flags": [...]}, {"op": "read_bin", "bin": B},
+{"op": "write_bin", "bin": B, "value": V}; E is ["as_exp macro name", args...].
+Such a case's record key is its id; its output adds "bins".
 
 Values: ints, strings, true/false, null, arrays (lists), {"$double": x},
 {"$bytes": hex}, {"$map": [[k, v], ...]}, {"$nil": true}, {"$inf": true},
@@ -144,71 +152,40 @@ public:
     explicit runner(Store& store, runner_config cfg = {})
         : m_store(store)
         , m_cfg(std::move(cfg))
-        , m_key(m_cfg.ns, m_cfg.set, m_cfg.user_key) {}
+        , m_key(m_cfg.ns, m_cfg.set, m_cfg.user_key)
+        , m_case_key(m_key)
+        , m_bin(m_cfg.bin) {}
 
     /// The output line (without the newline) for one parsed case; `invalid`
     /// is set when the case's initial state cannot be written.
     /// Complexity: see the header comment.
     std::string run_case(const scenario& s, bool& invalid) {
         invalid = false;
-        std::vector<kv::operation> ops = to_operations(s);
-
-        if (result<void> r = setup(s); !r) {
-            invalid = true;
-            return invalid_line(s.id,
-                                "initial: the store refused the initial record: " +
-                                    std::string(status_name(r.error().code)) + ": " +
-                                    r.error().message);
-        }
-
-        std::optional<std::size_t> failed_op;
-        result<kv::record> r = operate(ops, failed_op);
-        std::string line = "{\"id\": " + dump(s.id) + ", \"results\": [";
-        if (r) {
-            for (std::size_t i = 0; i < ops.size(); ++i) {
-                if (i > 0)
-                    line += ", ";
-                line += i < r->results.size() ? dump(to_json(r->results[i])) : "null";
-            }
-        } else {
-            if (!failed_op || *failed_op >= ops.size())
-                failed_op = first_failing_prefix(s, ops, r.error().code);
-            for (std::size_t i = 0; i < ops.size(); ++i) {
-                if (i > 0)
-                    line += ", ";
-                line += i == *failed_op ? detail::error_json(r.error()) : "null";
-            }
-        }
-        line += "], ";
-
-        // `final`: read back, as a client would after the command.
-        result<kv::record> after = m_store.get(m_key, kv::read_policy{});
-        const value* bin = after ? after->get(m_cfg.bin) : nullptr;
-        if (!after && after.error().code != status::record_not_found) {
-            invalid = true;
-            return invalid_line(
-                s.id,
-                "reading the record back failed: " + std::string(status_name(after.error().code)) +
-                    ": " + after.error().message);
-        }
-        line += "\"final\": " + (bin != nullptr ? dump(to_json(*bin)) : std::string("null"));
-        line += ", \"bin_exists\": ";
-        line += bin != nullptr ? "true" : "false";
-        line += "}";
+        // An expression case (exp-json.md) is the record with the case's id
+        // as its user key, and may name its bin.
+        m_case_key = s.keyed && s.id.is_string()
+                         ? kv::key(m_cfg.ns, m_cfg.set, s.id.get<std::string>())
+                         : m_key;
+        m_bin = s.bin_name.value_or(m_cfg.bin);
+        std::string line = run_prepared(s, invalid);
+        if (!(m_case_key == m_key))
+            (void)m_store.remove(m_case_key, kv::write_policy{});
         return line;
     }
 
-    /// The kv operations of a case.
+    /// The kv operations of a case, on the case's bin.
     std::vector<kv::operation> to_operations(const scenario& s) const {
         std::vector<kv::operation> ops;
         ops.reserve(s.ops.size());
         for (const case_op& co : s.ops) {
             if (const auto* c = std::get_if<cdt::op>(&co))
-                ops.push_back(kv::op::cdt(m_cfg.bin, *c));
+                ops.push_back(kv::op::cdt(m_bin, *c));
             else if (const auto* b = std::get_if<cdt::bit_op>(&co))
-                ops.push_back(kv::op::bit(m_cfg.bin, *b));
+                ops.push_back(kv::op::bit(m_bin, *b));
+            else if (const auto* k = std::get_if<kv::operation>(&co))
+                ops.push_back(*k);
             else
-                ops.push_back(kv::op::read(m_cfg.bin));
+                ops.push_back(kv::op::read(m_bin));
         }
         return ops;
     }
@@ -224,31 +201,109 @@ public:
     void remove_record() { (void)m_store.remove(m_key, kv::write_policy{}); }
 
 private:
+    std::string run_prepared(const scenario& s, bool& invalid) {
+        std::vector<kv::operation> ops = to_operations(s);
+
+        if (result<void> r = setup(s); !r) {
+            invalid = true;
+            return invalid_line(s.id,
+                                "initial: the store refused the initial record: " +
+                                    std::string(status_name(r.error().code)) + ": " +
+                                    r.error().message);
+        }
+
+        std::optional<std::size_t> failed_op;
+        result<kv::record> r = operate(s, ops, failed_op);
+        std::string line = "{\"id\": " + dump(s.id) + ", \"results\": [";
+        if (r) {
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                if (i > 0)
+                    line += ", ";
+                line += i < r->results.size() ? dump(to_json(r->results[i])) : "null";
+            }
+        } else {
+            // An expression case is attributed by prefixes on every store: a
+            // server evaluates an exp_read of a missing record only in a
+            // command that writes, so its prefixes answer differently from
+            // the op that failed, and the two outputs must be comparable.
+            if (!failed_op || *failed_op >= ops.size() || s.keyed)
+                failed_op = first_failing_prefix(s, ops, r.error().code);
+            for (std::size_t i = 0; i < ops.size(); ++i) {
+                if (i > 0)
+                    line += ", ";
+                line += i == *failed_op ? detail::error_json(r.error()) : "null";
+            }
+        }
+        line += "], ";
+
+        // `final`: read back, as a client would after the command.
+        result<kv::record> after = m_store.get(m_case_key, kv::read_policy{});
+        const value* bin = after ? after->get(m_bin) : nullptr;
+        if (!after && after.error().code != status::record_not_found) {
+            invalid = true;
+            return invalid_line(
+                s.id,
+                "reading the record back failed: " + std::string(status_name(after.error().code)) +
+                    ": " + after.error().message);
+        }
+        line += "\"final\": " + (bin != nullptr ? dump(to_json(*bin)) : std::string("null"));
+        line += ", \"bin_exists\": ";
+        line += bin != nullptr ? "true" : "false";
+        if (s.bins) {
+            // Every bin of the record, by name (a server returns them in its own order).
+            line += ", \"bins\": ";
+            if (!after) {
+                line += "null";
+            } else {
+                std::map<std::string, const value*> by_name;
+                for (const kv::bin& b : after->bins)
+                    by_name.emplace(b.name, &b.val);
+                line += "{";
+                bool first = true;
+                for (const auto& [name, v] : by_name) {
+                    line += (first ? "" : ", ") + dump(json(name)) + ": " + dump(to_json(*v));
+                    first = false;
+                }
+                line += "}";
+            }
+        }
+        line += "}";
+        return line;
+    }
+
     /// Puts the record in the case's initial state.
     result<void> setup(const scenario& s) {
-        if (result<void> gone = m_store.remove(m_key, kv::write_policy{});
+        if (result<void> gone = m_store.remove(m_case_key, kv::write_policy{});
             !gone && gone.error().code != status::record_not_found)
             return gone;
         if (!s.record_exists)
             return {};
         std::vector<kv::bin> bins;
         if (s.initial)
-            bins.push_back(kv::bin{m_cfg.bin, *s.initial});
-        else
+            bins.push_back(kv::bin{m_bin, *s.initial});
+        if (s.bins)
+            bins.insert(bins.end(), s.bins->begin(), s.bins->end());
+        if (bins.empty())
             bins.push_back(kv::bin{m_cfg.other_bin, value{std::int64_t{1}}});
-        return kv::put(m_store, m_key, std::span<const kv::bin>(bins), kv::write_policy{});
+        kv::write_policy wp;
+        wp.ttl = s.ttl.value_or(kv::ttl_namespace_default);
+        wp.send_key = s.send_key;
+        return kv::put(m_store, m_case_key, std::span<const kv::bin>(bins), wp);
     }
 
-    result<kv::record> operate(std::span<const kv::operation> ops,
+    result<kv::record> operate(const scenario& s,
+                               std::span<const kv::operation> ops,
                                std::optional<std::size_t>& failed_op) {
+        kv::write_policy wp;
+        wp.filter_exp = s.filter;
         if constexpr (detail::reports_failed_op<Store>) {
             sim::op_report rep;
-            result<kv::record> r = m_store.operate(m_key, ops, kv::write_policy{}, rep);
+            result<kv::record> r = m_store.operate(m_case_key, ops, wp, rep);
             failed_op = rep.failed_op;
             return r;
         } else {
             failed_op.reset();
-            return m_store.operate(m_key, ops, kv::write_policy{});
+            return m_store.operate(m_case_key, ops, wp);
         }
     }
 
@@ -262,7 +317,7 @@ private:
             if (!setup(s))
                 break;
             std::optional<std::size_t> ignored;
-            result<kv::record> r = operate(ops.first(n), ignored);
+            result<kv::record> r = operate(s, ops.first(n), ignored);
             if (!r && r.error().code == code) {
                 found = n - 1;
                 break;
@@ -275,6 +330,8 @@ private:
     Store& m_store;
     runner_config m_cfg;
     kv::key m_key;
+    kv::key m_case_key; // the current case's record
+    std::string m_bin;  // the current case's bin
 };
 
 /// Runs every case of input on store, one output line each. Returns 0, or 1

@@ -67,6 +67,15 @@
 //   * persisted_random: gen_persisted_cases.py: random cases (values seed
 //     901, small seed 902) rebuilt on a top-level list or map with a
 //     persisted index, whose ops the server answers by its index paths.
+//   * exp_random: gen_exp_cases.py --seed 1 --count 6000: expression cases
+//     (shared/spec/exp-json.md) over every op code of the expression
+//     language, bit calls, wrong types and unknowns, filters, exp_read /
+//     exp_write flags; recorded with `kvmodel cdt --backend aerospike`
+//     against 8.1.2.0 built from source (namespace test in memory).
+//   * item7_probes: gen_cdt_item7_probes.py: list_increment / list_insert
+//     flags on ORDERED lists and missing bins, relative ranges near
+//     INT64_MAX, WILDCARD key- and value-range bounds, map return types on
+//     single selectors (the raw return types 9-12 are not in it yet).
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and

@@ -668,6 +668,12 @@ public:
                     while (b < n && ref_cmp(m.e[b].key, *end) < 0)
                         ++b;
                 }
+                // packed_map_find_key_indexed bisects from (0 + n) / 2 and stops at
+                // its first EQUAL probe: where a WILDCARD bound always lands.
+                if (start.is_wildcard())
+                    a = n / 2;
+                if (end && end->is_wildcard())
+                    b = n / 2;
                 index = a;
                 count = b > a ? b - a : 0;
             }
@@ -1295,6 +1301,15 @@ inline ref_outcome ref_apply(std::optional<value>& bin, const cdt::op& o, bool t
         std::int64_t idx = 0;
         std::uint64_t cnt = 0;
         ref_calc_rel(o.index, ref_count(o.count), rel, idx, cnt);
+        if (o.count && o.index > std::numeric_limits<std::int64_t>::max() - static_cast<std::int64_t>(rel)) {
+            // The value path's calc_rel_index_count adds without a check: the
+            // sum wraps negative and its magnitude is overshoot (recorded on
+            // 8.1.2, tests/adapters/data/item7_probes).
+            auto i = static_cast<std::int64_t>(static_cast<std::uint64_t>(o.index) + rel);
+            auto over = std::uint64_t{0} - static_cast<std::uint64_t>(i);
+            cnt = ref_count(o.count) > over ? ref_count(o.count) - over : 0;
+            idx = 0;
+        }
         out = eng.rank_range(idx, cnt);
         break;
     }

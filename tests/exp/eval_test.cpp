@@ -101,6 +101,14 @@ TEST_CASE("comparisons follow the server's typed compare", "[exp][eval]") {
     CHECK(run(e::val(value(km)) == e::val(value(km))) == value(true));
     CHECK_FALSE(run(e::val(value(um)) == e::val(value(um))).has_value());
     CHECK(run(e::val(value(map{})) == e::val(value(map{}))) == value(true));
+    // Only where the comparison reaches it (8.1.2's msgpack_cmp stops at the
+    // first difference): [true, {…}] != [1, {…}] is decided by true vs 1.
+    CHECK(run(e::val(value(list{value(true), value(um)})) != e::val(value(list{v(1), value(um)}))) ==
+          value(true));
+    CHECK_FALSE(run(e::val(value(list{v(1), value(um)})) != e::val(value(list{v(1), value(um)})))
+                    .has_value());
+    CHECK(run(e::val(value(list{value(km), value(um)})) < e::val(value(list{value(map{})}))) ==
+          value(false));
     // Mismatched static types are refused when the expression is built.
     CHECK_THAT(refused(e::int_val(1) == e::float_val(1.0)),
                Catch::Contains("cmp_eq") && Catch::Contains("mismatched"));

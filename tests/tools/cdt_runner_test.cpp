@@ -307,4 +307,68 @@ TEST_CASE("the command line: help, options, files", "[tools][cdt_runner]") {
     CHECK(r.err.find("invalid") != std::string::npos);
 }
 
+TEST_CASE("kvmodel cdt runs the expression cases of exp-json.md", "[tools][cdt][exp]") {
+    // Other bins, a named case bin, exp_read / exp_write, read_bin / write_bin.
+    CHECK(run_one(R"({"id": "e1", "bin_type": "map", "bin_name": "m", "bins": {"a": 12},
+        "initial": [["k", 5]],
+        "ops": [{"op": "exp_read", "name": "r", "exp": ["let", ["def", "x", ["bin_int", "a"]],
+                   ["cond", ["cmp_gt", ["var", "x"], 5], ["mul", ["var", "x"], 2], -1]]},
+                {"op": "exp_write", "bin": "w",
+                 "exp": ["map_get_by_key", null, "VALUE", "INT", "k", ["bin_map", "m"]]},
+                {"op": "read_bin", "bin": "w"}, {"op": "write_bin", "bin": "z", "value": [1]}]})") ==
+          R"({"id": "e1", "results": [24, null, 5, null], "final": {"$map": [["k", 5]]}, )"
+          R"("bin_exists": true, "bins": {"a": 12, "m": {"$map": [["k", 5]]}, "w": 5, "z": [1]}})");
+    // A false filter: FILTERED_OUT on the first op, nothing written.
+    CHECK(run_one(R"({"id": "e2", "bins": {"a": 1}, "filter": ["cmp_gt", ["bin_int", "a"], 10],
+        "ops": [{"op": "write_bin", "bin": "b", "value": 3}, {"op": "read_bin", "bin": "a"}]})") ==
+          R"({"id": "e2", "results": [{"error": "FILTERED_OUT", "code": 27}, null], "final": null, )"
+          R"("bin_exists": false, "bins": {"a": 1}})");
+    // Unknown without EVAL_NO_FAIL fails the command; with it, nil.
+    CHECK(run_one(R"({"id": "e3", "bins": {"a": 1}, "ops": [
+        {"op": "exp_read", "name": "r", "exp": ["bin_int", "nope"], "flags": ["EVAL_NO_FAIL"]},
+        {"op": "exp_read", "name": "q", "exp": ["unknown"]}]})") ==
+          R"({"id": "e3", "results": [null, {"error": "OP_NOT_APPLICABLE", "code": 26}], "final": null, )"
+          R"("bin_exists": false, "bins": {"a": 1}})");
+    // The record's key is the case's id, stored with send_key.
+    CHECK(run_one(R"({"id": "k1", "bins": {"a": 1}, "send_key": true, "ops": [
+        {"op": "exp_read", "name": "r", "exp": ["cmp_eq", ["key_str"], "k1"]},
+        {"op": "exp_read", "name": "s", "exp": ["set_name"]}]})")
+              .find(R"("results": [true, "cdt"])") != std::string::npos);
+    // Bit calls, regex with flags, a list value argument.
+    CHECK(run_one(R"({"id": "e4", "bins": {"y": {"$bytes": "0f"}, "s": "Abc"}, "ops": [
+        {"op": "exp_read", "name": "r", "exp": ["bit_count", 0, 8, ["bin_blob", "y"]]},
+        {"op": "exp_read", "name": "q", "exp": ["bit_not", null, 0, 8, ["bin_blob", "y"]]},
+        {"op": "exp_read", "name": "t", "exp": ["cmp_regex", ["ICASE"], "^ab", ["bin_str", "s"]]},
+        {"op": "exp_read", "name": "u", "exp": ["in_list", 2, {"$list": [1, 2]}]}]})")
+              .find(R"("results": [4, {"$bytes": "f0"}, true, true])") != std::string::npos);
+
+    // An unknown name or a wrong argument count makes the case invalid.
+    for (const char* bad :
+         {R"({"id": "x", "bins": {"a": 1}, "ops": [{"op": "exp_read", "name": "r", "exp": ["nope"]}]})",
+          R"({"id": "x", "bins": {"a": 1}, "ops": [{"op": "exp_read", "name": "r", "exp": ["cmp_eq", 1]}]})",
+          R"({"id": "x", "bins": {"a": 1}, "ops": [{"op": "exp_read", "exp": 1}]})",
+          R"({"id": "x", "bins": {"a": 1}, "filter": ["list_size", 1]})"}) {
+        INFO(bad);
+        int rc = 0;
+        std::vector<std::string> lines = run_on_sim(bad, rc);
+        CHECK(rc == 1);
+        REQUIRE(lines.size() == 1);
+        CHECK(lines[0].find("\"invalid\"") != std::string::npos);
+    }
+}
+
+TEST_CASE("kvmodel cdt reads the additions to cdt-json.md", "[tools][cdt]") {
+    // A nested map's $order; UNORDERED as a list order; empty args; no delta is 1.
+    CHECK(run_one(R"({"id": "o", "bin_type": "map",
+        "initial": [["a", {"$map": [[2, 1], [1, 2]], "$order": "K_ORDERED"}]],
+        "ops": [{"op": "map_get_by_index", "args": {"index": 0}, "ctx": [{"type": "map_key", "key": "a"}]},
+                {"op": "map_increment", "args": {"key": "b"}}, {"op": "map_size", "args": {}}]})") ==
+          R"({"id": "o", "results": [2, 1, 2], "final": {"$map": [["a", {"$map": [[1, 2], [2, 1]]}], ["b", 1]]}, "bin_exists": true})");
+    CHECK(run_one(R"({"id": "u", "bin_type": "list", "initial": [3, 1],
+        "ops": [{"op": "read", "args": {}}, {"op": "list_increment", "args": {"index": 0}},
+                {"op": "list_set_order", "args": {"order": "UNORDERED"}},
+                {"op": "list_append", "args": {"value": 0}, "policy_order": "UNORDERED"}]})") ==
+          R"({"id": "u", "results": [[3, 1], 4, null, 3], "final": [4, 1, 0], "bin_exists": true})");
+}
+
 } // namespace tools_cdt_runner_test

@@ -130,10 +130,25 @@ inline result<value> from_json_at(const nlohmann::json& j, std::string& where, s
         return value{std::move(l)};
     }
     case json::value_t::object: {
+        // {"$map": [...], "$order": ORDER}: a nested map with that order.
+        if (j.size() == 2 && j.contains("$map") && j.contains("$order")) {
+            const json& o = j["$order"];
+            std::optional<map_order> order;
+            if (o == "UNORDERED") order = map_order::unordered;
+            if (o == "K_ORDERED") order = map_order::key_ordered;
+            if (o == "KV_ORDERED") order = map_order::key_value_ordered;
+            if (!order)
+                return fail(status::parameter_error,
+                            where + ".$order: expected UNORDERED, K_ORDERED or KV_ORDERED, got " + o.dump());
+            auto m = from_json_at(json{{"$map", j["$map"]}}, where, depth);
+            if (!m) return m;
+            m->as_map().set_order(*order);
+            return m;
+        }
         if (j.size() != 1)
             return fail(status::parameter_error,
-                        where + ": an object must be one of $double, $bytes, $map, $nil, $inf, "
-                                "$wildcard, got " + j.dump());
+                        where + ": an object must be one of $double, $bytes, $map (with an optional "
+                                "$order), $nil, $inf, $wildcard, got " + j.dump());
         // Not `*j.items().begin()`: that proxy is a temporary, gone before its
         // key is read (GCC 12 -Wdangling-pointer at -O2).
         const auto first = j.begin();

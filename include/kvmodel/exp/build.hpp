@@ -33,6 +33,7 @@
 #pragma once
 
 #include <kvmodel/adapters/detail/aerospike_wire.hpp>
+#include <kvmodel/cdt/context.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
@@ -656,7 +657,9 @@ inline void pack_ctx(expr& e, const ctx& c) {
     auto w = writer(e);
     w.array_header(c.size() * 2);
     for (const cdt::ctx_step& s : c) {
-        w.integer(static_cast<std::int64_t>(s.type));
+        // A create step carries its AS_CDT_CTX_CREATE_* bits in the type, as the C client packs it.
+        w.integer(static_cast<std::int64_t>(s.type) |
+                  static_cast<std::int64_t>(cdt::detail::ctx_create_bits(s)));
         switch (s.type) {
         case cdt::ctx_step::kind::list_index:
         case cdt::ctx_step::kind::list_rank:

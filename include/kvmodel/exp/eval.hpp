@@ -16,9 +16,10 @@
 // all-float, logic booleans, ...), an invalid bin or variable name, an
 // undefined or duplicate variable, a bad regex, digest_modulo(0), a packed
 // size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
-// cmp_geo, HLL values and HLL calls, bit calls and path expressions
-// (select/modify by path) are refused with PARAMETER_ERROR naming them:
-// kvmodel has no GeoJSON or HLL type yet, and the rest is future work. A
+// cmp_geo, HLL values and HLL calls and path expressions (select/modify by
+// path) are refused with PARAMETER_ERROR naming them: kvmodel has no GeoJSON
+// or HLL type yet, and the rest is future work. Bit calls run the blob
+// engine (exp/detail/bits.hpp). A
 // call of more than 18 arguments is refused too (the server asserts on it).
 // Loop variables and remove_result, which only mean something inside path
 // expressions, evaluate to unknown elsewhere; so do a list set-order and a
@@ -58,6 +59,8 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/detail/bits.hpp>
+#include <kvmodel/exp/detail/unordered_cmp.hpp>
 #include <kvmodel/exp/hook.hpp>
 
 #include <algorithm>
@@ -285,8 +288,9 @@ struct call_arg {
 };
 
 struct call_info {
-    std::uint64_t op = 0; // the CDT wire op code
+    std::uint64_t op = 0; // the CDT (or bit) wire op code
     bool modify = false;  // CALL_FLAG_MODIFY_LOCAL
+    bool bits = false;    // system BITS (exp/detail/bits.hpp), else CDT
     rtype declared = rtype::nil;
     std::vector<cdt::ctx_step> ctx;
     std::vector<call_arg> args;
@@ -1473,8 +1477,7 @@ private:
         ci.declared = static_cast<rtype>(t);
         ci.modify = (sys & call_system::modify_local) != 0;
         std::uint64_t system = sys & ~std::uint64_t{call_system::modify_local};
-        if (system == call_system::bits)
-            return set_error("call", "bit calls in expressions are not supported by kvmodel yet");
+        ci.bits = system == call_system::bits;
         if (system == call_system::hll)
             return set_error("call", "HLL calls in expressions are not supported by kvmodel yet");
         // The op list: [op, args...] or [0xff, ctx, [op, args...]].
@@ -1524,10 +1527,12 @@ private:
         rtype bt{};
         if (!child(depth, bt))
             return false;
-        if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
+        if (ci.bits && bt != rtype::nil && bt != rtype::blob)
+            return set_error("call", std::string("arg ") + detail::rtype_name(bt) + " is not blob");
+        if (!ci.bits && bt != rtype::nil && bt != rtype::list && bt != rtype::map)
             return set_error("call",
                              std::string("arg ") + detail::rtype_name(bt) + " is not list or map");
-        if (system != call_system::cdt)
+        if (system != call_system::cdt && !ci.bits)
             return set_error("call", "invalid system " + std::to_string(sys));
         at(ix).i = static_cast<std::int64_t>(m_prog.m_calls.size());
         at(ix).type = ci.declared;
@@ -1555,26 +1560,6 @@ inline result<program> compile(std::span<const std::uint8_t> packed) {
 // ===========================================================================
 
 namespace detail {
-
-/// True when v holds a non-empty map that is not key-ordered: the server
-/// refuses to order such containers (msgpack_cmp's has_unordered_map).
-inline bool has_unordered_map(const value& v) {
-    if (v.is_map()) {
-        const map& m = v.as_map();
-        if (!m.empty() && m.order() == map_order::unordered)
-            return true;
-        for (const map_entry& e : m)
-            if (has_unordered_map(e.key) || has_unordered_map(e.val))
-                return true;
-        return false;
-    }
-    if (v.is_list()) {
-        for (const value& e : v.as_list())
-            if (has_unordered_map(e))
-                return true;
-    }
-    return false;
-}
 
 /// x86-64's cvttsd2si: truncation, INT64_MIN when NaN or out of range.
 inline std::int64_t double_to_int(double d) noexcept {
@@ -2368,7 +2353,7 @@ private:
             else {
                 // Lists, maps and raw msgpack constants: Aerospike's CDT
                 // order, refused (unknown) over maps the server cannot order.
-                if (detail::has_unordered_map(a) || detail::has_unordered_map(b))
+                if (detail::cmp_reaches_unordered_map(a, b))
                     return false;
                 c = kvmodel::detail::cdt_compare(a, b, true);
             }
@@ -2739,6 +2724,19 @@ private:
         value b;
         if (!ev(c, b))
             return false;
+        if (ci.bits) {
+            std::optional<value> blob;
+            if (b.is_bytes())
+                blob = std::move(b);
+            else if (!b.is_nil())
+                return false;
+            value res;
+            if (!detail::eval_bit_call(ci.op, ci.modify, args, std::move(blob), res) ||
+                !detail::is_type(res, ci.declared))
+                return false;
+            out = std::move(res);
+            return true;
+        }
         std::optional<value> bin;
         if (b.is_list() || b.is_map())
             bin = std::move(b);

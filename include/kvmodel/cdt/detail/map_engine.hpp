@@ -616,6 +616,12 @@ public:
     result<value> by_key_range(const value& begin, const std::optional<value>& end) {
         std::size_t a = m_map.count_less_key(begin);
         std::size_t b = end ? m_map.count_less_key(*end) : m_n;
+        // The key-ordered path bisects (packed_map_find_key_indexed) and stops
+        // at its first EQUAL probe, (0 + n) / 2, which a WILDCARD bound always is.
+        if (m_kpath && begin.is_wildcard())
+            a = m_n / 2;
+        if (m_kpath && end && end->is_wildcard())
+            b = m_n / 2;
         std::size_t c = b > a ? b - a : 0;
         if (m_kpath)
             return index_window(a, c, true);
@@ -661,7 +667,18 @@ public:
     result<value> by_value_rel_rank_range(const value& v,
                                           std::int64_t rel,
                                           const std::optional<std::int64_t>& count) {
-        window w = relative_window(value_rank(v), rel, count, m_n);
+        std::size_t anchor = value_rank(v);
+        window w = relative_window(anchor, rel, count, m_n);
+        // 8.1.2's map path adds rank and anchor without an overflow check: with
+        // a count, a sum past INT64_MAX wraps negative and counts as overshoot
+        // (calc_rel_index_count), so rank = count = INT64_MAX selects rank 0.
+        if (count && rel > 0 && static_cast<std::int64_t>(anchor) > INT64_MAX - rel) {
+            auto start = static_cast<std::uint64_t>(rel) + anchor; // >= 2^63: negative
+            std::uint64_t overshoot = std::uint64_t{0} - start;
+            std::uint64_t c = server_count(count);
+            std::size_t len = c <= overshoot ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(c - overshoot, m_n));
+            w = {0, len};
+        }
         return rank_window(w.begin, w.size(), true);
     }
 

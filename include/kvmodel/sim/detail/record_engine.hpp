@@ -398,6 +398,10 @@ inline exp::record_view view_of(const entry& e, const kv::digest& d, std::int64_
 struct exp_env {
     const kv::digest* digest = nullptr;
     std::int64_t now_ms = 0;
+    /// The record's stored size when the command began, which record_size
+    /// and device_size answer in every op of an operate (as 8.1.2 does);
+    /// -1: the entry's size now.
+    std::int64_t record_size = -1;
 };
 
 /// An expression op's value on an entry (nullopt: unknown), or the error of
@@ -412,7 +416,10 @@ inline result<std::optional<value>> eval_exp_op(std::span<const std::uint8_t> pa
     result<const exp::detail::engine_hooks*> h = exp::detail::need_engine("operate");
     if (!h)
         return h.error();
-    return (*h)->eval(packed, view_of(e, *env.digest, env.now_ms));
+    exp::record_view v = view_of(e, *env.digest, env.now_ms);
+    if (env.record_size >= 0)
+        v.record_size = env.record_size;
+    return (*h)->eval(packed, v);
 }
 
 /// Applies one read-type op to a bin value without changing it; the result.
@@ -977,7 +984,9 @@ inline result<void> apply_ops(txn& t,
                               kv::record& out,
                               failure_info& fi,
                               std::size_t max_record_size,
-                              const exp_env& env) {
+                              const exp_env& command_env) {
+    exp_env env = command_env;
+    env.record_size = static_cast<std::int64_t>(t.target().stored_size());
     out.results.reserve(ops.size());
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const kv::operation& o = ops[i];
