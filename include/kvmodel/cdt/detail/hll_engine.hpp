@@ -162,7 +162,7 @@ struct sketch {
 
     view v() const noexcept { return view{b.data()}; }
     void set_cache(std::uint64_t c) noexcept {
-        for (int k = 0; k < 8; ++k) b[3 + k] = static_cast<std::uint8_t>(c >> (8 * k));
+        for (unsigned k = 0; k < 8; ++k) b[3 + k] = static_cast<std::uint8_t>(c >> (8 * k));
     }
     /// Writes the low register_bits of value to register r (higher bits are
     /// dropped, as the server's packing drops them).
