@@ -17,6 +17,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/context.hpp> // detail::apply_in_context, for the in-place write
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
@@ -301,6 +302,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
                     break;
                 case kv::op_kind::cdt:
                 case kv::op_kind::bit:
+                case kv::op_kind::hll:
                     conflict = !kv::is_read(o);
                     break;
                 default:
@@ -327,6 +329,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
             response_bins = true;
             break;
         case kv::op_kind::bit:
+        case kv::op_kind::hll:
             response_bins = response_bins || kv::is_read(o);
             break;
         default:
@@ -458,6 +461,14 @@ read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env&
         if (b != nullptr)
             bin = b->val;
         return cdt::apply_bit_op(bin, c.op);
+    }
+    case kv::op_kind::hll: {
+        const auto& c = std::get<kv::hll_operation>(o);
+        const stored_bin* b = e.find(c.bin);
+        std::optional<value> bin;
+        if (b != nullptr)
+            bin = b->val;
+        return cdt::apply_hll_op(bin, c.op);
     }
     default:
         break;
@@ -1101,6 +1112,23 @@ inline result<void> apply_ops(txn& t,
             }
             std::optional<value> bin = t.take(x.bin);
             result<value> r = cdt::apply_bit_op(bin, x.op);
+            if (!r)
+                return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+            t.give_back(x.bin, std::move(bin));
+            res = std::move(r).value();
+            break;
+        }
+        case kv::op_kind::hll: {
+            const auto& x = std::get<kv::hll_operation>(o);
+            if (cdt::is_hll_read(x.op.code)) {
+                result<value> r = read_one(t.target(), o, out, env);
+                if (!r)
+                    return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
+                res = std::move(r).value();
+                break;
+            }
+            std::optional<value> bin = t.take(x.bin);
+            result<value> r = cdt::apply_hll_op(bin, x.op);
             if (!r)
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
             t.give_back(x.bin, std::move(bin));
