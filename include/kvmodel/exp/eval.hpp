@@ -16,9 +16,10 @@
 // all-float, logic booleans, ...), an invalid bin or variable name, an
 // undefined or duplicate variable, a bad regex, digest_modulo(0), a packed
 // size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
-// cmp_geo, HLL values and HLL calls, bit calls and path expressions
-// (select/modify by path) are refused with PARAMETER_ERROR naming them:
-// kvmodel has no GeoJSON or HLL type yet, and the rest is future work. A
+// cmp_geo, bit calls and path expressions (select/modify by path) are
+// refused with PARAMETER_ERROR naming them: kvmodel has no GeoJSON type, and
+// the rest is future work. HLL values, bins and calls are supported
+// (exp/detail/hll.hpp): an HLL is a bytes value holding a sketch. A
 // call of more than 18 arguments is refused too (the server asserts on it).
 // Loop variables and remove_result, which only mean something inside path
 // expressions, evaluate to unknown elsewhere; so do a list set-order and a
@@ -58,6 +59,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
+#include <kvmodel/exp/detail/hll.hpp>
 #include <kvmodel/exp/hook.hpp>
 
 #include <algorithm>
@@ -285,6 +287,7 @@ struct call_arg {
 };
 
 struct call_info {
+    std::uint64_t system = 0; // call_system::cdt or call_system::hll
     std::uint64_t op = 0; // the CDT wire op code
     bool modify = false;  // CALL_FLAG_MODIFY_LOCAL
     rtype declared = rtype::nil;
@@ -786,7 +789,8 @@ private:
                 t = rtype::blob;
                 break;
             case 18:
-                return set_error("hll value", "HLL values are not supported by kvmodel yet");
+                t = rtype::hll;
+                break;
             case 23:
                 return set_error("geojson value",
                                  "GeoJSON values are not supported by kvmodel (no GeoJSON type)");
@@ -1132,8 +1136,6 @@ private:
             if (rt == rtype::geojson)
                 return set_error(name,
                                  "GeoJSON bins are not supported by kvmodel (no GeoJSON type)");
-            if (rt == rtype::hll)
-                return set_error(name, "HLL bins are not supported by kvmodel yet");
             at(ix).type = rt;
             at(ix).name = std::move(bn);
             close(ix);
@@ -1475,8 +1477,7 @@ private:
         std::uint64_t system = sys & ~std::uint64_t{call_system::modify_local};
         if (system == call_system::bits)
             return set_error("call", "bit calls in expressions are not supported by kvmodel yet");
-        if (system == call_system::hll)
-            return set_error("call", "HLL calls in expressions are not supported by kvmodel yet");
+        ci.system = system;
         // The op list: [op, args...] or [0xff, ctx, [op, args...]].
         std::uint32_t n = 0;
         if (!m_in.list_count(n) || n == 0 || !m_in.need(n))
@@ -1524,10 +1525,13 @@ private:
         rtype bt{};
         if (!child(depth, bt))
             return false;
-        if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
+        if (system == call_system::hll) {
+            if (bt != rtype::nil && bt != rtype::hll)
+                return set_error("call", std::string("arg ") + detail::rtype_name(bt) + " is not hll");
+        } else if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
             return set_error("call",
                              std::string("arg ") + detail::rtype_name(bt) + " is not list or map");
-        if (system != call_system::cdt)
+        if (system != call_system::cdt && system != call_system::hll)
             return set_error("call", "invalid system " + std::to_string(sys));
         at(ix).i = static_cast<std::int64_t>(m_prog.m_calls.size());
         at(ix).type = ci.declared;
@@ -1643,6 +1647,8 @@ inline bool is_type(const value& v, rtype t) noexcept {
         return v.is_bytes();
     case rtype::floating:
         return v.is_double();
+    case rtype::hll:
+        return is_hll_value(v);
     default:
         return false;
     }
@@ -2739,6 +2745,14 @@ private:
         value b;
         if (!ev(c, b))
             return false;
+        if (ci.system == call_system::hll) {
+            std::optional<value> h =
+                ci.ctx.empty() ? detail::hll_call(ci.op, ci.modify, args, std::move(b)) : std::nullopt;
+            if (!h || !detail::is_type(*h, ci.declared))
+                return false;
+            out = std::move(*h);
+            return true;
+        }
         std::optional<value> bin;
         if (b.is_list() || b.is_map())
             bin = std::move(b);
