@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace kvmodel;
@@ -18,7 +19,11 @@ using namespace kvmodel;
 namespace {
 std::vector<value> visitors(int from, int to) {
     std::vector<value> v;
-    for (int k = from; k < to; ++k) v.push_back(value("visitor-" + std::to_string(k)));
+    for (int k = from; k < to; ++k) {
+        std::string s = "visitor-"; // (not + to_string: GCC 12's -Wrestrict false positive)
+        s += std::to_string(k);
+        v.push_back(value(std::move(s)));
+    }
     return v;
 }
 bool near(std::int64_t estimate, double truth) {
@@ -42,7 +47,8 @@ int main() {
     // operate that adds and counts. Returning visitors are not counted twice.
     std::vector<std::string> week;
     for (int d = 0; d < 7; ++d) {
-        const std::string day = "2026-11-" + std::to_string(20 + d);
+        std::string day = "2026-11-";
+        day += std::to_string(20 + d);
         week.push_back(day);
         std::int64_t today = 0;
         for (int from = 1000 * d; from < 1000 * d + 3000; from += 500)

@@ -20,6 +20,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cdt_hll_ops_test {
@@ -36,8 +37,11 @@ constexpr std::uint64_t NO_FAIL = hll_write_flags::no_fail;
 constexpr std::uint64_t ALLOW_FOLD = hll_write_flags::allow_fold;
 
 value elem(bool str, long k) {
-    return str ? value(std::string("user-") + std::to_string(k))
-               : value(static_cast<std::int64_t>(k));
+    if (!str) return value(static_cast<std::int64_t>(k));
+    // Not "user-" + to_string(k): GCC 12's -Wrestrict false positive at -O3.
+    std::string s = "user-";
+    s += std::to_string(k);
+    return value(std::move(s));
 }
 std::vector<value> elems(bool str, long from, long to) {
     std::vector<value> v;

@@ -54,7 +54,12 @@ std::string refused(const e::expr& x) {
 }
 value users(int from, int to) {
     list l;
-    for (int k = from; k < to; ++k) l.push_back(value("u" + std::to_string(k)));
+    for (int k = from; k < to; ++k) {
+        // Not "u" + to_string(k): GCC 12's -Wrestrict false positive at -O3.
+        std::string s = "u";
+        s += std::to_string(k);
+        l.push_back(value(std::move(s)));
+    }
     return value(std::move(l));
 }
 bytes sketch(int from, int to, int index_bits = 10, int mh = 0) {

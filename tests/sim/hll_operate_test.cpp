@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sim_hll_operate_test {
@@ -24,7 +25,12 @@ kv::key K(std::int64_t i) {
 }
 std::vector<value> users(int from, int to) {
     std::vector<value> v;
-    for (int k = from; k < to; ++k) v.push_back(value("u" + std::to_string(k)));
+    for (int k = from; k < to; ++k) {
+        // Not "u" + to_string(k): GCC 12's -Wrestrict false positive at -O3.
+        std::string s = "u";
+        s += std::to_string(k);
+        v.push_back(value(std::move(s)));
+    }
     return v;
 }
 

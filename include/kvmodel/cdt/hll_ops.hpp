@@ -109,7 +109,7 @@ inline constexpr std::size_t header_bytes = 11;
 } // namespace hll_limits
 
 /// Every HLL operation, numbered as on the wire (as_hll_op). The names are
-/// the cdt-json op names (docs/cdt-json-hll.md).
+/// the cdt-json op names (shared/spec/cdt-json.md, "HyperLogLog bins").
 enum class hll_op_code : std::uint8_t {
     hll_init = 0,
     hll_add = 1,
@@ -306,6 +306,20 @@ inline hll_op hll_may_contain(std::vector<value> list) {
 }
 
 } // namespace hll_ops
+
+/// Whether `b` is a well-formed sketch: flags 0, index bits 4..16, minhash
+/// bits 0 or 4..51 (index + minhash <= 64), and the size those bits make.
+/// O(1).
+inline bool is_hll_sketch(const kvmodel::bytes& b) noexcept {
+    if (b.size() < hll_limits::header_bytes || b[0] != 0) return false;
+    const unsigned i = b[1];
+    const unsigned m = b[2];
+    if (i < hll_limits::min_index_bits || i > hll_limits::max_index_bits) return false;
+    if (m != 0 && (m < hll_limits::min_minhash_bits || m > hll_limits::max_minhash_bits)) return false;
+    if (i + m > hll_limits::max_index_and_minhash_bits) return false;
+    const std::size_t regs = ((hll_limits::hll_bits + std::size_t{m}) * (std::size_t{1} << i) + 7) / 8;
+    return b.size() == hll_limits::header_bytes + regs;
+}
 
 /// Applies o to bin (nullopt = absent bin) as the server does and returns the
 /// op's result (see the header comment). On error bin is unchanged; the

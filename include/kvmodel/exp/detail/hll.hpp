@@ -30,9 +30,7 @@ namespace kvmodel::exp::detail {
 
 /// Whether v is an HLL value: bytes holding a well-formed sketch.
 inline bool is_hll_value(const value& v) noexcept {
-    if (!v.is_bytes()) return false;
-    const kvmodel::bytes& b = v.as_bytes();
-    return !cdt::detail::hll::check_operand(b) && cdt::detail::hll::valid_bits(b[1], b[2]);
+    return v.is_bytes() && cdt::is_hll_sketch(v.as_bytes());
 }
 
 namespace hll_args {
