@@ -11,6 +11,7 @@
 // server's hll_modify / hll_read order (read in its source, not probed: no
 // server ran while these were written).
 #include <kvmodel/adapters/detail/aerospike_wire.hpp>
+#include <kvmodel/cdt/detail/hll_engine.hpp> // the hash, for its known answers
 #include <kvmodel/cdt/hll_ops.hpp>
 
 #include <catch2/catch.hpp>
