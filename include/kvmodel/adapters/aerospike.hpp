@@ -15,7 +15,8 @@
 //   durable_delete, and the filter expression: the policy's packed bytes
 //   become the as_exp the C client sends, unchanged).
 // * operate(): each kv::operation is exactly one as_operations_* call (CDT ops
-//   as_operations_map_* / list_*, bit ops as_operations_bit_*, each ctx step an
+//   as_operations_map_* / list_*, bit ops as_operations_bit_*, HLL ops
+//   as_operations_hll_* (sketches sent as HLL particles), each ctx step an
 //   as_cdt_ctx item, create steps included; exp_read / exp_write as
 //   as_operations_exp_read / _write on the packed bytes), sent as ONE command with
 //   respond_all_ops; results come back in operation order.
@@ -43,6 +44,12 @@
 // * ctx indexes/ranks and bit offsets are C ints and bit sizes uint32: values
 //   beyond are clamped (detail::clamp_int32 / clamp_uint32 explain why the
 //   server's answer does not change).
+// * HLL bins come back as bytes (kvmodel's HLL bin), but a bytes value you
+//   write or put is stored as a blob, not an HLL: make HLL bins with HLL ops
+//   (hll_add, hll_init, hll_set_union). hll_may_contain has no named C client
+//   call; it goes through as_operations_hll_read_list with its op code. An
+//   hll_op with another argument count than the C client's calls send is
+//   CLIENT_PARAM.
 // * The C client packs lists in op arguments without order flags, so an
 //   ORDERED list passed as a value argument arrives unordered (maps keep their
 //   flags). Values you store with write/put keep them.
