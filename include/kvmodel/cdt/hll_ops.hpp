@@ -245,35 +245,34 @@ inline hll_op hll_set_union(std::vector<kvmodel::bytes> hlls, hll_policy policy 
     o.policy = policy;
     return o;
 }
+namespace detail {
+inline hll_op no_args(hll_op_code c) {
+    hll_op o;
+    o.code = c;
+    return o;
+}
+inline hll_op with_hlls(hll_op_code c, std::vector<kvmodel::bytes> hlls) {
+    hll_op o = no_args(c);
+    o.n_args = 1;
+    o.hlls = std::move(hlls);
+    return o;
+}
+} // namespace detail
 /// Recomputes and caches the count; returns it.
 inline hll_op hll_refresh_count() {
-    hll_op o;
-    o.code = hll_op_code::hll_refresh_count;
-    return o;
+    return detail::no_args(hll_op_code::hll_refresh_count);
 }
 /// Folds a sketch without minhash bits down to index_bit_count index bits.
 inline hll_op hll_fold(std::int64_t index_bit_count) {
-    hll_op o;
-    o.code = hll_op_code::hll_fold;
+    hll_op o = detail::no_args(hll_op_code::hll_fold);
     o.n_args = 1;
     o.index_bit_count = index_bit_count;
     return o;
 }
 /// The estimated count.
 inline hll_op hll_get_count() {
-    hll_op o;
-    o.code = hll_op_code::hll_get_count;
-    return o;
+    return detail::no_args(hll_op_code::hll_get_count);
 }
-namespace detail {
-inline hll_op with_hlls(hll_op_code c, std::vector<kvmodel::bytes> hlls) {
-    hll_op o;
-    o.code = c;
-    o.n_args = 1;
-    o.hlls = std::move(hlls);
-    return o;
-}
-} // namespace detail
 /// The union of the bin and the sketches, as a sketch.
 inline hll_op hll_get_union(std::vector<kvmodel::bytes> hlls) {
     return detail::with_hlls(hll_op_code::hll_get_union, std::move(hlls));
@@ -292,9 +291,7 @@ inline hll_op hll_get_similarity(std::vector<kvmodel::bytes> hlls) {
 }
 /// [n_index_bits, n_minhash_bits].
 inline hll_op hll_describe() {
-    hll_op o;
-    o.code = hll_op_code::hll_describe;
-    return o;
+    return detail::no_args(hll_op_code::hll_describe);
 }
 /// 1 if every element may be in the sketch, else 0 (no false negatives).
 inline hll_op hll_may_contain(std::vector<value> list) {

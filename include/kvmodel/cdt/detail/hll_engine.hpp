@@ -449,16 +449,18 @@ constexpr std::uint64_t allowed_flags(hll_op_code c) noexcept {
     }
 }
 
-/// {min, max} argument counts.
-constexpr std::array<std::uint8_t, 2> arg_range(hll_op_code c) noexcept {
+/// The fewest arguments each op takes (the most: arg_parsers(c).size()).
+constexpr std::uint8_t min_args(hll_op_code c) noexcept {
     switch (c) {
-    case hll_op_code::hll_init: return {0, 3};
-    case hll_op_code::hll_add: return {1, 4};
-    case hll_op_code::hll_set_union: return {1, 2};
-    case hll_op_code::hll_refresh_count:
-    case hll_op_code::hll_get_count:
-    case hll_op_code::hll_describe: return {0, 0};
-    default: return {1, 1};
+    case hll_op_code::hll_add:
+    case hll_op_code::hll_set_union:
+    case hll_op_code::hll_fold:
+    case hll_op_code::hll_get_union:
+    case hll_op_code::hll_get_union_count:
+    case hll_op_code::hll_get_intersect_count:
+    case hll_op_code::hll_get_similarity:
+    case hll_op_code::hll_may_contain: return 1;
+    default: return 0;
     }
 }
 
@@ -561,48 +563,41 @@ inline std::optional<error> parse_hlls_intersect(const hll_op& o, parsed& p) {
     return std::nullopt;
 }
 
+using arg_parser = std::optional<error> (*)(const hll_op&, parsed&);
+
+/// The arguments each op reads, in wire order (the server's op tables).
+inline std::span<const arg_parser> arg_parsers(hll_op_code c) noexcept {
+    static constexpr arg_parser init[] = {parse_index, parse_minhash, parse_flags};
+    static constexpr arg_parser add[] = {parse_elements, parse_index, parse_minhash, parse_flags};
+    static constexpr arg_parser set_union[] = {parse_hlls, parse_flags};
+    static constexpr arg_parser fold[] = {parse_index};
+    static constexpr arg_parser hlls[] = {parse_hlls};
+    static constexpr arg_parser intersect[] = {parse_hlls_intersect};
+    static constexpr arg_parser elements[] = {parse_elements};
+    using k = hll_op_code;
+    switch (c) {
+    case k::hll_init: return init;
+    case k::hll_add: return add;
+    case k::hll_set_union: return set_union;
+    case k::hll_fold: return fold;
+    case k::hll_get_union:
+    case k::hll_get_union_count: return hlls;
+    case k::hll_get_intersect_count:
+    case k::hll_get_similarity: return intersect;
+    case k::hll_may_contain: return elements;
+    default: return {};
+    }
+}
+
 /// The op's arguments, in the server's order and with its checks.
 inline std::optional<error> parse(const hll_op& o, parsed& p) {
-    const auto [lo, hi] = arg_range(o.code);
-    if (o.n_args < lo || o.n_args > hi)
+    const std::span<const arg_parser> parsers = arg_parsers(o.code);
+    if (o.n_args < min_args(o.code) || o.n_args > parsers.size())
         return op_error(status::parameter_error, o.code,
                         "unexpected number of args " + std::to_string(o.n_args));
-    const unsigned n = o.n_args;
-    using c = hll_op_code;
-    switch (o.code) {
-    case c::hll_init: {
-        if (n > 0)
-            if (auto e = parse_index(o, p)) return e;
-        if (n > 1)
-            if (auto e = parse_minhash(o, p)) return e;
-        if (n > 2)
-            if (auto e = parse_flags(o, p)) return e;
-        return std::nullopt;
-    }
-    case c::hll_add: {
-        if (auto e = parse_elements(o, p)) return e;
-        if (n > 1)
-            if (auto e = parse_index(o, p)) return e;
-        if (n > 2)
-            if (auto e = parse_minhash(o, p)) return e;
-        if (n > 3)
-            if (auto e = parse_flags(o, p)) return e;
-        return std::nullopt;
-    }
-    case c::hll_set_union: {
-        if (auto e = parse_hlls(o, p)) return e;
-        if (n > 1)
-            if (auto e = parse_flags(o, p)) return e;
-        return std::nullopt;
-    }
-    case c::hll_fold: return parse_index(o, p);
-    case c::hll_get_union:
-    case c::hll_get_union_count: return parse_hlls(o, p);
-    case c::hll_get_intersect_count:
-    case c::hll_get_similarity: return parse_hlls_intersect(o, p);
-    case c::hll_may_contain: return parse_elements(o, p);
-    default: return std::nullopt;
-    }
+    for (std::size_t k = 0; k < o.n_args; ++k)
+        if (auto e = parsers[k](o, p)) return e;
+    return std::nullopt;
 }
 
 /// Why an existing bin cannot be used as a sketch: BIN_TYPE_ERROR unless it

@@ -74,8 +74,8 @@ inline std::optional<cdt::hll_op> make_hll_op(std::uint64_t op, std::span<const 
     o.code = code;
     o.n_args = static_cast<std::uint8_t>(a.size());
     const std::size_t n = a.size();
-    const auto [lo, hi] = cdt::detail::hll::arg_range(code);
-    if (n < lo || n > hi) return o; // the engine reports the count
+    if (n < cdt::detail::hll::min_args(code) || n > cdt::detail::hll::arg_parsers(code).size())
+        return o; // the engine reports the count
     bool ok = true;
     switch (code) {
     case c::hll_init:
