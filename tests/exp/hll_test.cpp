@@ -4,6 +4,9 @@
 // as_exp_hll_init. Expected values follow the server's exp.c (build_call,
 // eval_call) and particle_hll.c; the counts are cdt::apply_hll_op's, which
 // tests/cdt/hll_ops_test.cpp checks against the server's own functions.
+// The reads, the init quirk, CREATE_ONLY / NO_FAIL on an existing sketch and
+// bin_type were also sent to a real 8.1.2 server through the Aerospike
+// adapter (a local probe, not in CI): the same answers, doubles included.
 #include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/exp/build.hpp>
 #include <kvmodel/exp/eval.hpp>
@@ -143,6 +146,13 @@ TEST_CASE("HLL modify calls in expressions", "[exp][hll]") {
     // NO_FAIL keeps the sketch as it was.
     const cdt::hll_policy quiet{cdt::hll_write_flags::create_only | cdt::hll_write_flags::no_fail};
     CHECK(run(e::hll_init_mh(&quiet, 10, 0, e::bin_hll("h")), r) == r.bins[0].second);
+}
+
+TEST_CASE("bin_type of an HLL bin is 18", "[exp][hll]") {
+    rec r;
+    r.bins = {{"h", value(sketch(0, 10))}, {"b", value(bytes{1, 2, 3})}};
+    CHECK(run(e::bin_type("h"), r) == value(std::int64_t{18}));
+    CHECK(run(e::bin_type("b"), r) == value(std::int64_t{4}));
 }
 
 TEST_CASE("HLL build checks", "[exp][hll]") {

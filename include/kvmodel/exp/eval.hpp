@@ -1616,7 +1616,7 @@ inline std::int64_t particle_of(const value& v) noexcept {
     case value_type::string:
         return particle_type::string;
     case value_type::bytes:
-        return particle_type::blob;
+        return is_hll_value(v) ? particle_type::hll : particle_type::blob;
     case value_type::boolean:
         return particle_type::boolean;
     case value_type::map:

@@ -13,6 +13,11 @@
 // flags], which the server reads as [index, minhash bits] (flags 0 makes no
 // minhash bits; CREATE_ONLY = 1 is an out-of-range minhash count: unknown).
 //
+// kvmodel keeps an HLL as bytes: bytes holding a well-formed sketch are an
+// HLL here (bin_hll reads them, bin_type says 18), other bytes a blob; a blob
+// that happens to hold a well-formed sketch is taken as an HLL (the server
+// knows a blob from an HLL by its particle type).
+//
 // Departures: an HLL read of a nil operand (the bin expression is nil, not a
 // missing bin) is unknown here; the 8.1.2 server asserts on a dead bin there.
 #pragma once
