@@ -67,6 +67,7 @@
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
 #include <kvmodel/exp/hook.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
