@@ -62,7 +62,8 @@ int main() {
     check(near(weekly, 9000), "the week's union within 3%");
     const std::int64_t stored = uniques.rollup("/home", week, "2026-W48").value();
     check(stored == weekly, "the stored week counts what the union counted");
-    check(uniques.count("/home", "2026-W48").value() == weekly, "the week reads back in one operate");
+    check(uniques.count("/home", "2026-W48").value() == weekly,
+          "the week reads back in one operate");
     check(uniques.count("/home", "2026-12-01").value() == 0, "a day without visits counts 0");
 
     // Two audiences on one day: /pricing saw visitors [2000, 4000), /docs

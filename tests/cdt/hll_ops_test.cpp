@@ -38,7 +38,8 @@ constexpr std::uint64_t NO_FAIL = hll_write_flags::no_fail;
 constexpr std::uint64_t ALLOW_FOLD = hll_write_flags::allow_fold;
 
 value elem(bool str, long k) {
-    if (!str) return value(static_cast<std::int64_t>(k));
+    if (!str)
+        return value(static_cast<std::int64_t>(k));
     // Not "user-" + to_string(k): GCC 12's -Wrestrict false positive at -O3.
     std::string s = "user-";
     s += std::to_string(k);
@@ -46,7 +47,8 @@ value elem(bool str, long k) {
 }
 std::vector<value> elems(bool str, long from, long to) {
     std::vector<value> v;
-    for (long k = from; k < to; ++k) v.push_back(elem(str, k));
+    for (long k = from; k < to; ++k)
+        v.push_back(elem(str, k));
     return v;
 }
 /// A sketch with the given bits holding elements [from, to), added in
@@ -88,7 +90,8 @@ std::int64_t int_of(const result<value>& r) {
 status status_of(const std::optional<value>& bin, const hll_op& o) {
     std::optional<value> work = bin;
     result<value> r = apply_hll_op(work, o);
-    if (r) return status::ok;
+    if (r)
+        return status::ok;
     CHECK(work == bin);
     CHECK(r.error().message.find(std::string(hll_op_name(o.code))) != std::string::npos);
     return r.error().code;
@@ -127,7 +130,11 @@ TEST_CASE("one element, worked by hand", "[cdt][hll_ops]") {
     // set bit at bit 35, the fourth bit of register byte 4: 0x10.
     std::optional<value> bin;
     CHECK(int_of(apply_hll_op(bin, ho::hll_add({value(std::int64_t{0})}, 4))) == 1);
-    CHECK(hex(bin->as_bytes()) == "00" "04" "00" "0000000000000000" "000000001000000000000000");
+    CHECK(hex(bin->as_bytes()) == "00"
+                                  "04"
+                                  "00"
+                                  "0000000000000000"
+                                  "000000001000000000000000");
     CHECK(int_of(apply_hll_op(bin, ho::hll_get_count())) == 1);
     // The same element again changes nothing.
     CHECK(int_of(apply_hll_op(bin, ho::hll_add({value(std::int64_t{0})}, 4))) == 0);
@@ -145,10 +152,33 @@ TEST_CASE("sketch bytes and counts match the server's", "[cdt][hll_ops]") {
         const char* hex;
     };
     const std::vector<kat> kats = {
-        {4, 0, false, 1, 1ULL, 0xaecfa90ae57ae325ULL, "0004000000000000000000000000001000000000000000"},
-        {4, 0, false, 3, 3ULL, 0x2cb6cc802e782c25ULL, "0004000000000000000000000040001040000000000000"},
-        {4, 0, true, 100, 95ULL, 0xae1d8289ba24e0eaULL, "00040000000000000000000c31021021050c2106104087"},
-        {4, 4, false, 5, 5ULL, 0xa7904ae835a3c3e8ULL,
+        {4,
+         0,
+         false,
+         1,
+         1ULL,
+         0xaecfa90ae57ae325ULL,
+         "0004000000000000000000000000001000000000000000"},
+        {4,
+         0,
+         false,
+         3,
+         3ULL,
+         0x2cb6cc802e782c25ULL,
+         "0004000000000000000000000040001040000000000000"},
+        {4,
+         0,
+         true,
+         100,
+         95ULL,
+         0xae1d8289ba24e0eaULL,
+         "00040000000000000000000c31021021050c2106104087"},
+        {4,
+         4,
+         false,
+         5,
+         5ULL,
+         0xa7904ae835a3c3e8ULL,
          "00040400000000000000000000007c000001b0440000035000000001200000"},
         {5, 51, true, 10, 11ULL, 0x028df1174b1984a7ULL, ""},
         {8, 0, false, 1000, 1037ULL, 0x34c3cae5e0914a8aULL, ""},
@@ -163,11 +193,14 @@ TEST_CASE("sketch bytes and counts match the server's", "[cdt][hll_ops]") {
     for (const kat& k : kats) {
         CAPTURE(k.i, k.m, k.str, k.n);
         const bytes s = sketch_of(k.i, k.m, k.str, 0, k.n);
-        CHECK(s.size() == 11 + ((6 + static_cast<std::size_t>(k.m)) * (std::size_t{1} << k.i) + 7) / 8);
+        CHECK(s.size() ==
+              11 + ((6 + static_cast<std::size_t>(k.m)) * (std::size_t{1} << k.i) + 7) / 8);
         CHECK(fnv1a(s) == k.fnv);
-        if (*k.hex) CHECK(hex(s) == k.hex);
+        if (*k.hex)
+            CHECK(hex(s) == k.hex);
         std::optional<value> bin = value(s);
-        CHECK(static_cast<std::uint64_t>(int_of(apply_hll_op(bin, ho::hll_get_count()))) == k.count);
+        CHECK(static_cast<std::uint64_t>(int_of(apply_hll_op(bin, ho::hll_get_count()))) ==
+              k.count);
     }
 }
 
@@ -240,20 +273,24 @@ TEST_CASE("the cached count", "[cdt][hll_ops]") {
     // Bytes 3..10 hold the count, little-endian.
     const bytes& s = bin->as_bytes();
     std::uint64_t cached = 0;
-    for (std::size_t k = 8; k > 0; --k) cached = (cached << 8) | s[2 + k];
+    for (std::size_t k = 8; k > 0; --k)
+        cached = (cached << 8) | s[2 + k];
     CHECK(cached == static_cast<std::uint64_t>(c));
     // An add that changes no register keeps the cache; one that does clears it.
     CHECK(int_of(apply_hll_op(bin, ho::hll_add(elems(false, 0, 10), -1))) == 0);
     CHECK(bin->as_bytes() == s);
     bytes before = bin->as_bytes();
     long k = 5000;
-    while (int_of(apply_hll_op(bin, ho::hll_add({elem(false, k)}, -1))) == 0) ++k;
-    for (int b = 3; b < 11; ++b) CHECK(bin->as_bytes()[static_cast<std::size_t>(b)] == 0);
+    while (int_of(apply_hll_op(bin, ho::hll_add({elem(false, k)}, -1))) == 0)
+        ++k;
+    for (int b = 3; b < 11; ++b)
+        CHECK(bin->as_bytes()[static_cast<std::size_t>(b)] == 0);
     // get_count answers from a cache even when the registers say otherwise
     // (the server trusts it, e.g. in a sketch a client sends).
     bytes forged = before;
     forged[3] = 7;
-    for (int b = 4; b < 11; ++b) forged[static_cast<std::size_t>(b)] = 0;
+    for (int b = 4; b < 11; ++b)
+        forged[static_cast<std::size_t>(b)] = 0;
     std::optional<value> f = value(forged);
     CHECK(int_of(apply_hll_op(f, ho::hll_get_count())) == 7);
 }
@@ -277,7 +314,8 @@ TEST_CASE("relations between ops", "[cdt][hll_ops]") {
         REQUIRE(gu);
         CHECK(gu.value() == *u);
         std::optional<value> direct = value(a);
-        if (n > 0) REQUIRE(apply_hll_op(direct, ho::hll_add(elems(false, off, off + n), -1)));
+        if (n > 0)
+            REQUIRE(apply_hll_op(direct, ho::hll_add(elems(false, off, off + n), -1)));
         CHECK(*direct == *u);
         // Union counts at least each count; intersect at most the smaller.
         std::optional<value> bb = value(b);
@@ -287,7 +325,8 @@ TEST_CASE("relations between ops", "[cdt][hll_ops]") {
         CHECK(cu >= std::max(ca, cb));
         CHECK(cu == int_of(apply_hll_op(u, ho::hll_get_count())));
         // Every added element may be contained.
-        if (n > 0) CHECK(int_of(apply_hll_op(ga, ho::hll_may_contain(elems(false, 0, n)))) == 1);
+        if (n > 0)
+            CHECK(int_of(apply_hll_op(ga, ho::hll_may_contain(elems(false, 0, n)))) == 1);
         // Folding equals building with fewer index bits.
         if (m == 0 && i > 4) {
             const int to = 4 + static_cast<int>(rng() % static_cast<unsigned>(i - 4));
@@ -463,7 +502,8 @@ TEST_CASE("bad input: a status each, the bin unchanged", "[cdt][hll_ops]") {
 }
 
 TEST_CASE("op names round-trip", "[cdt][hll_ops]") {
-    for (hll_op_code c : all_hll_op_codes) CHECK(hll_op_from_name(hll_op_name(c)) == c);
+    for (hll_op_code c : all_hll_op_codes)
+        CHECK(hll_op_from_name(hll_op_name(c)) == c);
     CHECK(!hll_op_from_name("hll_nope"));
     CHECK(is_hll_read(hll_op_code::hll_describe));
     CHECK(!is_hll_read(hll_op_code::hll_fold));

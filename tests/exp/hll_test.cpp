@@ -34,7 +34,8 @@ struct rec {
     rec() {
         view.find_bin = [](const void* c, std::string_view n) -> const value* {
             for (const auto& [name, v] : static_cast<const rec*>(c)->bins)
-                if (name == n) return &v;
+                if (name == n)
+                    return &v;
             return nullptr;
         };
         view.bins_ctx = this;
@@ -46,12 +47,14 @@ struct rec {
 
 std::optional<value> run(const e::expr& x, const rec& r) {
     auto p = e::compile(x.packed());
-    if (!p) FAIL("compile: " << p.error().message);
+    if (!p)
+        FAIL("compile: " << p.error().message);
     return e::evaluate(*p, r.view);
 }
 std::string refused(const e::expr& x) {
     auto p = e::compile(x.packed());
-    if (p) return "";
+    if (p)
+        return "";
     CHECK(p.error().code == status::parameter_error);
     return p.error().message;
 }
@@ -67,7 +70,8 @@ value users(int from, int to) {
 }
 bytes sketch(int from, int to, int index_bits = 10, int mh = 0) {
     std::optional<value> b;
-    REQUIRE(cdt::apply_hll_op(b, ho::hll_add_mh(users(from, to).as_list().to_vector(), index_bits, mh)));
+    REQUIRE(cdt::apply_hll_op(
+        b, ho::hll_add_mh(users(from, to).as_list().to_vector(), index_bits, mh)));
     return b->as_bytes();
 }
 
@@ -76,12 +80,12 @@ bytes sketch(int from, int to, int index_bits = 10, int mh = 0) {
 TEST_CASE("HLL calls pack as the C client packs them", "[exp][hll]") {
     // as_exp_hll_get_count(as_exp_bin_hll("h")):
     // [call, INT, HLL, [COUNT], [bin, HLL, "h"]].
-    const std::vector<std::uint8_t> want = {0x95, 0x7f, 0x02, 0x02, 0x91, 0x32,
-                                            0x93, 0x51, 0x09, 0xa1, 'h'};
+    const std::vector<std::uint8_t> want = {
+        0x95, 0x7f, 0x02, 0x02, 0x91, 0x32, 0x93, 0x51, 0x09, 0xa1, 'h'};
     CHECK(e::hll_get_count(e::bin_hll("h")).bytes() == want);
     // as_exp_hll_init(NULL, 8, bin): two params, [INIT, 8, 0], modify-local.
-    const std::vector<std::uint8_t> init = {0x95, 0x7f, 0x09, 0x42, 0x93, 0x00, 0x08, 0x00,
-                                            0x93, 0x51, 0x09, 0xa1, 'h'};
+    const std::vector<std::uint8_t> init = {
+        0x95, 0x7f, 0x09, 0x42, 0x93, 0x00, 0x08, 0x00, 0x93, 0x51, 0x09, 0xa1, 'h'};
     CHECK(e::hll_init(nullptr, 8, e::bin_hll("h")).bytes() == init);
 }
 
@@ -91,7 +95,9 @@ TEST_CASE("HLL reads in expressions", "[exp][hll]") {
     const bytes b = sketch(400, 1200);
     r.bins = {{"h", value(a)}, {"s", value("text")}, {"blob", value(bytes{1, 2})}};
     std::optional<value> h = value(a);
-    const auto expect = [&](const cdt::hll_op& o) { return cdt::apply_hll_op(h, o).value(); };
+    const auto expect = [&](const cdt::hll_op& o) {
+        return cdt::apply_hll_op(h, o).value();
+    };
 
     CHECK(run(e::hll_get_count(e::bin_hll("h")), r) == expect(ho::hll_get_count()));
     CHECK(run(e::hll_describe(e::bin_hll("h")), r) == expect(ho::hll_describe()));
@@ -107,7 +113,8 @@ TEST_CASE("HLL reads in expressions", "[exp][hll]") {
     std::optional<value> bv = value(b);
     CHECK(run(e::hll_get_count(e::hll_val(b)), r) ==
           cdt::apply_hll_op(bv, ho::hll_get_count()).value());
-    CHECK(run(e::hll_may_contain(e::val(users(0, 10)), e::bin_hll("h")), r) == value(std::int64_t{1}));
+    CHECK(run(e::hll_may_contain(e::val(users(0, 10)), e::bin_hll("h")), r) ==
+          value(std::int64_t{1}));
     // A filter: more than 700 unique users.
     CHECK(run(e::hll_get_count(e::bin_hll("h")) > 700, r) == value(true));
     // Unknown: a missing bin, a bin of another type, a failing op.
@@ -126,8 +133,8 @@ TEST_CASE("HLL modify calls in expressions", "[exp][hll]") {
     CHECK(run(e::hll_update(nullptr, e::val(users(100, 200)), e::bin_hll("h")), r) == want);
     CHECK(r.bins[0].second.as_bytes() == sketch(0, 100));
     // Counting what the modified sketch would hold.
-    CHECK(run(e::hll_get_count(e::hll_update(nullptr, e::val(users(100, 200)), e::bin_hll("h"))), r) ==
-          cdt::apply_hll_op(want, ho::hll_get_count()).value());
+    CHECK(run(e::hll_get_count(e::hll_update(nullptr, e::val(users(100, 200)), e::bin_hll("h"))),
+              r) == cdt::apply_hll_op(want, ho::hll_get_count()).value());
     // A new sketch from nil.
     std::optional<value> fresh;
     REQUIRE(cdt::apply_hll_op(fresh, ho::hll_add(users(0, 5).as_list().to_vector(), 8)));
@@ -136,7 +143,8 @@ TEST_CASE("HLL modify calls in expressions", "[exp][hll]") {
           value(cdt::hll_empty_sketch(12, 16).value()));
     // as_exp_hll_init sends [index, flags]: the server reads the flags as the
     // minhash count. No policy: 0 minhash bits; CREATE_ONLY (1): out of range.
-    CHECK(run(e::hll_init(nullptr, 10, e::nil()), r) == value(cdt::hll_empty_sketch(10, 0).value()));
+    CHECK(run(e::hll_init(nullptr, 10, e::nil()), r) ==
+          value(cdt::hll_empty_sketch(10, 0).value()));
     const cdt::hll_policy create_only{cdt::hll_write_flags::create_only};
     CHECK(!run(e::hll_init(&create_only, 10, e::nil()), r));
     CHECK(run(e::hll_init_mh(&create_only, 10, 0, e::nil()), r) ==

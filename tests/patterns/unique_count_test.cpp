@@ -21,7 +21,8 @@ namespace {
 
 std::vector<value> members(int from, int to) {
     std::vector<value> v;
-    for (int k = from; k < to; ++k) v.push_back(value(static_cast<std::int64_t>(k)));
+    for (int k = from; k < to; ++k)
+        v.push_back(value(static_cast<std::int64_t>(k)));
     return v;
 }
 /// The sketch the pattern should hold for [from, to) at 14 bits.
@@ -59,8 +60,8 @@ TEST_CASE("union_count and rollup over periods", "[patterns][unique_count]") {
     REQUIRE(u.add("p", "d2", members(500, 1500)));
     REQUIRE(u.add("p", "d4", members(1400, 3000)));
     const std::vector<std::string> days = {"d1", "d2", "d3", "d4"};
-    const std::int64_t want = count_of(sketch(0, 1000),
-                                       ho::hll_get_union_count({sketch(500, 1500), sketch(1400, 3000)}));
+    const std::int64_t want =
+        count_of(sketch(0, 1000), ho::hll_get_union_count({sketch(500, 1500), sketch(1400, 3000)}));
     CHECK(u.union_count("p", days).value() == want);
     CHECK(u.union_count("p", {"d3"}).value() == 0);
     CHECK(u.union_count("p", {"d2"}).value() == u.count("p", "d2").value());

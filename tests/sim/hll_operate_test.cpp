@@ -65,8 +65,9 @@ TEST_CASE("HLL ops run in operate with the command's other ops", "[sim][hll]") {
 
 TEST_CASE("a failing HLL op rolls the whole command back", "[sim][hll]") {
     sim::cluster db;
-    REQUIRE(db.operate(K(1), std::vector<kv::operation>{kv::op::hll("h", ho::hll_add(users(0, 10), 8)),
-                                                        kv::op::write("n", 1)}));
+    REQUIRE(db.operate(K(1),
+                       std::vector<kv::operation>{kv::op::hll("h", ho::hll_add(users(0, 10), 8)),
+                                                  kv::op::write("n", 1)}));
     auto before = db.get(K(1));
     REQUIRE(before);
     std::vector<kv::operation> ops = {
@@ -84,7 +85,8 @@ TEST_CASE("a failing HLL op rolls the whole command back", "[sim][hll]") {
     CHECK(after->generation == before->generation);
 }
 
-TEST_CASE("HLL reads: missing bins, wrong types, union with other records' sketches", "[sim][hll]") {
+TEST_CASE("HLL reads: missing bins, wrong types, union with other records' sketches",
+          "[sim][hll]") {
     sim::cluster db;
     REQUIRE(db.put(K(1), {{"s", "text"}}));
     auto r = db.operate(K(1), std::vector<kv::operation>{kv::op::hll("h", ho::hll_get_count())});
@@ -94,13 +96,17 @@ TEST_CASE("HLL reads: missing bins, wrong types, union with other records' sketc
     REQUIRE(!r);
     CHECK(r.error().code == status::bin_type_error);
     // Two days of visitors, one union count.
-    REQUIRE(db.operate(K(2), std::vector<kv::operation>{kv::op::hll("h", ho::hll_add(users(0, 600), 10))}));
-    REQUIRE(db.operate(K(3), std::vector<kv::operation>{kv::op::hll("h", ho::hll_add(users(400, 1000), 10))}));
+    REQUIRE(db.operate(
+        K(2), std::vector<kv::operation>{kv::op::hll("h", ho::hll_add(users(0, 600), 10))}));
+    REQUIRE(db.operate(
+        K(3), std::vector<kv::operation>{kv::op::hll("h", ho::hll_add(users(400, 1000), 10))}));
     auto day2 = db.get(K(3));
     REQUIRE(day2);
     const bytes sketch2 = day2->get("h")->as_bytes();
-    r = db.operate(K(2), std::vector<kv::operation>{kv::op::hll("h", ho::hll_get_union_count({sketch2})),
-                                                    kv::op::hll("h", ho::hll_get_intersect_count({sketch2}))});
+    r = db.operate(
+        K(2),
+        std::vector<kv::operation>{kv::op::hll("h", ho::hll_get_union_count({sketch2})),
+                                   kv::op::hll("h", ho::hll_get_intersect_count({sketch2}))});
     REQUIRE(r);
     CHECK(r->results[0].as_int() > 900);
     CHECK(r->results[0].as_int() < 1100);

@@ -133,36 +133,55 @@ constexpr bool is_hll_read(hll_op_code c) noexcept {
 /// The op's name ("hll_init", ...), as the server and cdt-json name it.
 constexpr std::string_view hll_op_name(hll_op_code c) noexcept {
     switch (c) {
-    case hll_op_code::hll_init: return "hll_init";
-    case hll_op_code::hll_add: return "hll_add";
-    case hll_op_code::hll_set_union: return "hll_set_union";
-    case hll_op_code::hll_refresh_count: return "hll_refresh_count";
-    case hll_op_code::hll_fold: return "hll_fold";
-    case hll_op_code::hll_get_count: return "hll_get_count";
-    case hll_op_code::hll_get_union: return "hll_get_union";
-    case hll_op_code::hll_get_union_count: return "hll_get_union_count";
-    case hll_op_code::hll_get_intersect_count: return "hll_get_intersect_count";
-    case hll_op_code::hll_get_similarity: return "hll_get_similarity";
-    case hll_op_code::hll_describe: return "hll_describe";
-    case hll_op_code::hll_may_contain: return "hll_may_contain";
+    case hll_op_code::hll_init:
+        return "hll_init";
+    case hll_op_code::hll_add:
+        return "hll_add";
+    case hll_op_code::hll_set_union:
+        return "hll_set_union";
+    case hll_op_code::hll_refresh_count:
+        return "hll_refresh_count";
+    case hll_op_code::hll_fold:
+        return "hll_fold";
+    case hll_op_code::hll_get_count:
+        return "hll_get_count";
+    case hll_op_code::hll_get_union:
+        return "hll_get_union";
+    case hll_op_code::hll_get_union_count:
+        return "hll_get_union_count";
+    case hll_op_code::hll_get_intersect_count:
+        return "hll_get_intersect_count";
+    case hll_op_code::hll_get_similarity:
+        return "hll_get_similarity";
+    case hll_op_code::hll_describe:
+        return "hll_describe";
+    case hll_op_code::hll_may_contain:
+        return "hll_may_contain";
     }
     return "?";
 }
 
 /// Every HLL op code, in wire order.
 inline constexpr std::array<hll_op_code, 12> all_hll_op_codes = {
-    hll_op_code::hll_init,          hll_op_code::hll_add,
-    hll_op_code::hll_set_union,     hll_op_code::hll_refresh_count,
-    hll_op_code::hll_fold,          hll_op_code::hll_get_count,
-    hll_op_code::hll_get_union,     hll_op_code::hll_get_union_count,
-    hll_op_code::hll_get_intersect_count, hll_op_code::hll_get_similarity,
-    hll_op_code::hll_describe,      hll_op_code::hll_may_contain,
+    hll_op_code::hll_init,
+    hll_op_code::hll_add,
+    hll_op_code::hll_set_union,
+    hll_op_code::hll_refresh_count,
+    hll_op_code::hll_fold,
+    hll_op_code::hll_get_count,
+    hll_op_code::hll_get_union,
+    hll_op_code::hll_get_union_count,
+    hll_op_code::hll_get_intersect_count,
+    hll_op_code::hll_get_similarity,
+    hll_op_code::hll_describe,
+    hll_op_code::hll_may_contain,
 };
 
 /// The hll_op_code for a name, if it is one.
 constexpr std::optional<hll_op_code> hll_op_from_name(std::string_view name) noexcept {
     for (hll_op_code c : all_hll_op_codes)
-        if (hll_op_name(c) == name) return c;
+        if (hll_op_name(c) == name)
+            return c;
     return std::nullopt;
 }
 
@@ -199,8 +218,8 @@ namespace hll_ops {
 
 /// Creates a new sketch or resets the bin's, with mh_bit_count minhash bits
 /// (-1: the bin's, or 0). as_operations_hll_init_mh.
-inline hll_op hll_init_mh(std::int64_t index_bit_count, std::int64_t mh_bit_count,
-                          hll_policy policy = {}) {
+inline hll_op
+hll_init_mh(std::int64_t index_bit_count, std::int64_t mh_bit_count, hll_policy policy = {}) {
     hll_op o;
     o.code = hll_op_code::hll_init;
     o.n_args = 3;
@@ -215,8 +234,10 @@ inline hll_op hll_init(std::int64_t index_bit_count, hll_policy policy = {}) {
 }
 /// Adds the elements, creating the bin with the given bits if it is missing
 /// (the bits are ignored for an existing bin). as_operations_hll_add_mh.
-inline hll_op hll_add_mh(std::vector<value> list, std::int64_t index_bit_count,
-                         std::int64_t mh_bit_count, hll_policy policy = {}) {
+inline hll_op hll_add_mh(std::vector<value> list,
+                         std::int64_t index_bit_count,
+                         std::int64_t mh_bit_count,
+                         hll_policy policy = {}) {
     hll_op o;
     o.code = hll_op_code::hll_add;
     o.n_args = 4;
@@ -227,8 +248,8 @@ inline hll_op hll_add_mh(std::vector<value> list, std::int64_t index_bit_count,
     return o;
 }
 /// as_operations_hll_add: add without minhash bits (-1).
-inline hll_op hll_add(std::vector<value> list, std::int64_t index_bit_count,
-                      hll_policy policy = {}) {
+inline hll_op
+hll_add(std::vector<value> list, std::int64_t index_bit_count, hll_policy policy = {}) {
     return hll_add_mh(std::move(list), index_bit_count, -1, policy);
 }
 /// as_operations_hll_update: add to an existing sketch (bits -1: a missing
@@ -308,13 +329,18 @@ inline hll_op hll_may_contain(std::vector<value> list) {
 /// bits 0 or 4..51 (index + minhash <= 64), and the size those bits make.
 /// O(1).
 inline bool is_hll_sketch(const kvmodel::bytes& b) noexcept {
-    if (b.size() < hll_limits::header_bytes || b[0] != 0) return false;
+    if (b.size() < hll_limits::header_bytes || b[0] != 0)
+        return false;
     const unsigned i = b[1];
     const unsigned m = b[2];
-    if (i < hll_limits::min_index_bits || i > hll_limits::max_index_bits) return false;
-    if (m != 0 && (m < hll_limits::min_minhash_bits || m > hll_limits::max_minhash_bits)) return false;
-    if (i + m > hll_limits::max_index_and_minhash_bits) return false;
-    const std::size_t regs = ((hll_limits::hll_bits + std::size_t{m}) * (std::size_t{1} << i) + 7) / 8;
+    if (i < hll_limits::min_index_bits || i > hll_limits::max_index_bits)
+        return false;
+    if (m != 0 && (m < hll_limits::min_minhash_bits || m > hll_limits::max_minhash_bits))
+        return false;
+    if (i + m > hll_limits::max_index_and_minhash_bits)
+        return false;
+    const std::size_t regs =
+        ((hll_limits::hll_bits + std::size_t{m}) * (std::size_t{1} << i) + 7) / 8;
     return b.size() == hll_limits::header_bytes + regs;
 }
 

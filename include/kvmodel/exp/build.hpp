@@ -1451,7 +1451,8 @@ inline expr hll_get_union(const expr& list, const expr& bin) {
 }
 /// as_exp_hll_get_union_count: the estimated count of that union (integer).
 inline expr hll_get_union_count(const expr& list, const expr& bin) {
-    return detail::hll_call(type::integer, false, cdt::hll_op_code::hll_get_union_count, {list}, bin);
+    return detail::hll_call(
+        type::integer, false, cdt::hll_op_code::hll_get_union_count, {list}, bin);
 }
 /// as_exp_hll_get_intersect_count: the estimated count of the intersection (integer).
 inline expr hll_get_intersect_count(const expr& list, const expr& bin) {
@@ -1460,7 +1461,8 @@ inline expr hll_get_intersect_count(const expr& list, const expr& bin) {
 }
 /// as_exp_hll_get_similarity: the estimated Jaccard similarity (float).
 inline expr hll_get_similarity(const expr& list, const expr& bin) {
-    return detail::hll_call(type::floating, false, cdt::hll_op_code::hll_get_similarity, {list}, bin);
+    return detail::hll_call(
+        type::floating, false, cdt::hll_op_code::hll_get_similarity, {list}, bin);
 }
 /// as_exp_hll_describe: [n_index_bits, n_minhash_bits] (list).
 inline expr hll_describe(const expr& bin) {

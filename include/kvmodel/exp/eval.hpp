@@ -1527,7 +1527,8 @@ private:
             return false;
         if (system == call_system::hll) {
             if (bt != rtype::nil && bt != rtype::hll)
-                return set_error("call", std::string("arg ") + detail::rtype_name(bt) + " is not hll");
+                return set_error("call",
+                                 std::string("arg ") + detail::rtype_name(bt) + " is not hll");
         } else if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
             return set_error("call",
                              std::string("arg ") + detail::rtype_name(bt) + " is not list or map");
@@ -2746,8 +2747,9 @@ private:
         if (!ev(c, b))
             return false;
         if (ci.system == call_system::hll) {
-            std::optional<value> h =
-                ci.ctx.empty() ? detail::hll_call(ci.op, ci.modify, args, std::move(b)) : std::nullopt;
+            std::optional<value> h = ci.ctx.empty()
+                                         ? detail::hll_call(ci.op, ci.modify, args, std::move(b))
+                                         : std::nullopt;
             if (!h || !detail::is_type(*h, ci.declared))
                 return false;
             out = std::move(*h);

@@ -99,29 +99,35 @@ public:
     /// Adds members (no lists or maps) to the period's sketch, creating it,
     /// and returns its estimated unique count: ONE operate(). Adding no
     /// members only reads the count.
-    result<std::int64_t> add(std::string_view subject,
-                             std::string_view period,
-                             std::vector<value> members) const {
-        if (members.empty()) return count(subject, period);
+    result<std::int64_t>
+    add(std::string_view subject, std::string_view period, std::vector<value> members) const {
+        if (members.empty())
+            return count(subject, period);
         auto k = key_of(subject, period);
-        if (!k) return k.error();
+        if (!k)
+            return k.error();
         namespace ho = cdt::hll_ops;
         const std::vector<kv::operation> ops = {
-            kv::op::hll(m_opt.bin, ho::hll_add_mh(std::move(members), m_opt.index_bits, m_opt.minhash_bits)),
+            kv::op::hll(m_opt.bin,
+                        ho::hll_add_mh(std::move(members), m_opt.index_bits, m_opt.minhash_bits)),
             kv::op::hll(m_opt.bin, ho::hll_get_count()),
         };
         auto r = m_store->operate(*k, ops, m_opt.write);
-        if (!r) return r.error();
+        if (!r)
+            return r.error();
         return r->results[1].as_int();
     }
 
     /// The period's estimated unique count; 0 when nothing was added.
     result<std::int64_t> count(std::string_view subject, std::string_view period) const {
         auto k = key_of(subject, period);
-        if (!k) return k.error();
-        const std::vector<kv::operation> ops = {kv::op::hll(m_opt.bin, cdt::hll_ops::hll_get_count())};
+        if (!k)
+            return k.error();
+        const std::vector<kv::operation> ops = {
+            kv::op::hll(m_opt.bin, cdt::hll_ops::hll_get_count())};
         auto r = m_store->operate(*k, ops, kv::as_write_policy(m_opt.read));
-        if (!r) return r.error().code == status::record_not_found ? result<std::int64_t>(0) : r.error();
+        if (!r)
+            return r.error().code == status::record_not_found ? result<std::int64_t>(0) : r.error();
         return r->results[0].is_int() ? r->results[0].as_int() : 0;
     }
 
@@ -131,16 +137,20 @@ public:
     result<std::int64_t> union_count(std::string_view subject,
                                      const std::vector<std::string>& periods) const {
         auto s = sketches(subject, periods);
-        if (!s) return s.error();
-        if (s->empty()) return std::int64_t{0};
+        if (!s)
+            return s.error();
+        if (s->empty())
+            return std::int64_t{0};
         namespace ho = cdt::hll_ops;
         std::vector<bytes> rest;
-        for (std::size_t i = 1; i < s->size(); ++i) rest.push_back(std::move((*s)[i].second));
+        for (std::size_t i = 1; i < s->size(); ++i)
+            rest.push_back(std::move((*s)[i].second));
         const std::vector<kv::operation> ops = {
             rest.empty() ? kv::op::hll(m_opt.bin, ho::hll_get_count())
                          : kv::op::hll(m_opt.bin, ho::hll_get_union_count(std::move(rest)))};
         auto r = m_store->operate(s->front().first, ops, kv::as_write_policy(m_opt.read));
-        if (!r) return r.error();
+        if (!r)
+            return r.error();
         return r->results[0].as_int();
     }
 
@@ -151,24 +161,28 @@ public:
                                 const std::vector<std::string>& periods,
                                 std::string_view target) const {
         auto s = sketches(subject, periods);
-        if (!s) return s.error();
+        if (!s)
+            return s.error();
         auto k = key_of(subject, target);
-        if (!k) return k.error();
+        if (!k)
+            return k.error();
         namespace ho = cdt::hll_ops;
         std::vector<bytes> parts;
-        for (auto& [key, sketch] : *s) parts.push_back(std::move(sketch));
+        for (auto& [key, sketch] : *s)
+            parts.push_back(std::move(sketch));
         // A fresh sketch with the pattern's bits, then the union into it: the
         // result has the smallest bits of all (what target held is dropped).
         std::vector<kv::operation> ops = {
             kv::op::hll(m_opt.bin, ho::hll_init_mh(m_opt.index_bits, m_opt.minhash_bits)),
         };
         if (!parts.empty())
-            ops.push_back(kv::op::hll(m_opt.bin,
-                                      ho::hll_set_union(std::move(parts),
-                                                        {cdt::hll_write_flags::allow_fold})));
+            ops.push_back(kv::op::hll(
+                m_opt.bin,
+                ho::hll_set_union(std::move(parts), {cdt::hll_write_flags::allow_fold})));
         ops.push_back(kv::op::hll(m_opt.bin, ho::hll_get_count()));
         auto r = m_store->operate(*k, ops, m_opt.write);
-        if (!r) return r.error();
+        if (!r)
+            return r.error();
         return r->results.back().as_int();
     }
 
@@ -179,19 +193,23 @@ public:
                                    std::string_view b_subject,
                                    std::string_view b_period) const {
         auto ka = key_of(a_subject, a_period);
-        if (!ka) return ka.error();
+        if (!ka)
+            return ka.error();
         auto kb = key_of(b_subject, b_period);
-        if (!kb) return kb.error();
+        if (!kb)
+            return kb.error();
         const std::vector<kv::key> keys = {*ka, *kb};
         auto got = kv::batch_get(*m_store, keys, m_opt.read);
         std::vector<bytes> s;
         for (auto& r : got) {
             if (!r) {
-                if (r.error().code == status::record_not_found) return unique_overlap{};
+                if (r.error().code == status::record_not_found)
+                    return unique_overlap{};
                 return r.error();
             }
             const value* v = r->get(m_opt.bin);
-            if (v == nullptr || !v->is_bytes()) return unique_overlap{};
+            if (v == nullptr || !v->is_bytes())
+                return unique_overlap{};
             s.push_back(v->as_bytes());
         }
         namespace ho = cdt::hll_ops;
@@ -201,7 +219,8 @@ public:
             kv::op::hll(m_opt.bin, ho::hll_get_similarity({s[1]})),
         };
         auto r = m_store->operate(*ka, ops, kv::as_write_policy(m_opt.read));
-        if (!r) return r.error();
+        if (!r)
+            return r.error();
         unique_overlap o;
         o.both = r->results[0].as_int();
         o.either = r->results[1].as_int();
@@ -212,13 +231,14 @@ public:
 
 private:
     /// The records and sketches of the periods that exist, in period order.
-    result<std::vector<std::pair<kv::key, bytes>>> sketches(std::string_view subject,
-                                                           const std::vector<std::string>& periods) const {
+    result<std::vector<std::pair<kv::key, bytes>>>
+    sketches(std::string_view subject, const std::vector<std::string>& periods) const {
         std::vector<kv::key> keys;
         keys.reserve(periods.size());
         for (const std::string& p : periods) {
             auto k = key_of(subject, p);
-            if (!k) return k.error();
+            if (!k)
+                return k.error();
             keys.push_back(std::move(*k));
         }
         auto got = kv::batch_get(*m_store, keys, m_opt.read);
@@ -226,11 +246,13 @@ private:
         for (std::size_t i = 0; i < got.size(); ++i) {
             auto& r = got[i];
             if (!r) {
-                if (r.error().code == status::record_not_found) continue;
+                if (r.error().code == status::record_not_found)
+                    continue;
                 return r.error();
             }
             const value* v = r->get(m_opt.bin);
-            if (v != nullptr && v->is_bytes()) out.emplace_back(keys[i], v->as_bytes());
+            if (v != nullptr && v->is_bytes())
+                out.emplace_back(keys[i], v->as_bytes());
         }
         return out;
     }

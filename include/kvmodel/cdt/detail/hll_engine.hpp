@@ -39,7 +39,8 @@ inline std::array<std::uint64_t, 2> murmur3_x64_128(const std::uint8_t* p, std::
     constexpr std::uint64_t c2 = 0x4cf5ad432745937fULL;
     auto load = [](const std::uint8_t* q) {
         std::uint64_t v = 0;
-        for (int i = 7; i >= 0; --i) v = (v << 8) | q[i];
+        for (int i = 7; i >= 0; --i)
+            v = (v << 8) | q[i];
         return v;
     };
     auto fmix = [](std::uint64_t k) {
@@ -75,14 +76,16 @@ inline std::array<std::uint64_t, 2> murmur3_x64_128(const std::uint8_t* p, std::
     const std::size_t rest = len & 15;
     std::uint64_t k1 = 0;
     std::uint64_t k2 = 0;
-    for (std::size_t i = rest; i > 8; --i) k2 ^= std::uint64_t{tail[i - 1]} << (8 * (i - 9));
+    for (std::size_t i = rest; i > 8; --i)
+        k2 ^= std::uint64_t{tail[i - 1]} << (8 * (i - 9));
     if (rest > 8) {
         k2 *= c2;
         k2 = std::rotl(k2, 33);
         k2 *= c1;
         h2 ^= k2;
     }
-    for (std::size_t i = rest < 8 ? rest : 8; i > 0; --i) k1 ^= std::uint64_t{tail[i - 1]} << (8 * (i - 1));
+    for (std::size_t i = rest < 8 ? rest : 8; i > 0; --i)
+        k1 ^= std::uint64_t{tail[i - 1]} << (8 * (i - 1));
     if (rest > 0) {
         k1 *= c1;
         k1 = std::rotl(k1, 31);
@@ -129,7 +132,8 @@ struct view {
     unsigned register_bits() const noexcept { return lim::hll_bits + p[2]; }
     std::uint64_t cache() const noexcept {
         std::uint64_t v = 0;
-        for (int k = 7; k >= 0; --k) v = (v << 8) | p[3 + k];
+        for (int k = 7; k >= 0; --k)
+            v = (v << 8) | p[3 + k];
         return v;
     }
     const std::uint8_t* regs() const noexcept { return p + lim::header_bytes; }
@@ -141,7 +145,8 @@ struct view {
         const unsigned lead = static_cast<unsigned>(bit % 8);
         const unsigned nbytes = (lead + nb + 7) / 8;
         std::uint64_t w = 0;
-        for (unsigned k = 0; k < nbytes; ++k) w = (w << 8) | q[k];
+        for (unsigned k = 0; k < nbytes; ++k)
+            w = (w << 8) | q[k];
         w >>= nbytes * 8 - lead - nb;
         return w & ((std::uint64_t{1} << nb) - 1);
     }
@@ -154,15 +159,18 @@ struct view {
 struct sketch {
     kvmodel::bytes b;
 
-    sketch(unsigned i, unsigned m) : b(sketch_bytes(i, m), 0) {
+    sketch(unsigned i, unsigned m)
+        : b(sketch_bytes(i, m), 0) {
         b[1] = static_cast<std::uint8_t>(i);
         b[2] = static_cast<std::uint8_t>(m);
     }
-    explicit sketch(view v) : b(v.p, v.p + sketch_bytes(v.index_bits(), v.minhash_bits())) {}
+    explicit sketch(view v)
+        : b(v.p, v.p + sketch_bytes(v.index_bits(), v.minhash_bits())) {}
 
     view v() const noexcept { return view{b.data()}; }
     void set_cache(std::uint64_t c) noexcept {
-        for (unsigned k = 0; k < 8; ++k) b[3 + k] = static_cast<std::uint8_t>(c >> (8 * k));
+        for (unsigned k = 0; k < 8; ++k)
+            b[3 + k] = static_cast<std::uint8_t>(c >> (8 * k));
     }
     /// Writes the low register_bits of value to register r (higher bits are
     /// dropped, as the server's packing drops them).
@@ -175,7 +183,8 @@ struct sketch {
         const unsigned shift = nbytes * 8 - lead - nb;
         const std::uint64_t mask = ((std::uint64_t{1} << nb) - 1) << shift;
         std::uint64_t w = 0;
-        for (unsigned k = 0; k < nbytes; ++k) w = (w << 8) | q[k];
+        for (unsigned k = 0; k < nbytes; ++k)
+            w = (w << 8) | q[k];
         w = (w & ~mask) | ((value << shift) & mask);
         for (unsigned k = nbytes; k > 0; --k) {
             q[k - 1] = static_cast<std::uint8_t>(w);
@@ -217,7 +226,8 @@ inline bool may_contain(view h, std::span<const std::uint8_t> element) {
 }
 
 inline double tau(double x) {
-    if (x == 0.0 || x == 1.0) return 0.0;
+    if (x == 0.0 || x == 1.0)
+        return 0.0;
     double z_prev = 0;
     double y = 1.0;
     double z = 1 - x;
@@ -230,7 +240,8 @@ inline double tau(double x) {
     return z / 3;
 }
 inline double sigma(double x) {
-    if (x == 1.0) return std::numeric_limits<double>::infinity();
+    if (x == 1.0)
+        return std::numeric_limits<double>::infinity();
     double z_prev = 0;
     double y = 1;
     double z = x;
@@ -244,23 +255,30 @@ inline double sigma(double x) {
 }
 inline double alpha(unsigned index_bits) {
     switch (index_bits) {
-    case 4: return 0.673;
-    case 5: return 0.697;
-    case 6: return 0.709;
-    default: return 0.7213 / (1.0 + 1.079 / static_cast<double>(1U << index_bits));
+    case 4:
+        return 0.673;
+    case 5:
+        return 0.697;
+    case 6:
+        return 0.709;
+    default:
+        return 0.7213 / (1.0 + 1.079 / static_cast<double>(1U << index_bits));
     }
 }
 
 /// The count (the cached one when set).
 inline std::uint64_t estimate(view h) {
-    if (const std::uint64_t c = h.cache(); c != 0) return c;
+    if (const std::uint64_t c = h.cache(); c != 0)
+        return c;
     constexpr unsigned q = 1U << lim::hll_bits;
     const std::uint32_t n = h.n_registers();
     std::array<std::uint32_t, q + 1> c{};
-    for (std::uint32_t r = 0; r < n; ++r) ++c[h.hll_value(h.get(r))];
+    for (std::uint32_t r = 0; r < n; ++r)
+        ++c[h.hll_value(h.get(r))];
     const double nd = n;
     double z = nd * tau(c[q] / nd);
-    for (unsigned k = q; k > 0; --k) z = 0.5 * (z + c[k]);
+    for (unsigned k = q; k > 0; --k)
+        z = 0.5 * (z + c[k]);
     z += nd * sigma(c[0] / nd);
     return static_cast<std::uint64_t>(std::llround(alpha(h.index_bits()) * nd * nd / z));
 }
@@ -273,8 +291,10 @@ struct bits_pair {
 inline bits_pair compatible(std::span<const view> hs) {
     bits_pair t{hs[0].index_bits(), hs[0].minhash_bits()};
     for (std::size_t k = 1; k < hs.size(); ++k) {
-        if (t.index > hs[k].index_bits()) t.index = hs[k].index_bits();
-        if (t.minhash != 0 && t.minhash != hs[k].minhash_bits()) t.minhash = 0;
+        if (t.index > hs[k].index_bits())
+            t.index = hs[k].index_bits();
+        if (t.minhash != 0 && t.minhash != hs[k].minhash_bits())
+            t.minhash = 0;
     }
     return t;
 }
@@ -291,20 +311,24 @@ inline void merge(sketch& u, view h) {
         if (full) {
             const std::uint64_t a = uv.get(ur);
             const std::uint64_t b = h.get(r);
-            if (a < b) u.set(ur, b);
+            if (a < b)
+                u.set(ur, b);
         } else {
             const unsigned a = uv.hll_value(uv.get(ur));
             const unsigned b = h.hll_value(h.get(r));
-            if (a < b) u.set(ur, b);
+            if (a < b)
+                u.set(ur, b);
         }
     }
-    if (full) u.set_cache(0);
+    if (full)
+        u.set_cache(0);
 }
 
 inline sketch union_of(std::span<const view> hs) {
     const bits_pair t = compatible(hs);
     sketch u(t.index, t.minhash);
-    for (const view& h : hs) merge(u, h);
+    for (const view& h : hs)
+        merge(u, h);
     return u;
 }
 
@@ -317,14 +341,16 @@ inline bool has_data(view h) {
     // sketches with minhash bits have at least that many).
     const std::uint8_t* r = h.regs();
     for (std::uint32_t k = 0; k < h.n_registers(); ++k)
-        if (r[k] != 0) return true;
+        if (r[k] != 0)
+            return true;
     return false;
 }
 
 inline std::uint32_t used_registers(view h) {
     std::uint32_t n = 0;
     for (std::uint32_t r = 0; r < h.n_registers(); ++r)
-        if (h.get(r) != 0) ++n;
+        if (h.get(r) != 0)
+            ++n;
     return n;
 }
 
@@ -369,7 +395,8 @@ inline double hll_similarity(std::span<const view> hs);
 
 inline double similarity(std::span<const view> hs) {
     const bits_pair t = compatible(hs);
-    if (t.minhash == 0) return hll_similarity(hs);
+    if (t.minhash == 0)
+        return hll_similarity(hs);
     bool one_has_data = false;
     bool one_is_empty = false;
     for (const view& h : hs) {
@@ -378,14 +405,17 @@ inline double similarity(std::span<const view> hs) {
         else
             one_is_empty = true;
     }
-    if (one_is_empty) return one_has_data ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    if (one_is_empty)
+        return one_has_data ? 0.0 : std::numeric_limits<double>::quiet_NaN();
     const std::uint32_t n_union = used_registers(union_of(hs).v());
     sketch agg(t.index, t.minhash);
     merge(agg, hs[0]);
-    for (std::size_t k = 1; k < hs.size(); ++k) intersect_one(agg, hs[k]);
+    for (std::size_t k = 1; k < hs.size(); ++k)
+        intersect_one(agg, hs[k]);
     const std::uint32_t n_intersect = used_registers(agg.v());
     double ec = 0.0;
-    if (hs.size() == 2) ec = collisions(t, estimate(hs[0]), estimate(hs[1]));
+    if (hs.size() == 2)
+        ec = collisions(t, estimate(hs[0]), estimate(hs[1]));
     double r = (n_intersect - ec) / static_cast<double>(n_union);
     return r < 0.0 ? 0.0 : r;
 }
@@ -402,19 +432,22 @@ inline std::uint64_t hll_intersect_count(std::span<const view> hs) {
         }
         sum += c;
     }
-    if (hs.size() == 2) return sum > cu ? sum - cu : 0;
+    if (hs.size() == 2)
+        return sum > cu ? sum - cu : 0;
     const std::array<view, 2> ac{hs[0], hs[2]};
-    const std::uint64_t pairs = intersect_count(hs.subspan(0, 2)) +
-                                intersect_count(hs.subspan(1, 2)) + intersect_count(ac);
+    const std::uint64_t pairs =
+        intersect_count(hs.subspan(0, 2)) + intersect_count(hs.subspan(1, 2)) + intersect_count(ac);
     const std::int64_t r = static_cast<std::int64_t>(cu) -
                            (static_cast<std::int64_t>(sum) - static_cast<std::int64_t>(pairs));
     return r < 0 ? 0 : static_cast<std::uint64_t>(r);
 }
 
 inline std::uint64_t intersect_count(std::span<const view> hs) {
-    if (compatible(hs).minhash == 0) return hll_intersect_count(hs);
+    if (compatible(hs).minhash == 0)
+        return hll_intersect_count(hs);
     const double j = similarity(hs);
-    if (std::isnan(j)) return 0;
+    if (std::isnan(j))
+        return 0;
     const std::uint64_t cu = union_count(hs);
     return static_cast<std::uint64_t>(std::llround(static_cast<double>(cu) * j));
 }
@@ -433,7 +466,8 @@ inline error op_error(status code, hll_op_code c, const std::string& what) {
 
 inline bool known_code(hll_op_code c) noexcept {
     for (hll_op_code k : all_hll_op_codes)
-        if (k == c) return true;
+        if (k == c)
+            return true;
     return false;
 }
 
@@ -441,11 +475,14 @@ inline bool known_code(hll_op_code c) noexcept {
 constexpr std::uint64_t allowed_flags(hll_op_code c) noexcept {
     namespace f = hll_write_flags;
     switch (c) {
-    case hll_op_code::hll_init: return f::create_only | f::update_only | f::no_fail;
-    case hll_op_code::hll_add: return f::create_only | f::no_fail;
+    case hll_op_code::hll_init:
+        return f::create_only | f::update_only | f::no_fail;
+    case hll_op_code::hll_add:
+        return f::create_only | f::no_fail;
     case hll_op_code::hll_set_union:
         return f::create_only | f::update_only | f::allow_fold | f::no_fail;
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -459,8 +496,10 @@ constexpr std::uint8_t min_args(hll_op_code c) noexcept {
     case hll_op_code::hll_get_union_count:
     case hll_op_code::hll_get_intersect_count:
     case hll_op_code::hll_get_similarity:
-    case hll_op_code::hll_may_contain: return 1;
-    default: return 0;
+    case hll_op_code::hll_may_contain:
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -480,7 +519,8 @@ inline std::optional<std::string> check_operand(const kvmodel::bytes& b) {
     if (b.size() < lim::header_bytes)
         return "is " + std::to_string(b.size()) + " bytes, fewer than the " +
                std::to_string(lim::header_bytes) + "-byte header";
-    if (b[0] != 0) return "has unknown flags " + std::to_string(b[0]);
+    if (b[0] != 0)
+        return "has unknown flags " + std::to_string(b[0]);
     if (!valid_index_bits(b[1]))
         return "has n_index_bits " + std::to_string(b[1]) + ", not 4..16";
     if (!valid_minhash_bits(b[2]))
@@ -494,7 +534,8 @@ inline std::optional<std::string> check_operand(const kvmodel::bytes& b) {
 inline std::optional<error> parse_index(const hll_op& o, parsed& p) {
     const std::int64_t i = o.index_bit_count;
     if (i != -1 && !valid_index_bits(static_cast<std::uint64_t>(i)))
-        return op_error(status::parameter_error, o.code,
+        return op_error(status::parameter_error,
+                        o.code,
                         "n_index_bits " + std::to_string(i) + " is out of range 4..16");
     p.index = static_cast<std::uint8_t>(i);
     return std::nullopt;
@@ -506,10 +547,12 @@ inline std::optional<error> parse_minhash(const hll_op& o, parsed& p) {
         return std::nullopt;
     }
     if (!valid_minhash_bits(static_cast<std::uint64_t>(m)))
-        return op_error(status::parameter_error, o.code,
+        return op_error(status::parameter_error,
+                        o.code,
                         "n_minhash_bits " + std::to_string(m) + " is out of range (0 or 4..51)");
     if (p.index != 0xff && !valid_bits(p.index, static_cast<std::uint64_t>(m)))
-        return op_error(status::parameter_error, o.code,
+        return op_error(status::parameter_error,
+                        o.code,
                         "n_index_bits " + std::to_string(p.index) + " + n_minhash_bits " +
                             std::to_string(m) + " is more than 64");
     p.minhash = static_cast<unsigned>(m);
@@ -520,18 +563,20 @@ inline std::optional<error> parse_flags(const hll_op& o, parsed& p) {
     if ((f & ~allowed_flags(o.code)) != 0)
         return op_error(status::parameter_error, o.code, "invalid flags " + std::to_string(f));
     if ((f & hll_write_flags::create_only) != 0 && (f & hll_write_flags::update_only) != 0)
-        return op_error(status::parameter_error, o.code,
-                        "flags CREATE_ONLY and UPDATE_ONLY together");
+        return op_error(
+            status::parameter_error, o.code, "flags CREATE_ONLY and UPDATE_ONLY together");
     p.flags = f;
     return std::nullopt;
 }
 inline std::optional<error> parse_elements(const hll_op& o, parsed& p) {
-    if (o.list.empty()) return op_error(status::parameter_error, o.code, "no elements");
+    if (o.list.empty())
+        return op_error(status::parameter_error, o.code, "no elements");
     p.elements.reserve(o.list.size());
     for (std::size_t k = 0; k < o.list.size(); ++k) {
         const value& v = o.list[k];
         if (v.is_list() || v.is_map())
-            return op_error(status::parameter_error, o.code,
+            return op_error(status::parameter_error,
+                            o.code,
                             "element " + std::to_string(k) + " is a " +
                                 std::string(type_name(v.type())) + " (lists and maps are refused)");
         p.elements.push_back(adapters::detail::encode_msgpack(v));
@@ -539,27 +584,30 @@ inline std::optional<error> parse_elements(const hll_op& o, parsed& p) {
     return std::nullopt;
 }
 inline std::optional<error> parse_hlls(const hll_op& o, parsed& p) {
-    if (o.hlls.empty()) return op_error(status::parameter_error, o.code, "no sketches");
+    if (o.hlls.empty())
+        return op_error(status::parameter_error, o.code, "no sketches");
     p.hlls.reserve(o.hlls.size());
     for (std::size_t k = 0; k < o.hlls.size(); ++k) {
         if (auto why = check_operand(o.hlls[k]))
-            return op_error(status::parameter_error, o.code,
-                            "sketch " + std::to_string(k) + " " + *why);
+            return op_error(
+                status::parameter_error, o.code, "sketch " + std::to_string(k) + " " + *why);
         p.hlls.push_back(view{o.hlls[k].data()});
     }
     return std::nullopt;
 }
 inline std::optional<error> parse_hlls_intersect(const hll_op& o, parsed& p) {
-    if (auto e = parse_hlls(o, p)) return e;
-    if (p.hlls.size() <= 2) return std::nullopt;
+    if (auto e = parse_hlls(o, p))
+        return e;
+    if (p.hlls.size() <= 2)
+        return std::nullopt;
     const unsigned m = p.hlls[0].minhash_bits();
     for (const view& h : p.hlls)
         if (h.minhash_bits() != m)
-            return op_error(status::parameter_error, o.code,
-                            "more than 2 sketches need equal n_minhash_bits");
+            return op_error(
+                status::parameter_error, o.code, "more than 2 sketches need equal n_minhash_bits");
     if (m == 0)
-        return op_error(status::parameter_error, o.code,
-                        "more than 2 sketches need n_minhash_bits > 0");
+        return op_error(
+            status::parameter_error, o.code, "more than 2 sketches need n_minhash_bits > 0");
     return std::nullopt;
 }
 
@@ -576,16 +624,24 @@ inline std::span<const arg_parser> arg_parsers(hll_op_code c) noexcept {
     static constexpr arg_parser elements[] = {parse_elements};
     using k = hll_op_code;
     switch (c) {
-    case k::hll_init: return init;
-    case k::hll_add: return add;
-    case k::hll_set_union: return set_union;
-    case k::hll_fold: return fold;
+    case k::hll_init:
+        return init;
+    case k::hll_add:
+        return add;
+    case k::hll_set_union:
+        return set_union;
+    case k::hll_fold:
+        return fold;
     case k::hll_get_union:
-    case k::hll_get_union_count: return hlls;
+    case k::hll_get_union_count:
+        return hlls;
     case k::hll_get_intersect_count:
-    case k::hll_get_similarity: return intersect;
-    case k::hll_may_contain: return elements;
-    default: return {};
+    case k::hll_get_similarity:
+        return intersect;
+    case k::hll_may_contain:
+        return elements;
+    default:
+        return {};
     }
 }
 
@@ -593,10 +649,12 @@ inline std::span<const arg_parser> arg_parsers(hll_op_code c) noexcept {
 inline std::optional<error> parse(const hll_op& o, parsed& p) {
     const std::span<const arg_parser> parsers = arg_parsers(o.code);
     if (o.n_args < min_args(o.code) || o.n_args > parsers.size())
-        return op_error(status::parameter_error, o.code,
+        return op_error(status::parameter_error,
+                        o.code,
                         "unexpected number of args " + std::to_string(o.n_args));
     for (std::size_t k = 0; k < o.n_args; ++k)
-        if (auto e = parsers[k](o, p)) return e;
+        if (auto e = parsers[k](o, p))
+            return e;
     return std::nullopt;
 }
 
@@ -605,13 +663,15 @@ inline std::optional<error> parse(const hll_op& o, parsed& p) {
 /// a stored sketch with bits it does not accept).
 inline std::optional<error> check_bin(const value& bin, hll_op_code c) {
     if (!bin.is_bytes())
-        return op_error(status::bin_type_error, c,
+        return op_error(status::bin_type_error,
+                        c,
                         "bin holds a " + std::string(type_name(bin.type())) + ", not an HLL");
     const kvmodel::bytes& b = bin.as_bytes();
     if (auto why = check_operand(b))
         return op_error(status::bin_type_error, c, "bin is not an HLL: it " + *why);
     if (!valid_bits(b[1], b[2]))
-        return op_error(status::server_error, c,
+        return op_error(status::server_error,
+                        c,
                         "bin's HLL has n_index_bits + n_minhash_bits " +
                             std::to_string(b[1] + b[2]) + ", more than 64");
     return std::nullopt;
@@ -625,9 +685,11 @@ inline std::optional<error> prepare(hll_op_code c, parsed& p, const std::optiona
     case k::hll_add:
         if (!old) {
             if (p.index == 0xff)
-                return op_error(status::op_not_applicable, c,
+                return op_error(status::op_not_applicable,
+                                c,
                                 "cannot create the bin when n_index_bits is unset (-1)");
-            if (p.minhash == 0xff) p.minhash = 0;
+            if (p.minhash == 0xff)
+                p.minhash = 0;
             return std::nullopt;
         }
         if (c == k::hll_add) {
@@ -635,10 +697,13 @@ inline std::optional<error> prepare(hll_op_code c, parsed& p, const std::optiona
             p.minhash = old->minhash_bits();
             return std::nullopt;
         }
-        if (p.index == 0xff) p.index = old->index_bits();
-        if (p.minhash == 0xff) p.minhash = old->minhash_bits();
+        if (p.index == 0xff)
+            p.index = old->index_bits();
+        if (p.minhash == 0xff)
+            p.minhash = old->minhash_bits();
         if (!valid_bits(p.index, p.minhash))
-            return op_error(status::op_not_applicable, c,
+            return op_error(status::op_not_applicable,
+                            c,
                             "n_index_bits " + std::to_string(p.index) + " + n_minhash_bits " +
                                 std::to_string(p.minhash) + " is more than 64");
         return std::nullopt;
@@ -646,8 +711,10 @@ inline std::optional<error> prepare(hll_op_code c, parsed& p, const std::optiona
         unsigned min_i = 0xff;
         unsigned min_m = 0xff;
         for (const view& h : p.hlls) {
-            if (h.index_bits() < min_i) min_i = h.index_bits();
-            if (h.minhash_bits() != min_m) min_m = min_m == 0xff ? h.minhash_bits() : 0;
+            if (h.index_bits() < min_i)
+                min_i = h.index_bits();
+            if (h.minhash_bits() != min_m)
+                min_m = min_m == 0xff ? h.minhash_bits() : 0;
         }
         if (!old) {
             p.index = min_i;
@@ -656,12 +723,14 @@ inline std::optional<error> prepare(hll_op_code c, parsed& p, const std::optiona
         }
         if ((p.flags & hll_write_flags::allow_fold) == 0) {
             if (old->index_bits() > min_i)
-                return op_error(status::op_not_applicable, c,
+                return op_error(status::op_not_applicable,
+                                c,
                                 "the bin has " + std::to_string(old->index_bits()) +
                                     " index bits, a sketch " + std::to_string(min_i) +
                                     " (cannot reduce n_index_bits without ALLOW_FOLD)");
             if (old->minhash_bits() != 0 && old->minhash_bits() != min_m)
-                return op_error(status::op_not_applicable, c,
+                return op_error(status::op_not_applicable,
+                                c,
                                 "cannot reduce n_minhash_bits to zero without ALLOW_FOLD");
             p.index = old->index_bits();
             p.minhash = old->minhash_bits();
@@ -672,21 +741,23 @@ inline std::optional<error> prepare(hll_op_code c, parsed& p, const std::optiona
         return std::nullopt;
     }
     case k::hll_refresh_count:
-        if (!old) return op_error(status::bin_not_found, c, "cannot create the bin");
+        if (!old)
+            return op_error(status::bin_not_found, c, "cannot create the bin");
         return std::nullopt;
     case k::hll_fold:
-        if (!old) return op_error(status::bin_not_found, c, "cannot create the bin");
+        if (!old)
+            return op_error(status::bin_not_found, c, "cannot create the bin");
         if (old->minhash_bits() > 0)
-            return op_error(status::op_not_applicable, c,
-                            "cannot fold an HLL with minhash bits");
+            return op_error(status::op_not_applicable, c, "cannot fold an HLL with minhash bits");
         if (old->index_bits() < p.index)
-            return op_error(status::op_not_applicable, c,
-                            "the bin has " + std::to_string(old->index_bits()) +
-                                " index bits, fewer than " +
-                                (p.index == 0xff ? std::string("-1 (unset)")
-                                                 : std::to_string(p.index)));
+            return op_error(
+                status::op_not_applicable,
+                c,
+                "the bin has " + std::to_string(old->index_bits()) + " index bits, fewer than " +
+                    (p.index == 0xff ? std::string("-1 (unset)") : std::to_string(p.index)));
         return std::nullopt;
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -703,12 +774,16 @@ inline std::int64_t as_int(std::uint64_t u) noexcept {
 inline result<value> read(const hll_op& o, const parsed& p, view bin) {
     using k = hll_op_code;
     switch (o.code) {
-    case k::hll_get_count: return value(as_int(estimate(bin)));
-    case k::hll_get_union: return value(std::move(union_of(with_bin(p, bin)).b));
-    case k::hll_get_union_count: return value(as_int(union_count(with_bin(p, bin))));
+    case k::hll_get_count:
+        return value(as_int(estimate(bin)));
+    case k::hll_get_union:
+        return value(std::move(union_of(with_bin(p, bin)).b));
+    case k::hll_get_union_count:
+        return value(as_int(union_count(with_bin(p, bin))));
     case k::hll_get_intersect_count:
         return value(as_int(intersect_count(with_bin(p, bin))));
-    case k::hll_get_similarity: return value(similarity(with_bin(p, bin)));
+    case k::hll_get_similarity:
+        return value(similarity(with_bin(p, bin)));
     case k::hll_describe: {
         list l;
         l.push_back(value(static_cast<std::int64_t>(bin.index_bits())));
@@ -717,10 +792,12 @@ inline result<value> read(const hll_op& o, const parsed& p, view bin) {
     }
     case k::hll_may_contain: {
         for (const auto& e : p.elements)
-            if (!may_contain(bin, e)) return value(std::int64_t{0});
+            if (!may_contain(bin, e))
+                return value(std::int64_t{0});
         return value(std::int64_t{1});
     }
-    default: return value{};
+    default:
+        return value{};
     }
 }
 
@@ -730,42 +807,54 @@ inline result<value> apply(std::optional<value>& bin, const hll_op& o) {
                      "hll op: unknown op code " + std::to_string(static_cast<unsigned>(o.code))};
     if (is_hll_read(o.code)) {
         // A read of a missing bin is nil, whatever its arguments.
-        if (!bin) return value{};
-        if (auto e = check_bin(*bin, o.code)) return *e;
+        if (!bin)
+            return value{};
+        if (auto e = check_bin(*bin, o.code))
+            return *e;
         parsed p;
-        if (auto e = parse(o, p)) return *e;
+        if (auto e = parse(o, p))
+            return *e;
         const view bv{bin->as_bytes().data()};
         if (o.code == hll_op_code::hll_get_intersect_count ||
             o.code == hll_op_code::hll_get_similarity) {
             const unsigned m = p.hlls[0].minhash_bits();
             if (p.hlls.size() > 2 && (bv.minhash_bits() == 0 || bv.minhash_bits() != m))
-                return op_error(status::op_not_applicable, o.code,
+                return op_error(status::op_not_applicable,
+                                o.code,
                                 "more than 2 sketches need the bin's n_minhash_bits");
         }
         return read(o, p, bv);
     }
     if (bin)
-        if (auto e = check_bin(*bin, o.code)) return *e;
+        if (auto e = check_bin(*bin, o.code))
+            return *e;
     parsed p;
-    if (auto e = parse(o, p)) return *e;
+    if (auto e = parse(o, p))
+        return *e;
     const bool no_fail = (p.flags & hll_write_flags::no_fail) != 0;
     if (bin && (p.flags & hll_write_flags::create_only) != 0) {
-        if (no_fail) return value{};
+        if (no_fail)
+            return value{};
         return op_error(status::bin_exists_error, o.code, "bin exists (CREATE_ONLY)");
     }
     if (!bin && (p.flags & hll_write_flags::update_only) != 0) {
-        if (no_fail) return value{};
+        if (no_fail)
+            return value{};
         return op_error(status::bin_not_found, o.code, "bin does not exist (UPDATE_ONLY)");
     }
     std::optional<view> old;
-    if (bin) old = view{bin->as_bytes().data()};
-    if (auto e = prepare(o.code, p, old)) return *e;
+    if (bin)
+        old = view{bin->as_bytes().data()};
+    if (auto e = prepare(o.code, p, old))
+        return *e;
 
     using k = hll_op_code;
     value out;
     std::optional<sketch> made;
     switch (o.code) {
-    case k::hll_init: made.emplace(p.index, p.minhash); break;
+    case k::hll_init:
+        made.emplace(p.index, p.minhash);
+        break;
     case k::hll_add: {
         if (old)
             made.emplace(*old);
@@ -773,13 +862,15 @@ inline result<value> apply(std::optional<value>& bin, const hll_op& o) {
             made.emplace(p.index, p.minhash);
         std::int64_t n_added = 0;
         for (const auto& e : p.elements)
-            if (add(*made, e)) ++n_added;
+            if (add(*made, e))
+                ++n_added;
         out = value(n_added);
         break;
     }
     case k::hll_set_union: {
         std::vector<view> hs = p.hlls;
-        if (old) hs.push_back(*old);
+        if (old)
+            hs.push_back(*old);
         made.emplace(union_of(hs));
         break;
     }
@@ -799,7 +890,8 @@ inline result<value> apply(std::optional<value>& bin, const hll_op& o) {
         }
         break;
     }
-    default: break;
+    default:
+        break;
     }
     bin = value(std::move(made->b));
     return out;
@@ -823,9 +915,8 @@ KVMODEL_DECL result<kvmodel::bytes> hll_empty_sketch(int index_bits, int minhash
                      "hll sketch: n_index_bits " + std::to_string(index_bits) +
                          " (4..16) and n_minhash_bits " + std::to_string(minhash_bits) +
                          " (0 or 4..51, sum <= 64) are out of range"};
-    return std::move(h::sketch(static_cast<unsigned>(index_bits),
-                               static_cast<unsigned>(minhash_bits))
-                         .b);
+    return std::move(
+        h::sketch(static_cast<unsigned>(index_bits), static_cast<unsigned>(minhash_bits)).b);
 }
 #endif
 

@@ -14,9 +14,9 @@
 // minhash bits; CREATE_ONLY = 1 is an out-of-range minhash count: unknown).
 //
 // kvmodel keeps an HLL as bytes: bytes holding a well-formed sketch are an
-// HLL here (bin_hll reads them, bin_type says 18), other bytes a blob; a blob
-// that happens to hold a well-formed sketch is taken as an HLL (the server
-// knows a blob from an HLL by its particle type).
+// HLL here (bin_hll reads them, bin_type says 18; bin_blob reads them too),
+// other bytes a blob; a blob that happens to hold a well-formed sketch is
+// taken as an HLL (the server knows a blob from an HLL by its particle type).
 //
 // Departures: an HLL read of a nil operand (the bin expression is nil, not a
 // missing bin) is unknown here; the 8.1.2 server asserts on a dead bin there.
@@ -40,17 +40,20 @@ inline bool is_hll_value(const value& v) noexcept {
 
 namespace hll_args {
 inline bool int_at(std::span<const value> a, std::size_t k, std::int64_t& out) {
-    if (!a[k].is_int()) return false;
+    if (!a[k].is_int())
+        return false;
     out = a[k].as_int();
     return true;
 }
 inline bool flags_at(std::span<const value> a, std::size_t k, std::uint64_t& out) {
-    if (!a[k].is_int()) return false;
+    if (!a[k].is_int())
+        return false;
     out = static_cast<std::uint64_t>(a[k].as_int());
     return true;
 }
 inline bool elements_at(std::span<const value> a, std::size_t k, std::vector<value>& out) {
-    if (!a[k].is_list()) return false;
+    if (!a[k].is_list())
+        return false;
     out.assign(a[k].as_list().begin(), a[k].as_list().end());
     return true;
 }
@@ -60,9 +63,11 @@ inline bool hlls_at(std::span<const value> a, std::size_t k, std::vector<kvmodel
         out.push_back(a[k].as_bytes());
         return true;
     }
-    if (!a[k].is_list()) return false;
+    if (!a[k].is_list())
+        return false;
     for (const value& h : a[k].as_list()) {
-        if (!h.is_bytes()) return false;
+        if (!h.is_bytes())
+            return false;
         out.push_back(h.as_bytes());
     }
     return true;
@@ -75,7 +80,8 @@ inline std::optional<cdt::hll_op> make_hll_op(std::uint64_t op, std::span<const 
     using c = cdt::hll_op_code;
     cdt::hll_op o;
     const auto code = static_cast<c>(op);
-    if (op > 0xff || !cdt::detail::hll::known_code(code) || a.size() > 0xff) return std::nullopt;
+    if (op > 0xff || !cdt::detail::hll::known_code(code) || a.size() > 0xff)
+        return std::nullopt;
     o.code = code;
     o.n_args = static_cast<std::uint8_t>(a.size());
     const std::size_t n = a.size();
@@ -96,35 +102,46 @@ inline std::optional<cdt::hll_op> make_hll_op(std::uint64_t op, std::span<const 
     case c::hll_set_union:
         ok = ha::hlls_at(a, 0, o.hlls) && (n < 2 || ha::flags_at(a, 1, o.policy.flags));
         break;
-    case c::hll_fold: ok = ha::int_at(a, 0, o.index_bit_count); break;
+    case c::hll_fold:
+        ok = ha::int_at(a, 0, o.index_bit_count);
+        break;
     case c::hll_get_union:
     case c::hll_get_union_count:
     case c::hll_get_intersect_count:
-    case c::hll_get_similarity: ok = ha::hlls_at(a, 0, o.hlls); break;
-    case c::hll_may_contain: ok = ha::elements_at(a, 0, o.list); break;
-    default: break;
+    case c::hll_get_similarity:
+        ok = ha::hlls_at(a, 0, o.hlls);
+        break;
+    case c::hll_may_contain:
+        ok = ha::elements_at(a, 0, o.list);
+        break;
+    default:
+        break;
     }
-    if (!ok) return std::nullopt;
+    if (!ok)
+        return std::nullopt;
     return o;
 }
 
 /// An HLL call on operand `bin` (nil: none): a modify call's result is the
 /// modified sketch, a read call's the op's result; nullopt = unknown.
-inline std::optional<value> hll_call(std::uint64_t op,
-                                     bool modify,
-                                     std::span<const value> args,
-                                     value bin) {
+inline std::optional<value>
+hll_call(std::uint64_t op, bool modify, std::span<const value> args, value bin) {
     std::optional<value> operand;
     if (!bin.is_nil()) {
-        if (!bin.is_bytes()) return std::nullopt;
+        if (!bin.is_bytes())
+            return std::nullopt;
         operand = std::move(bin);
     }
     std::optional<cdt::hll_op> o = make_hll_op(op, args);
-    if (!o || modify == cdt::is_hll_read(o->code)) return std::nullopt;
-    if (!modify && !operand) return std::nullopt;
+    if (!o || modify == cdt::is_hll_read(o->code))
+        return std::nullopt;
+    if (!modify && !operand)
+        return std::nullopt;
     result<value> r = cdt::apply_hll_op(operand, *o);
-    if (!r) return std::nullopt;
-    if (modify) return operand;
+    if (!r)
+        return std::nullopt;
+    if (modify)
+        return operand;
     return std::move(r).value();
 }
 
