@@ -1134,7 +1134,8 @@ inline result<scenario> parse_case(const json& j) {
             else if (s.kind == bin_kind::list)
                 s.lorder = to_list_order(*it, "order");
             else
-                reject("order: a bytes or hll bin has no order, got " + brief(*it));
+                reject(std::string("order: a ") + (s.kind == bin_kind::hll ? "hll" : "bytes") +
+                       " bin has no order, got " + brief(*it));
         }
         if (auto it = j.find("record_exists"); it != j.end())
             s.record_exists = to_bool(*it, "record_exists");
