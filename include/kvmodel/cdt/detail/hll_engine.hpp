@@ -51,25 +51,22 @@ inline std::array<std::uint64_t, 2> murmur3_x64_128(const std::uint8_t* p, std::
         k ^= k >> 33;
         return k;
     };
+    // The two lanes' key mixing, used by the blocks and the tail alike.
+    auto mix1 = [](std::uint64_t k) {
+        return std::rotl(k * c1, 31) * c2;
+    };
+    auto mix2 = [](std::uint64_t k) {
+        return std::rotl(k * c2, 33) * c1;
+    };
     std::uint64_t h1 = 0;
     std::uint64_t h2 = 0;
     const std::size_t nblocks = len / 16;
     for (std::size_t i = 0; i < nblocks; ++i) {
-        std::uint64_t k1 = load(p + i * 16);
-        std::uint64_t k2 = load(p + i * 16 + 8);
-        k1 *= c1;
-        k1 = std::rotl(k1, 31);
-        k1 *= c2;
-        h1 ^= k1;
-        h1 = std::rotl(h1, 27);
-        h1 += h2;
+        h1 ^= mix1(load(p + i * 16));
+        h1 = std::rotl(h1, 27) + h2;
         h1 = h1 * 5 + 0x52dce729;
-        k2 *= c2;
-        k2 = std::rotl(k2, 33);
-        k2 *= c1;
-        h2 ^= k2;
-        h2 = std::rotl(h2, 31);
-        h2 += h1;
+        h2 ^= mix2(load(p + i * 16 + 8));
+        h2 = std::rotl(h2, 31) + h1;
         h2 = h2 * 5 + 0x38495ab5;
     }
     const std::uint8_t* tail = p + nblocks * 16;
@@ -78,20 +75,12 @@ inline std::array<std::uint64_t, 2> murmur3_x64_128(const std::uint8_t* p, std::
     std::uint64_t k2 = 0;
     for (std::size_t i = rest; i > 8; --i)
         k2 ^= std::uint64_t{tail[i - 1]} << (8 * (i - 9));
-    if (rest > 8) {
-        k2 *= c2;
-        k2 = std::rotl(k2, 33);
-        k2 *= c1;
-        h2 ^= k2;
-    }
+    if (rest > 8)
+        h2 ^= mix2(k2);
     for (std::size_t i = rest < 8 ? rest : 8; i > 0; --i)
         k1 ^= std::uint64_t{tail[i - 1]} << (8 * (i - 1));
-    if (rest > 0) {
-        k1 *= c1;
-        k1 = std::rotl(k1, 31);
-        k1 *= c2;
-        h1 ^= k1;
-    }
+    if (rest > 0)
+        h1 ^= mix1(k1);
     h1 ^= len;
     h2 ^= len;
     h1 += h2;
