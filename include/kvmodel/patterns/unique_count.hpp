@@ -198,25 +198,17 @@ public:
         auto kb = key_of(b_subject, b_period);
         if (!kb)
             return kb.error();
-        const std::vector<kv::key> keys = {*ka, *kb};
-        auto got = kv::batch_get(*m_store, keys, m_opt.read);
-        std::vector<bytes> s;
-        for (auto& r : got) {
-            if (!r) {
-                if (r.error().code == status::record_not_found)
-                    return unique_overlap{};
-                return r.error();
-            }
-            const value* v = r->get(m_opt.bin);
-            if (v == nullptr || !v->is_bytes())
-                return unique_overlap{};
-            s.push_back(v->as_bytes());
-        }
+        auto s = fetch({*ka, *kb});
+        if (!s)
+            return s.error();
+        if (s->size() < 2)
+            return unique_overlap{};
+        const bytes& other = (*s)[1].second;
         namespace ho = cdt::hll_ops;
         const std::vector<kv::operation> ops = {
-            kv::op::hll(m_opt.bin, ho::hll_get_intersect_count({s[1]})),
-            kv::op::hll(m_opt.bin, ho::hll_get_union_count({s[1]})),
-            kv::op::hll(m_opt.bin, ho::hll_get_similarity({s[1]})),
+            kv::op::hll(m_opt.bin, ho::hll_get_intersect_count({other})),
+            kv::op::hll(m_opt.bin, ho::hll_get_union_count({other})),
+            kv::op::hll(m_opt.bin, ho::hll_get_similarity({other})),
         };
         auto r = m_store->operate(*ka, ops, kv::as_write_policy(m_opt.read));
         if (!r)
@@ -241,6 +233,12 @@ private:
                 return k.error();
             keys.push_back(std::move(*k));
         }
+        return fetch(std::move(keys));
+    }
+
+    /// The records of `keys` that exist and hold a sketch, with it, in key
+    /// order: one batch read.
+    result<std::vector<std::pair<kv::key, bytes>>> fetch(std::vector<kv::key> keys) const {
         auto got = kv::batch_get(*m_store, keys, m_opt.read);
         std::vector<std::pair<kv::key, bytes>> out;
         for (std::size_t i = 0; i < got.size(); ++i) {
@@ -252,7 +250,7 @@ private:
             }
             const value* v = r->get(m_opt.bin);
             if (v != nullptr && v->is_bytes())
-                out.emplace_back(keys[i], v->as_bytes());
+                out.emplace_back(std::move(keys[i]), v->as_bytes());
         }
         return out;
     }
