@@ -1,7 +1,7 @@
 # cmake/kvmodelCompiled.cmake
 #
 # kvmodel_add_compiled() defines kvmodel::compiled: kvmodel with the CDT
-# engine (cdt::apply, cdt::apply_bit_op) and sim::cluster's commands compiled
+# engine (cdt::apply, cdt::apply_bit_op, cdt::apply_hll_op) and sim::cluster's commands compiled
 # once, in a static library, instead of in every translation unit that
 # reaches them. A program links it in place of kvmodel::kvmodel:
 #

@@ -1,8 +1,9 @@
 // tools/cdt_case.hpp
 //
 // Reading one `kvmodel cdt` case (shared/spec/cdt-json.md) into kvmodel's own
-// vocabulary: the bin's initial state and one cdt::op, cdt::bit_op or whole-bin
-// read per JSON op, every op name, argument, return type, flag, policy order
+// vocabulary: the bin's initial state and one cdt::op, cdt::bit_op, cdt::hll_op
+// or whole-bin read per JSON op (HLL bins: bin_type "hll", values {"$hll": hex},
+// the spec's "HyperLogLog bins" section), every op name, argument, return type, flag, policy order
 // and ctx step of the spec. Nothing is guessed: an unknown op, field,
 // argument, flag or order name, a missing argument, a wrong JSON type or an
 // out-of-range number makes the case invalid, with a message that says what is
@@ -25,6 +26,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/result.hpp>
@@ -53,12 +55,12 @@ struct read_bin {
     friend bool operator==(const read_bin&, const read_bin&) = default;
 };
 
-/// One op of a case: a CDT or bit op on the case's bin, the whole-bin read,
-/// or an op of shared/spec/exp-json.md (exp_read, exp_write, read_bin,
+/// One op of a case: a CDT, bit or HLL op on the case's bin, the whole-bin
+/// read, or an op of shared/spec/exp-json.md (exp_read, exp_write, read_bin,
 /// write_bin) as the kv operation it is.
-using case_op = std::variant<cdt::op, cdt::bit_op, read_bin, kv::operation>;
+using case_op = std::variant<cdt::op, cdt::bit_op, read_bin, kv::operation, cdt::hll_op>;
 
-enum class bin_kind : std::uint8_t { map, list, bytes };
+enum class bin_kind : std::uint8_t { map, list, bytes, hll };
 
 /// One parsed case.
 struct scenario {
@@ -87,6 +89,8 @@ inline std::string_view op_display_name(const case_op& o) {
         return cdt::bit_op_name(b->code);
     if (const auto* k = std::get_if<kv::operation>(&o))
         return kv::op_name(*k);
+    if (const auto* h = std::get_if<cdt::hll_op>(&o))
+        return cdt::hll_op_name(h->code);
     return "read";
 }
 
@@ -188,6 +192,12 @@ inline constexpr flag_name bit_flag_names[] = {
     {"UPDATE_ONLY", cdt::bit_write_flags::update_only},
     {"NO_FAIL", cdt::bit_write_flags::no_fail},
     {"PARTIAL", cdt::bit_write_flags::partial},
+};
+inline constexpr flag_name hll_flag_names[] = {
+    {"CREATE_ONLY", static_cast<std::uint32_t>(cdt::hll_write_flags::create_only)},
+    {"UPDATE_ONLY", static_cast<std::uint32_t>(cdt::hll_write_flags::update_only)},
+    {"NO_FAIL", static_cast<std::uint32_t>(cdt::hll_write_flags::no_fail)},
+    {"ALLOW_FOLD", static_cast<std::uint32_t>(cdt::hll_write_flags::allow_fold)},
 };
 inline constexpr flag_name resize_flag_names[] = {
     {"FROM_FRONT", cdt::bit_resize_flags::from_front},
@@ -913,6 +923,92 @@ inline std::optional<case_op>
 parse_expression_op(const json& op_json, const std::string& name, const std::string& where);
 inline void parse_expression_fields(const json& j, scenario& s);
 
+/// An HLL value: {"$hll": hex}, the sketch bytes.
+inline kvmodel::bytes hll_bytes(const json& j, const std::string& where) {
+    if (!j.is_object() || j.size() != 1 || !j.contains("$hll") || !j.at("$hll").is_string())
+        reject(where + ": expected an HLL {\"$hll\": hex}, got " + brief(j));
+    result<kvmodel::bytes> b = kvmodel::detail::parse_hex(j.at("$hll").get<std::string>(), where + ".$hll");
+    if (!b)
+        reject(b.error().message);
+    return std::move(b).value();
+}
+
+/// Parses one HLL op at `where` (argument names: the spec's, the C client's).
+inline cdt::hll_op
+parse_hll_op(const json& op_json, cdt::hll_op_code code, const std::string& where) {
+    using c = cdt::hll_op_code;
+    const std::string name(cdt::hll_op_name(code));
+    for (std::string_view f : {"return_type", "inverted", "policy_order", "ctx"})
+        if (field(op_json, f) != nullptr)
+            reject(where + ": " + name + " takes no " + std::string(f) + " (HLL ops have none)");
+    const json* args = field(op_json, "args");
+    const json* flags = field(op_json, "flags");
+    const bool takes_flags =
+        code == c::hll_init || code == c::hll_add || code == c::hll_set_union;
+    if (flags != nullptr && !takes_flags)
+        reject(where + ".flags: " + name + " takes no flags (only hll_init, hll_add, hll_set_union)");
+    auto bits = [](const args_reader& a, std::string_view n) {
+        return a.opt_integer(n).value_or(-1);
+    };
+    auto sketches = [&](const args_reader& a) {
+        const json& j = a.need("values");
+        if (!j.is_array())
+            reject(a.at("values") + ": expected an array of {\"$hll\": hex}, got " + brief(j));
+        std::vector<kvmodel::bytes> out;
+        std::size_t k = 0;
+        for (const json& e : j)
+            out.push_back(hll_bytes(e, a.at("values") + "[" + std::to_string(k++) + "]"));
+        return out;
+    };
+    // What the C client sends: init 3 args, add 4, set_union 2, fold 1, the
+    // reads with a list 1, the others none.
+    cdt::hll_op o;
+    switch (code) {
+    case c::hll_init: {
+        args_reader a(args, where, {"index_bit_count", "minhash_bit_count"});
+        o = cdt::hll_ops::hll_init_mh(bits(a, "index_bit_count"), bits(a, "minhash_bit_count"));
+        break;
+    }
+    case c::hll_add: {
+        args_reader a(args, where, {"values", "index_bit_count", "minhash_bit_count"});
+        o = cdt::hll_ops::hll_add_mh(
+            a.array("values"), bits(a, "index_bit_count"), bits(a, "minhash_bit_count"));
+        break;
+    }
+    case c::hll_set_union: {
+        args_reader a(args, where, {"values"});
+        o = cdt::hll_ops::hll_set_union(sketches(a));
+        break;
+    }
+    case c::hll_fold: {
+        args_reader a(args, where, {"index_bit_count"});
+        o = cdt::hll_ops::hll_fold(a.integer("index_bit_count"));
+        break;
+    }
+    case c::hll_get_union:
+    case c::hll_get_union_count:
+    case c::hll_get_intersect_count:
+    case c::hll_get_similarity: {
+        args_reader a(args, where, {"values"});
+        o = cdt::hll_ops::detail::with_hlls(code, sketches(a));
+        break;
+    }
+    case c::hll_may_contain: {
+        args_reader a(args, where, {"values"});
+        o = cdt::hll_ops::hll_may_contain(a.array("values"));
+        break;
+    }
+    default: {
+        args_reader a(args, where, {});
+        o.code = code;
+        break;
+    }
+    }
+    if (flags != nullptr)
+        o.policy.flags = to_flags(*flags, hll_flag_names, where + ".flags");
+    return o;
+}
+
 inline case_op parse_op(const json& op_json, std::size_t i) {
     std::string where = "ops[" + std::to_string(i) + "]";
     if (!op_json.is_object())
@@ -955,11 +1051,15 @@ inline case_op parse_op(const json& op_json, std::size_t i) {
         return parse_cdt_op(op_json, *code, where);
     if (std::optional<cdt::bit_op_code> code = cdt::bit_op_from_name(name))
         return parse_bit_op(op_json, *code, where);
+    if (std::optional<cdt::hll_op_code> code = cdt::hll_op_from_name(name))
+        return parse_hll_op(op_json, *code, where);
     reject("ops[" + std::to_string(i) + "].op: unknown op " + brief(*name_json));
 }
 
 inline value initial_value(const json& j, bin_kind kind, map_order morder, list_order lorder) {
     const std::string where = "initial";
+    if (kind == bin_kind::hll && j.is_object() && j.contains("$hll"))
+        return value(hll_bytes(j, where));
     if (kind == bin_kind::map && j.is_array()) {
         // A pair list, so key types survive (JSON object keys would all be strings).
         map m(morder);
@@ -1043,7 +1143,7 @@ inline result<scenario> parse_case(const json& j) {
         parse_expression_fields(j, s);
         auto bt = j.find("bin_type");
         if (bt == j.end() && !s.keyed)
-            reject("bin_type: missing (map, list or bytes)");
+            reject("bin_type: missing (map, list, bytes or hll)");
         if (bt == j.end())
             s.kind = bin_kind::map; // an expression case may only have other bins
         else if (bt->is_string() && bt->get_ref<const std::string&>() == "map")
@@ -1052,8 +1152,10 @@ inline result<scenario> parse_case(const json& j) {
             s.kind = bin_kind::list;
         else if (bt->is_string() && bt->get_ref<const std::string&>() == "bytes")
             s.kind = bin_kind::bytes;
+        else if (bt->is_string() && bt->get_ref<const std::string&>() == "hll")
+            s.kind = bin_kind::hll;
         else
-            reject("bin_type: expected map, list or bytes, got " + brief(*bt));
+            reject("bin_type: expected map, list, bytes or hll, got " + brief(*bt));
 
         if (auto it = j.find("order"); it != j.end()) {
             if (s.kind == bin_kind::map)
@@ -1064,7 +1166,8 @@ inline result<scenario> parse_case(const json& j) {
             else if (s.kind == bin_kind::list)
                 s.lorder = to_list_order(*it, "order");
             else
-                reject("order: a bytes bin has no order, got " + brief(*it));
+                reject(std::string("order: a ") + (s.kind == bin_kind::hll ? "hll" : "bytes") +
+                       " bin has no order, got " + brief(*it));
         }
         if (auto it = j.find("record_exists"); it != j.end())
             s.record_exists = to_bool(*it, "record_exists");

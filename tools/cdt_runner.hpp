@@ -22,10 +22,16 @@
 // (INF, WILDCARD, over max-record-size), print {"id": ..., "invalid": "..."};
 // the run goes on, and the exit status is 1.
 //
+// HLL cases (bin_type "hll"): kvmodel keeps an HLL bin as bytes, so bytes
+// holding a well-formed sketch print as {"$hll": hex}; on a real server an
+// $hll initial is made with hll_set_union (a written blob stays a blob), which
+// does not carry a non-zero cached count over.
+//
 // Cost: per case, one remove, one write, one operate and one get (plus up to
 // n more operates for an error without a reported op).
 #pragma once
 
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/core/json.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
@@ -54,6 +60,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -74,15 +81,19 @@ per line:
            {"op": "map_get_by_rank_range", "args": {"rank": -2},
             "return_type": "KEY", "inverted": false}]}
 
-  bin_type       map, list or bytes
+  bin_type       map, list, bytes or hll
   order          UNORDERED K_ORDERED KV_ORDERED (maps), ORDERED UNORDERED_LIST
                  (lists); the order the bin gets when an op creates it
   record_exists  default true; false: no record before the ops
   initial        map: [[key, value], ...]; list: [...]; bytes: {"$bytes": hex};
-                 any other value: the bin holds it; null: no such bin
+                 hll: {"$hll": hex}; any other value: the bin holds it; null:
+                 no such bin
   ops            [{"op": NAME, "args": {...}, "return_type": RT, "inverted": B,
                    "flags": [...], "policy_order": ORDER, "ctx": [...]}, ...]
-                 map_* and list_* ops, bit_* ops on bytes bins, "read" (the bin)
+                 map_* and list_* ops, bit_* ops on bytes bins, hll_* ops on
+                 hll bins (args index_bit_count, minhash_bit_count, values;
+                 flags CREATE_ONLY UPDATE_ONLY NO_FAIL ALLOW_FOLD), "read"
+                 (the bin)
 
 Expression cases (shared/spec/exp-json.md): "bin_name", "bins" (the record's
 other bins), "ttl", "send_key", "filter" (an expression), and the ops
@@ -93,7 +104,7 @@ Such a case's record key is its id; its output adds "bins".
 
 Values: ints, strings, true/false, null, arrays (lists), {"$double": x},
 {"$bytes": hex}, {"$map": [[k, v], ...]}, {"$nil": true}, {"$inf": true},
-{"$wildcard": true}. Extra case fields (expected, notes) are ignored.
+{"$wildcard": true}, {"$hll": hex} (HLL sketches). Extra case fields (expected, notes) are ignored.
 
 Defaults: return_type VALUE for *_get_by_*, NONE for *_remove_by_*; no flags.
 
@@ -184,6 +195,8 @@ public:
                 ops.push_back(kv::op::bit(m_bin, *b));
             else if (const auto* k = std::get_if<kv::operation>(&co))
                 ops.push_back(*k);
+            else if (const auto* h = std::get_if<cdt::hll_op>(&co))
+                ops.push_back(kv::op::hll(m_bin, *h));
             else
                 ops.push_back(kv::op::read(m_bin));
         }
@@ -219,7 +232,7 @@ private:
             for (std::size_t i = 0; i < ops.size(); ++i) {
                 if (i > 0)
                     line += ", ";
-                line += i < r->results.size() ? dump(to_json(r->results[i])) : "null";
+                line += i < r->results.size() ? dump(out_json(s, r->results[i])) : "null";
             }
         } else {
             // An expression case is attributed by prefixes on every store: a
@@ -246,7 +259,7 @@ private:
                 "reading the record back failed: " + std::string(status_name(after.error().code)) +
                     ": " + after.error().message);
         }
-        line += "\"final\": " + (bin != nullptr ? dump(to_json(*bin)) : std::string("null"));
+        line += "\"final\": " + (bin != nullptr ? dump(out_json(s, *bin)) : std::string("null"));
         line += ", \"bin_exists\": ";
         line += bin != nullptr ? "true" : "false";
         if (s.bins) {
@@ -261,7 +274,7 @@ private:
                 line += "{";
                 bool first = true;
                 for (const auto& [name, v] : by_name) {
-                    line += (first ? "" : ", ") + dump(json(name)) + ": " + dump(to_json(*v));
+                    line += (first ? "" : ", ") + dump(json(name)) + ": " + dump(out_json(s, *v));
                     first = false;
                 }
                 line += "}";
@@ -269,6 +282,15 @@ private:
         }
         line += "}";
         return line;
+    }
+
+    /// A value in the output notation: in an hll case, bytes that hold a
+    /// sketch are {"$hll": hex} (kvmodel keeps an HLL bin as bytes).
+    static json out_json(const scenario& s, const value& v) {
+        json j = to_json(v);
+        if (s.kind == bin_kind::hll && v.is_bytes() && cdt::is_hll_sketch(v.as_bytes()))
+            return json{{"$hll", j.at("$bytes")}};
+        return j;
     }
 
     /// Puts the record in the case's initial state.
@@ -279,7 +301,9 @@ private:
         if (!s.record_exists)
             return {};
         std::vector<kv::bin> bins;
-        if (s.initial)
+        const bool hll_initial = s.kind == bin_kind::hll && s.initial && s.initial->is_bytes() &&
+                                 cdt::is_hll_sketch(s.initial->as_bytes());
+        if (s.initial && !(hll_initial && !std::is_same_v<Store, sim::cluster>))
             bins.push_back(kv::bin{m_bin, *s.initial});
         if (s.bins)
             bins.insert(bins.end(), s.bins->begin(), s.bins->end());
@@ -288,7 +312,18 @@ private:
         kv::write_policy wp;
         wp.ttl = s.ttl.value_or(kv::ttl_namespace_default);
         wp.send_key = s.send_key;
-        return kv::put(m_store, m_case_key, std::span<const kv::bin>(bins), wp);
+        result<void> put = kv::put(m_store, m_case_key, std::span<const kv::bin>(bins), wp);
+        if (!put || !hll_initial || std::is_same_v<Store, sim::cluster>)
+            return put;
+        // A real server stores a written blob as a blob: make the HLL bin with
+        // a union into a missing bin (same bits, same registers; a non-zero
+        // cached count in the initial sketch is not reproduced).
+        const std::vector<kv::operation> make = {
+            kv::op::hll(m_bin, cdt::hll_ops::hll_set_union({s.initial->as_bytes()}))};
+        result<kv::record> r = m_store.operate(m_case_key, make, kv::write_policy{});
+        if (!r)
+            return r.error();
+        return {};
     }
 
     result<kv::record> operate(const scenario& s,

@@ -15,14 +15,17 @@
 /// Aerospike's total order over values, JSON and msgpack sizes.
 ///
 /// \namespace kvmodel::cdt
-/// The exact CDT engine: map, list and bit operations applied to values as
-/// the Aerospike server applies them.
+/// The exact CDT engine: map, list, bit and HyperLogLog operations applied to
+/// values as the Aerospike server applies them.
 ///
 /// \namespace kvmodel::cdt::map_ops
 /// Builders of the map operations (as_operations_map_*).
 ///
 /// \namespace kvmodel::cdt::list_ops
 /// Builders of the list operations (as_operations_list_*).
+///
+/// \namespace kvmodel::cdt::hll_ops
+/// Builders of the HyperLogLog operations (as_operations_hll_*).
 ///
 /// \namespace kvmodel::kv
 /// The key-value store interface: keys, records, operations, policies,
@@ -54,6 +57,7 @@
 
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/core/assert.hpp>

@@ -17,5 +17,6 @@
 
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/engine.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/exp/eval.hpp> // registers the expression engine (exp/hook.hpp)
 #include <kvmodel/sim/cluster.hpp>

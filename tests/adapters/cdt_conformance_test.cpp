@@ -51,6 +51,13 @@
 //     on the server and notes what each test compares the answers with (its
 //     "expected"). Cases byte-identical to a C or Java case, or to an earlier
 //     Python one, are left out.
+//   * hll_random: gen_hll_cases.py --seed 1 --count 2400: every HLL op (200
+//     cases each) with random write flags, index bits 4..16 and minhash bits
+//     0 / 4..51 (and values just out of range), over missing records and
+//     bins, sketches built in the case or given as $hll, bins of other
+//     types, and operand sketches matching, mismatched, empty or malformed;
+//     recorded with `kvmodel cdt --backend aerospike` against 8.1.2.0 built
+//     from source (sketch bytes, counts and similarity doubles byte-exact).
 //   * random_diff: gen_random_cases.py --seed 1 --count 4000: random nested
 //     bins and random ops of every kind, flags and context paths mixed.
 //   * server_probes: gen_server_probes.py: the random cases that once

@@ -25,6 +25,12 @@ TEST_CASE("builders make the matching alternative", "[kv][operation]") {
     CHECK(kv::kind(kv::op::delete_record()) == kv::op_kind::delete_record);
     CHECK(kv::kind(kv::op::cdt("m", cdt::map_ops::size())) == kv::op_kind::cdt);
     CHECK(kv::kind(kv::op::bit("b", cdt::bit_ops::bit_count(0, 8))) == kv::op_kind::bit);
+    const kv::operation h = kv::op::hll("h", cdt::hll_ops::hll_get_count());
+    CHECK(kv::kind(h) == kv::op_kind::hll);
+    CHECK(*kv::bin_of(h) == "h");
+    CHECK(kv::is_read(h));
+    CHECK(kv::op_name(h) == "hll_get_count");
+    CHECK(!kv::is_read(kv::op::hll("h", cdt::hll_ops::hll_fold(4))));
 
     const kv::operation w = kv::op::write("count", 5);
     CHECK(std::get<kv::write_op>(w) == kv::write_op{"count", 5});

@@ -444,7 +444,7 @@ TEST_CASE("malformed cases say what is wrong and where", "[tools][cdt_case]") {
          "id: expected a string, got 5"},
         {R"({"ops": [{"op": "read"}]})", "bin_type: missing"},
         {R"({"bin_type": "set", "ops": [{"op": "read"}]})",
-         "bin_type: expected map, list or bytes, got \"set\""},
+         "bin_type: expected map, list, bytes or hll, got \"set\""},
         {R"({"bin_type": "map", "order": "ORDERED", "ops": [{"op": "read"}]})",
          "order: expected a map order (UNORDERED, K_ORDERED, KV_ORDERED), got \"ORDERED\""},
         {R"({"bin_type": "list", "order": "UNORDERED", "ops": [{"op": "read"}]})",

@@ -15,7 +15,8 @@
 //   durable_delete, and the filter expression: the policy's packed bytes
 //   become the as_exp the C client sends, unchanged).
 // * operate(): each kv::operation is exactly one as_operations_* call (CDT ops
-//   as_operations_map_* / list_*, bit ops as_operations_bit_*, each ctx step an
+//   as_operations_map_* / list_*, bit ops as_operations_bit_*, HLL ops
+//   as_operations_hll_* (sketches sent as HLL particles), each ctx step an
 //   as_cdt_ctx item, create steps included; exp_read / exp_write as
 //   as_operations_exp_read / _write on the packed bytes), sent as ONE command with
 //   respond_all_ops; results come back in operation order.
@@ -43,6 +44,12 @@
 // * ctx indexes/ranks and bit offsets are C ints and bit sizes uint32: values
 //   beyond are clamped (detail::clamp_int32 / clamp_uint32 explain why the
 //   server's answer does not change).
+// * HLL bins come back as bytes (kvmodel's HLL bin), but a bytes value you
+//   write or put is stored as a blob, not an HLL: make HLL bins with HLL ops
+//   (hll_add, hll_init, hll_set_union). hll_may_contain has no named C client
+//   call; it goes through as_operations_hll_read_list with its op code. An
+//   hll_op with another argument count than the C client's calls send is
+//   CLIENT_PARAM.
 // * The C client packs lists in op arguments without order flags, so an
 //   ORDERED list passed as a value argument arrives unordered (maps keep their
 //   flags). Values you store with write/put keep them.
@@ -84,6 +91,7 @@
 #include <aerospike/as_exp.h>
 #include <aerospike/as_exp_operations.h>
 #include <aerospike/as_geojson.h>
+#include <aerospike/as_hll_operations.h>
 #include <aerospike/as_integer.h>
 #include <aerospike/as_key.h>
 #include <aerospike/as_list_operations.h>
@@ -870,6 +878,77 @@ inline result<void> add_bit(as_operations* ops, const char* bin, const cdt::bit_
     return {};
 }
 
+/// One HLL op through as_operations_hll_*, with the arguments the C client
+/// sends (init 3, add 4, set_union 2, fold 1, reads 0 or 1); an op carrying
+/// another argument count (only an expression's decoder makes one) has no C
+/// client call. Sketches go as HLL particles, elements through to_as_val.
+/// may_contain has no named call in the C client: as_operations_hll_read_list
+/// with its op code is what as_exp_hll_may_contain's op would send.
+inline result<void> add_hll(as_operations* ops, const char* bin, const cdt::hll_op& o) {
+    using hc = cdt::hll_op_code;
+    const std::string_view what = cdt::hll_op_name(o.code);
+    const auto want = [&]() -> std::uint8_t {
+        switch (o.code) {
+        case hc::hll_init: return 3;
+        case hc::hll_add: return 4;
+        case hc::hll_set_union: return 2;
+        case hc::hll_refresh_count:
+        case hc::hll_get_count:
+        case hc::hll_describe: return 0;
+        default: return 1;
+        }
+    }();
+    if (o.n_args != want)
+        return fail(status::client_param, std::string(what) + ": " + std::to_string(o.n_args) +
+                                              " arguments; the C client sends " + std::to_string(want));
+    as_hll_policy hp;
+    as_hll_policy_init(&hp);
+    hp.flags = o.policy.flags;
+    // The list argument: elements (add, may_contain) or sketches.
+    as_arraylist* al = nullptr;
+    val_ptr owner;
+    if (!o.list.empty() || !o.hlls.empty()) {
+        const std::size_t n = o.list.empty() ? o.hlls.size() : o.list.size();
+        al = as_arraylist_new(static_cast<uint32_t>(n), 8);
+        owner.reset(reinterpret_cast<as_val*>(al));
+        for (const value& e : o.list) {
+            auto ev = to_as_val(e, what);
+            if (!ev) return ev.error();
+            as_arraylist_append(al, ev->release());
+        }
+        for (const bytes& h : o.hlls)
+            as_arraylist_append(al, reinterpret_cast<as_val*>(new_blob(h.data(), h.size(), AS_BYTES_HLL)));
+    } else if (o.code == hc::hll_add || o.code == hc::hll_may_contain || o.code == hc::hll_set_union ||
+               o.code == hc::hll_get_union || o.code == hc::hll_get_union_count ||
+               o.code == hc::hll_get_intersect_count || o.code == hc::hll_get_similarity) {
+        al = as_arraylist_new(1, 8); // an empty list: the server's PARAMETER_ERROR
+        owner.reset(reinterpret_cast<as_val*>(al));
+    }
+    auto* l = reinterpret_cast<as_list*>(al);
+    const int ib = clamp_int32(o.index_bit_count);
+    const int mb = clamp_int32(o.mh_bit_count);
+    bool ok = true;
+    switch (o.code) {
+    case hc::hll_init: ok = as_operations_hll_init_mh(ops, bin, nullptr, &hp, ib, mb); break;
+    case hc::hll_add: ok = as_operations_hll_add_mh(ops, bin, nullptr, &hp, l, ib, mb); break;
+    case hc::hll_set_union: ok = as_operations_hll_set_union(ops, bin, nullptr, &hp, l); break;
+    case hc::hll_refresh_count: ok = as_operations_hll_refresh_count(ops, bin, nullptr); break;
+    case hc::hll_fold: ok = as_operations_hll_fold(ops, bin, nullptr, ib); break;
+    case hc::hll_get_count: ok = as_operations_hll_get_count(ops, bin, nullptr); break;
+    case hc::hll_get_union: ok = as_operations_hll_get_union(ops, bin, nullptr, l); break;
+    case hc::hll_get_union_count: ok = as_operations_hll_get_union_count(ops, bin, nullptr, l); break;
+    case hc::hll_get_intersect_count: ok = as_operations_hll_get_intersect_count(ops, bin, nullptr, l); break;
+    case hc::hll_get_similarity: ok = as_operations_hll_get_similarity(ops, bin, nullptr, l); break;
+    case hc::hll_describe: ok = as_operations_hll_describe(ops, bin, nullptr); break;
+    case hc::hll_may_contain:
+        ok = as_operations_hll_read_list(ops, bin, nullptr, AS_HLL_OP_MAY_CONTAIN, l);
+        break;
+    }
+    // The calls pack the list into the op's own buffer; the list stays ours.
+    if (!ok) return fail(status::client_param, std::string(what) + ": the C client refused the operation");
+    return {};
+}
+
 /// A plain bin op (incr / append / prepend / write) with any operand: the
 /// server, not the client, judges the operand's type.
 inline result<void> add_bin_op(as_operations* ops, as_operator op, const std::string& bin, const value& v,
@@ -1140,6 +1219,11 @@ public:
             case kv::op_kind::bit: {
                 const auto& b = std::get<kv::bit_operation>(o);
                 added = detail::add_bit(aops, b.bin.c_str(), b.op);
+                break;
+            }
+            case kv::op_kind::hll: {
+                const auto& x = std::get<kv::hll_operation>(o);
+                added = detail::add_hll(aops, x.bin.c_str(), x.op);
                 break;
             }
             case kv::op_kind::exp_read: {

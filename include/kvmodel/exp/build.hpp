@@ -34,6 +34,7 @@
 
 #include <kvmodel/adapters/detail/aerospike_wire.hpp>
 #include <kvmodel/cdt/context.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/exp/codes.hpp>
@@ -1374,6 +1375,105 @@ inline expr map_remove_by_value_range(const expr& begin,
 inline expr map_remove_by_value_rel_rank_range(
     const expr& v, const expr& rank, const expr& count, const expr& bin, const ctx* c = nullptr) {
     return detail::cdt_modify(true, c, 89, {expr(0), v, rank, count}, {}, bin);
+}
+
+// --- HLL ------------------------------------------------------------------------------
+/// as_exp_bin_hll: bin `n` if an HLL (bytes holding a sketch), else unknown.
+inline expr bin_hll(std::string_view n) {
+    return bin(n, type::hll);
+}
+/// An HLL constant: the sketch as an HLL particle (what as_exp_val sends
+/// for as_bytes of type AS_BYTES_HLL).
+inline expr hll_val(const kvmodel::bytes& sketch) {
+    expr e;
+    detail::writer(e).prefixed(adapters::detail::particle::hll, sketch.data(), sketch.size());
+    return e;
+}
+
+namespace detail {
+inline expr hll_call(type t, bool modify, cdt::hll_op_code op, std::initializer_list<expr> params,
+                     const expr& bin) {
+    const std::vector<expr> p(params);
+    return call(t,
+                static_cast<std::uint8_t>(modify ? call_system::hll | call_system::modify_local
+                                                 : call_system::hll),
+                nullptr,
+                static_cast<std::int64_t>(op),
+                p,
+                {},
+                bin);
+}
+inline expr hll_flags(const cdt::hll_policy* policy) {
+    return int_val(policy == nullptr ? 0 : static_cast<std::int64_t>(policy->flags));
+}
+} // namespace detail
+
+/// as_exp_hll_init_mh: a new (or reset) HLL with the given bits; the value is
+/// the sketch.
+inline expr hll_init_mh(const cdt::hll_policy* policy,
+                        const expr& index_bit_count,
+                        const expr& mh_bit_count,
+                        const expr& bin) {
+    return detail::hll_call(type::hll, true, cdt::hll_op_code::hll_init,
+                            {index_bit_count, mh_bit_count, detail::hll_flags(policy)}, bin);
+}
+/// as_exp_hll_init: as the C client packs it, [index_bit_count, flags]; the
+/// server reads the flags as the minhash bit count (0 without a policy).
+inline expr hll_init(const cdt::hll_policy* policy, const expr& index_bit_count, const expr& bin) {
+    return detail::hll_call(type::hll, true, cdt::hll_op_code::hll_init,
+                            {index_bit_count, detail::hll_flags(policy)}, bin);
+}
+/// as_exp_hll_add_mh: the sketch with the list's elements added (created with
+/// the given bits when `bin` is nil).
+inline expr hll_add_mh(const cdt::hll_policy* policy,
+                       const expr& list,
+                       const expr& index_bit_count,
+                       const expr& mh_bit_count,
+                       const expr& bin) {
+    return detail::hll_call(type::hll, true, cdt::hll_op_code::hll_add,
+                            {list, index_bit_count, mh_bit_count, detail::hll_flags(policy)}, bin);
+}
+/// as_exp_hll_add: hll_add_mh without minhash bits (-1).
+inline expr hll_add(const cdt::hll_policy* policy,
+                    const expr& list,
+                    const expr& index_bit_count,
+                    const expr& bin) {
+    return hll_add_mh(policy, list, index_bit_count, int_val(-1), bin);
+}
+/// as_exp_hll_update: hll_add_mh with both bit counts -1 (the sketch must exist).
+inline expr hll_update(const cdt::hll_policy* policy, const expr& list, const expr& bin) {
+    return hll_add_mh(policy, list, int_val(-1), int_val(-1), bin);
+}
+/// as_exp_hll_get_count: the estimated count (integer).
+inline expr hll_get_count(const expr& bin) {
+    return detail::hll_call(type::integer, false, cdt::hll_op_code::hll_get_count, {}, bin);
+}
+/// as_exp_hll_get_union: the union of `bin` and the list of sketches (an HLL).
+inline expr hll_get_union(const expr& list, const expr& bin) {
+    return detail::hll_call(type::hll, false, cdt::hll_op_code::hll_get_union, {list}, bin);
+}
+/// as_exp_hll_get_union_count: the estimated count of that union (integer).
+inline expr hll_get_union_count(const expr& list, const expr& bin) {
+    return detail::hll_call(
+        type::integer, false, cdt::hll_op_code::hll_get_union_count, {list}, bin);
+}
+/// as_exp_hll_get_intersect_count: the estimated count of the intersection (integer).
+inline expr hll_get_intersect_count(const expr& list, const expr& bin) {
+    return detail::hll_call(type::integer, false, cdt::hll_op_code::hll_get_intersect_count, {list},
+                            bin);
+}
+/// as_exp_hll_get_similarity: the estimated Jaccard similarity (float).
+inline expr hll_get_similarity(const expr& list, const expr& bin) {
+    return detail::hll_call(
+        type::floating, false, cdt::hll_op_code::hll_get_similarity, {list}, bin);
+}
+/// as_exp_hll_describe: [n_index_bits, n_minhash_bits] (list).
+inline expr hll_describe(const expr& bin) {
+    return detail::hll_call(type::list, false, cdt::hll_op_code::hll_describe, {}, bin);
+}
+/// as_exp_hll_may_contain: 1 if every element of the list may be in the sketch, else 0.
+inline expr hll_may_contain(const expr& list, const expr& bin) {
+    return detail::hll_call(type::integer, false, cdt::hll_op_code::hll_may_contain, {list}, bin);
 }
 
 } // namespace kvmodel::exp

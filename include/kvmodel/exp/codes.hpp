@@ -99,7 +99,7 @@ inline constexpr std::uint8_t call = 127;          ///< a CDT (or bit / HLL) cal
 namespace call_system {
 inline constexpr std::uint8_t cdt = 0;             ///< CDT (map / list) call
 inline constexpr std::uint8_t bits = 1;            ///< bit call (refused)
-inline constexpr std::uint8_t hll = 2;             ///< HLL call (refused)
+inline constexpr std::uint8_t hll = 2;             ///< HLL call (as_exp_hll_*)
 inline constexpr std::uint8_t modify_local = 0x40; ///< OR-ed in: the call modifies its operand
 } // namespace call_system
 

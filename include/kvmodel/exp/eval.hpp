@@ -16,10 +16,11 @@
 // all-float, logic booleans, ...), an invalid bin or variable name, an
 // undefined or duplicate variable, a bad regex, digest_modulo(0), a packed
 // size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
-// cmp_geo, HLL values and HLL calls and path expressions (select/modify by
-// path) are refused with PARAMETER_ERROR naming them: kvmodel has no GeoJSON
-// or HLL type yet, and the rest is future work. Bit calls run the blob
-// engine (exp/detail/bits.hpp). A
+// cmp_geo and path expressions (select/modify by path) are refused with
+// PARAMETER_ERROR naming them: kvmodel has no GeoJSON type, and the rest is
+// future work. Bit calls run the blob engine (exp/detail/bits.hpp); HLL
+// values, bins and calls the HLL engine (exp/detail/hll.hpp: an HLL is a
+// bytes value holding a sketch). A
 // call of more than 18 arguments is refused too (the server asserts on it).
 // Loop variables and remove_result, which only mean something inside path
 // expressions, evaluate to unknown elsewhere; so do a list set-order and a
@@ -61,6 +62,7 @@
 #include <kvmodel/exp/codes.hpp>
 #include <kvmodel/exp/detail/bits.hpp>
 #include <kvmodel/exp/detail/unordered_cmp.hpp>
+#include <kvmodel/exp/detail/hll.hpp>
 #include <kvmodel/exp/hook.hpp>
 
 #include <algorithm>
@@ -288,7 +290,8 @@ struct call_arg {
 };
 
 struct call_info {
-    std::uint64_t op = 0; // the CDT (or bit) wire op code
+    std::uint64_t system = 0; // call_system::cdt, ::bits or ::hll
+    std::uint64_t op = 0; // the CDT, bit or HLL wire op code
     bool modify = false;  // CALL_FLAG_MODIFY_LOCAL
     bool bits = false;    // system BITS (exp/detail/bits.hpp), else CDT
     rtype declared = rtype::nil;
@@ -790,7 +793,8 @@ private:
                 t = rtype::blob;
                 break;
             case 18:
-                return set_error("hll value", "HLL values are not supported by kvmodel yet");
+                t = rtype::hll;
+                break;
             case 23:
                 return set_error("geojson value",
                                  "GeoJSON values are not supported by kvmodel (no GeoJSON type)");
@@ -1136,8 +1140,6 @@ private:
             if (rt == rtype::geojson)
                 return set_error(name,
                                  "GeoJSON bins are not supported by kvmodel (no GeoJSON type)");
-            if (rt == rtype::hll)
-                return set_error(name, "HLL bins are not supported by kvmodel yet");
             at(ix).type = rt;
             at(ix).name = std::move(bn);
             close(ix);
@@ -1478,8 +1480,7 @@ private:
         ci.modify = (sys & call_system::modify_local) != 0;
         std::uint64_t system = sys & ~std::uint64_t{call_system::modify_local};
         ci.bits = system == call_system::bits;
-        if (system == call_system::hll)
-            return set_error("call", "HLL calls in expressions are not supported by kvmodel yet");
+        ci.system = system;
         // The op list: [op, args...] or [0xff, ctx, [op, args...]].
         std::uint32_t n = 0;
         if (!m_in.list_count(n) || n == 0 || !m_in.need(n))
@@ -1527,12 +1528,18 @@ private:
         rtype bt{};
         if (!child(depth, bt))
             return false;
-        if (ci.bits && bt != rtype::nil && bt != rtype::blob)
-            return set_error("call", std::string("arg ") + detail::rtype_name(bt) + " is not blob");
-        if (!ci.bits && bt != rtype::nil && bt != rtype::list && bt != rtype::map)
+        if (system == call_system::hll) {
+            if (bt != rtype::nil && bt != rtype::hll)
+                return set_error("call",
+                                 std::string("arg ") + detail::rtype_name(bt) + " is not hll");
+        } else if (ci.bits) {
+            if (bt != rtype::nil && bt != rtype::blob)
+                return set_error("call",
+                                 std::string("arg ") + detail::rtype_name(bt) + " is not blob");
+        } else if (bt != rtype::nil && bt != rtype::list && bt != rtype::map)
             return set_error("call",
                              std::string("arg ") + detail::rtype_name(bt) + " is not list or map");
-        if (system != call_system::cdt && !ci.bits)
+        if (system != call_system::cdt && system != call_system::hll && !ci.bits)
             return set_error("call", "invalid system " + std::to_string(sys));
         at(ix).i = static_cast<std::int64_t>(m_prog.m_calls.size());
         at(ix).type = ci.declared;
@@ -1597,7 +1604,7 @@ inline std::int64_t particle_of(const value& v) noexcept {
     case value_type::string:
         return particle_type::string;
     case value_type::bytes:
-        return particle_type::blob;
+        return is_hll_value(v) ? particle_type::hll : particle_type::blob;
     case value_type::boolean:
         return particle_type::boolean;
     case value_type::map:
@@ -1628,6 +1635,8 @@ inline bool is_type(const value& v, rtype t) noexcept {
         return v.is_bytes();
     case rtype::floating:
         return v.is_double();
+    case rtype::hll:
+        return is_hll_value(v);
     default:
         return false;
     }
@@ -2735,6 +2744,15 @@ private:
                 !detail::is_type(res, ci.declared))
                 return false;
             out = std::move(res);
+            return true;
+        }
+        if (ci.system == call_system::hll) {
+            std::optional<value> h = ci.ctx.empty()
+                                         ? detail::hll_call(ci.op, ci.modify, args, std::move(b))
+                                         : std::nullopt;
+            if (!h || !detail::is_type(*h, ci.declared))
+                return false;
+            out = std::move(*h);
             return true;
         }
         std::optional<value> bin;

@@ -15,6 +15,7 @@
 //   delete_op       as_operations_add_delete        deletes the record
 //   cdt_operation   as_operations_map_* / list_*    {bin, cdt::op}
 //   bit_operation   as_operations_bit_*             {bin, cdt::bit_op}
+//   hll_operation   as_operations_hll_*             {bin, cdt::hll_op}
 //   exp_read_op     as_operations_exp_read          {name, packed expression, flags}
 //   exp_write_op    as_operations_exp_write         {bin, packed expression, flags}
 //
@@ -26,7 +27,7 @@
 // an int delta (or double and double), append/prepend a string bin and a
 // string (or bytes and bytes), else BIN_TYPE_ERROR; add/append/prepend on a
 // missing bin create it from the operand. read_all cannot share a command
-// with other read ops, CDT ops or bit ops, nor appear twice
+// with other read ops, CDT, bit or HLL ops, nor appear twice
 // (PARAMETER_ERROR); touch_op yields no result on the wire (nil here).
 //
 // Expression ops (the server's expop.c), packed expressions as
@@ -48,6 +49,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/value.hpp>
 
@@ -141,6 +143,16 @@ struct bit_operation {
     friend bool operator==(const bit_operation&, const bit_operation&) = default;
 };
 
+/// A HyperLogLog operation on an HLL bin (its sketch held as bytes).
+struct hll_operation {
+    /// The HLL bin.
+    std::string bin;
+    /// The operation (cdt/hll_ops.hpp builds it).
+    cdt::hll_op op;
+    /// Member-wise equality.
+    friend bool operator==(const hll_operation&, const hll_operation&) = default;
+};
+
 /// Evaluates a packed expression; its value is the op's result.
 struct exp_read_op {
     /// The name the result is returned under (as a bin).
@@ -177,7 +189,8 @@ using operation = std::variant<read_op,
                                cdt_operation,
                                bit_operation,
                                exp_read_op,
-                               exp_write_op>;
+                               exp_write_op,
+                               hll_operation>;
 
 /// Which alternative an operation is (its variant index).
 enum class op_kind : std::uint8_t {
@@ -194,6 +207,7 @@ enum class op_kind : std::uint8_t {
     bit = 10,
     exp_read = 11,
     exp_write = 12,
+    hll = 13,
 };
 
 /// Which alternative `o` holds. O(1).
@@ -223,13 +237,15 @@ inline const std::string* bin_of(const operation& o) noexcept {
         return &std::get_if<exp_read_op>(&o)->name;
     case op_kind::exp_write:
         return &std::get_if<exp_write_op>(&o)->bin;
+    case op_kind::hll:
+        return &std::get_if<hll_operation>(&o)->bin;
     default:
         return nullptr;
     }
 }
 
 /// Whether an operation only reads: read, read_all, read_header, CDT read ops
-/// (cdt::classify == read) and bit read ops. A command of reads only never
+/// (cdt::classify == read), bit and HLL read ops. A command of reads only never
 /// writes the record.
 inline bool is_read(const operation& o) noexcept {
     switch (kind(o)) {
@@ -242,13 +258,15 @@ inline bool is_read(const operation& o) noexcept {
         return cdt::classify(std::get<cdt_operation>(o).op.code) == cdt::op_class::read;
     case op_kind::bit:
         return cdt::is_bit_read(std::get<bit_operation>(o).op.code);
+    case op_kind::hll:
+        return cdt::is_hll_read(std::get<hll_operation>(o).op.code);
     default:
         return false;
     }
 }
 
 /// The operation's name for messages: "read", "write", "add", ..., or the
-/// CDT / bit op's own name ("map_put", "bit_set").
+/// CDT / bit / HLL op's own name ("map_put", "bit_set", "hll_add").
 inline std::string_view op_name(const operation& o) noexcept {
     switch (kind(o)) {
     case op_kind::read:
@@ -277,6 +295,8 @@ inline std::string_view op_name(const operation& o) noexcept {
         return "exp_read";
     case op_kind::exp_write:
         return "exp_write";
+    case op_kind::hll:
+        return cdt::hll_op_name(std::get<hll_operation>(o).op.code);
     }
     return "?";
 }
@@ -330,6 +350,10 @@ inline operation cdt(std::string bin, ::kvmodel::cdt::op o) {
 /// A bit operation on bytes bin `bin`.
 inline operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
     return bit_operation{std::move(bin), std::move(o)};
+}
+/// A HyperLogLog operation on HLL bin `bin`.
+inline operation hll(std::string bin, ::kvmodel::cdt::hll_op o) {
+    return hll_operation{std::move(bin), std::move(o)};
 }
 /// An expression read: `kv::op::exp_read("r", (exp::bin_int("a") + 1).bytes())`.
 inline operation exp_read(std::string name, std::vector<std::uint8_t> exp, std::uint32_t flags = 0) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/context.hpp> // detail::apply_in_context, for the in-place write
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
@@ -304,6 +305,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
                     break;
                 case kv::op_kind::cdt:
                 case kv::op_kind::bit:
+                case kv::op_kind::hll:
                     conflict = !kv::is_read(o);
                     break;
                 default:
@@ -330,6 +332,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
             response_bins = true;
             break;
         case kv::op_kind::bit:
+        case kv::op_kind::hll:
             response_bins = response_bins || kv::is_read(o);
             break;
         default:
@@ -422,6 +425,13 @@ inline result<std::optional<value>> eval_exp_op(std::span<const std::uint8_t> pa
     return (*h)->eval(packed, v);
 }
 
+/// A bit or HLL op (the two blob engines) applied to `bin`.
+inline result<value> apply_bit_or_hll(std::optional<value>& bin, const kv::operation& o) {
+    if (const auto* b = std::get_if<kv::bit_operation>(&o))
+        return cdt::apply_bit_op(bin, b->op);
+    return cdt::apply_hll_op(bin, std::get<kv::hll_operation>(o).op);
+}
+
 /// Applies one read-type op to a bin value without changing it; the result.
 inline result<value>
 read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env& env) {
@@ -461,13 +471,13 @@ read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env&
             bin = b->val; // O(1) for lists and maps
         return cdt::apply(bin, c.op);
     }
-    case kv::op_kind::bit: {
-        const auto& c = std::get<kv::bit_operation>(o);
-        const stored_bin* b = e.find(c.bin);
+    case kv::op_kind::bit:
+    case kv::op_kind::hll: {
+        const stored_bin* b = e.find(*kv::bin_of(o));
         std::optional<value> bin;
         if (b != nullptr)
             bin = b->val;
-        return cdt::apply_bit_op(bin, c.op);
+        return apply_bit_or_hll(bin, o);
     }
     default:
         break;
@@ -1102,20 +1112,21 @@ inline result<void> apply_ops(txn& t,
             res = std::move(r).value();
             break;
         }
-        case kv::op_kind::bit: {
-            const auto& x = std::get<kv::bit_operation>(o);
-            if (cdt::is_bit_read(x.op.code)) {
+        case kv::op_kind::bit:
+        case kv::op_kind::hll: {
+            if (kv::is_read(o)) {
                 result<value> r = read_one(t.target(), o, out, env);
                 if (!r)
                     return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
                 res = std::move(r).value();
                 break;
             }
-            std::optional<value> bin = t.take(x.bin);
-            result<value> r = cdt::apply_bit_op(bin, x.op);
+            const std::string& name = *kv::bin_of(o);
+            std::optional<value> bin = t.take(name);
+            result<value> r = apply_bit_or_hll(bin, o);
             if (!r)
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
-            t.give_back(x.bin, std::move(bin));
+            t.give_back(name, std::move(bin));
             res = std::move(r).value();
             break;
         }
