@@ -62,6 +62,7 @@
 #include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
@@ -102,6 +103,7 @@ namespace detail { // sim/detail/state.hpp, sim/detail/record_engine.hpp
 struct namespace_state;
 struct partition;
 struct entry;
+struct failure_info;
 class txn;
 } // namespace detail
 
@@ -279,6 +281,16 @@ public:
                                               std::span<const std::string> bins,
                                               const kv::read_policy& rp = {});
 
+    /// Batch operate (kv/batch.hpp): reads, writes and deletes, each with its
+    /// own policy (a record without a filter expression takes bp's), one
+    /// result per record in batch order. Round trips: one per node the batch
+    /// touches per attempt. Duplicate keys run in batch order; a node failing
+    /// mid-batch fails its unanswered records (writes in doubt once sent and
+    /// lost), retried within bp.max_retries; respond_all_keys false stops a
+    /// node's part at its first error other than not found / filtered out.
+    std::vector<result<kv::record>> batch_operate(std::span<const kv::batch_record> batch,
+                                                  const kv::batch_policy& bp = {});
+
     // --- queries -------------------------------------------------------------
 
     /// Creates a secondary index: INDEX_FOUND if one of that name exists,
@@ -395,6 +407,34 @@ private:
     static void count_read(detail::partition& p, detail::entry& e);
 
     // --- commands ------------------------------------------------------------
+
+    // The server's side of one get / operate / remove of k, under p's lock
+    // (the single-record commands and batch_operate share them). cmd names
+    // the command in messages; applied is set when a write committed.
+    static result<kv::record> serve_get(detail::namespace_state& ns,
+                                        detail::partition& p,
+                                        const kv::key& k,
+                                        const kv::base_policy& rp,
+                                        std::int64_t now_ms,
+                                        std::string_view cmd);
+    result<kv::record> serve_operate(detail::namespace_state& ns,
+                                     detail::partition& p,
+                                     const kv::key& k,
+                                     std::span<const kv::operation> ops,
+                                     const kv::write_policy& wp,
+                                     bool read_only,
+                                     bool has_touch,
+                                     std::int64_t now_ms,
+                                     std::string_view cmd,
+                                     bool& applied,
+                                     detail::failure_info& fi);
+    static result<kv::record> serve_remove(detail::namespace_state& ns,
+                                           detail::partition& p,
+                                           const kv::key& k,
+                                           const kv::write_policy& wp,
+                                           std::int64_t now_ms,
+                                           std::string_view cmd,
+                                           bool& applied);
 
     result<kv::record> operate_impl(const kv::key& k,
                                     std::span<const kv::operation> ops,
@@ -519,6 +559,7 @@ static_assert(kv::kv_queryable<cluster>);
 // kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION).
 #if KVMODEL_DEFINITIONS
 #    include <kvmodel/sim/detail/cluster_impl.hpp>
+#    include <kvmodel/sim/detail/cluster_batch.hpp>
 
 namespace kvmodel::sim {
 
@@ -574,23 +615,7 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                "get",
                rep,
                [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
-                   -> result<kv::record> {
-                   const std::int64_t now_s = now_ms / 1000;
-                   detail::entry* e = live(ns, p, k, now_s);
-                   if (e == nullptr)
-                       return count_failure(
-                           p, fail(status::record_not_found, "get: record not found"));
-                   if (!detail::same_name(e->set(), k.set()))
-                       return count_failure(p, detail::set_mismatch("get", k, *e));
-                   if (!rp.filter_exp.empty())
-                       if (result<void> f = filter(rp, *e, k, now_ms, "get"); !f)
-                           return count_failure(p, f.error());
-                   kv::record out;
-                   detail::copy_bins(*e, out);
-                   detail::copy_header(*e, now_s, out);
-                   count_read(p, *e);
-                   return out;
-               });
+                   -> result<kv::record> { return serve_get(ns, p, k, rp, now_ms, "get"); });
 }
 
 KVMODEL_DECL result<kv::record>
@@ -692,34 +717,7 @@ KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_poli
         "remove",
         rep,
         [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
-            -> result<kv::record> {
-            detail::entry* e = live(ns, p, k, now_ms / 1000);
-            if (e == nullptr)
-                return count_failure(p, fail(status::record_not_found, "remove: record not found"));
-            if (!detail::same_name(e->set(), k.set()))
-                return count_failure(p,
-                                     fail(status::parameter_error,
-                                          "remove: set name '" + k.set() +
-                                              "' does not match the record's set '" + e->set() +
-                                              "'"));
-            if (!wp.filter_exp.empty())
-                if (result<void> f = filter(wp, *e, k, now_ms, "remove"); !f)
-                    return count_failure(p, f.error());
-            if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
-                (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
-                return count_failure(
-                    p,
-                    fail(status::generation_error,
-                         "remove: generation is " + std::to_string(e->generation) +
-                             ", policy expects " +
-                             (wp.gen == kv::generation_policy::gt ? "more than " : "") +
-                             std::to_string(wp.generation)));
-            erase_record(ns, p, k, *e);
-            p.written();
-            p.account([](counters& c) { ++c.deletes; });
-            applied = true;
-            return kv::record{};
-        });
+            -> result<kv::record> { return serve_remove(ns, p, k, wp, now_ms, "remove", applied); });
     if (!r)
         return std::move(r).error();
     return {};

@@ -210,39 +210,109 @@ inline result<kv::record> cluster::operate_impl(const kv::key& k,
         rep,
         [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
             -> result<kv::record> {
-            const std::int64_t now_s = now_ms / 1000;
             detail::failure_info fi;
-            if (read_only) {
-                detail::entry* cur = live(ns, p, k, now_s);
-                if (cur != nullptr && !wp.filter_exp.empty())
-                    if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
-                        return count_failure(p, f.error());
-                result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
-                if (r) {
-                    count_read(p, *cur);
-                    return r;
-                }
+            result<kv::record> r =
+                serve_operate(ns, p, k, ops, wp, read_only, has_touch, now_ms, cmd, applied, fi);
+            if (!r)
                 rep.failed_op = fi.op_index;
-                count_error(p, r.code());
-                return r;
-            }
-            kv::record out;
-            result<void> r = write_command(
-                ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
-                    return detail::apply_ops(t,
-                                             ops,
-                                             cmd,
-                                             out,
-                                             fi,
-                                             ns.lim.max_record_size,
-                                             detail::exp_env{&k.digest(), now_ms});
-                });
-            if (!r) {
-                rep.failed_op = fi.op_index;
-                return r.error();
-            }
-            return out;
+            return r;
         });
+}
+
+inline result<kv::record> cluster::serve_get(detail::namespace_state& ns,
+                                             detail::partition& p,
+                                             const kv::key& k,
+                                             const kv::base_policy& rp,
+                                             std::int64_t now_ms,
+                                             std::string_view cmd) {
+    const std::int64_t now_s = now_ms / 1000;
+    detail::entry* e = live(ns, p, k, now_s);
+    if (e == nullptr)
+        return count_failure(p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
+    if (!detail::same_name(e->set(), k.set()))
+        return count_failure(p, detail::set_mismatch(cmd, k, *e));
+    if (!rp.filter_exp.empty())
+        if (result<void> f = filter(rp, *e, k, now_ms, cmd); !f)
+            return count_failure(p, f.error());
+    kv::record out;
+    detail::copy_bins(*e, out);
+    detail::copy_header(*e, now_s, out);
+    count_read(p, *e);
+    return out;
+}
+
+inline result<kv::record> cluster::serve_operate(detail::namespace_state& ns,
+                                                 detail::partition& p,
+                                                 const kv::key& k,
+                                                 std::span<const kv::operation> ops,
+                                                 const kv::write_policy& wp,
+                                                 bool read_only,
+                                                 bool has_touch,
+                                                 std::int64_t now_ms,
+                                                 std::string_view cmd,
+                                                 bool& applied,
+                                                 detail::failure_info& fi) {
+    const std::int64_t now_s = now_ms / 1000;
+    if (read_only) {
+        detail::entry* cur = live(ns, p, k, now_s);
+        if (cur != nullptr && !wp.filter_exp.empty())
+            if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+                return count_failure(p, f.error());
+        result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
+        if (r) {
+            count_read(p, *cur);
+            return r;
+        }
+        count_error(p, r.code());
+        return r;
+    }
+    kv::record out;
+    result<void> r =
+        write_command(ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
+            return detail::apply_ops(t,
+                                     ops,
+                                     cmd,
+                                     out,
+                                     fi,
+                                     ns.lim.max_record_size,
+                                     detail::exp_env{&k.digest(), now_ms});
+        });
+    if (!r)
+        return r.error();
+    return out;
+}
+
+inline result<kv::record> cluster::serve_remove(detail::namespace_state& ns,
+                                                detail::partition& p,
+                                                const kv::key& k,
+                                                const kv::write_policy& wp,
+                                                std::int64_t now_ms,
+                                                std::string_view cmd,
+                                                bool& applied) {
+    detail::entry* e = live(ns, p, k, now_ms / 1000);
+    if (e == nullptr)
+        return count_failure(p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
+    if (!detail::same_name(e->set(), k.set()))
+        return count_failure(p,
+                             fail(status::parameter_error,
+                                  std::string(cmd) + ": set name '" + k.set() +
+                                      "' does not match the record's set '" + e->set() + "'"));
+    if (!wp.filter_exp.empty())
+        if (result<void> f = filter(wp, *e, k, now_ms, cmd); !f)
+            return count_failure(p, f.error());
+    if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
+        (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
+        return count_failure(p,
+                             fail(status::generation_error,
+                                  std::string(cmd) + ": generation is " +
+                                      std::to_string(e->generation) + ", policy expects " +
+                                      (wp.gen == kv::generation_policy::gt ? "more than " : "") +
+                                      std::to_string(wp.generation)));
+    erase_record(ns, p, k, *e);
+    p.written();
+    p.account([](counters& c) { ++c.deletes; });
+    applied = true;
+    return kv::record{};
 }
 
 template <class Apply>
