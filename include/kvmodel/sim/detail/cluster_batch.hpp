@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -57,49 +58,73 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
     using std::chrono::microseconds;
     using kind = kv::batch_record::kind;
     const std::size_t n = batch.size();
+    // Built in batch order by the first attempt (answers constructed in
+    // place, not assigned over placeholders); retries assign.
     std::vector<result<kv::record>> out;
     out.reserve(n);
-    for (std::size_t i = 0; i < n; ++i)
-        out.emplace_back(fail(status::no_response, "batch_operate: no answer"));
-    // The batch policy's filter applies to a record without its own (as the
-    // clients' batch sub-policies inherit it).
+    // The policy each record runs under: its own, or a copy when it needs
+    // one (a read through operate; the batch policy's filter, which applies
+    // to a record without its own, as the clients' batch sub-policies
+    // inherit it).
     const bool inherit = !bp.filter_exp.empty();
-    std::vector<kv::write_policy> policies; // per record, the policy it runs under
-    std::vector<bool> read_only(n, false);
-    std::vector<bool> touches(n, false);
-    std::vector<bool> lost(n, false);
+    struct slot {
+        const kv::write_policy* wp = nullptr;
+        detail::namespace_state* ns = nullptr;
+        std::uint8_t flags = 0; // read_only | touches | lost | bad
+    };
+    // The records failing before they are sent (rare), with their errors.
+    std::vector<std::pair<std::size_t, error>> bad;
+    std::vector<slot> slots(n);
+    std::vector<std::unique_ptr<kv::write_policy>> copies;
+    constexpr std::uint8_t read_only = 1;
+    constexpr std::uint8_t touches = 2;
+    constexpr std::uint8_t lost = 4;
+    constexpr std::uint8_t failed = 8;
     std::vector<std::size_t> pending;
-    policies.reserve(n);
+    pending.reserve(n);
+    // What fails a record before it is sent: the checks of its command.
+    const auto precheck = [&](std::size_t i, slot& sl) -> std::optional<error> {
+        const kv::batch_record& br = batch[i];
+        if (sl.ns == nullptr)
+            return unknown_namespace(cmd, br.k.ns());
+        if (result<void> c = br.k.check(); !c)
+            return error{c.error().code, std::string(cmd) + ": " + c.error().message, false};
+        if (br.type == kind::remove || (br.type == kind::read && br.ops.empty()))
+            return std::nullopt;
+        detail::failure_info fi;
+        if (result<void> c = detail::check_command(br.ops, *sl.wp, cmd, fi); !c)
+            return c.error();
+        if (detail::is_read_only(br.ops))
+            sl.flags |= read_only;
+        else if (br.type == kind::read)
+            return error{status::parameter_error,
+                         "batch_operate: record " + std::to_string(i) +
+                             " is a read but holds a write operation (use a batch write)",
+                         false};
+        if (std::any_of(br.ops.begin(), br.ops.end(), [](const kv::operation& o) {
+                return kv::kind(o) == kv::op_kind::touch;
+            }))
+            sl.flags |= touches;
+        return std::nullopt;
+    };
     for (std::size_t i = 0; i < n; ++i) {
         const kv::batch_record& br = batch[i];
-        policies.push_back(br.type == kind::read ? kv::as_write_policy(br.rp) : br.wp);
-        kv::write_policy& wp = policies.back();
-        if (inherit && wp.filter_exp.empty())
-            wp.filter_exp = bp.filter_exp;
-        if (find_ns(br.k.ns()) == nullptr) {
-            out[i] = unknown_namespace(cmd, br.k.ns());
-            continue;
+        const kv::base_policy& own = br.type == kind::read
+                                         ? static_cast<const kv::base_policy&>(br.rp)
+                                         : static_cast<const kv::base_policy&>(br.wp);
+        if (br.type == kind::read || (inherit && own.filter_exp.empty())) {
+            copies.push_back(std::make_unique<kv::write_policy>(
+                br.type == kind::read ? kv::as_write_policy(br.rp) : br.wp));
+            if (inherit && own.filter_exp.empty())
+                copies.back()->filter_exp = bp.filter_exp;
+            slots[i].wp = copies.back().get();
+        } else {
+            slots[i].wp = &br.wp;
         }
-        if (result<void> c = br.k.check(); !c) {
-            out[i] = error{c.error().code, std::string(cmd) + ": " + c.error().message};
-            continue;
-        }
-        if (br.type != kind::remove && !(br.type == kind::read && br.ops.empty())) {
-            detail::failure_info fi;
-            if (result<void> c = detail::check_command(br.ops, wp, cmd, fi); !c) {
-                out[i] = c.error();
-                continue;
-            }
-            read_only[i] = detail::is_read_only(br.ops);
-            if (br.type == kind::read && !read_only[i]) {
-                out[i] = fail(status::parameter_error,
-                              "batch_operate: record " + std::to_string(i) +
-                                  " is a read but holds a write operation (use a batch write)");
-                continue;
-            }
-            touches[i] = std::any_of(br.ops.begin(), br.ops.end(), [](const kv::operation& o) {
-                return kv::kind(o) == kv::op_kind::touch;
-            });
+        slots[i].ns = find_ns(br.k.ns());
+        if (std::optional<error> e = precheck(i, slots[i])) {
+            slots[i].flags |= failed;
+            bad.emplace_back(i, std::move(*e));
         }
         pending.push_back(i);
     }
@@ -109,11 +134,36 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
         std::vector<std::size_t> retry;
         std::vector<detail::batch_group> groups;
         const time_ms now = m_clock->now_ms();
-        for (std::size_t i : pending) {
+        for (std::size_t at = 0; at < pending.size(); ++at) {
+            const std::size_t i = pending[at];
+            // The partitions and record slots a few records ahead are likely
+            // cold: ask for them now, so their misses overlap this record's
+            // work (run() does the same for one command).
+            if (at + 4 < pending.size()) {
+                const kv::key& ahead = batch[pending[at + 4]].k;
+                if (detail::namespace_state* ans = slots[pending[at + 4]].ns) {
+                    __builtin_prefetch(&ans->parts[ahead.partition_id()], 1);
+                    ans->records[ahead.partition_id()].prefetch(ahead.digest());
+                }
+            }
+            // Every record answers once per attempt it is in: in place on
+            // the first, over its earlier answer on a retry.
+            const auto answer = [&](auto&& r) {
+                if (attempt == 0)
+                    out.emplace_back(std::forward<decltype(r)>(r));
+                else
+                    out[i] = std::forward<decltype(r)>(r);
+            };
+            if ((slots[i].flags & failed) != 0) {
+                for (auto& [at_bad, e] : bad)
+                    if (at_bad == i)
+                        answer(std::move(e));
+                continue;
+            }
             const kv::batch_record& br = batch[i];
             const kv::key& k = br.k;
             const bool is_write = br.type != kind::read;
-            detail::namespace_state* ns = find_ns(k.ns());
+            detail::namespace_state* ns = slots[i].ns;
             detail::attempt_info info{command, attempt, now, &ns->name, &k.digest(), is_write, -1};
             if (command != 0)
                 apply_topology_faults(info);
@@ -126,9 +176,9 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     ++c.errors;
                     ++c.unavailable;
                 });
-                out[i] = fail(status::partition_unavailable,
+                answer(fail(status::partition_unavailable,
                               "batch_operate: partition " + std::to_string(k.partition_id()) +
-                                  " has no live copy");
+                                  " has no live copy"));
                 retry.push_back(i);
                 continue;
             }
@@ -143,7 +193,7 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
             }
             info.node = node;
             bool applied = false;
-            const kv::write_policy& wp = policies[i];
+            const kv::write_policy& wp = *slots[i].wp;
             // The server's answer for this record, run under the lock.
             const auto serve = [&]() -> result<kv::record> {
                 switch (br.type) {
@@ -157,11 +207,20 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     break;
                 }
                 detail::failure_info fi;
-                return serve_operate(
-                    *ns, p, k, br.ops, wp, read_only[i], touches[i], now, cmd, applied, fi);
+                return serve_operate(*ns,
+                                     p,
+                                     k,
+                                     br.ops,
+                                     wp,
+                                     (slots[i].flags & read_only) != 0,
+                                     (slots[i].flags & touches) != 0,
+                                     now,
+                                     cmd,
+                                     applied,
+                                     fi);
             };
             if (g->stopped) {
-                out[i] = kv::detail::batch_not_reached(i);
+                answer(kv::detail::batch_not_reached(i));
                 continue;
             }
             if (g->broken) {
@@ -171,8 +230,9 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                 });
                 if (g->rest_applied)
                     (void)serve();
-                out[i] = *g->broken;
-                lost[i] = lost[i] || g->lost;
+                answer(*g->broken);
+                if (g->lost)
+                    slots[i].flags |= lost;
                 retry.push_back(i);
                 continue;
             }
@@ -181,10 +241,9 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     ++c.ops;
                     ++c.errors;
                 });
-                out[i] =
-                    fail(status::max_error_rate,
+                answer(fail(status::max_error_rate,
                          "batch_operate: max error rate exceeded (node " + std::to_string(node) +
-                             ")");
+                             ")"));
                 retry.push_back(i);
                 continue;
             }
@@ -198,7 +257,7 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                 g->broken = error{status::connection,
                                   "batch_operate: connection refused by node " +
                                       std::to_string(node) + " (dead)"};
-                out[i] = *g->broken;
+                answer(*g->broken);
                 retry.push_back(i);
                 continue;
             }
@@ -211,18 +270,18 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     ++c.errors;
                     ++c.key_busy;
                 });
-                out[i] = fail(status::key_busy,
+                answer(fail(status::key_busy,
                               "batch_operate: key busy (more than " +
                                   std::to_string(ns->transaction_pending_limit) +
-                                  " writes waiting on the record; transaction-pending-limit)");
+                                  " writes waiting on the record; transaction-pending-limit)"));
                 continue;
             }
             if (fx.timeout) {
                 add_node_error(node, now);
                 g->broken = timed_out(p, cmd, fx, late, latency, true, false);
                 g->lost = true;
-                out[i] = *g->broken;
-                lost[i] = true;
+                answer(*g->broken);
+                slots[i].flags |= lost;
                 retry.push_back(i);
                 continue;
             }
@@ -235,14 +294,14 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                                 : timed_out(p, cmd, fx, late, latency, r.has_value(), doubt);
                 g->rest_applied = !fx.crashed || late;
                 g->lost = true;
-                out[i] = *g->broken;
-                lost[i] = true;
+                answer(*g->broken);
+                slots[i].flags |= lost;
                 retry.push_back(i);
                 continue;
             }
             if (!r && !bp.respond_all_keys && kv::detail::stops_batch(r.error()))
                 g->stopped = true;
-            out[i] = std::move(r);
+            answer(std::move(r));
         }
         for (const detail::batch_group& g : groups)
             if (g.sent)
@@ -253,12 +312,8 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
         pending = std::move(retry);
     }
     for (std::size_t i = 0; i < n; ++i)
-        if (!out[i] && lost[i] && batch[i].type != kind::read)
-            out[i] = [&] {
-                error e = out[i].error();
-                e.in_doubt = true;
-                return e;
-            }();
+        if (!out[i] && (slots[i].flags & lost) != 0 && batch[i].type != kind::read)
+            out[i] = error{out[i].error().code, out[i].error().message, true};
     return out;
 }
 
