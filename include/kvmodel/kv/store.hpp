@@ -19,6 +19,8 @@
 // | opt: s.batch_get(keys, bins, rp) |                      |                | key order        |
 // | opt: s.retry_timing(p)      | retry_policy              | -              | p on the store's |
 // |                             |                           |                | clock (sim)      |
+// | opt: s.truncate(ns, set, t) | result<void>              | param, ns      | deletes records  |
+// |                             |                           |                | written before t |
 //
 // Errors carry Aerospike's status and a message naming the operation, the
 // bin and the limit; a write that failed after it may have been applied
@@ -305,5 +307,54 @@ concept kv_queryable = kv_store<S> && requires(S& s,
     { s.scan(sr, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
     { s.query(qr, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
 };
+
+} // namespace kvmodel::kv
+
+namespace kvmodel::kv {
+
+namespace detail {
+template <class S>
+concept has_truncate = requires(S& s, const std::string& name, std::optional<std::int64_t> t) {
+    { s.truncate(name, name, t) } -> std::same_as<result<void>>;
+};
+} // namespace detail
+
+/// Truncate: deletes the records of `set` (empty = the whole namespace)
+/// last written strictly before `before_ms` (Unix ms; nullopt = now), as
+/// Aerospike's truncate. Uses S::truncate when present; else, on a
+/// kv_queryable store, a scan of the set and one remove per record whose
+/// last_update_ms is before the cutoff (every scanned record without a
+/// cutoff; a record the store reports no last-update time for counts as
+/// before it); else UNSUPPORTED_FEATURE.
+template <kv_store S>
+result<void> truncate(S& s,
+                      const std::string& ns,
+                      const std::string& set,
+                      std::optional<std::int64_t> before_ms = std::nullopt) {
+    if constexpr (detail::has_truncate<S>) {
+        return s.truncate(ns, set, before_ms);
+    } else if constexpr (kv_queryable<S>) {
+        scan_request sr;
+        sr.ns = ns;
+        sr.set = set;
+        result<std::vector<keyed_record>> all = s.scan(sr, read_policy{});
+        if (!all)
+            return std::move(all).error();
+        for (const keyed_record& kr : *all) {
+            if (before_ms && kr.rec.last_update_ms >= *before_ms)
+                continue;
+            result<void> r = s.remove(kr.k, write_policy{});
+            if (!r && r.code() != status::record_not_found)
+                return r;
+        }
+        return {};
+    } else {
+        (void)s;
+        (void)before_ms;
+        return fail(status::unsupported_feature,
+                    "truncate: the store has neither truncate nor scan (namespace '" + ns +
+                        "', set '" + set + "')");
+    }
+}
 
 } // namespace kvmodel::kv

@@ -311,6 +311,18 @@ public:
     result<std::vector<kv::keyed_record>> query(const kv::query_request& req,
                                                 const kv::read_policy& rp = {});
 
+    /// Truncate (Aerospike's truncate info command): deletes the records of
+    /// `set` (empty = every set of the namespace) whose last update is
+    /// strictly before `before_ms` (Unix ms; nullopt = the clock's now, so a
+    /// record written in that very millisecond stays, as on the server).
+    /// PARAMETER_ERROR for a cutoff in the future or before the server's
+    /// epoch (2010-01-01: "would truncate to 0"); INVALID_NAMESPACE.
+    /// Synchronous here (the server deletes in the background but hides the
+    /// truncated records at once). O(records of the namespace).
+    result<void> truncate(const std::string& ns_name,
+                          const std::string& set,
+                          std::optional<std::int64_t> before_ms = std::nullopt);
+
     // --- topology ------------------------------------------------------------
 
     /// Nodes the cluster was built with, alive or not.
@@ -560,6 +572,7 @@ static_assert(kv::kv_queryable<cluster>);
 #if KVMODEL_DEFINITIONS
 #    include <kvmodel/sim/detail/cluster_impl.hpp>
 #    include <kvmodel/sim/detail/cluster_batch.hpp>
+#    include <kvmodel/sim/detail/cluster_scan.hpp>
 
 namespace kvmodel::sim {
 

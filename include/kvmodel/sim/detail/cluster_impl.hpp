@@ -368,6 +368,8 @@ result<void> cluster::write_command(detail::namespace_state& ns,
         if (e == nullptr)
             e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
         e->last_update_ms = now_ms;
+        if (out != nullptr)
+            out->last_update_ms = now_ms;
         const std::uint64_t size = e->stored_size();
         ++e->writes;
         p.account([size](counters& c) {
