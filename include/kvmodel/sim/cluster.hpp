@@ -84,6 +84,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
@@ -311,6 +312,34 @@ public:
     result<std::vector<kv::keyed_record>> query(const kv::query_request& req,
                                                 const kv::read_policy& rp = {});
 
+    /// One page of a scan (kv/partition_filter.hpp): at most req.max_records
+    /// records (0 = all left) of the cursor's partitions, each resumed after
+    /// its last digest (an empty cursor: every partition). The policy's
+    /// filter expression applies; the cursor's throttle is accounted. A record that exists from the
+    /// first page to the last is returned exactly once, whatever is written
+    /// between pages. PARAMETER_ERROR for a cursor naming a partition past
+    /// 4095.
+    result<std::vector<kv::keyed_record>>
+    scan_page(const kv::scan_request& req, kv::partition_cursor& cursor, const kv::read_policy& rp = {});
+    /// One page of a query, as scan_page.
+    result<std::vector<kv::keyed_record>> query_page(const kv::query_request& req,
+                                                     kv::partition_cursor& cursor,
+                                                     const kv::read_policy& rp = {});
+
+    /// A background query (Aerospike's query with operations): applies the
+    /// write ops to every record of req (its index filter and wp's filter
+    /// expression) on the server, one round trip per node;
+    /// how many records it wrote. Only write ops (PARAMETER_ERROR
+    /// otherwise); a record the ops fail on is left as it was and skipped,
+    /// as the server's background job does. Synchronous here.
+    result<std::uint64_t> query_background(const kv::query_request& req,
+                                           std::span<const kv::operation> ops,
+                                           const kv::write_policy& wp = {});
+    /// A background scan: query_background over every record of the set.
+    result<std::uint64_t> scan_background(const kv::scan_request& req,
+                                          std::span<const kv::operation> ops,
+                                          const kv::write_policy& wp = {});
+
     /// Truncate (Aerospike's truncate info command): deletes the records of
     /// `set` (empty = every set of the namespace) whose last update is
     /// strictly before `before_ms` (Unix ms; nullopt = the clock's now, so a
@@ -537,16 +566,33 @@ private:
     static std::optional<kv::index_type> index_type_of(const value& v) noexcept;
     static std::string_view index_type_name(kv::index_type t) noexcept;
 
-    // Walks every partition in order, keeping the live records of the set that
-    // pass `keep`; one round trip per serving node.
+    // Walks the cursor's open partitions in order, each from after its last
+    // digest in digest order, keeping the live records of the set that pass
+    // `keep` and the policy's filter, up to max_records (0 = all), and moves
+    // the cursor past them; one round trip per serving node.
     template <class Keep>
     result<std::vector<kv::keyed_record>> walk(const std::string& ns_name,
                                                const std::string& set,
                                                const std::vector<std::string>& bins,
                                                std::uint64_t max_records,
+                                               kv::partition_cursor& cursor,
                                                const kv::read_policy& rp,
                                                std::string_view cmd,
                                                Keep&& keep);
+
+    // The query's index check and its matcher on a record (query, query_page,
+    // query_background share them).
+    result<std::function<bool(const detail::entry&)>> query_matcher(const kv::query_request& req,
+                                                                    std::string_view cmd);
+
+    // The background job: ops applied by the server to every live record of
+    // the set that passes keep.
+    result<std::uint64_t> background(const std::string& ns_name,
+                                     const std::string& set,
+                                     const std::function<bool(const detail::entry&)>& keep,
+                                     std::span<const kv::operation> ops,
+                                     const kv::write_policy& wp,
+                                     std::string_view cmd);
 
     namespace_stats snapshot(const detail::namespace_state& ns,
                              const std::vector<bool>& alive,
@@ -788,66 +834,14 @@ KVMODEL_DECL result<void> cluster::drop_index(const std::string& ns_name, const 
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan(const kv::scan_request& req,
                                                                  const kv::read_policy& rp) {
-    return walk(req.ns, req.set, req.bins, req.max_records, rp, "scan", [](const detail::entry&) {
-        return true;
-    });
+    kv::partition_cursor cursor;
+    return scan_page(req, cursor, rp);
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::query_request& req,
                                                                   const kv::read_policy& rp) {
-    detail::namespace_state* ns = find_ns(req.ns);
-    if (ns == nullptr)
-        return unknown_namespace("query", req.ns);
-    const kv::filter& f = req.where;
-    std::optional<kv::index_type> type = index_type_of(f.begin);
-    if (!type)
-        return fail(status::parameter_error,
-                    "query: filter value must be an integer, string or bytes, got " +
-                        std::string(type_name(f.begin.type())));
-    if (f.end && (!f.begin.is_int() || !f.end->is_int()))
-        return fail(status::parameter_error, "query: a range filter needs integer bounds");
-    {
-        std::shared_lock lock(ns->index_mu);
-        bool found = false;
-        for (const kv::index_spec& x : ns->indexes)
-            if (x.bin == f.bin && x.collection == f.collection && x.type == *type &&
-                (x.set.empty() || x.set == req.set))
-                found = true;
-        if (!found)
-            return fail(status::index_not_found,
-                        "query: no " + std::string(index_type_name(*type)) + " index on bin '" +
-                            f.bin + "'" +
-                            (req.set.empty() ? "" : " covering set '" + req.set + "'"));
-    }
-    auto matches = [&f](const value& v) {
-        if (f.end)
-            return v.is_int() && v.as_int() >= f.begin.as_int() && v.as_int() <= f.end->as_int();
-        return v.type() == f.begin.type() && v == f.begin;
-    };
-    return walk(
-        req.ns, req.set, req.bins, req.max_records, rp, "query", [&](const detail::entry& e) {
-            const detail::stored_bin* b = e.find(f.bin);
-            if (b == nullptr)
-                return false;
-            switch (f.collection) {
-            case kv::index_collection::none:
-                return matches(b->val);
-            case kv::index_collection::list:
-                if (!b->val.is_list())
-                    return false;
-                return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
-            case kv::index_collection::map_keys:
-            case kv::index_collection::map_values:
-                if (!b->val.is_map())
-                    return false;
-                return std::any_of(
-                    b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                        return matches(f.collection == kv::index_collection::map_keys ? x.key
-                                                                                      : x.val);
-                    });
-            }
-            return false;
-        });
+    kv::partition_cursor cursor;
+    return query_page(req, cursor, rp);
 }
 
 KVMODEL_DECL bool cluster::node_alive(int node) const {

@@ -902,6 +902,7 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                                                     const std::string& set,
                                                     const std::vector<std::string>& bins,
                                                     std::uint64_t max_records,
+                                                    kv::partition_cursor& cursor,
                                                     const kv::read_policy& rp,
                                                     std::string_view cmd,
                                                     Keep&& keep) {
@@ -911,6 +912,11 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     for (const std::string& b : bins)
         if (result<void> c = kv::check_bin_name(b, cmd); !c)
             return c.error();
+    for (const kv::partition_cursor::part& part : cursor.parts)
+        if (part.id >= kv::partition_count)
+            return fail(status::parameter_error,
+                        std::string(cmd) + ": partition " + std::to_string(part.id) +
+                            " does not exist (0..4095)");
     const std::int64_t now_ms = m_clock->now_ms();
     const std::int64_t now_s = now_ms / 1000;
     const bool filtered = !rp.filter_exp.empty();
@@ -925,11 +931,20 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         if (result<std::uint8_t> c = (*h)->filter(rp.filter_exp, none); !c)
             return fail(c.error().code, std::string(cmd) + ": " + c.error().message);
     }
+    // The throttle's time per record, accounted as the serving node's
+    // latency (the simulator never sleeps).
+    const std::uint64_t rps = cursor.records_per_second;
+    const std::uint64_t throttle_us = rps == 0 ? 0 : (1000000 + rps - 1) / rps;
+    if (cursor.parts.empty())
+        cursor = kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
     std::vector<kv::keyed_record> out;
     std::vector<bool> touched(m_cfg.nodes, false);
-    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+    for (kv::partition_cursor::part& part : cursor.parts) {
+        if (part.done)
+            continue;
         if (max_records != 0 && out.size() >= max_records)
             break;
+        const std::uint32_t pid = part.id;
         detail::partition& p = ns->parts[pid];
         std::lock_guard lock(p.mu);
         const int node = p.master();
@@ -940,15 +955,18 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         touched[static_cast<std::size_t>(node)] = true;
         std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
         for (auto& [d, e] : ns->records[pid])
-            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e) &&
+            if ((!part.last || *part.last < d) && !e.expired(now_s) &&
+                (set.empty() || e.set() == set) && keep(e) &&
                 (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
                 hits.emplace_back(&d, &e);
         std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
             return *a.first < *b.first;
         });
+        std::size_t taken = 0;
         for (const auto& [d, e] : hits) {
             if (max_records != 0 && out.size() >= max_records)
                 break;
+            ++taken;
             kv::record rec;
             if (bins.empty()) {
                 detail::copy_bins(*e, rec);
@@ -959,7 +977,10 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
             }
             detail::copy_header(*e, now_s, rec);
             count_read(p, *e);
-            p.account([](counters& c) { ++c.ops; });
+            p.account([throttle_us](counters& c) {
+                ++c.ops;
+                c.latency_us += throttle_us;
+            });
             std::optional<kv::key> k;
             if (e->stored_key) {
                 auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
@@ -970,6 +991,10 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                 k = kv::key::from_digest(ns->name, e->set(), *d);
             out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
         }
+        if (taken == hits.size())
+            part.done = true;
+        else if (taken != 0)
+            part.last = *hits[taken - 1].first;
     }
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
         if (touched[n])
