@@ -214,7 +214,7 @@ TEST_CASE("background query and scan apply write ops on the server", "[sim][scan
     qr.set = "s";
     qr.where = kv::filter::range("v", 0, 49);
     const std::vector<kv::operation> ops{kv::op::write("flag", 1)};
-    CHECK(db.query_background(qr, ops).value() == 50);
+    CHECK(db.query_background(qr, ops).value().written == 50);
     CHECK(db.stats().find("test")->totals.round_trips == 3);
     CHECK(db.get(K(10))->value_of("flag") == value(1));
     CHECK_FALSE(db.get(K(60))->contains("flag"));
@@ -222,7 +222,11 @@ TEST_CASE("background query and scan apply write ops on the server", "[sim][scan
     kv::write_policy wp;
     wp.filter_exp = (exp::bin_int("v") >= 190).bytes();
     const std::vector<kv::operation> add{kv::op::add("v", 1000)};
-    CHECK(db.scan_background(scan_of(), add, wp).value() == 10);
+    const kv::background_result bg = db.scan_background(scan_of(), add, wp).value();
+    CHECK(bg.matched == 200);
+    CHECK(bg.written == 10);
+    CHECK(bg.skipped == 190);
+    CHECK(bg.failed == 0);
     CHECK(db.get(K(195))->value_of("v") == value(1195));
     CHECK(db.get(K(5))->value_of("v") == value(5));
     const std::vector<kv::operation> reads{kv::op::read("v")};

@@ -290,6 +290,16 @@ struct query_request {
     std::uint64_t max_records = 0; ///< stop after this many records (a page); 0 = no limit
 };
 
+/// What a background job (a scan or query with write operations, run by the
+/// server) did.
+struct background_result {
+    std::uint64_t matched = 0; ///< records the scan or query selected
+    std::uint64_t written = 0; ///< records the operations were applied to
+    std::uint64_t skipped = 0; ///< records the write policy's filter left out
+    std::uint64_t failed = 0;  ///< records the operations failed on (left as they were)
+    std::optional<error> first_error; ///< the first of those failures
+};
+
 /// A record with its key (the user key only if it was stored with send_key).
 struct keyed_record {
     key k;      ///< the record's key (digest always; user key if stored)
@@ -370,6 +380,15 @@ template <class S>
 concept has_scan_page =
     requires(S& s, const scan_request& sr, partition_cursor& c, const read_policy& rp) {
     { s.scan_page(sr, c, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
+};
+template <class S>
+concept has_background = requires(S& s,
+                                  const scan_request& sr,
+                                  const query_request& qr,
+                                  std::span<const operation> ops,
+                                  const write_policy& wp) {
+    { s.scan_background(sr, ops, wp) } -> std::same_as<result<background_result>>;
+    { s.query_background(qr, ops, wp) } -> std::same_as<result<background_result>>;
 };
 template <class S>
 concept has_query_page =

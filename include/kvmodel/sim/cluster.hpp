@@ -328,15 +328,15 @@ public:
 
     /// A background query (Aerospike's query with operations): applies the
     /// write ops to every record of req (its index filter and wp's filter
-    /// expression) on the server, one round trip per node;
-    /// how many records it wrote. Only write ops (PARAMETER_ERROR
-    /// otherwise); a record the ops fail on is left as it was and skipped,
-    /// as the server's background job does. Synchronous here.
-    result<std::uint64_t> query_background(const kv::query_request& req,
+    /// expression) on the server, one round trip per node; what it did.
+    /// Only write ops (PARAMETER_ERROR otherwise); a record the ops fail on
+    /// is left as it was and counted, the job goes on, as the server's
+    /// background job does. Synchronous here.
+    result<kv::background_result> query_background(const kv::query_request& req,
                                            std::span<const kv::operation> ops,
                                            const kv::write_policy& wp = {});
     /// A background scan: query_background over every record of the set.
-    result<std::uint64_t> scan_background(const kv::scan_request& req,
+    result<kv::background_result> scan_background(const kv::scan_request& req,
                                           std::span<const kv::operation> ops,
                                           const kv::write_policy& wp = {});
 
@@ -587,7 +587,7 @@ private:
 
     // The background job: ops applied by the server to every live record of
     // the set that passes keep.
-    result<std::uint64_t> background(const std::string& ns_name,
+    result<kv::background_result> background(const std::string& ns_name,
                                      const std::string& set,
                                      const std::function<bool(const detail::entry&)>& keep,
                                      std::span<const kv::operation> ops,

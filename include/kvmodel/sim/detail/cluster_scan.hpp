@@ -156,7 +156,7 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query_page(
 
 namespace kvmodel::sim {
 
-KVMODEL_DECL result<std::uint64_t>
+KVMODEL_DECL result<kv::background_result>
 cluster::background(const std::string& ns_name,
                     const std::string& set,
                     const std::function<bool(const detail::entry&)>& keep,
@@ -178,7 +178,7 @@ cluster::background(const std::string& ns_name,
     const std::int64_t now_ms = m_clock->now_ms();
     const std::int64_t now_s = now_ms / 1000;
     std::vector<bool> touched(m_cfg.nodes, false);
-    std::uint64_t written = 0;
+    kv::background_result done;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns->parts[pid];
         std::lock_guard lock(p.mu);
@@ -194,20 +194,30 @@ cluster::background(const std::string& ns_name,
             if (!e.expired(now_s) &&
                 (set.empty() || e.set() == set) && keep(e))
                 keys.push_back(kv::key::from_digest(ns->name, e.set(), d));
+        done.matched += keys.size();
         for (const kv::key& k : keys) {
             bool applied = false;
             detail::failure_info fi;
-            if (serve_operate(*ns, p, k, ops, wp, false, has_touch, now_ms, cmd, applied, fi))
-                ++written;
+            result<kv::record> r =
+                serve_operate(*ns, p, k, ops, wp, false, has_touch, now_ms, cmd, applied, fi);
+            if (r) {
+                ++done.written;
+            } else if (r.code() == status::filtered_out) {
+                ++done.skipped;
+            } else {
+                ++done.failed;
+                if (!done.first_error)
+                    done.first_error = r.error();
+            }
         }
     }
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
         if (touched[n])
             ns->extras[n].round_trips.fetch_add(1, std::memory_order_relaxed);
-    return written;
+    return done;
 }
 
-KVMODEL_DECL result<std::uint64_t> cluster::query_background(const kv::query_request& req,
+KVMODEL_DECL result<kv::background_result> cluster::query_background(const kv::query_request& req,
                                                              std::span<const kv::operation> ops,
                                                              const kv::write_policy& wp) {
     result<std::function<bool(const detail::entry&)>> keep =
@@ -217,7 +227,7 @@ KVMODEL_DECL result<std::uint64_t> cluster::query_background(const kv::query_req
     return background(req.ns, req.set, *keep, ops, wp, "query_background");
 }
 
-KVMODEL_DECL result<std::uint64_t> cluster::scan_background(const kv::scan_request& req,
+KVMODEL_DECL result<kv::background_result> cluster::scan_background(const kv::scan_request& req,
                                                             std::span<const kv::operation> ops,
                                                             const kv::write_policy& wp) {
     return background(
