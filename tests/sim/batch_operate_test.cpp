@@ -78,8 +78,8 @@ TEST_CASE("batch_operate answers as one command per record would", "[sim][batch]
                 break;
             case 4:
                 wp.filter_exp = (exp::bin_int("n") < 3).bytes();
-                batch.push_back(kv::batch_record::write(
-                    K(id), {kv::op::add("n", 1), kv::op::read("n")}, wp));
+                batch.push_back(
+                    kv::batch_record::write(K(id), {kv::op::add("n", 1), kv::op::read("n")}, wp));
                 break;
             default:
                 batch.push_back(kv::batch_record::write(K(id), {kv::op::add("n", 2)}));
@@ -133,8 +133,8 @@ TEST_CASE("batch_operate: one round trip per node touched", "[sim][batch]") {
 TEST_CASE("batch_operate: bad records fail alone", "[sim][batch]") {
     sim::cluster db;
     const std::vector<kv::batch_record> batch{
-        kv::batch_record::write(K(1), {}),                             // no ops
-        kv::batch_record::read(K(1), {kv::op::write("a", 1)}),        // a write in a read
+        kv::batch_record::write(K(1), {}),                     // no ops
+        kv::batch_record::read(K(1), {kv::op::write("a", 1)}), // a write in a read
         kv::batch_record::write(kv::key("nope", "b", 1), {kv::op::write("a", 1)}),
         kv::batch_record::write(K(2), {kv::op::write("a_name_too_long_here", 1)}),
         kv::batch_record::write(K(3), {kv::op::write("a", 1)}),

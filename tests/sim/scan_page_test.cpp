@@ -175,8 +175,7 @@ TEST_CASE("scans and queries honour the policy's filter expression", "[sim][scan
     CHECK(n == 50);
 }
 
-TEST_CASE("the throttle is accounted as time, one round trip per node per page",
-          "[sim][scan]") {
+TEST_CASE("the throttle is accounted as time, one round trip per node per page", "[sim][scan]") {
     sim::cluster db;
     for (int i = 0; i < 100; ++i)
         REQUIRE(db.put(K(i), {{"v", i}}));

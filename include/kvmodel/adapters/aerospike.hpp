@@ -1295,12 +1295,7 @@ public:
             }
             const auto* r = static_cast<const as_batch_base_record*>(as_vector_get(&records.list, static_cast<uint32_t>(i)));
             if (r->result != AEROSPIKE_OK) {
-                as_error e;
-                as_error_init(&e);
-                e.code = r->result;
-                std::snprintf(e.message, sizeof e.message, "%s", as_error_string(r->result));
-                e.in_doubt = r->in_doubt;
-                out.push_back(detail::to_error(e, cmd));
+                out.push_back(record_error(r->result, r->in_doubt, cmd));
                 continue;
             }
             const kv::batch_record& br = batch[i];
@@ -1578,6 +1573,16 @@ private:
         return {};
     }
 
+    // A batch record's own failure as an error naming the command.
+    static error record_error(as_status code, bool in_doubt, std::string_view cmd) {
+        as_error e;
+        as_error_init(&e);
+        e.code = code;
+        std::snprintf(e.message, sizeof e.message, "%s", as_error_string(code));
+        e.in_doubt = in_doubt;
+        return detail::to_error(e, cmd);
+    }
+
     // An operate answer (respond_all_ops) as a kv::record: one result per op,
     // read bins in record.bins. rec null: the header-only answer.
     static result<kv::record> answer_of(std::span<const kv::operation> ops, const as_record* rec) {
@@ -1675,12 +1680,7 @@ private:
             }
             const auto* r = static_cast<const as_batch_read_record*>(as_vector_get(&records.list, static_cast<uint32_t>(i)));
             if (r->result != AEROSPIKE_OK) {
-                as_error e;
-                as_error_init(&e);
-                e.code = r->result;
-                std::snprintf(e.message, sizeof e.message, "%s", as_error_string(r->result));
-                e.in_doubt = r->in_doubt;
-                out.push_back(detail::to_error(e, "batch_get"));
+                out.push_back(record_error(r->result, r->in_doubt, "batch_get"));
                 continue;
             }
             kv::record rec;

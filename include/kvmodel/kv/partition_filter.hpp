@@ -51,9 +51,9 @@ struct partition_filter {
 struct partition_cursor {
     /// One partition's progress.
     struct part {
-        std::uint32_t id = 0;        ///< the partition
-        bool done = false;           ///< every record of it was returned
-        std::optional<digest> last;  ///< the last digest returned (resume after it)
+        std::uint32_t id = 0;       ///< the partition
+        bool done = false;          ///< every record of it was returned
+        std::optional<digest> last; ///< the last digest returned (resume after it)
     };
     std::vector<part> parts; ///< in partition id order; empty = every partition, not started
     /// The throttle of the scan or query this cursor pages (as_scan's and

@@ -319,8 +319,9 @@ public:
     /// first page to the last is returned exactly once, whatever is written
     /// between pages. PARAMETER_ERROR for a cursor naming a partition past
     /// 4095.
-    result<std::vector<kv::keyed_record>>
-    scan_page(const kv::scan_request& req, kv::partition_cursor& cursor, const kv::read_policy& rp = {});
+    result<std::vector<kv::keyed_record>> scan_page(const kv::scan_request& req,
+                                                    kv::partition_cursor& cursor,
+                                                    const kv::read_policy& rp = {});
     /// One page of a query, as scan_page.
     result<std::vector<kv::keyed_record>> query_page(const kv::query_request& req,
                                                      kv::partition_cursor& cursor,
@@ -333,12 +334,12 @@ public:
     /// is left as it was and counted, the job goes on, as the server's
     /// background job does. Synchronous here.
     result<kv::background_result> query_background(const kv::query_request& req,
-                                           std::span<const kv::operation> ops,
-                                           const kv::write_policy& wp = {});
+                                                   std::span<const kv::operation> ops,
+                                                   const kv::write_policy& wp = {});
     /// A background scan: query_background over every record of the set.
     result<kv::background_result> scan_background(const kv::scan_request& req,
-                                          std::span<const kv::operation> ops,
-                                          const kv::write_policy& wp = {});
+                                                  std::span<const kv::operation> ops,
+                                                  const kv::write_policy& wp = {});
 
     /// Truncate (Aerospike's truncate info command): deletes the records of
     /// `set` (empty = every set of the namespace) whose last update is
@@ -588,11 +589,11 @@ private:
     // The background job: ops applied by the server to every live record of
     // the set that passes keep.
     result<kv::background_result> background(const std::string& ns_name,
-                                     const std::string& set,
-                                     const std::function<bool(const detail::entry&)>& keep,
-                                     std::span<const kv::operation> ops,
-                                     const kv::write_policy& wp,
-                                     std::string_view cmd);
+                                             const std::string& set,
+                                             const std::function<bool(const detail::entry&)>& keep,
+                                             std::span<const kv::operation> ops,
+                                             const kv::write_policy& wp,
+                                             std::string_view cmd);
 
     namespace_stats snapshot(const detail::namespace_state& ns,
                              const std::vector<bool>& alive,
@@ -616,8 +617,8 @@ static_assert(kv::kv_queryable<cluster>);
 // in every user's translation unit when header-only, once in the library with
 // kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION).
 #if KVMODEL_DEFINITIONS
-#    include <kvmodel/sim/detail/cluster_impl.hpp>
 #    include <kvmodel/sim/detail/cluster_batch.hpp>
+#    include <kvmodel/sim/detail/cluster_impl.hpp>
 #    include <kvmodel/sim/detail/cluster_scan.hpp>
 
 namespace kvmodel::sim {
@@ -769,14 +770,17 @@ cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_po
 
 KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_policy& wp) {
     op_report rep;
-    result<kv::record> r = run(
-        k,
-        true,
-        wp,
-        "remove",
-        rep,
-        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
-            -> result<kv::record> { return serve_remove(ns, p, k, wp, now_ms, "remove", applied); });
+    result<kv::record> r = run(k,
+                               true,
+                               wp,
+                               "remove",
+                               rep,
+                               [&](detail::namespace_state& ns,
+                                   detail::partition& p,
+                                   std::int64_t now_ms,
+                                   bool& applied) -> result<kv::record> {
+                                   return serve_remove(ns, p, k, wp, now_ms, "remove", applied);
+                               });
     if (!r)
         return std::move(r).error();
     return {};

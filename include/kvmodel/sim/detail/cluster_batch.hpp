@@ -177,8 +177,8 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     ++c.unavailable;
                 });
                 answer(fail(status::partition_unavailable,
-                              "batch_operate: partition " + std::to_string(k.partition_id()) +
-                                  " has no live copy"));
+                            "batch_operate: partition " + std::to_string(k.partition_id()) +
+                                " has no live copy"));
                 retry.push_back(i);
                 continue;
             }
@@ -242,8 +242,8 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     ++c.errors;
                 });
                 answer(fail(status::max_error_rate,
-                         "batch_operate: max error rate exceeded (node " + std::to_string(node) +
-                             ")"));
+                            "batch_operate: max error rate exceeded (node " + std::to_string(node) +
+                                ")"));
                 retry.push_back(i);
                 continue;
             }
@@ -271,9 +271,9 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                     ++c.key_busy;
                 });
                 answer(fail(status::key_busy,
-                              "batch_operate: key busy (more than " +
-                                  std::to_string(ns->transaction_pending_limit) +
-                                  " writes waiting on the record; transaction-pending-limit)"));
+                            "batch_operate: key busy (more than " +
+                                std::to_string(ns->transaction_pending_limit) +
+                                " writes waiting on the record; transaction-pending-limit)"));
                 continue;
             }
             if (fx.timeout) {

@@ -228,7 +228,8 @@ inline result<kv::record> cluster::serve_get(detail::namespace_state& ns,
     const std::int64_t now_s = now_ms / 1000;
     detail::entry* e = live(ns, p, k, now_s);
     if (e == nullptr)
-        return count_failure(p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
+        return count_failure(
+            p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
     if (!detail::same_name(e->set(), k.set()))
         return count_failure(p, detail::set_mismatch(cmd, k, *e));
     if (!rp.filter_exp.empty())
@@ -269,13 +270,8 @@ inline result<kv::record> cluster::serve_operate(detail::namespace_state& ns,
     kv::record out;
     result<void> r =
         write_command(ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
-            return detail::apply_ops(t,
-                                     ops,
-                                     cmd,
-                                     out,
-                                     fi,
-                                     ns.lim.max_record_size,
-                                     detail::exp_env{&k.digest(), now_ms});
+            return detail::apply_ops(
+                t, ops, cmd, out, fi, ns.lim.max_record_size, detail::exp_env{&k.digest(), now_ms});
         });
     if (!r)
         return r.error();
@@ -291,7 +287,8 @@ inline result<kv::record> cluster::serve_remove(detail::namespace_state& ns,
                                                 bool& applied) {
     detail::entry* e = live(ns, p, k, now_ms / 1000);
     if (e == nullptr)
-        return count_failure(p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
+        return count_failure(
+            p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
     if (!detail::same_name(e->set(), k.set()))
         return count_failure(p,
                              fail(status::parameter_error,
@@ -936,7 +933,8 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     const std::uint64_t rps = cursor.records_per_second;
     const std::uint64_t throttle_us = rps == 0 ? 0 : (1000000 + rps - 1) / rps;
     if (cursor.parts.empty())
-        cursor = kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
+        cursor =
+            kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
     std::vector<kv::keyed_record> out;
     std::vector<bool> touched(m_cfg.nodes, false);
     for (kv::partition_cursor::part& part : cursor.parts) {

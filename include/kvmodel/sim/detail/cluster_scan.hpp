@@ -78,8 +78,7 @@ cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
     std::optional<kv::index_type> type = index_type_of(f.begin);
     if (!type)
         return fail(status::parameter_error,
-                    std::string(cmd) +
-                        ": filter value must be an integer, string or bytes, got " +
+                    std::string(cmd) + ": filter value must be an integer, string or bytes, got " +
                         std::string(type_name(f.begin.type())));
     if (f.end && (!f.begin.is_int() || !f.end->is_int()))
         return fail(status::parameter_error,
@@ -116,40 +115,32 @@ cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
         case kv::index_collection::map_keys:
         case kv::index_collection::map_values:
             return b->val.is_map() &&
-                   std::any_of(b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                       return matches(f.collection == kv::index_collection::map_keys ? x.key
-                                                                                     : x.val);
-                   });
+                   std::any_of(
+                       b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
+                           return matches(f.collection == kv::index_collection::map_keys ? x.key
+                                                                                         : x.val);
+                       });
         }
         return false;
     });
 }
 
-KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan_page(
-    const kv::scan_request& req, kv::partition_cursor& cursor, const kv::read_policy& rp) {
-    return walk(req.ns,
-                req.set,
-                req.bins,
-                req.max_records,
-                cursor,
-                rp,
-                "scan",
-                [](const detail::entry&) { return true; });
+KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan_page(const kv::scan_request& req,
+                                                                      kv::partition_cursor& cursor,
+                                                                      const kv::read_policy& rp) {
+    return walk(
+        req.ns, req.set, req.bins, req.max_records, cursor, rp, "scan", [](const detail::entry&) {
+            return true;
+        });
 }
 
-KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query_page(
-    const kv::query_request& req, kv::partition_cursor& cursor, const kv::read_policy& rp) {
+KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query_page(const kv::query_request& req,
+                                                                       kv::partition_cursor& cursor,
+                                                                       const kv::read_policy& rp) {
     result<std::function<bool(const detail::entry&)>> keep = query_matcher(req, "query");
     if (!keep)
         return std::move(keep).error();
-    return walk(req.ns,
-                req.set,
-                req.bins,
-                req.max_records,
-                cursor,
-                rp,
-                "query",
-                *keep);
+    return walk(req.ns, req.set, req.bins, req.max_records, cursor, rp, "query", *keep);
 }
 
 } // namespace kvmodel::sim
@@ -191,8 +182,7 @@ cluster::background(const std::string& ns_name,
         // The keys first: a write may delete its record under the walk.
         std::vector<kv::key> keys;
         for (auto& [d, e] : ns->records[pid])
-            if (!e.expired(now_s) &&
-                (set.empty() || e.set() == set) && keep(e))
+            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e))
                 keys.push_back(kv::key::from_digest(ns->name, e.set(), d));
         done.matched += keys.size();
         for (const kv::key& k : keys) {
@@ -217,26 +207,18 @@ cluster::background(const std::string& ns_name,
     return done;
 }
 
-KVMODEL_DECL result<kv::background_result> cluster::query_background(const kv::query_request& req,
-                                                             std::span<const kv::operation> ops,
-                                                             const kv::write_policy& wp) {
-    result<std::function<bool(const detail::entry&)>> keep =
-        query_matcher(req, "query_background");
+KVMODEL_DECL result<kv::background_result> cluster::query_background(
+    const kv::query_request& req, std::span<const kv::operation> ops, const kv::write_policy& wp) {
+    result<std::function<bool(const detail::entry&)>> keep = query_matcher(req, "query_background");
     if (!keep)
         return std::move(keep).error();
     return background(req.ns, req.set, *keep, ops, wp, "query_background");
 }
 
-KVMODEL_DECL result<kv::background_result> cluster::scan_background(const kv::scan_request& req,
-                                                            std::span<const kv::operation> ops,
-                                                            const kv::write_policy& wp) {
+KVMODEL_DECL result<kv::background_result> cluster::scan_background(
+    const kv::scan_request& req, std::span<const kv::operation> ops, const kv::write_policy& wp) {
     return background(
-        req.ns,
-        req.set,
-        [](const detail::entry&) { return true; },
-        ops,
-        wp,
-        "scan_background");
+        req.ns, req.set, [](const detail::entry&) { return true; }, ops, wp, "scan_background");
 }
 
 } // namespace kvmodel::sim
