@@ -21,12 +21,20 @@
 //   BM_sim_cdt_put_ctx_kvmodel/n / ..._bare/n   the same through a context:
 //                                          a put into the map inside entry
 //                                          i of n int -> [int, {"a": int}]
+//   BM_sim_batch_operate_kvmodel/n / ..._bare/n   n writes (a 200-byte
+//                                          record's three bins) as one
+//                                          batch_operate, and as n operate
+//                                          commands (their answers kept in a
+//                                          vector, as the batch returns them);
+//                                          rt_per_op: round trips
+//                                          per batch (= nodes touched, checked)
 //
 // Both sides build the key (RIPEMD-160) per operation and copy the record out
 // (get) or in (put). Targets: kvmodel <= 1.5x bare; 2 threads >= 1.6x one.
 // The results are checked: every get must find its record.
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/record_size.hpp>
@@ -40,6 +48,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -275,6 +284,63 @@ void BM_sim_cdt_put_ctx_bare(benchmark::State& state) {
     sim_cdt_bare(state, nested_entries(state.range(0)), map_put_in_entry);
 }
 BENCHMARK(BM_sim_cdt_put_ctx_bare)->Arg(100)->Arg(1000)->Arg(10000);
+
+// ------------------------------------------------------------------ batch writes
+
+/// The n writes of a batch: the benchmark record's bins into keys [0, n).
+std::vector<kv::batch_record> batch_writes(std::int64_t n) {
+    std::vector<kv::operation> ops;
+    for (const kv::bin& b : record_bins())
+        ops.push_back(kv::op::write(b.name, b.val));
+    std::vector<kv::batch_record> batch;
+    for (std::int64_t i = 0; i < n; ++i)
+        batch.push_back(kv::batch_record::write(kv::key(ns_name, "batch", i), ops));
+    return batch;
+}
+
+void BM_sim_batch_operate_kvmodel(benchmark::State& state) {
+    sim::cluster c;
+    const std::vector<kv::batch_record> batch = batch_writes(state.range(0));
+    std::set<int> nodes;
+    for (const kv::batch_record& br : batch)
+        nodes.insert(c.replicas(br.k).front());
+    for (auto _ : state) {
+        std::vector<result<kv::record>> rs = c.batch_operate(batch);
+        for (const result<kv::record>& r : rs)
+            if (!r)
+                die("batch write failed");
+        benchmark::DoNotOptimize(rs.data());
+    }
+    const double rt = static_cast<double>(c.stats().find(ns_name)->totals.round_trips);
+    const auto batches = static_cast<double>(state.iterations());
+    if (rt != batches * static_cast<double>(nodes.size()))
+        die("a batch write did not cost one round trip per node touched");
+    state.counters["rt_per_op"] = rt / batches;
+    state.counters["nodes_touched"] = static_cast<double>(nodes.size());
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_sim_batch_operate_kvmodel)->Arg(10)->Arg(100)->Arg(1000);
+
+void BM_sim_batch_operate_bare(benchmark::State& state) {
+    sim::cluster c;
+    const std::vector<kv::batch_record> batch = batch_writes(state.range(0));
+    for (auto _ : state) {
+        // The caller keeps every answer, as it gets them from the batch.
+        std::vector<result<kv::record>> rs;
+        rs.reserve(batch.size());
+        for (const kv::batch_record& br : batch) {
+            rs.push_back(c.operate(br.k, br.ops, br.wp));
+            if (!rs.back())
+                die("write failed");
+        }
+        benchmark::DoNotOptimize(rs.data());
+    }
+    state.counters["rt_per_op"] =
+        static_cast<double>(c.stats().find(ns_name)->totals.round_trips) /
+        static_cast<double>(state.iterations());
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_sim_batch_operate_bare)->Arg(10)->Arg(100)->Arg(1000);
 
 // Builds every data set before the benchmarks run, so no benchmark thread
 // races another to build one.

@@ -142,7 +142,7 @@ TEST_CASE("fallback: respond_all_keys false stops at the first real error", "[kv
     kv::write_policy create_only;
     create_only.exists = kv::record_exists_action::create_only;
     const std::vector<kv::batch_record> batch{
-        kv::batch_record::read(K(9)), // not found: goes on
+        kv::batch_record::read(K(9)),                                        // not found: goes on
         kv::batch_record::write(K(1), {kv::op::write("a", 2)}, create_only), // stops
         kv::batch_record::write(K(2), {kv::op::write("a", 2)}),
     };

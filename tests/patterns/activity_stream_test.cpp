@@ -141,6 +141,21 @@ TEMPLATE_TEST_CASE("activity streams: a bad message or cursor fails with PARAMET
     }
 }
 
+TEST_CASE("activity streams: fan out on write posts in one batch, a round trip per node",
+          "[patterns][activity_stream]") {
+    sim::cluster c;
+    patterns::fan_out_on_write<sim::cluster> on_write(c);
+    std::vector<std::string> to;
+    for (int i = 0; i < 20; ++i)
+        to.push_back("user" + std::to_string(i));
+    c.reset_stats();
+    REQUIRE(on_write.post({"", "Joe", to, 1, "hello"}));
+    // 21 inboxes over 3 nodes: 3 round trips, not 21.
+    CHECK(c.stats().find("test")->totals.round_trips == 3);
+    CHECK(c.stats().find("test")->totals.writes == 21);
+    CHECK(read_all(on_write, "user7", 4).size() == 1);
+}
+
 TEST_CASE("activity streams: an inbox record is bounded under fan out on write, not under the others",
           "[patterns][activity_stream]") {
     sim::cluster c;

@@ -129,6 +129,26 @@ TEST_CASE("background ops: an index query selects records", "[patterns][backgrou
     CHECK(q.first_error->code == status::index_not_found);
 }
 
+TEST_CASE("background ops: the simulator runs the job itself, one round trip per node",
+          "[patterns][background_ops]") {
+    sim::cluster db;
+    fill(db, "a", 100);
+    db.reset_stats();
+    background_request req;
+    req.set = "a";
+    req.ops = {kv::op::add("n", value(1))};
+    auto p = run_background(db, req).wait();
+    CHECK(p.applied == 100);
+    CHECK(db.stats().find("test")->totals.round_trips == 3);
+    // With a predicate the client judges each record: one scan, one write each.
+    db.reset_stats();
+    req.predicate = [](const kv::record&) { return true; };
+    p = run_background(db, req).wait();
+    CHECK(p.applied == 100);
+    CHECK(db.stats().find("test")->totals.round_trips == 3 + 100);
+    CHECK(n_of(db, K("a", 7)) == 9);
+}
+
 TEST_CASE("background ops: bad requests and cancellation", "[patterns][background_ops]") {
     sim::cluster db;
     fill(db, "a", 5);

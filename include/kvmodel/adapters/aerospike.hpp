@@ -34,8 +34,12 @@
 //   over 15 bytes (BIN_NAME_TOO_LONG), INF/WILDCARD in a stored value and an
 //   empty command (PARAMETER_ERROR), bad namespace/set names (PARAMETER_ERROR).
 // * Optional members: get(bins), exists, put, touch, batch_get (one
-//   aerospike_batch_read), and the kv_queryable surface (secondary indexes,
-//   scans, queries).
+//   aerospike_batch_read), batch_operate (one aerospike_batch_write of read,
+//   write and remove records), truncate (aerospike_truncate), and the
+//   kv_queryable surface (secondary indexes, scans, queries). Paged scans
+//   and queries go through kv::scan_page / query_page's fallback (a whole
+//   scan cut into pages); record.last_update_ms stays 0 (the protocol does
+//   not return it).
 //
 // Where it departs from the simulator, because of what the C client can send:
 // * read_header has no as_operations call: alone (or with other read_headers)
@@ -67,6 +71,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
@@ -1180,69 +1185,7 @@ public:
         detail::ops_holder h(static_cast<uint16_t>(sent));
         as_operations* aops = &h.ops;
         std::vector<detail::exp_holder> exps(ops.size());
-        std::size_t op_index = 0;
-        for (const kv::operation& o : ops) {
-            detail::exp_holder& ex = exps[op_index++];
-            std::string_view what = kv::op_name(o);
-            result<void> added;
-            switch (kv::kind(o)) {
-            case kv::op_kind::read: as_operations_add_read(aops, std::get<kv::read_op>(o).bin.c_str()); break;
-            case kv::op_kind::read_all: as_operations_add_read_all(aops); break;
-            case kv::op_kind::read_header: break;
-            case kv::op_kind::write: {
-                const auto& w = std::get<kv::write_op>(o);
-                added = detail::add_bin_op(aops, AS_OPERATOR_WRITE, w.bin, w.val, what);
-                break;
-            }
-            case kv::op_kind::add: {
-                const auto& a = std::get<kv::add_op>(o);
-                added = detail::add_bin_op(aops, AS_OPERATOR_INCR, a.bin, a.delta, what);
-                break;
-            }
-            case kv::op_kind::append: {
-                const auto& a = std::get<kv::append_op>(o);
-                added = detail::add_bin_op(aops, AS_OPERATOR_APPEND, a.bin, a.val, what);
-                break;
-            }
-            case kv::op_kind::prepend: {
-                const auto& a = std::get<kv::prepend_op>(o);
-                added = detail::add_bin_op(aops, AS_OPERATOR_PREPEND, a.bin, a.val, what);
-                break;
-            }
-            case kv::op_kind::touch: as_operations_add_touch(aops); break;
-            case kv::op_kind::delete_record: as_operations_add_delete(aops); break;
-            case kv::op_kind::cdt: {
-                const auto& c = std::get<kv::cdt_operation>(o);
-                added = detail::add_cdt(aops, c.bin.c_str(), c.op);
-                break;
-            }
-            case kv::op_kind::bit: {
-                const auto& b = std::get<kv::bit_operation>(o);
-                added = detail::add_bit(aops, b.bin.c_str(), b.op);
-                break;
-            }
-            case kv::op_kind::hll: {
-                const auto& x = std::get<kv::hll_operation>(o);
-                added = detail::add_hll(aops, x.bin.c_str(), x.op);
-                break;
-            }
-            case kv::op_kind::exp_read: {
-                const auto& x = std::get<kv::exp_read_op>(o);
-                if (!as_operations_exp_read(aops, x.name.c_str(), ex.set(x.exp),
-                                            static_cast<as_exp_read_flags>(x.flags)))
-                    added = fail(status::client_param, "exp_read: the C client refused the op");
-                break;
-            }
-            case kv::op_kind::exp_write: {
-                const auto& x = std::get<kv::exp_write_op>(o);
-                if (!as_operations_exp_write(aops, x.bin.c_str(), ex.set(x.exp),
-                                             static_cast<as_exp_write_flags>(x.flags)))
-                    added = fail(status::client_param, "exp_write: the C client refused the op");
-                break;
-            }
-            }
-            if (!added) return fail(added.error().code, "operate: " + added.error().message);
-        }
+        if (auto added = add_ops(aops, ops, exps); !added) return added.error();
         aops->ttl = detail::wire_ttl(wp.ttl);
         aops->gen = static_cast<uint16_t>(wp.generation);
         detail::exp_holder fx;
@@ -1260,45 +1203,7 @@ public:
         as_status st = aerospike_key_operate(m_as.get(), &err, &p, &key, aops, &raw);
         detail::record_ptr rec(raw);
         if (st != AEROSPIKE_OK) return detail::to_error(err, cmd);
-        kv::record out;
-        out.results.reserve(ops.size());
-        if (!rec) {
-            out.results.assign(ops.size(), value());
-            return out;
-        }
-        detail::read_meta(out, *rec);
-        const std::size_t n = rec->bins.size;
-        std::size_t pos = 0;
-        if (std::any_of(ops.begin(), ops.end(),
-                        [](const kv::operation& o) { return kv::kind(o) == kv::op_kind::read_all; })) {
-            // With read_all the client must turn respond_all_ops off (GET_ALL):
-            // the answer is the record's bins and nothing per op.
-            for (; pos < n; ++pos) {
-                const as_bin& b = rec->bins.entries[pos];
-                auto v = detail::from_as_val(reinterpret_cast<const as_val*>(b.valuep));
-                if (!v) return fail(v.error().code, "operate: " + v.error().message);
-                out.set(b.name, std::move(v).value());
-            }
-            out.results.assign(ops.size(), value());
-            return out;
-        }
-        // Each op takes its own response bin, in op order.
-        for (const kv::operation& o : ops) {
-            if (detail::response_bins(o) == 0) {
-                out.results.emplace_back();
-                continue;
-            }
-            if (pos >= n) break;
-            const as_bin& b = rec->bins.entries[pos++];
-            auto v = detail::from_as_val(reinterpret_cast<const as_val*>(b.valuep), detail::key_value_result(o));
-            if (!v) return fail(v.error().code, "operate: " + v.error().message);
-            if (kv::kind(o) == kv::op_kind::read && !v->is_nil()) out.set(b.name, *v);
-            out.results.push_back(std::move(v).value());
-        }
-        if (out.results.size() != ops.size() || pos != n)
-            return fail(status::client, "operate: the server answered " + std::to_string(n) + " bins for " +
-                                            std::to_string(ops.size()) + " operations");
-        return out;
+        return answer_of(ops, rec.get());
     }
 
     /// operate() with a braced list of operations, as sim::cluster takes them.
@@ -1340,6 +1245,168 @@ public:
     std::vector<result<kv::record>> batch_get(std::span<const kv::key> keys, std::span<const std::string> bins,
                                               const kv::read_policy& rp = {}) {
         return batch(keys, &bins, rp);
+    }
+
+    /// Batch operate (kv/batch.hpp): one aerospike_batch_write with a read,
+    /// write or remove record per entry, each with its own batch sub-policy
+    /// (a record without a filter expression inherits bp's, as the client
+    /// does). One result per record, in order; in_doubt as the client sets it.
+    std::vector<result<kv::record>> batch_operate(std::span<const kv::batch_record> batch,
+                                                  const kv::batch_policy& bp = {}) {
+        static constexpr std::string_view cmd = "batch_operate";
+        using kind = kv::batch_record::kind;
+        const std::size_t n = batch.size();
+        std::vector<result<kv::record>> out;
+        out.reserve(n);
+        if (n == 0) return out;
+        as_batch_records records;
+        as_batch_records_init(&records, static_cast<uint32_t>(n));
+        struct guard {
+            as_batch_records* r;
+            ~guard() { as_batch_records_destroy(r); }
+        } g{&records};
+        // What each record's C structures point at, alive until the answer.
+        struct held {
+            std::optional<detail::ops_holder> ops;
+            std::vector<detail::exp_holder> exps;
+            detail::exp_holder filter;
+            as_policy_batch_read read{};
+            as_policy_batch_write write{};
+            as_policy_batch_remove remove{};
+        };
+        std::vector<held> hold(n);
+        std::vector<std::optional<error>> pre(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const kv::batch_record& br = batch[i];
+            held& h = hold[i];
+            as_key* key = nullptr;
+            const kv::base_policy& own = br.type == kind::read ? static_cast<const kv::base_policy&>(br.rp)
+                                                               : static_cast<const kv::base_policy&>(br.wp);
+            as_exp* filter = own.filter_exp.empty() ? nullptr : const_cast<as_exp*>(h.filter.set(own.filter_exp));
+            if (br.type == kind::remove) {
+                as_batch_remove_record* r = as_batch_remove_reserve(&records);
+                key = &r->key;
+                as_policy_batch_remove_init(&h.remove);
+                h.remove.filter_exp = filter;
+                h.remove.key = br.wp.send_key ? AS_POLICY_KEY_SEND : AS_POLICY_KEY_DIGEST;
+                h.remove.gen = detail::gen_policy(br.wp.gen);
+                h.remove.generation = static_cast<uint16_t>(br.wp.generation);
+                h.remove.durable_delete = br.wp.durable_delete;
+                r->policy = &h.remove;
+            } else {
+                std::size_t sent = 0;
+                for (const kv::operation& o : br.ops) {
+                    if (const std::string* b = kv::bin_of(o); b != nullptr && !pre[i]) {
+                        if (auto c = kv::check_bin_name(*b, cmd); !c) pre[i] = c.error();
+                    }
+                    if (const auto* w = std::get_if<kv::write_op>(&o); w != nullptr && !pre[i]) {
+                        if (auto c = kv::check_bin_value(w->val, cmd, w->bin); !c) pre[i] = c.error();
+                    }
+                    if (kv::kind(o) != kv::op_kind::read_header) ++sent;
+                }
+                if (br.type == kind::write && br.ops.empty() && !pre[i])
+                    pre[i] = error{status::parameter_error, "batch_operate: a write with no operations", false};
+                if (br.type == kind::write && !pre[i]) {
+                    if (auto t = kv::check_ttl(br.wp.ttl, cmd); !t) pre[i] = t.error();
+                }
+                if (sent > std::numeric_limits<uint16_t>::max() && !pre[i])
+                    pre[i] = error{status::parameter_error,
+                                   "batch_operate: " + std::to_string(br.ops.size()) + " operations, max 65535", false};
+                as_operations* aops = nullptr;
+                if (!br.ops.empty() && !pre[i]) {
+                    h.ops.emplace(static_cast<uint16_t>(sent));
+                    aops = &h.ops->ops;
+                    h.exps.resize(br.ops.size());
+                    if (auto added = add_ops(aops, br.ops, h.exps); !added) pre[i] = added.error();
+                }
+                if (br.type == kind::read) {
+                    as_batch_read_record* r = as_batch_read_reserve(&records);
+                    key = &r->key;
+                    as_policy_batch_read_init(&h.read);
+                    h.read.filter_exp = filter;
+                    r->policy = &h.read;
+                    if (aops != nullptr) r->ops = aops;
+                    else r->read_all_bins = true;
+                } else {
+                    as_batch_write_record* r = as_batch_write_reserve(&records);
+                    key = &r->key;
+                    as_policy_batch_write_init(&h.write);
+                    h.write.filter_exp = filter;
+                    h.write.key = br.wp.send_key ? AS_POLICY_KEY_SEND : AS_POLICY_KEY_DIGEST;
+                    h.write.gen = detail::gen_policy(br.wp.gen);
+                    h.write.exists = detail::exists_policy(br.wp.exists);
+                    h.write.ttl = detail::wire_ttl(br.wp.ttl);
+                    h.write.durable_delete = br.wp.durable_delete;
+                    if (aops != nullptr) {
+                        aops->ttl = detail::wire_ttl(br.wp.ttl);
+                        aops->gen = static_cast<uint16_t>(br.wp.generation);
+                    }
+                    r->policy = &h.write;
+                    r->ops = aops;
+                }
+            }
+            if (auto ok = detail::init_key(*key, br.k, cmd); !ok && !pre[i]) pre[i] = ok.error();
+            if (pre[i]) {
+                // A placeholder the server answers for; the slot reports the record's own error.
+                as_key_init_int64(key, br.k.ns().c_str(), "", 0);
+                if (br.type == kind::write && !hold[i].ops) {
+                    // A write needs operations to be sent: a harmless read.
+                    hold[i].ops.emplace(1);
+                    as_operations_add_read(&hold[i].ops->ops, "_");
+                    reinterpret_cast<as_batch_write_record*>(as_vector_get(&records.list, static_cast<uint32_t>(i)))
+                        ->ops = &hold[i].ops->ops;
+                }
+            }
+        }
+        detail::exp_holder fx;
+        as_policy_batch p;
+        as_policy_batch_init(&p);
+        detail::apply_base(p.base, bp, fx);
+        p.respond_all_keys = bp.respond_all_keys;
+        p.deserialize = false;
+        as_error err;
+        as_status st = aerospike_batch_write(m_as.get(), &err, &p, &records);
+        (void)st; // every record carries its own result (AEROSPIKE_NO_RESPONSE when unanswered)
+        for (std::size_t i = 0; i < n; ++i) {
+            if (pre[i]) {
+                out.push_back(*pre[i]);
+                continue;
+            }
+            const auto* r = static_cast<const as_batch_base_record*>(as_vector_get(&records.list, static_cast<uint32_t>(i)));
+            if (r->result != AEROSPIKE_OK) {
+                out.push_back(record_error(r->result, r->in_doubt, cmd));
+                continue;
+            }
+            const kv::batch_record& br = batch[i];
+            if (br.type == kind::remove) {
+                out.push_back(kv::record{});
+            } else if (br.type == kind::read && br.ops.empty()) {
+                kv::record rec;
+                detail::read_meta(rec, r->record);
+                if (auto b = detail::read_bins(rec, r->record); !b) out.push_back(b.error());
+                else out.push_back(std::move(rec));
+            } else {
+                out.push_back(answer_of(br.ops, &r->record));
+            }
+        }
+        return out;
+    }
+
+    /// Truncate (aerospike_truncate): the records of `set` (empty = the
+    /// namespace) last updated before `before_ms` (Unix ms; nullopt = now).
+    result<void> truncate(const std::string& ns, const std::string& set,
+                          std::optional<std::int64_t> before_ms = std::nullopt) {
+        if (before_ms && *before_ms <= 0)
+            return fail(status::parameter_error, "truncate: would truncate to 0 (cutoff " +
+                                                     std::to_string(*before_ms) + " ms)");
+        const uint64_t nanos = before_ms ? static_cast<uint64_t>(*before_ms) * 1000000ULL : 0;
+        as_error err;
+        as_policy_info p;
+        as_policy_info_init(&p);
+        if (aerospike_truncate(m_as.get(), &err, &p, ns.c_str(), set.empty() ? nullptr : set.c_str(), nanos) !=
+            AEROSPIKE_OK)
+            return detail::to_error(err, "truncate " + ns + (set.empty() ? "" : "." + set));
+        return {};
     }
 
     // --- kv_queryable -------------------------------------------------------------
@@ -1520,6 +1587,130 @@ private:
         }
     };
 
+    // The C client's operations for ops (all but read_header, which sends
+    // nothing) into aops; exps keeps their expressions alive.
+    static result<void> add_ops(as_operations* aops, std::span<const kv::operation> ops,
+                                std::vector<detail::exp_holder>& exps) {
+        std::size_t op_index = 0;
+        for (const kv::operation& o : ops) {
+            detail::exp_holder& ex = exps[op_index++];
+            std::string_view what = kv::op_name(o);
+            result<void> added;
+            switch (kv::kind(o)) {
+            case kv::op_kind::read: as_operations_add_read(aops, std::get<kv::read_op>(o).bin.c_str()); break;
+            case kv::op_kind::read_all: as_operations_add_read_all(aops); break;
+            case kv::op_kind::read_header: break;
+            case kv::op_kind::write: {
+                const auto& w = std::get<kv::write_op>(o);
+                added = detail::add_bin_op(aops, AS_OPERATOR_WRITE, w.bin, w.val, what);
+                break;
+            }
+            case kv::op_kind::add: {
+                const auto& a = std::get<kv::add_op>(o);
+                added = detail::add_bin_op(aops, AS_OPERATOR_INCR, a.bin, a.delta, what);
+                break;
+            }
+            case kv::op_kind::append: {
+                const auto& a = std::get<kv::append_op>(o);
+                added = detail::add_bin_op(aops, AS_OPERATOR_APPEND, a.bin, a.val, what);
+                break;
+            }
+            case kv::op_kind::prepend: {
+                const auto& a = std::get<kv::prepend_op>(o);
+                added = detail::add_bin_op(aops, AS_OPERATOR_PREPEND, a.bin, a.val, what);
+                break;
+            }
+            case kv::op_kind::touch: as_operations_add_touch(aops); break;
+            case kv::op_kind::delete_record: as_operations_add_delete(aops); break;
+            case kv::op_kind::cdt: {
+                const auto& c = std::get<kv::cdt_operation>(o);
+                added = detail::add_cdt(aops, c.bin.c_str(), c.op);
+                break;
+            }
+            case kv::op_kind::bit: {
+                const auto& b = std::get<kv::bit_operation>(o);
+                added = detail::add_bit(aops, b.bin.c_str(), b.op);
+                break;
+            }
+            case kv::op_kind::hll: {
+                const auto& x = std::get<kv::hll_operation>(o);
+                added = detail::add_hll(aops, x.bin.c_str(), x.op);
+                break;
+            }
+            case kv::op_kind::exp_read: {
+                const auto& x = std::get<kv::exp_read_op>(o);
+                if (!as_operations_exp_read(aops, x.name.c_str(), ex.set(x.exp),
+                                            static_cast<as_exp_read_flags>(x.flags)))
+                    added = fail(status::client_param, "exp_read: the C client refused the op");
+                break;
+            }
+            case kv::op_kind::exp_write: {
+                const auto& x = std::get<kv::exp_write_op>(o);
+                if (!as_operations_exp_write(aops, x.bin.c_str(), ex.set(x.exp),
+                                             static_cast<as_exp_write_flags>(x.flags)))
+                    added = fail(status::client_param, "exp_write: the C client refused the op");
+                break;
+            }
+            }
+            if (!added) return fail(added.error().code, "operate: " + added.error().message);
+        }
+        return {};
+    }
+
+    // A batch record's own failure as an error naming the command.
+    static error record_error(as_status code, bool in_doubt, std::string_view cmd) {
+        as_error e;
+        as_error_init(&e);
+        e.code = code;
+        std::snprintf(e.message, sizeof e.message, "%s", as_error_string(code));
+        e.in_doubt = in_doubt;
+        return detail::to_error(e, cmd);
+    }
+
+    // An operate answer (respond_all_ops) as a kv::record: one result per op,
+    // read bins in record.bins. rec null: the header-only answer.
+    static result<kv::record> answer_of(std::span<const kv::operation> ops, const as_record* rec) {
+        kv::record out;
+        out.results.reserve(ops.size());
+        if (!rec) {
+            out.results.assign(ops.size(), value());
+            return out;
+        }
+        detail::read_meta(out, *rec);
+        const std::size_t n = rec->bins.size;
+        std::size_t pos = 0;
+        if (std::any_of(ops.begin(), ops.end(),
+                        [](const kv::operation& o) { return kv::kind(o) == kv::op_kind::read_all; })) {
+            // With read_all the client must turn respond_all_ops off (GET_ALL):
+            // the answer is the record's bins and nothing per op.
+            for (; pos < n; ++pos) {
+                const as_bin& b = rec->bins.entries[pos];
+                auto v = detail::from_as_val(reinterpret_cast<const as_val*>(b.valuep));
+                if (!v) return fail(v.error().code, "operate: " + v.error().message);
+                out.set(b.name, std::move(v).value());
+            }
+            out.results.assign(ops.size(), value());
+            return out;
+        }
+        // Each op takes its own response bin, in op order.
+        for (const kv::operation& o : ops) {
+            if (detail::response_bins(o) == 0) {
+                out.results.emplace_back();
+                continue;
+            }
+            if (pos >= n) break;
+            const as_bin& b = rec->bins.entries[pos++];
+            auto v = detail::from_as_val(reinterpret_cast<const as_val*>(b.valuep), detail::key_value_result(o));
+            if (!v) return fail(v.error().code, "operate: " + v.error().message);
+            if (kv::kind(o) == kv::op_kind::read && !v->is_nil()) out.set(b.name, *v);
+            out.results.push_back(std::move(v).value());
+        }
+        if (out.results.size() != ops.size() || pos != n)
+            return fail(status::client, "operate: the server answered " + std::to_string(n) + " bins for " +
+                                            std::to_string(ops.size()) + " operations");
+        return out;
+    }
+
     std::vector<result<kv::record>> batch(std::span<const kv::key> keys, const std::span<const std::string>* bins,
                                           const kv::read_policy& rp) {
         std::vector<result<kv::record>> out;
@@ -1573,12 +1764,7 @@ private:
             }
             const auto* r = static_cast<const as_batch_read_record*>(as_vector_get(&records.list, static_cast<uint32_t>(i)));
             if (r->result != AEROSPIKE_OK) {
-                as_error e;
-                as_error_init(&e);
-                e.code = r->result;
-                std::snprintf(e.message, sizeof e.message, "%s", as_error_string(r->result));
-                e.in_doubt = r->in_doubt;
-                out.push_back(detail::to_error(e, "batch_get"));
+                out.push_back(record_error(r->result, r->in_doubt, "batch_get"));
                 continue;
             }
             kv::record rec;
@@ -1597,5 +1783,7 @@ private:
 
 static_assert(kv::kv_store<aerospike_store>);
 static_assert(kv::kv_queryable<aerospike_store>);
+static_assert(kv::detail::has_batch_operate<aerospike_store>);
+static_assert(kv::detail::has_truncate<aerospike_store>);
 
 } // namespace kvmodel::adapters

@@ -57,11 +57,11 @@ namespace kvmodel::kv {
 struct batch_record {
     /// What the record's sub-transaction does.
     enum class kind : std::uint8_t { read, write, remove };
-    kind type = kind::read; ///< read, write or remove
-    key k;                  ///< the record
+    kind type = kind::read;     ///< read, write or remove
+    key k;                      ///< the record
     std::vector<operation> ops; ///< read: read ops (empty = all bins); write: as operate
-    read_policy rp;  ///< used by a read
-    write_policy wp; ///< used by a write or a delete
+    read_policy rp;             ///< used by a read
+    write_policy wp;            ///< used by a write or a delete
 
     /// A read of k: all bins when ops is empty, else the read ops' results.
     static batch_record read(key k, std::vector<operation> ops = {}, read_policy rp = {}) {
@@ -87,8 +87,9 @@ struct batch_policy : base_policy {
 
 namespace detail {
 template <class S>
-concept has_batch_operate =
-    requires(S& s, std::span<const batch_record> batch, const batch_policy& bp) {
+concept has_batch_operate = requires(S& s,
+                                     std::span<const batch_record> batch,
+                                     const batch_policy& bp) {
     { s.batch_operate(batch, bp) } -> std::same_as<std::vector<result<record>>>;
 };
 

@@ -1,7 +1,7 @@
 // kvmodel/kv/record.hpp
 //
 // kv::record: what a store returns for one record — its bins (name -> value),
-// its generation and expiry, and, for operate(), one result per operation in
+// its generation, expiry and last-update time, and, for operate(), one result per operation in
 // operation order (Aerospike's respond-all-ops mode). Bins keep the order the
 // record created them in, as the server stores them; a name appears once.
 //
@@ -59,6 +59,11 @@ struct record {
     std::int64_t void_time = 0;
     /// Seconds left when the store answered; ttl_never_expires (-1) = never.
     std::int64_t ttl = ttl_never_expires;
+    /// When the record was last written, Unix milliseconds on the store's
+    /// clock (the server's last-update-time, which truncate's cutoff and
+    /// expressions' last_update read); 0 = not reported (a delete, or a
+    /// store that does not return it).
+    std::int64_t last_update_ms = 0;
     /// operate(): one result per operation, in operation order.
     std::vector<value> results;
 

@@ -19,6 +19,8 @@
 // | opt: s.batch_get(keys, bins, rp) |                      |                | key order        |
 // | opt: s.retry_timing(p)      | retry_policy              | -              | p on the store's |
 // |                             |                           |                | clock (sim)      |
+// | opt: s.truncate(ns, set, t) | result<void>              | param, ns      | deletes records  |
+// |                             |                           |                | written before t |
 //
 // Errors carry Aerospike's status and a message naming the operation, the
 // bin and the limit; a write that failed after it may have been applied
@@ -44,10 +46,12 @@
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
+#include <kvmodel/kv/partition_filter.hpp>
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/retry.hpp>
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -273,7 +277,7 @@ struct scan_request {
     std::string set; ///< the set; empty = every record of the namespace
     /// Bins to return; empty = all.
     std::vector<std::string> bins;
-    /// Stop after this many records; 0 = no limit.
+    /// Stop after this many records; 0 = no limit. A paged scan: the page size.
     std::uint64_t max_records = 0;
 };
 
@@ -283,7 +287,17 @@ struct query_request {
     std::string set;               ///< the set; empty = the namespace
     std::vector<std::string> bins; ///< bins to return; empty = all
     kv::filter where;              ///< the indexed condition
-    std::uint64_t max_records = 0; ///< stop after this many records; 0 = no limit
+    std::uint64_t max_records = 0; ///< stop after this many records (a page); 0 = no limit
+};
+
+/// What a background job (a scan or query with write operations, run by the
+/// server) did.
+struct background_result {
+    std::uint64_t matched = 0; ///< records the scan or query selected
+    std::uint64_t written = 0; ///< records the operations were applied to
+    std::uint64_t skipped = 0; ///< records the write policy's filter left out
+    std::uint64_t failed = 0;  ///< records the operations failed on (left as they were)
+    std::optional<error> first_error; ///< the first of those failures
 };
 
 /// A record with its key (the user key only if it was stored with send_key).
@@ -305,5 +319,154 @@ concept kv_queryable = kv_store<S> && requires(S& s,
     { s.scan(sr, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
     { s.query(qr, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
 };
+
+} // namespace kvmodel::kv
+
+namespace kvmodel::kv {
+
+namespace detail {
+template <class S>
+concept has_truncate = requires(S& s, const std::string& name, std::optional<std::int64_t> t) {
+    { s.truncate(name, name, t) } -> std::same_as<result<void>>;
+};
+} // namespace detail
+
+/// Truncate: deletes the records of `set` (empty = the whole namespace)
+/// last written strictly before `before_ms` (Unix ms; nullopt = now), as
+/// Aerospike's truncate. Uses S::truncate when present; else, on a
+/// kv_queryable store, a scan of the set and one remove per record whose
+/// last_update_ms is before the cutoff (every scanned record without a
+/// cutoff; a record the store reports no last-update time for counts as
+/// before it); else UNSUPPORTED_FEATURE.
+template <kv_store S>
+result<void> truncate(S& s,
+                      const std::string& ns,
+                      const std::string& set,
+                      std::optional<std::int64_t> before_ms = std::nullopt) {
+    if constexpr (detail::has_truncate<S>) {
+        return s.truncate(ns, set, before_ms);
+    } else if constexpr (kv_queryable<S>) {
+        scan_request sr;
+        sr.ns = ns;
+        sr.set = set;
+        result<std::vector<keyed_record>> all = s.scan(sr, read_policy{});
+        if (!all)
+            return std::move(all).error();
+        for (const keyed_record& kr : *all) {
+            if (before_ms && kr.rec.last_update_ms >= *before_ms)
+                continue;
+            result<void> r = s.remove(kr.k, write_policy{});
+            if (!r && r.code() != status::record_not_found)
+                return r;
+        }
+        return {};
+    } else {
+        (void)s;
+        (void)before_ms;
+        return fail(status::unsupported_feature,
+                    "truncate: the store has neither truncate nor scan (namespace '" + ns +
+                        "', set '" + set + "')");
+    }
+}
+
+} // namespace kvmodel::kv
+
+// --- paged scans and queries -------------------------------------------------
+
+namespace kvmodel::kv {
+
+namespace detail {
+template <class S>
+concept has_scan_page =
+    requires(S& s, const scan_request& sr, partition_cursor& c, const read_policy& rp) {
+    { s.scan_page(sr, c, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
+};
+template <class S>
+concept has_background = requires(S& s,
+                                  const scan_request& sr,
+                                  const query_request& qr,
+                                  std::span<const operation> ops,
+                                  const write_policy& wp) {
+    { s.scan_background(sr, ops, wp) } -> std::same_as<result<background_result>>;
+    { s.query_background(qr, ops, wp) } -> std::same_as<result<background_result>>;
+};
+template <class S>
+concept has_query_page =
+    requires(S& s, const query_request& qr, partition_cursor& c, const read_policy& rp) {
+    { s.query_page(qr, c, rp) } -> std::same_as<result<std::vector<keyed_record>>>;
+};
+
+// One page out of a whole answer: the records of the cursor's partitions
+// after its digests, in (partition, digest) order, at most `max` (0 = all);
+// the cursor moves past them. What a store without paging can do.
+inline std::vector<keyed_record>
+page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max) {
+    const auto order = [](const keyed_record& a, const keyed_record& b) {
+        const std::uint32_t pa = a.k.partition_id();
+        const std::uint32_t pb = b.k.partition_id();
+        return pa != pb ? pa < pb : a.k.digest() < b.k.digest();
+    };
+    std::sort(all.begin(), all.end(), order);
+    std::vector<keyed_record> out;
+    auto it = all.begin();
+    for (partition_cursor::part& p : c.parts) {
+        if (p.done)
+            continue;
+        while (it != all.end() && it->k.partition_id() < p.id)
+            ++it;
+        for (; it != all.end() && it->k.partition_id() == p.id; ++it) {
+            if (p.last && !(*p.last < it->k.digest()))
+                continue;
+            if (max != 0 && out.size() == max)
+                return out; // p stays open after its last digest
+            p.last = it->k.digest();
+            out.push_back(*it);
+        }
+        p.done = true;
+    }
+    return out;
+}
+} // namespace detail
+
+/// One page of a scan: at most sr.max_records records (0 = all that are
+/// left) of the cursor's partitions (partition_cursor::start(filter); an
+/// empty cursor covers them all), resuming after the digests it holds.
+/// Returns an empty page once
+/// cursor.done(). Uses S::scan_page when present; else a kv_queryable
+/// store's whole scan, sorted and cut (correct, not cheap).
+template <kv_queryable S>
+result<std::vector<keyed_record>>
+scan_page(S& s, const scan_request& sr, partition_cursor& cursor, const read_policy& rp = {}) {
+    if constexpr (detail::has_scan_page<S>) {
+        return s.scan_page(sr, cursor, rp);
+    } else {
+        if (cursor.parts.empty())
+            cursor = partition_cursor::start(partition_filter::all());
+        scan_request whole = sr;
+        whole.max_records = 0;
+        result<std::vector<keyed_record>> all = s.scan(whole, rp);
+        if (!all)
+            return all;
+        return detail::page_of(std::move(all).value(), cursor, sr.max_records);
+    }
+}
+
+/// One page of a secondary-index query, as scan_page.
+template <kv_queryable S>
+result<std::vector<keyed_record>>
+query_page(S& s, const query_request& qr, partition_cursor& cursor, const read_policy& rp = {}) {
+    if constexpr (detail::has_query_page<S>) {
+        return s.query_page(qr, cursor, rp);
+    } else {
+        if (cursor.parts.empty())
+            cursor = partition_cursor::start(partition_filter::all());
+        query_request whole = qr;
+        whole.max_records = 0;
+        result<std::vector<keyed_record>> all = s.query(whole, rp);
+        if (!all)
+            return all;
+        return detail::page_of(std::move(all).value(), cursor, qr.max_records);
+    }
+}
 
 } // namespace kvmodel::kv

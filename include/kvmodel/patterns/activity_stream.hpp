@@ -10,7 +10,8 @@
 //                     node (its cost shows in the simulator's stats).
 //                     Post: 1 write. Inbox: 1 query (one round trip per node).
 //   fan_out_on_write  each recipient's and the sender's inbox record holds
-//                     the message. Post: 1 + |to| writes. Inbox page: 1 read.
+//                     the message. Post: 1 + |to| writes in one batch (one
+//                     round trip per node touched). Inbox page: 1 read.
 //                     Bounded by max-record-size.
 //   bucketed_fan_out  inboxes as bucketed lists (patterns/bucketed_list.hpp):
 //                     unbounded. Post: 2 writes per inbox. Inbox page: 2.
@@ -30,6 +31,7 @@
 #pragma once
 
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
@@ -190,24 +192,31 @@ public:
         : m_store(&store)
         , m_where(std::move(where)) {}
 
-    /// Posts m; returns it with its id. Writes 1 + |to| records (one operate
-    /// each); retrying a failed post with the returned id is idempotent.
+    /// Posts m; returns it with its id. Writes 1 + |to| records in one
+    /// kv::batch_operate (one round trip per node on a store with batch
+    /// writes, else one operate each); a bad user key fails before anything
+    /// is written. The first failed inbox is the error, in doubt when
+    /// another inbox took the message; retrying a failed post with the
+    /// returned id is idempotent.
     result<message> post(message m) const {
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);
         value key = detail::inbox_key(m);
         value body = codec<message>::encode(m);
-        bool applied = false; // an inbox has it: a later error is in doubt
+        std::vector<kv::batch_record> batch;
         for (const std::string& user : detail::audience(m)) {
             auto k = kv::key::make(m_where.ns, m_where.set, user);
-            if (!k) return kv::after_step(applied, k.error());
-            auto r = detail::operate(*m_store, *k,
-                                      {kv::op::cdt(m_where.bin, cdt::map_ops::put(key, body,
-                                                                                  cdt::map_ops::policy(map_order::key_ordered)))},
-                                      m_where.write);
-            if (!r) return kv::after_step(applied, r.error());
-            applied = true;
+            if (!k) return k.error();
+            batch.push_back(kv::batch_record::write(
+                std::move(k).value(),
+                {kv::op::cdt(m_where.bin,
+                             cdt::map_ops::put(key, body, cdt::map_ops::policy(map_order::key_ordered)))},
+                m_where.write));
         }
+        const std::vector<result<kv::record>> rs = kv::batch_operate(*m_store, batch);
+        const bool applied = std::any_of(rs.begin(), rs.end(), [](const result<kv::record>& r) { return r.has_value(); });
+        for (const result<kv::record>& r : rs)
+            if (!r) return kv::after_step(applied, r.error());
         return m;
     }
 

@@ -16,13 +16,17 @@
 //   predicate saw it: the write carries the generation of the read, and a
 //   record that changed in between is read again and re-judged (so a
 //   predicate never applies to stale data).
-// Departures: Aerospike's job evaluates an expression filter on the server;
-// here the predicate runs in the client on the record the scan returned.
+// A store that runs background jobs itself (kv::detail::has_background: the
+// simulator's scan_background / query_background) gets the whole job in one
+// call when there is no predicate — the server applies the ops, one round
+// trip per node, and the write policy's filter expression selects records
+// there. Departures: with a C++ predicate (which no server can run) the
+// predicate runs in the client on the record the scan returned.
 // Records created after the scan started are not visited (Aerospike does not
 // promise to visit them either).
 //
-// Cost: one scan (or query) round trip, then one operate() per selected
-// record, plus one read and one resend per record that changed under a
+// Cost (client-side, with a predicate or a store without background jobs):
+// one scan (or query) round trip, then one operate() per selected record, plus one read and one resend per record that changed under a
 // predicate. The scan result is held in memory for the job's duration.
 #pragma once
 
@@ -179,6 +183,37 @@ private:
                                  "' (a background job only writes)"});
                 return;
             }
+        if constexpr (kv::detail::has_background<Store>) {
+            // The store runs the job itself (one round trip per node); a
+            // client-side predicate still needs the records here.
+            if (!req.predicate) {
+                kv::write_policy wp = req.write;
+                wp.exists = kv::record_exists_action::update_only;
+                result<kv::background_result> r =
+                    req.where ? store->query_background(
+                                    kv::query_request{req.ns, req.set, {}, *req.where, 0}, req.ops, wp)
+                              : store->scan_background(
+                                    kv::scan_request{req.ns, req.set, {}, 0}, req.ops, wp);
+                if (!r) {
+                    finish(error{r.error().code,
+                                 "background job: selecting records: " + r.error().message});
+                    return;
+                }
+                {
+                    std::lock_guard<std::mutex> lock(st->mutex);
+                    st->progress.total = r->matched;
+                    st->progress.processed = r->matched;
+                    st->progress.applied = r->written;
+                    st->progress.skipped = r->skipped;
+                    st->progress.failed = r->failed;
+                }
+                finish(r->first_error ? std::optional<error>(error{
+                                            r->first_error->code,
+                                            "background job: " + r->first_error->message})
+                                      : std::nullopt);
+                return;
+            }
+        }
         result<std::vector<kv::keyed_record>> found =
             req.where ? store->query(kv::query_request{req.ns, req.set, {}, *req.where, 0}, req.read)
                       : store->scan(kv::scan_request{req.ns, req.set, {}, 0}, req.read);

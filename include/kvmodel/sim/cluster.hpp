@@ -71,6 +71,7 @@
 #include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/policy.hpp>
@@ -93,6 +94,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
@@ -112,6 +114,7 @@ namespace detail { // sim/detail/state.hpp, sim/detail/record_engine.hpp
 struct namespace_state;
 struct partition;
 struct entry;
+struct failure_info;
 class txn;
 } // namespace detail
 
@@ -271,6 +274,16 @@ public:
                                               std::span<const std::string> bins,
                                               const kv::read_policy& rp = {});
 
+    /// Batch operate (kv/batch.hpp): reads, writes and deletes, each with its
+    /// own policy (a record without a filter expression takes bp's), one
+    /// result per record in batch order. Round trips: one per node the batch
+    /// touches per attempt. Duplicate keys run in batch order; a node failing
+    /// mid-batch fails its unanswered records (writes in doubt once sent and
+    /// lost), retried within bp.max_retries; respond_all_keys false stops a
+    /// node's part at its first error other than not found / filtered out.
+    std::vector<result<kv::record>> batch_operate(std::span<const kv::batch_record> batch,
+                                                  const kv::batch_policy& bp = {});
+
     // --- queries -------------------------------------------------------------
 
     /// Creates a secondary index: INDEX_FOUND if one of that name exists,
@@ -290,6 +303,47 @@ public:
     /// index cannot hold or a range on a non-numeric index.
     result<std::vector<kv::keyed_record>> query(const kv::query_request& req,
                                                 const kv::read_policy& rp = {});
+
+    /// One page of a scan (kv/partition_filter.hpp): at most req.max_records
+    /// records (0 = all left) of the cursor's partitions, each resumed after
+    /// its last digest (an empty cursor: every partition). The policy's
+    /// filter expression applies; the cursor's throttle is accounted. A record that exists from the
+    /// first page to the last is returned exactly once, whatever is written
+    /// between pages. PARAMETER_ERROR for a cursor naming a partition past
+    /// 4095.
+    result<std::vector<kv::keyed_record>> scan_page(const kv::scan_request& req,
+                                                    kv::partition_cursor& cursor,
+                                                    const kv::read_policy& rp = {});
+    /// One page of a query, as scan_page.
+    result<std::vector<kv::keyed_record>> query_page(const kv::query_request& req,
+                                                     kv::partition_cursor& cursor,
+                                                     const kv::read_policy& rp = {});
+
+    /// A background query (Aerospike's query with operations): applies the
+    /// write ops to every record of req (its index filter and wp's filter
+    /// expression) on the server, one round trip per node; what it did.
+    /// Only write ops (PARAMETER_ERROR otherwise); a record the ops fail on
+    /// is left as it was and counted, the job goes on, as the server's
+    /// background job does. Synchronous here.
+    result<kv::background_result> query_background(const kv::query_request& req,
+                                                   std::span<const kv::operation> ops,
+                                                   const kv::write_policy& wp = {});
+    /// A background scan: query_background over every record of the set.
+    result<kv::background_result> scan_background(const kv::scan_request& req,
+                                                  std::span<const kv::operation> ops,
+                                                  const kv::write_policy& wp = {});
+
+    /// Truncate (Aerospike's truncate info command): deletes the records of
+    /// `set` (empty = every set of the namespace) whose last update is
+    /// strictly before `before_ms` (Unix ms; nullopt = the clock's now, so a
+    /// record written in that very millisecond stays, as on the server).
+    /// PARAMETER_ERROR for a cutoff in the future or before the server's
+    /// epoch (2010-01-01: "would truncate to 0"); INVALID_NAMESPACE.
+    /// Synchronous here (the server deletes in the background but hides the
+    /// truncated records at once). O(records of the namespace).
+    result<void> truncate(const std::string& ns_name,
+                          const std::string& set,
+                          std::optional<std::int64_t> before_ms = std::nullopt);
 
     // --- topology ------------------------------------------------------------
 
@@ -401,6 +455,34 @@ private:
 
     // --- commands ------------------------------------------------------------
 
+    // The server's side of one get / operate / remove of k, under p's lock
+    // (the single-record commands and batch_operate share them). cmd names
+    // the command in messages; applied is set when a write committed.
+    static result<kv::record> serve_get(detail::namespace_state& ns,
+                                        detail::partition& p,
+                                        const kv::key& k,
+                                        const kv::base_policy& rp,
+                                        std::int64_t now_ms,
+                                        std::string_view cmd);
+    result<kv::record> serve_operate(detail::namespace_state& ns,
+                                     detail::partition& p,
+                                     const kv::key& k,
+                                     std::span<const kv::operation> ops,
+                                     const kv::write_policy& wp,
+                                     bool read_only,
+                                     bool has_touch,
+                                     std::int64_t now_ms,
+                                     std::string_view cmd,
+                                     bool& applied,
+                                     detail::failure_info& fi);
+    static result<kv::record> serve_remove(detail::namespace_state& ns,
+                                           detail::partition& p,
+                                           const kv::key& k,
+                                           const kv::write_policy& wp,
+                                           std::int64_t now_ms,
+                                           std::string_view cmd,
+                                           bool& applied);
+
     result<kv::record> operate_impl(const kv::key& k,
                                     std::span<const kv::operation> ops,
                                     const kv::write_policy& wp,
@@ -495,13 +577,16 @@ private:
     static std::optional<kv::index_type> index_type_of(const value& v) noexcept;
     static std::string_view index_type_name(kv::index_type t) noexcept;
 
-    // Walks every partition in order, keeping the live records of the set that
-    // pass `keep`; one round trip per serving node.
+    // Walks the cursor's open partitions in order, each from after its last
+    // digest in digest order, keeping the live records of the set that pass
+    // `keep` and the policy's filter, up to max_records (0 = all), and moves
+    // the cursor past them; one round trip per serving node.
     template <class Keep>
     result<std::vector<kv::keyed_record>> walk(const std::string& ns_name,
                                                const std::string& set,
                                                const std::vector<std::string>& bins,
                                                std::uint64_t max_records,
+                                               kv::partition_cursor& cursor,
                                                const kv::read_policy& rp,
                                                std::string_view cmd,
                                                Keep&& keep);
@@ -540,6 +625,20 @@ private:
     // Runs the stop-writes evaluation and the nsup cycle that are due.
     void maintain(detail::namespace_state& ns, time_ms now);
 
+    // The query's index check and its matcher on a record (query, query_page,
+    // query_background share them).
+    result<std::function<bool(const detail::entry&)>> query_matcher(const kv::query_request& req,
+                                                                    std::string_view cmd);
+
+    // The background job: ops applied by the server to every live record of
+    // the set that passes keep.
+    result<kv::background_result> background(const std::string& ns_name,
+                                             const std::string& set,
+                                             const std::function<bool(const detail::entry&)>& keep,
+                                             std::span<const kv::operation> ops,
+                                             const kv::write_policy& wp,
+                                             std::string_view cmd);
+
     namespace_stats snapshot(const detail::namespace_state& ns,
                              const std::vector<bool>& alive,
                              std::int64_t now_s) const;
@@ -562,7 +661,9 @@ static_assert(kv::kv_queryable<cluster>);
 // in every user's translation unit when header-only, once in the library with
 // kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION).
 #if KVMODEL_DEFINITIONS
+#    include <kvmodel/sim/detail/cluster_batch.hpp>
 #    include <kvmodel/sim/detail/cluster_impl.hpp>
+#    include <kvmodel/sim/detail/cluster_scan.hpp>
 
 namespace kvmodel::sim {
 
@@ -637,23 +738,7 @@ KVMODEL_DECL result<kv::record> cluster::get(const kv::key& k, const kv::read_po
                "get",
                rep,
                [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool&)
-                   -> result<kv::record> {
-                   const std::int64_t now_s = now_ms / 1000;
-                   detail::entry* e = live(ns, p, k, now_s);
-                   if (e == nullptr)
-                       return count_failure(
-                           p, fail(status::record_not_found, "get: record not found"));
-                   if (!detail::same_name(e->set(), k.set()))
-                       return count_failure(p, detail::set_mismatch("get", k, *e));
-                   if (!rp.filter_exp.empty())
-                       if (result<void> f = filter(rp, *e, k, now_ms, "get"); !f)
-                           return count_failure(p, f.error());
-                   kv::record out;
-                   detail::copy_bins(*e, out);
-                   detail::copy_header(*e, now_s, out);
-                   count_read(p, *e);
-                   return out;
-               });
+                   -> result<kv::record> { return serve_get(ns, p, k, rp, now_ms, "get"); });
 }
 
 KVMODEL_DECL result<kv::record>
@@ -748,41 +833,17 @@ cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_po
 
 KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_policy& wp) {
     op_report rep;
-    result<kv::record> r = run(
-        k,
-        true,
-        wp,
-        "remove",
-        rep,
-        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
-            -> result<kv::record> {
-            detail::entry* e = live(ns, p, k, now_ms / 1000);
-            if (e == nullptr)
-                return count_failure(p, fail(status::record_not_found, "remove: record not found"));
-            if (!detail::same_name(e->set(), k.set()))
-                return count_failure(p,
-                                     fail(status::parameter_error,
-                                          "remove: set name '" + k.set() +
-                                              "' does not match the record's set '" + e->set() +
-                                              "'"));
-            if (!wp.filter_exp.empty())
-                if (result<void> f = filter(wp, *e, k, now_ms, "remove"); !f)
-                    return count_failure(p, f.error());
-            if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
-                (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
-                return count_failure(
-                    p,
-                    fail(status::generation_error,
-                         "remove: generation is " + std::to_string(e->generation) +
-                             ", policy expects " +
-                             (wp.gen == kv::generation_policy::gt ? "more than " : "") +
-                             std::to_string(wp.generation)));
-            erase_record(ns, p, k, *e);
-            p.written();
-            p.account([](counters& c) { ++c.deletes; });
-            applied = true;
-            return kv::record{};
-        });
+    result<kv::record> r = run(k,
+                               true,
+                               wp,
+                               "remove",
+                               rep,
+                               [&](detail::namespace_state& ns,
+                                   detail::partition& p,
+                                   std::int64_t now_ms,
+                                   bool& applied) -> result<kv::record> {
+                                   return serve_remove(ns, p, k, wp, now_ms, "remove", applied);
+                               });
     if (!r)
         return std::move(r).error();
     return {};
@@ -840,66 +901,14 @@ KVMODEL_DECL result<void> cluster::drop_index(const std::string& ns_name, const 
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan(const kv::scan_request& req,
                                                                  const kv::read_policy& rp) {
-    return walk(req.ns, req.set, req.bins, req.max_records, rp, "scan", [](const detail::entry&) {
-        return true;
-    });
+    kv::partition_cursor cursor;
+    return scan_page(req, cursor, rp);
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::query_request& req,
                                                                   const kv::read_policy& rp) {
-    detail::namespace_state* ns = find_ns(req.ns);
-    if (ns == nullptr)
-        return unknown_namespace("query", req.ns);
-    const kv::filter& f = req.where;
-    std::optional<kv::index_type> type = index_type_of(f.begin);
-    if (!type)
-        return fail(status::parameter_error,
-                    "query: filter value must be an integer, string or bytes, got " +
-                        std::string(type_name(f.begin.type())));
-    if (f.end && (!f.begin.is_int() || !f.end->is_int()))
-        return fail(status::parameter_error, "query: a range filter needs integer bounds");
-    {
-        std::shared_lock lock(ns->index_mu);
-        bool found = false;
-        for (const kv::index_spec& x : ns->indexes)
-            if (x.bin == f.bin && x.collection == f.collection && x.type == *type &&
-                (x.set.empty() || x.set == req.set))
-                found = true;
-        if (!found)
-            return fail(status::index_not_found,
-                        "query: no " + std::string(index_type_name(*type)) + " index on bin '" +
-                            f.bin + "'" +
-                            (req.set.empty() ? "" : " covering set '" + req.set + "'"));
-    }
-    auto matches = [&f](const value& v) {
-        if (f.end)
-            return v.is_int() && v.as_int() >= f.begin.as_int() && v.as_int() <= f.end->as_int();
-        return v.type() == f.begin.type() && v == f.begin;
-    };
-    return walk(
-        req.ns, req.set, req.bins, req.max_records, rp, "query", [&](const detail::entry& e) {
-            const detail::stored_bin* b = e.find(f.bin);
-            if (b == nullptr)
-                return false;
-            switch (f.collection) {
-            case kv::index_collection::none:
-                return matches(b->val);
-            case kv::index_collection::list:
-                if (!b->val.is_list())
-                    return false;
-                return std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
-            case kv::index_collection::map_keys:
-            case kv::index_collection::map_values:
-                if (!b->val.is_map())
-                    return false;
-                return std::any_of(
-                    b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                        return matches(f.collection == kv::index_collection::map_keys ? x.key
-                                                                                      : x.val);
-                    });
-            }
-            return false;
-        });
+    kv::partition_cursor cursor;
+    return query_page(req, cursor, rp);
 }
 
 KVMODEL_DECL bool cluster::node_alive(int node) const {

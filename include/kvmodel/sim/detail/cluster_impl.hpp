@@ -224,39 +224,106 @@ inline result<kv::record> cluster::operate_impl(const kv::key& k,
         rep,
         [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
             -> result<kv::record> {
-            const std::int64_t now_s = now_ms / 1000;
             detail::failure_info fi;
-            if (read_only) {
-                detail::entry* cur = live(ns, p, k, now_s);
-                if (cur != nullptr && !wp.filter_exp.empty())
-                    if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
-                        return count_failure(p, f.error());
-                result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
-                if (r) {
-                    count_read(p, *cur);
-                    return r;
-                }
+            result<kv::record> r =
+                serve_operate(ns, p, k, ops, wp, read_only, has_touch, now_ms, cmd, applied, fi);
+            if (!r)
                 rep.failed_op = fi.op_index;
-                count_error(p, r.code());
-                return r;
-            }
-            kv::record out;
-            result<void> r = write_command(
-                ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
-                    return detail::apply_ops(t,
-                                             ops,
-                                             cmd,
-                                             out,
-                                             fi,
-                                             ns.lim.max_record_size,
-                                             detail::exp_env{&k.digest(), now_ms});
-                });
-            if (!r) {
-                rep.failed_op = fi.op_index;
-                return r.error();
-            }
-            return out;
+            return r;
         });
+}
+
+inline result<kv::record> cluster::serve_get(detail::namespace_state& ns,
+                                             detail::partition& p,
+                                             const kv::key& k,
+                                             const kv::base_policy& rp,
+                                             std::int64_t now_ms,
+                                             std::string_view cmd) {
+    const std::int64_t now_s = now_ms / 1000;
+    detail::entry* e = live(ns, p, k, now_s);
+    if (e == nullptr)
+        return count_failure(
+            p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
+    if (!detail::same_name(e->set(), k.set()))
+        return count_failure(p, detail::set_mismatch(cmd, k, *e));
+    if (!rp.filter_exp.empty())
+        if (result<void> f = filter(rp, *e, k, now_ms, cmd); !f)
+            return count_failure(p, f.error());
+    kv::record out;
+    detail::copy_bins(*e, out);
+    detail::copy_header(*e, now_s, out);
+    count_read(p, *e);
+    return out;
+}
+
+inline result<kv::record> cluster::serve_operate(detail::namespace_state& ns,
+                                                 detail::partition& p,
+                                                 const kv::key& k,
+                                                 std::span<const kv::operation> ops,
+                                                 const kv::write_policy& wp,
+                                                 bool read_only,
+                                                 bool has_touch,
+                                                 std::int64_t now_ms,
+                                                 std::string_view cmd,
+                                                 bool& applied,
+                                                 detail::failure_info& fi) {
+    const std::int64_t now_s = now_ms / 1000;
+    if (read_only) {
+        detail::entry* cur = live(ns, p, k, now_s);
+        if (cur != nullptr && !wp.filter_exp.empty())
+            if (result<void> f = filter(wp, *cur, k, now_ms, cmd); !f)
+                return count_failure(p, f.error());
+        result<kv::record> r = detail::read_path(cur, k, ops, now_s, cmd, fi, now_ms);
+        if (r) {
+            count_read(p, *cur);
+            return r;
+        }
+        count_error(p, r.code());
+        return r;
+    }
+    kv::record out;
+    result<void> r =
+        write_command(ns, p, k, has_touch, wp, now_ms, cmd, applied, &out, [&](detail::txn& t) {
+            return detail::apply_ops(
+                t, ops, cmd, out, fi, ns.lim.max_record_size, detail::exp_env{&k.digest(), now_ms});
+        });
+    if (!r)
+        return r.error();
+    return out;
+}
+
+inline result<kv::record> cluster::serve_remove(detail::namespace_state& ns,
+                                                detail::partition& p,
+                                                const kv::key& k,
+                                                const kv::write_policy& wp,
+                                                std::int64_t now_ms,
+                                                std::string_view cmd,
+                                                bool& applied) {
+    detail::entry* e = live(ns, p, k, now_ms / 1000);
+    if (e == nullptr)
+        return count_failure(
+            p, fail(status::record_not_found, std::string(cmd) + ": record not found"));
+    if (!detail::same_name(e->set(), k.set()))
+        return count_failure(p,
+                             fail(status::parameter_error,
+                                  std::string(cmd) + ": set name '" + k.set() +
+                                      "' does not match the record's set '" + e->set() + "'"));
+    if (!wp.filter_exp.empty())
+        if (result<void> f = filter(wp, *e, k, now_ms, cmd); !f)
+            return count_failure(p, f.error());
+    if ((wp.gen == kv::generation_policy::eq && wp.generation != e->generation) ||
+        (wp.gen == kv::generation_policy::gt && wp.generation <= e->generation))
+        return count_failure(p,
+                             fail(status::generation_error,
+                                  std::string(cmd) + ": generation is " +
+                                      std::to_string(e->generation) + ", policy expects " +
+                                      (wp.gen == kv::generation_policy::gt ? "more than " : "") +
+                                      std::to_string(wp.generation)));
+    erase_record(ns, p, k, *e);
+    p.written();
+    p.account([](counters& c) { ++c.deletes; });
+    applied = true;
+    return kv::record{};
 }
 
 template <class Apply>
@@ -324,6 +391,8 @@ result<void> cluster::write_command(detail::namespace_state& ns,
         if (e == nullptr)
             e = &ns.records[k.partition_id()].emplace(k.digest(), std::move(fresh));
         e->last_update_ms = now_ms;
+        if (out != nullptr)
+            out->last_update_ms = now_ms;
         const std::uint64_t size = e->stored_size();
         p.charge(cur == nullptr ? 1 : 0, static_cast<std::int64_t>(size) - old_size);
         ++e->writes;
@@ -885,6 +954,7 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                                                     const std::string& set,
                                                     const std::vector<std::string>& bins,
                                                     std::uint64_t max_records,
+                                                    kv::partition_cursor& cursor,
                                                     const kv::read_policy& rp,
                                                     std::string_view cmd,
                                                     Keep&& keep) {
@@ -894,6 +964,11 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     for (const std::string& b : bins)
         if (result<void> c = kv::check_bin_name(b, cmd); !c)
             return c.error();
+    for (const kv::partition_cursor::part& part : cursor.parts)
+        if (part.id >= kv::partition_count)
+            return fail(status::parameter_error,
+                        std::string(cmd) + ": partition " + std::to_string(part.id) +
+                            " does not exist (0..4095)");
     const std::int64_t now_ms = m_clock->now_ms();
     const std::int64_t now_s = now_ms / 1000;
     const bool filtered = !rp.filter_exp.empty();
@@ -908,11 +983,21 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         if (result<std::uint8_t> c = (*h)->filter(rp.filter_exp, none); !c)
             return fail(c.error().code, std::string(cmd) + ": " + c.error().message);
     }
+    // The throttle's time per record, accounted as the serving node's
+    // latency (the simulator never sleeps).
+    const std::uint64_t rps = cursor.records_per_second;
+    const std::uint64_t throttle_us = rps == 0 ? 0 : (1000000 + rps - 1) / rps;
+    if (cursor.parts.empty())
+        cursor =
+            kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
     std::vector<kv::keyed_record> out;
     std::vector<bool> touched(m_cfg.nodes, false);
-    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
+    for (kv::partition_cursor::part& part : cursor.parts) {
+        if (part.done)
+            continue;
         if (max_records != 0 && out.size() >= max_records)
             break;
+        const std::uint32_t pid = part.id;
         detail::partition& p = ns->parts[pid];
         std::lock_guard lock(p.mu);
         const int node = p.master();
@@ -923,15 +1008,18 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         touched[static_cast<std::size_t>(node)] = true;
         std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
         for (auto& [d, e] : ns->records[pid])
-            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e) &&
+            if ((!part.last || *part.last < d) && !e.expired(now_s) &&
+                (set.empty() || e.set() == set) && keep(e) &&
                 (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
                 hits.emplace_back(&d, &e);
         std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
             return *a.first < *b.first;
         });
+        std::size_t taken = 0;
         for (const auto& [d, e] : hits) {
             if (max_records != 0 && out.size() >= max_records)
                 break;
+            ++taken;
             kv::record rec;
             if (bins.empty()) {
                 detail::copy_bins(*e, rec);
@@ -942,7 +1030,10 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
             }
             detail::copy_header(*e, now_s, rec);
             count_read(p, *e);
-            p.account([](counters& c) { ++c.ops; });
+            p.account([throttle_us](counters& c) {
+                ++c.ops;
+                c.latency_us += throttle_us;
+            });
             std::optional<kv::key> k;
             if (e->stored_key) {
                 auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
@@ -953,6 +1044,10 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                 k = kv::key::from_digest(ns->name, e->set(), *d);
             out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
         }
+        if (taken == hits.size())
+            part.done = true;
+        else if (taken != 0)
+            part.last = *hits[taken - 1].first;
     }
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
         if (touched[n])

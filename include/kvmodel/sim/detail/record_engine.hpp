@@ -362,6 +362,7 @@ inline void copy_header(const entry& e, std::int64_t now_s, kv::record& r) noexc
     r.generation = e.generation;
     r.void_time = e.void_time;
     r.ttl = e.ttl(now_s);
+    r.last_update_ms = e.last_update_ms;
 }
 
 /// Converts an entry's bins for a record.
