@@ -114,6 +114,29 @@ TEST_CASE("truncate a set or the namespace", "[sim][truncate]") {
     CHECK(db.truncate("nope", "").code() == status::invalid_namespace);
 }
 
+TEST_CASE("truncate frees the bytes and index entries it removes", "[sim][truncate][capacity]") {
+    sim::cluster db;
+    for (int i = 0; i < 40; ++i) {
+        REQUIRE(db.put(K("a", i), {{"v", std::string(100, 'x')}}));
+        REQUIRE(db.put(K("b", i), {{"v", i}}));
+    }
+    const std::uint64_t before = db.stats().find("test")->data_used_bytes;
+    db.manual_time()->advance(milliseconds(1));
+    REQUIRE(db.truncate("test", "a"));
+    const std::uint64_t only_b = db.stats().find("test")->data_used_bytes;
+    CHECK(only_b < before);
+    sim::cluster fresh;
+    for (int i = 0; i < 40; ++i)
+        REQUIRE(fresh.put(K("b", i), {{"v", i}}));
+    CHECK(only_b == fresh.stats().find("test")->data_used_bytes);
+    db.manual_time()->advance(milliseconds(1));
+    REQUIRE(db.truncate("test", ""));
+    const sim::namespace_stats* ns = db.stats().find("test");
+    CHECK(ns->data_used_bytes == 0);
+    for (const sim::node_stats& n : ns->nodes)
+        CHECK(n.index_used_bytes == 0);
+}
+
 TEST_CASE("truncate before a cutoff: strictly older records only", "[sim][truncate]") {
     sim::cluster db;
     sim::manual_clock& clock = *db.manual_time();

@@ -134,6 +134,12 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
         std::vector<std::size_t> retry;
         std::vector<detail::batch_group> groups;
         const time_ms now = m_clock->now_ms();
+        if (attempt == 0) { // the stop-writes evaluation and nsup due, as run() does
+            detail::namespace_state* last = nullptr;
+            for (std::size_t i : pending)
+                if (slots[i].ns != nullptr && slots[i].ns != last)
+                    maintain(*(last = slots[i].ns), now);
+        }
         for (std::size_t at = 0; at < pending.size(); ++at) {
             const std::size_t i = pending[at];
             // The partitions and record slots a few records ahead are likely

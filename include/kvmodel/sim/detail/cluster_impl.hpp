@@ -1152,13 +1152,17 @@ std::size_t cluster::remove_records(detail::namespace_state& ns, Pred&& doomed) 
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
-        n += ns.records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
-            if (!doomed(e))
-                return false;
-            p.depart(d, e, pid);
-            p.charge(-1, -static_cast<std::int64_t>(e.stored_size()));
-            return true;
-        });
+        const std::size_t gone =
+            ns.records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
+                if (!doomed(e))
+                    return false;
+                p.depart(d, e, pid);
+                p.charge(-1, -static_cast<std::int64_t>(e.stored_size()));
+                return true;
+            });
+        if (gone != 0)
+            p.written();
+        n += gone;
     }
     return n;
 }

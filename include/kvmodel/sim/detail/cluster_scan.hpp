@@ -49,19 +49,11 @@ KVMODEL_DECL result<void> cluster::truncate(const std::string& ns_name,
                             std::to_string(*before_ms) + " ms, now " + std::to_string(now) + ")");
         cutoff = *before_ms;
     }
-    for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-        detail::partition& p = ns->parts[pid];
-        std::lock_guard lock(p.mu);
-        const std::size_t n =
-            ns->records[pid].erase_if([&](const kv::digest& d, const detail::entry& e) {
-                if (e.last_update_ms >= cutoff || (!set.empty() && e.set() != set))
-                    return false;
-                p.depart(d, e, pid);
-                return true;
-            });
-        if (n != 0)
-            p.written(); // not client deletes: the counters stay as they are
-    }
+    // Not client deletes: the counters stay as they are; the bytes the
+    // records held are freed (capacity), as nsup's removals free them.
+    remove_records(*ns, [&](const detail::entry& e) {
+        return e.last_update_ms < cutoff && (set.empty() || e.set() == set);
+    });
     return {};
 }
 
