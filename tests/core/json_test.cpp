@@ -167,9 +167,9 @@ TEST_CASE("malformed input: a parameter_error naming the path and the problem", 
     CHECK(error_for(R"({"$bytes": 12})") == "$: $bytes needs a hex string, got 12");
     CHECK(error_for(R"({"$foo": 1})") == "$: unknown tag '$foo'");
     CHECK(error_for(R"({"$double": 1, "$nil": true})") ==
-          R"($: an object must be one of $double, $bytes, $map, $nil, $inf, $wildcard, got {"$double":1,"$nil":true})");
+          R"($: an object must be one of $double, $bytes, $map (with an optional $order), $nil, $inf, $wildcard, got {"$double":1,"$nil":true})");
     CHECK(error_for("{}") ==
-          "$: an object must be one of $double, $bytes, $map, $nil, $inf, $wildcard, got {}");
+          "$: an object must be one of $double, $bytes, $map (with an optional $order), $nil, $inf, $wildcard, got {}");
     CHECK(error_for(R"({"$double": "x"})") == R"($: $double needs a number, got "x")");
     CHECK(error_for(R"({"$double": null})") == "$: $double needs a number, got null");
     CHECK(error_for(R"({"$map": 5})") == "$: $map needs an array of [key, value] pairs");

@@ -7,6 +7,7 @@
 // exactly once.
 #include <kvmodel/patterns/activity_bitmap.hpp>
 #include <kvmodel/patterns/activity_stream.hpp>
+#include <kvmodel/patterns/background_ops.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/patterns/capped_map.hpp>
 #include <kvmodel/patterns/consolidated_counters.hpp>
@@ -196,6 +197,66 @@ TEST_CASE("device overload: time series", "[patterns][device_overload]") {
     REQUIRE(s.write("o", 1000, 7));
     CHECK(db.fault_fires(f) == 2);
     CHECK(s.range("o", 0, 2000).value().size() == 1);
+}
+
+namespace {
+pt::message hello() {
+    pt::message m;
+    m.from = "ann";
+    m.to = {"bob", "cy"};
+    m.sent_ts = 1;
+    m.body = "hi";
+    return m;
+}
+} // namespace
+
+TEST_CASE("device overload: activity stream (fan-out on read)", "[patterns][device_overload]") {
+    sim::cluster db;
+    pt::fan_out_on_read<sim::cluster> s(db, "test", "outbox", retried());
+    REQUIRE(s.setup());
+    const std::size_t f = overload_writes(db);
+    REQUIRE(s.post(hello()));
+    CHECK(db.fault_fires(f) == 2);
+    CHECK(s.inbox("bob", 10).value().items.size() == 1);
+}
+
+TEST_CASE("device overload: activity stream (fan-out by reference)", "[patterns][device_overload]") {
+    sim::cluster db;
+    pt::fan_out_by_reference<sim::cluster> s(db, "test", "messages", "inbox_refs", retried());
+    const std::size_t f = overload_writes(db);
+    REQUIRE(s.post(hello()));
+    CHECK(db.fault_fires(f) == 2);
+    CHECK(s.inbox("bob", 10).value().items.size() == 1);
+    CHECK(s.inbox("cy", 10).value().items.size() == 1);
+}
+
+TEST_CASE("device overload: activity stream (bucketed fan-out) retries in its own loop",
+          "[patterns][device_overload]") {
+    sim::cluster db;
+    pt::bucketed_fan_out<sim::cluster> s(db, {pt::bucket_policy::by_count, 10});
+    const std::size_t f = overload_writes(db);
+    REQUIRE(s.post(hello()));
+    CHECK(db.fault_fires(f) == 2);
+    CHECK(s.inbox("bob", 10).value().items.size() == 1);
+    CHECK(s.inbox("cy", 10).value().items.size() == 1);
+}
+
+TEST_CASE("device overload: background ops judged by the client", "[patterns][device_overload]") {
+    sim::cluster db;
+    for (int i = 0; i < 10; ++i)
+        REQUIRE(db.put(kv::key("test", "jobs", i), {{"n", i}}));
+    pt::background_request req;
+    req.set = "jobs";
+    req.predicate = [](const kv::record&) { return true; };
+    req.ops = {kv::op::add("n", 100)};
+    req.write = retried();
+    const std::size_t f = overload_writes(db);
+    const pt::job_progress p = pt::run_background(db, req).wait();
+    CHECK(db.fault_fires(f) == 2);
+    CHECK(p.applied == 10);
+    CHECK(p.failed == 0);
+    for (int i = 0; i < 10; ++i)
+        CHECK(db.get(kv::key("test", "jobs", i)).value().value_of("n") == value(100 + i));
 }
 
 } // namespace patterns_device_overload_test

@@ -131,7 +131,9 @@ TEST_CASE("truncate frees the bytes and index entries it removes", "[sim][trunca
     CHECK(only_b == fresh.stats().find("test")->data_used_bytes);
     db.manual_time()->advance(milliseconds(1));
     REQUIRE(db.truncate("test", ""));
-    const sim::namespace_stats* ns = db.stats().find("test");
+    const sim::stats after = db.stats();
+    const sim::namespace_stats* ns = after.find("test");
+    REQUIRE(ns != nullptr);
     CHECK(ns->data_used_bytes == 0);
     for (const sim::node_stats& n : ns->nodes)
         CHECK(n.index_used_bytes == 0);

@@ -251,10 +251,14 @@ template <kv::kv_queryable Store>
 class fan_out_on_read {
 public:
     /// Messages in (ns, set), one record per message; setup() creates the index the inbox query needs.
-    explicit fan_out_on_read(Store& store, std::string ns = "test", std::string set = "outbox")
+    /// `write` is the policy of each post's write (its max_retries is the client's retry of a
+    /// transient status: DEVICE_OVERLOAD, a timeout...).
+    explicit fan_out_on_read(Store& store, std::string ns = "test", std::string set = "outbox",
+                             kv::write_policy write = {})
         : m_store(&store)
         , m_ns(std::move(ns))
-        , m_set(std::move(set)) {}
+        , m_set(std::move(set))
+        , m_write(std::move(write)) {}
 
     /// Creates the indexes on `to` (list elements) and `from`; an index that
     /// exists already is fine.
@@ -280,7 +284,7 @@ public:
                                   {kv::op::write("from", m.from), kv::op::write("to", value{std::move(to)}),
                                    kv::op::write("sent_ts", m.sent_ts), kv::op::write("body", m.body),
                                    kv::op::write("id", m.id)},
-                                  kv::write_policy{});
+                                  m_write);
         if (!r) return r.error();
         return m;
     }
@@ -333,6 +337,7 @@ private:
     Store* m_store;
     std::string m_ns;
     std::string m_set;
+    kv::write_policy m_write;
 };
 
 // --------------------------------------------------- fan out on write, bucketed
@@ -398,19 +403,22 @@ template <kv::kv_store Store>
 class fan_out_by_reference {
 public:
     /// Messages stored once in (ns, message_set); inboxes of references in (ns, inbox_set).
+    /// `write` is the policy of each post's writes (its max_retries is the client's retry of
+    /// a transient status: DEVICE_OVERLOAD, a timeout...).
     explicit fan_out_by_reference(Store& store, std::string ns = "test", std::string message_set = "messages",
-                                  std::string inbox_set = "inbox_refs")
+                                  std::string inbox_set = "inbox_refs", kv::write_policy write = {})
         : m_store(&store)
         , m_ns(std::move(ns))
         , m_messages(std::move(message_set))
-        , m_inboxes(std::move(inbox_set)) {}
+        , m_inboxes(std::move(inbox_set))
+        , m_write(std::move(write)) {}
 
     /// Writes the message once, then its key into every inbox.
     result<message> post(message m) const {
         if (auto ok = detail::check_message(m); !ok) return ok.error();
         if (m.id.empty()) m.id = detail::new_message_id(m);
         kv::key mk(m_ns, m_messages, m.id);
-        auto w = detail::operate(*m_store, mk, {kv::op::write("msg", codec<message>::encode(m))}, kv::write_policy{});
+        auto w = detail::operate(*m_store, mk, {kv::op::write("msg", codec<message>::encode(m))}, m_write);
         if (!w) return w.error();
         value key = detail::inbox_key(m);
         for (const std::string& user : detail::audience(m)) {
@@ -420,7 +428,7 @@ public:
             auto r = detail::operate(*m_store, *k,
                                       {kv::op::cdt("refs", cdt::map_ops::put(key, true,
                                                                              cdt::map_ops::policy(map_order::key_ordered)))},
-                                      kv::write_policy{});
+                                      m_write);
             if (!r) return kv::after_applied(r.error());
         }
         return m;
@@ -456,6 +464,7 @@ private:
     std::string m_ns;
     std::string m_messages;
     std::string m_inboxes;
+    kv::write_policy m_write;
 };
 
 } // namespace kvmodel::patterns
