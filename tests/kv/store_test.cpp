@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "minimal_store.hpp"
+
 namespace kv_store_test {
 
 using namespace kvmodel;
@@ -18,26 +20,7 @@ namespace {
 
 // A store with only the required members (backed by a cluster), counting
 // what the dispatchers call.
-struct minimal_store {
-    sim::cluster db;
-    int gets = 0;
-    int operates = 0;
-    int removes = 0;
-
-    result<kv::record> get(const kv::key& k, const kv::read_policy& rp) {
-        ++gets;
-        return db.get(k, rp);
-    }
-    result<kv::record>
-    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp) {
-        ++operates;
-        return db.operate(k, ops, wp);
-    }
-    result<void> remove(const kv::key& k, const kv::write_policy& wp) {
-        ++removes;
-        return db.remove(k, wp);
-    }
-};
+using test::minimal_store;
 
 static_assert(kv::kv_store<minimal_store>);
 static_assert(!kv::detail::has_batch_get<minimal_store>);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "queryable_only.hpp"
+
 namespace sim_scan_page_test {
 
 using namespace kvmodel;
@@ -35,27 +37,7 @@ kv::scan_request scan_of(std::uint64_t page = 0) {
 }
 
 // The cluster's kv_queryable surface without paging: kv::scan_page's fallback.
-struct unpaged {
-    sim::cluster& db;
-    result<kv::record> get(const kv::key& k, const kv::read_policy& rp) { return db.get(k, rp); }
-    result<kv::record>
-    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp) {
-        return db.operate(k, ops, wp);
-    }
-    result<void> remove(const kv::key& k, const kv::write_policy& wp) { return db.remove(k, wp); }
-    result<void> create_index(const kv::index_spec& ix) { return db.create_index(ix); }
-    result<void> drop_index(const std::string& ns, const std::string& name) {
-        return db.drop_index(ns, name);
-    }
-    result<std::vector<kv::keyed_record>> scan(const kv::scan_request& sr,
-                                               const kv::read_policy& rp) {
-        return db.scan(sr, rp);
-    }
-    result<std::vector<kv::keyed_record>> query(const kv::query_request& qr,
-                                                const kv::read_policy& rp) {
-        return db.query(qr, rp);
-    }
-};
+using unpaged = test::queryable_only;
 static_assert(!kv::detail::has_scan_page<unpaged>);
 static_assert(kv::detail::has_scan_page<sim::cluster>);
 static_assert(kv::detail::has_query_page<sim::cluster>);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "queryable_only.hpp"
+
 namespace sim_truncate_test {
 
 using namespace kvmodel;
@@ -28,27 +30,7 @@ kv::key K(const std::string& set, std::int64_t i) {
 }
 
 // The cluster without its truncate member: kv::truncate's scan fallback.
-struct no_truncate {
-    sim::cluster& db;
-    result<kv::record> get(const kv::key& k, const kv::read_policy& rp) { return db.get(k, rp); }
-    result<kv::record>
-    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp) {
-        return db.operate(k, ops, wp);
-    }
-    result<void> remove(const kv::key& k, const kv::write_policy& wp) { return db.remove(k, wp); }
-    result<void> create_index(const kv::index_spec& ix) { return db.create_index(ix); }
-    result<void> drop_index(const std::string& ns, const std::string& name) {
-        return db.drop_index(ns, name);
-    }
-    result<std::vector<kv::keyed_record>> scan(const kv::scan_request& sr,
-                                               const kv::read_policy& rp) {
-        return db.scan(sr, rp);
-    }
-    result<std::vector<kv::keyed_record>> query(const kv::query_request& qr,
-                                                const kv::read_policy& rp) {
-        return db.query(qr, rp);
-    }
-};
+using no_truncate = test::queryable_only;
 static_assert(kv::kv_queryable<no_truncate>);
 static_assert(!kv::detail::has_truncate<no_truncate>);
 static_assert(kv::detail::has_truncate<sim::cluster>);
