@@ -19,6 +19,7 @@ int main() {
     auto clock = std::make_shared<sim::manual_clock>();
     sim::cluster_config cfg;
     cfg.time_source = clock;
+    cfg.namespaces[0].nsup_period = 60; // TTL writes need nsup running, as on a server
     sim::cluster db(cfg);
     kv::write_policy day;
     day.ttl = 24 * 3600; // the record expires with the day

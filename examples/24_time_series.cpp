@@ -19,6 +19,7 @@ int main() {
     auto clock = std::make_shared<sim::manual_clock>();
     sim::cluster_config cfg;
     cfg.time_source = clock;
+    cfg.namespaces[0].nsup_period = 60; // retention is a TTL: TTL writes need nsup, as on a server
     sim::cluster db(cfg);
     examples::checker checker;
     auto check = [&checker](bool ok, const char* what) { checker.expect(ok, what); };

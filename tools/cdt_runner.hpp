@@ -495,7 +495,9 @@ run(std::span<const std::string> args, std::istream& in, std::ostream& out, std:
         return rc;
     }
 #endif
-    sim::cluster cluster;
+    // nsup every 60 s, as the server the corpora are recorded on (a case may
+    // write its record with a TTL; with nsup-period 0 that is FAIL_FORBIDDEN).
+    sim::cluster cluster(sim::cluster_config{}.with_nsup_period(60));
     rc = run_cases(cluster, *input, out);
     if (rc != 0)
         err << "kvmodel cdt: some cases are invalid (see \"invalid\")\n";

@@ -6,6 +6,7 @@
 // language").
 #include <charconv>
 #include <iostream>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,12 +22,20 @@ using namespace kvmodel;
 constexpr std::string_view serve_usage =
     "usage: kvmodel serve [--nodes N] [--port P] [--namespace NAME]...\n"
     "                     [--replication-factor R] [--threads T] [--cluster-name NAME]\n"
+    "                     [--nsup-period S] [--allow-ttl-without-nsup true|false]\n"
+    "                     [--default-ttl S]\n"
     "\n"
     "Serves a simulated N-node Aerospike 8.1.2 cluster (default 1 node) on\n"
     "127.0.0.1, node n on port P + n (default P = 3000; --port 0 picks free\n"
     "ports). Official clients connect to any node's port as a seed. Namespaces\n"
     "default to `test`; replication factor 2 (capped at N). The clock is manual:\n"
     "TTLs move only with the info command kvmodel-clock-advance:ms=N.\n"
+    "\n"
+    "Every namespace takes the namespace settings given (the server's names):\n"
+    "nsup-period (default 120, as the server's own CI configuration; 0 = never,\n"
+    "the server's default, and then a write with a TTL fails FAIL_FORBIDDEN unless\n"
+    "allow-ttl-without-nsup is true), allow-ttl-without-nsup (default false) and\n"
+    "default-ttl (default 0 = never expire).\n"
     "\n"
     "Prints one line `kvmodel serve: ready ports=P0,P1,...` when it listens; stops\n"
     "on SIGINT or SIGTERM. Test powers (info commands): kvmodel-clock,\n"
@@ -39,6 +48,18 @@ bool parse_uint(std::string_view s, std::uint64_t max, std::uint64_t& out) {
     return ec == std::errc() && p == s.data() + s.size() && out <= max;
 }
 
+bool parse_bool(std::string_view s, bool& out) {
+    if (s != "true" && s != "false")
+        return false;
+    out = s == "true";
+    return true;
+}
+
+/// The server's nsup-period in `kvmodel serve` unless --nsup-period says
+/// otherwise: 120 s, as aerospike-server's own CI configuration
+/// (as/etc/gh-action.conf), so that TTL writes work as on such a server.
+constexpr std::uint64_t serve_nsup_period_s = 120;
+
 int run_serve(std::span<char*> args) {
     std::uint64_t nodes = 1;
     std::uint64_t port = 3000;
@@ -46,6 +67,9 @@ int run_serve(std::span<char*> args) {
     std::uint64_t threads = 2;
     std::string cluster_name = "kvmodel";
     std::vector<std::string> namespaces;
+    std::uint64_t nsup_period = serve_nsup_period_s;
+    std::uint64_t default_ttl = 0;
+    bool allow_ttl_without_nsup = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view a = args[i];
         if (a == "--help" || a == "-h") {
@@ -71,6 +95,12 @@ int run_serve(std::span<char*> args) {
             namespaces.emplace_back(v);
         else if (a == "--cluster-name")
             cluster_name = v;
+        else if (a == "--nsup-period")
+            ok = parse_uint(v, std::numeric_limits<std::uint32_t>::max(), nsup_period);
+        else if (a == "--allow-ttl-without-nsup")
+            ok = parse_bool(v, allow_ttl_without_nsup);
+        else if (a == "--default-ttl")
+            ok = parse_uint(v, static_cast<std::uint64_t>(kv::max_ttl), default_ttl);
         else {
             std::cerr << "kvmodel serve: unknown argument '" << a << "' (try --help)\n";
             return 2;
@@ -94,6 +124,9 @@ int run_serve(std::span<char*> args) {
         sim::namespace_config nc;
         nc.name = n;
         nc.replication_factor = static_cast<std::uint32_t>(rf);
+        nc.nsup_period = static_cast<std::uint32_t>(nsup_period);
+        nc.allow_ttl_without_nsup = allow_ttl_without_nsup;
+        nc.default_ttl = static_cast<std::int64_t>(default_ttl);
         cfg.namespaces.push_back(nc);
     }
     if (auto ok = sim::cluster::validate(cfg); !ok) {

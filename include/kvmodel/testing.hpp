@@ -25,7 +25,10 @@
 
 namespace kvmodel::testing {
 
-/// A simulated cluster whose time is a manual clock the test moves.
+/// A simulated cluster whose time is a manual clock the test moves. Its
+/// namespaces are the server's defaults unless cfg says otherwise, so a write
+/// with a TTL fails FAIL_FORBIDDEN until nsup runs:
+/// `fresh_cluster c(sim::cluster_config{}.with_nsup_period(60));`.
 struct fresh_cluster {
     /// The cluster's clock: advance() it to expire records.
     std::shared_ptr<sim::manual_clock> clock = std::make_shared<sim::manual_clock>();

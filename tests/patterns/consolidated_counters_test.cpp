@@ -61,6 +61,7 @@ TEST_CASE("consolidated counters: the write policy's TTL expires the day",
     auto clock = std::make_shared<sim::manual_clock>();
     sim::cluster_config cfg;
     cfg.time_source = clock;
+    cfg.namespaces[0].nsup_period = 60; // TTL writes need nsup, as on the server
     sim::cluster db(cfg);
     kv::write_policy wp;
     wp.ttl = 3600; // the rest of the day

@@ -69,7 +69,7 @@ TEST_CASE("testing: printers show values, errors, results and records", "[patter
 }
 
 TEST_CASE("testing: a fresh cluster on a manual clock, faults for a scope", "[patterns][testing]") {
-    testing::fresh_cluster c;
+    testing::fresh_cluster c(sim::cluster_config{}.with_nsup_period(60)); // TTLs need nsup
     const auto k = kv::key::make("test", "t", value("k")).value();
     kv::write_policy wp;
     wp.ttl = 10;

@@ -64,6 +64,7 @@ TEST_CASE("capacity: every copy is charged its stored size and 64 B of index",
           "[sim][capacity]") {
     sim::namespace_config nc;
     nc.replication_factor = 2;
+    nc.allow_ttl_without_nsup = true; // expired records go lazily or by expire(), no nsup
     fixture f(nc, 3);
     std::mt19937_64 rng(7);
     kv::write_policy long_ttl = ttl(1000);
@@ -116,15 +117,94 @@ TEST_CASE("capacity: a down node's copies move to the new replicas", "[sim][capa
     CHECK(s.nodes[1].data_used_bytes + s.nodes[2].data_used_bytes == 2 * bytes);
 }
 
-TEST_CASE("capacity: secondary-index entries cost 14 B per copy", "[sim][capacity]") {
+TEST_CASE("capacity: secondary indexes cost 4096 trees per node, and a tree grows past 291 "
+          "entries",
+          "[sim][capacity]") {
     fixture f(one_copy());
     REQUIRE(f.db.create_index({"test", "", "n", "by_n", kv::index_type::numeric}));
     REQUIRE(f.db.create_index(
         {"test", "", "l", "by_l", kv::index_type::string, kv::index_collection::list}));
-    REQUIRE(f.db.put(K(1), {{"n", 1}, {"l", list{"a", "b", 3}}}));
+    constexpr std::uint64_t empty = 2 * 4096 * sim::sindex_node_bytes; // 32 MiB
+    CHECK(f.ns().sindex_used_bytes == empty);
+    // 291 strings and an int (not an entry of a string index), and n: the
+    // trees stay one node each.
+    list l;
+    for (int i = 0; i < 291; ++i) {
+        std::string str = "s"; // not "s" + ...: GCC 12's -Wrestrict false positive
+        str += std::to_string(i);
+        l.push_back(value(str));
+    }
+    l.push_back(value(3));
+    REQUIRE(f.db.put(K(1), {{"n", 1}, {"l", l}}));
     REQUIRE(f.db.put(K(2), {{"n", "not a number"}}));
-    // n: one entry (K(1)); l: its two strings.
-    CHECK(f.ns().sindex_used_bytes == 3 * 14);
+    CHECK(f.ns().sindex_used_bytes == empty);
+    // The 292nd string splits K(1)'s partition's tree: a root and two leaves.
+    l.push_back(value("s291"));
+    REQUIRE(f.db.put(K(1), {{"n", 1}, {"l", l}}));
+    CHECK(f.ns().sindex_used_bytes == empty + 2 * sim::sindex_node_bytes);
+    REQUIRE(f.db.remove(K(1)));
+    CHECK(f.ns().sindex_used_bytes == empty);
+}
+
+TEST_CASE("capacity: stop-writes-sys-memory-pct against the node's memory, all namespaces",
+          "[sim][capacity]") {
+    auto fill = [](std::uint64_t node_memory) {
+        sim::cluster_config cfg;
+        cfg.nodes = 1;
+        cfg.node_memory = node_memory;
+        cfg.namespaces[0] = one_copy();
+        cfg.namespaces[0].stop_writes_used_pct = 0; // only the host's memory
+        sim::namespace_config other = one_copy();
+        other.name = "other";
+        cfg.namespaces.push_back(other);
+        return std::make_unique<sim::cluster>(cfg);
+    };
+    auto memory = [](const sim::cluster& db) {
+        std::uint64_t m = 0;
+        const sim::stats all = db.stats();
+        for (const sim::namespace_stats& s : all.namespaces)
+            m += s.nodes[0].data_used_bytes + s.nodes[0].index_used_bytes + s.nodes[0].sindex_used_bytes;
+        return m;
+    };
+    constexpr std::uint64_t node_memory = 100'000;
+    std::unique_ptr<sim::cluster> db = fill(node_memory);
+    const std::string kb(1000, 'x');
+    int i = 0;
+    // Filling the other namespace to 90% of the node's memory: still writes.
+    for (;; ++i) {
+        const kv::key k("other", "s", i);
+        REQUIRE(db->put(k, {{"v", kb}}));
+        if (memory(*db) * 100 > 90 * node_memory) {
+            REQUIRE(db->remove(k));
+            break;
+        }
+    }
+    db->nsup();
+    REQUIRE(db->put(K(1), {{"a", 1}}));
+    // Past 90% (rounded up, then more than: nsup.c's test) writes stop.
+    REQUIRE(db->put(kv::key("other", "s", i), {{"v", kb}}));
+    REQUIRE(memory(*db) * 100 > 90 * node_memory);
+    db->nsup();
+    result<void> r = db->put(K(2), {{"a", 1}});
+    REQUIRE(r.code() == status::server_mem_error);
+    CHECK_THAT(r.error().message,
+               Catch::Contains("system memory above stop-writes-sys-memory-pct 90% of node-memory 100000"));
+    CHECK_FALSE(db->exists(K(2)).value());
+    // Deletes free memory; the next evaluation lifts it.
+    REQUIRE(db->remove(kv::key("other", "s", i)));
+    REQUIRE(db->remove(kv::key("other", "s", i - 1)));
+    db->nsup();
+    CHECK(db->put(K(2), {{"a", 1}}));
+    // Without node_memory (the default) the same fill never stops writes.
+    std::unique_ptr<sim::cluster> unbounded = fill(0);
+    for (int j = 0; j <= i + 10; ++j)
+        REQUIRE(unbounded->put(kv::key("other", "s", j), {{"v", kb}}));
+    unbounded->nsup();
+    CHECK(unbounded->put(K(2), {{"a", 1}}));
+    // The setting is a percentage.
+    sim::cluster_config bad;
+    bad.namespaces[0].stop_writes_sys_memory_pct = 101;
+    CHECK(sim::cluster::validate(bad).code() == status::parameter_error);
 }
 
 TEST_CASE("capacity: stop-writes refuses writes with SERVER_MEM_ERROR, then accepts "
@@ -282,8 +362,7 @@ TEST_CASE("capacity: no eviction when every record with a TTL would go", "[sim][
 
 TEST_CASE("capacity: TTL writes are refused under the server's default nsup-period 0",
           "[sim][capacity][ttl]") {
-    sim::namespace_config nc;
-    nc.allow_ttl_without_nsup = false; // the server's default; nsup_period is 0
+    sim::namespace_config nc; // the server's defaults: nsup-period 0, no allow-ttl-without-nsup
     fixture f(nc, 3);
     result<void> r = f.db.put(K(1), {{"a", 1}}, ttl(60));
     REQUIRE(r.code() == status::fail_forbidden);
@@ -301,9 +380,13 @@ TEST_CASE("capacity: TTL writes are refused under the server's default nsup-peri
     nc.nsup_period = 120;
     fixture g(nc, 3);
     CHECK(g.db.put(K(1), {{"a", 1}}, ttl(60)));
+    sim::namespace_config allow;
+    allow.allow_ttl_without_nsup = true;
+    fixture h(allow, 3);
+    CHECK(h.db.put(K(1), {{"a", 1}}, ttl(60)));
+    CHECK(h.db.touch(K(1), ttl(5)));
     // A non-zero default-ttl without either is a configuration error.
     sim::cluster_config bad;
-    bad.namespaces[0].allow_ttl_without_nsup = false;
     bad.namespaces[0].default_ttl = 100;
     result<void> v = sim::cluster::validate(bad);
     REQUIRE(v.code() == status::parameter_error);
@@ -311,12 +394,26 @@ TEST_CASE("capacity: TTL writes are refused under the server's default nsup-peri
                Catch::Contains("must configure non-zero nsup-period or allow-ttl-without-nsup"));
 }
 
-TEST_CASE("capacity: the simulator's default keeps TTL writes (allow-ttl-without-nsup)",
+TEST_CASE("capacity: a default cluster refuses a TTL write, as the server's default does",
           "[sim][capacity][ttl]") {
-    sim::cluster db;
-    CHECK(db.put(K(1), {{"a", 1}}, ttl(60)));
-    CHECK(sim::cluster_config{}.namespaces[0].allow_ttl_without_nsup);
+    CHECK_FALSE(sim::cluster_config{}.namespaces[0].allow_ttl_without_nsup);
     CHECK(sim::cluster_config{}.namespaces[0].nsup_period == 0);
+    sim::cluster db;
+    REQUIRE(db.put(K(1), {{"a", 1}}));
+    const kv::record before = db.get(K(1)).value();
+    result<void> r = db.put(K(1), {{"a", 2}, {"b", 3}}, ttl(60));
+    REQUIRE(r.code() == status::fail_forbidden);
+    CHECK_THAT(r.error().message, Catch::Contains("nsup-period") && Catch::Contains("allow-ttl-without-nsup"));
+    const kv::record after = db.get(K(1)).value();
+    CHECK(after.bins == before.bins);
+    CHECK(after.generation == before.generation);
+    CHECK(after.ttl == before.ttl);
+    CHECK(db.put(K(2), {{"a", 1}}, ttl(60)).code() == status::fail_forbidden);
+    CHECK_FALSE(db.exists(K(2)).value());
+    // with_nsup_period: the readable way to configure it.
+    sim::cluster ok(sim::cluster_config{}.with_nsup_period(60));
+    REQUIRE(ok.put(K(1), {{"a", 1}}, ttl(60)));
+    CHECK(ok.get(K(1))->ttl == 60);
 }
 
 TEST_CASE("capacity: invalid capacity settings are refused", "[sim][capacity]") {

@@ -45,6 +45,7 @@ struct fixture {
         cfg.time_source = std::move(c);
         cfg.namespaces[0].max_record_size = max;
         cfg.namespaces[0].default_ttl = ttl;
+        cfg.namespaces[0].nsup_period = 60; // TTL writes need nsup, as on the server
         cfg.enterprise = ee;
         return cfg;
     }
@@ -295,7 +296,7 @@ TEST_CASE("PARAMETER_ERROR: replace with deletes or modify ops (write.c)",
 }
 
 TEST_CASE("PARAMETER_ERROR: malformed commands and values", "[sim][cluster][status]") {
-    sim::cluster db;
+    sim::cluster db(sim::cluster_config{}.with_nsup_period(60)); // TTLs below
     REQUIRE(db.put(K(1), {{"a", 1}}));
     const kv::record before = snapshot(db, K(1));
     sim::op_report rep;

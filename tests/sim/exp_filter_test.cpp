@@ -35,6 +35,7 @@ struct fixture {
     static sim::cluster_config config(std::shared_ptr<sim::manual_clock> c) {
         sim::cluster_config cfg;
         cfg.time_source = std::move(c);
+        cfg.namespaces[0].nsup_period = 60; // TTL writes need nsup, as on the server
         return cfg;
     }
 };

@@ -114,6 +114,7 @@ namespace detail { // sim/detail/state.hpp, sim/detail/record_engine.hpp
 struct namespace_state;
 struct partition;
 struct entry;
+class record_table;
 struct failure_info;
 class txn;
 } // namespace detail
@@ -144,6 +145,26 @@ struct cluster_config {
     /// The client's tend interval on the cluster's clock (as_config
     /// tender_interval; error_rate_window is one tend).
     std::chrono::milliseconds tend_interval{1000};
+    /// The memory of each node's host (bytes) that a namespace's
+    /// stop_writes_sys_memory_pct is taken of; 0 = not modelled (the
+    /// default). The memory counted is what the simulator charges on the
+    /// node, all namespaces summed: data, primary and secondary indexes
+    /// (as with storage-engine memory; no process or OS overhead).
+    std::uint64_t node_memory = 0;
+
+    /// Sets every namespace's nsup_period (seconds) and returns *this: what
+    /// a cluster whose writes set TTLs needs, as a server does (with
+    /// nsup-period 0, the default, a TTL write fails FAIL_FORBIDDEN unless
+    /// allow_ttl_without_nsup is set). For example
+    /// `sim::cluster db(sim::cluster_config{}.with_nsup_period(60));`.
+    cluster_config& with_nsup_period(std::uint32_t seconds) & {
+        for (namespace_config& n : namespaces)
+            n.nsup_period = seconds;
+        return *this;
+    }
+    cluster_config&& with_nsup_period(std::uint32_t seconds) && {
+        return std::move(with_nsup_period(seconds));
+    }
 };
 
 /// What happened to one command (operate's optional report).
@@ -594,25 +615,30 @@ private:
     // --- capacity ------------------------------------------------------------
 
     // What one node holds of a namespace (data_used_bytes, n_objects, and
-    // the secondary-index entries of its copies).
+    // the nodes of its secondary-index B-trees).
     struct node_usage {
         std::uint64_t data_bytes = 0;
         std::uint64_t objects = 0;
-        std::uint64_t sindex_entries = 0;
+        std::uint64_t sindex_nodes = 0;
         std::uint64_t index_bytes() const noexcept {
-            return objects * primary_index_bytes + sindex_entries * sindex_entry_bytes;
+            return objects * primary_index_bytes + sindex_nodes * sindex_node_bytes;
         }
     };
-    static std::uint64_t sindex_entries(const std::vector<kv::index_spec>& indexes,
-                                        const detail::entry& e);
+    static std::uint64_t sindex_entries(const kv::index_spec& ix, const detail::entry& e);
+    // The B-tree nodes one partition's records add to the indexes' trees
+    // beyond the one node every tree has (sindex_tree_nodes), on each node
+    // holding a copy; `counts` is scratch space.
+    static std::uint64_t sindex_extra_nodes(const std::vector<kv::index_spec>& indexes,
+                                            const detail::record_table& records,
+                                            std::vector<std::uint64_t>& counts);
     std::vector<node_usage> usage(const detail::namespace_state& ns) const;
     // Sets each node's stop-writes state from its usage (nsup.c
     // eval_stop_writes).
     void eval_stop_writes(detail::namespace_state& ns) const;
-    static error stop_writes_error(const detail::namespace_state& ns,
-                                   std::string_view cmd,
-                                   int node,
-                                   std::uint32_t why);
+    error stop_writes_error(const detail::namespace_state& ns,
+                            std::string_view cmd,
+                            int node,
+                            std::uint32_t why) const;
     // Removes the records `doomed` picks; how many.
     template <class Pred>
     static std::size_t remove_records(detail::namespace_state& ns, Pred&& doomed);
@@ -716,6 +742,7 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
             return fail(status::parameter_error,
                         "cluster: namespace '" + n.name + "' data-size 0");
         for (auto [what, pct] : {std::pair{"stop-writes-used-pct", n.stop_writes_used_pct},
+                                 std::pair{"stop-writes-sys-memory-pct", n.stop_writes_sys_memory_pct},
                                  std::pair{"evict-used-pct", n.evict_used_pct},
                                  std::pair{"evict-indexes-memory-pct", n.evict_indexes_memory_pct}})
             if (pct > 100)

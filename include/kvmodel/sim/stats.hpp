@@ -136,7 +136,9 @@ struct node_stats {
     std::uint32_t data_used_pct = 0;
     /// The server's index_used_bytes: 64 B per record copy it holds.
     std::uint64_t index_used_bytes = 0;
-    /// Secondary-index bytes: 14 B per entry of the copies it holds.
+    /// The server's secondary-index bytes (the indexes' sindex-stat
+    /// used_bytes summed): 4 KiB per B-tree node, at least 16 MiB per index
+    /// (sim::sindex_tree_nodes).
     std::uint64_t sindex_used_bytes = 0;
     /// It refuses writes (stop-writes) as of the last evaluation.
     bool stop_writes = false;

@@ -1057,37 +1057,46 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
 
 // --- capacity: stop-writes and nsup ---------------------------------------------
 
-inline std::uint64_t cluster::sindex_entries(const std::vector<kv::index_spec>& indexes,
-                                             const detail::entry& e) {
-    std::uint64_t n = 0;
-    for (const kv::index_spec& ix : indexes) {
-        if (!ix.set.empty() && !detail::same_name(ix.set, e.set()))
-            continue;
-        const detail::stored_bin* b = e.find(ix.bin);
-        if (b == nullptr)
-            continue;
-        const auto fits = [&ix](const value& v) { return index_type_of(v) == ix.type; };
-        switch (ix.collection) {
-        case kv::index_collection::none:
-            n += fits(b->val) ? 1U : 0U;
-            break;
-        case kv::index_collection::list:
-            if (b->val.is_list())
-                n += static_cast<std::uint64_t>(
-                    std::count_if(b->val.as_list().begin(), b->val.as_list().end(), fits));
-            break;
-        case kv::index_collection::map_keys:
-        case kv::index_collection::map_values:
-            if (b->val.is_map())
-                n += static_cast<std::uint64_t>(std::count_if(
-                    b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                        return fits(ix.collection == kv::index_collection::map_keys ? x.key
-                                                                                    : x.val);
-                    }));
-            break;
-        }
+inline std::uint64_t cluster::sindex_entries(const kv::index_spec& ix, const detail::entry& e) {
+    if (!ix.set.empty() && !detail::same_name(ix.set, e.set()))
+        return 0;
+    const detail::stored_bin* b = e.find(ix.bin);
+    if (b == nullptr)
+        return 0;
+    const auto fits = [&ix](const value& v) { return index_type_of(v) == ix.type; };
+    switch (ix.collection) {
+    case kv::index_collection::none:
+        return fits(b->val) ? 1U : 0U;
+    case kv::index_collection::list:
+        if (!b->val.is_list())
+            return 0;
+        return static_cast<std::uint64_t>(
+            std::count_if(b->val.as_list().begin(), b->val.as_list().end(), fits));
+    case kv::index_collection::map_keys:
+    case kv::index_collection::map_values:
+        if (!b->val.is_map())
+            return 0;
+        return static_cast<std::uint64_t>(std::count_if(
+            b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
+                return fits(ix.collection == kv::index_collection::map_keys ? x.key : x.val);
+            }));
     }
-    return n;
+    return 0;
+}
+
+inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spec>& indexes,
+                                                 const detail::record_table& records,
+                                                 std::vector<std::uint64_t>& counts) {
+    if (indexes.empty())
+        return 0;
+    counts.assign(indexes.size(), 0);
+    for (const auto& [d, e] : records)
+        for (std::size_t i = 0; i < indexes.size(); ++i)
+            counts[i] += sindex_entries(indexes[i], e);
+    std::uint64_t extra = 0;
+    for (std::uint64_t n : counts)
+        extra += sindex_tree_nodes(n) - 1;
+    return extra;
 }
 
 inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_state& ns) const {
@@ -1097,18 +1106,19 @@ inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_s
         indexes = ns.indexes;
     }
     std::vector<node_usage> out(m_cfg.nodes);
+    // Every node has every index's tree of every partition.
+    for (node_usage& u : out)
+        u.sindex_nodes = indexes.size() * kv::partition_count;
+    std::vector<std::uint64_t> counts;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
-        std::uint64_t entries = 0;
-        if (!indexes.empty())
-            for (const auto& [d, e] : ns.records[pid])
-                entries += sindex_entries(indexes, e);
+        const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts);
         for (int n : p.replicas) {
             node_usage& u = out[static_cast<std::size_t>(n)];
             u.data_bytes += p.used_bytes;
             u.objects += p.objects;
-            u.sindex_entries += entries;
+            u.sindex_nodes += extra;
         }
     }
     return out;
@@ -1116,9 +1126,21 @@ inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_s
 
 inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
     const std::vector<node_usage> use = usage(ns);
+    // The nodes' memory, every namespace's (nsup.c's sys_mem_pct, rounded up).
+    std::vector<std::uint64_t> memory(m_cfg.nodes, 0);
+    if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0)
+        for (const auto& other : m_namespaces) {
+            const std::vector<node_usage> o = other.get() == &ns ? use : usage(*other);
+            for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+                memory[n] += o[n].data_bytes + o[n].index_bytes();
+        }
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
         const node_usage& u = use[n];
         std::uint32_t why = 0;
+        if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0 &&
+            (memory[n] * 100 + m_cfg.node_memory - 1) / m_cfg.node_memory >
+                ns.cfg.stop_writes_sys_memory_pct)
+            why |= detail::stop_sys_memory;
         if (ns.cfg.stop_writes_used_pct != 0 &&
             u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.stop_writes_used_pct)
             why |= detail::stop_data_used;
@@ -1131,7 +1153,7 @@ inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
 inline error cluster::stop_writes_error(const detail::namespace_state& ns,
                                         std::string_view cmd,
                                         int node,
-                                        std::uint32_t why) {
+                                        std::uint32_t why) const {
     std::string reason;
     if ((why & detail::stop_data_used) != 0)
         reason = "data used >= stop-writes-used-pct " +
@@ -1140,6 +1162,11 @@ inline error cluster::stop_writes_error(const detail::namespace_state& ns,
     if ((why & detail::stop_indexes_memory) != 0)
         reason += std::string(reason.empty() ? "" : " & ") + "indexes above indexes-memory-budget " +
                   std::to_string(ns.cfg.indexes_memory_budget);
+    if ((why & detail::stop_sys_memory) != 0)
+        reason += std::string(reason.empty() ? "" : " & ") +
+                  "system memory above stop-writes-sys-memory-pct " +
+                  std::to_string(ns.cfg.stop_writes_sys_memory_pct) + "% of node-memory " +
+                  std::to_string(m_cfg.node_memory);
     return error{status::server_mem_error,
                  std::string(cmd) + ": server full: namespace '" + ns.name +
                      "' is at stop-writes on node " + std::to_string(node) + " (" + reason +
@@ -1284,6 +1311,10 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
         std::shared_lock lock(ns.index_mu);
         indexes = ns.indexes;
     }
+    // Every node has every index's tree of every partition (one node each).
+    for (node_stats& nd : s.nodes)
+        nd.sindex_used_bytes = indexes.size() * kv::partition_count * sindex_node_bytes;
+    std::vector<std::uint64_t> counts;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
@@ -1293,10 +1324,8 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
         ps.ops = p.total();
         std::uint64_t live_records = 0;
         std::uint64_t bytes = 0;
-        std::uint64_t entries = 0;
+        const std::uint64_t sindex_extra = sindex_extra_nodes(indexes, ns.records[pid], counts);
         for (const auto& [d, e] : ns.records[pid]) {
-            if (!indexes.empty())
-                entries += sindex_entries(indexes, e);
             if (!e.expired(now_s)) {
                 ++live_records;
                 bytes += e.stored_size();
@@ -1331,7 +1360,7 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
             node_stats& nd = s.nodes[static_cast<std::size_t>(p.replicas[i])];
             nd.data_used_bytes += p.used_bytes;
             nd.index_used_bytes += p.objects * primary_index_bytes;
-            nd.sindex_used_bytes += entries * sindex_entry_bytes;
+            nd.sindex_used_bytes += sindex_extra * sindex_node_bytes;
             if (i == 0) {
                 ++nd.master_partitions;
                 nd.master_records += live_records;

@@ -310,6 +310,7 @@ struct namespace_state {
 enum stop_reason : std::uint32_t {
     stop_data_used = 1U,      ///< data-used-pct >= stop-writes-used-pct
     stop_indexes_memory = 2U, ///< indexes above indexes-memory-budget
+    stop_sys_memory = 4U,     ///< the node's memory above stop-writes-sys-memory-pct
 };
 
 } // namespace kvmodel::sim::detail
