@@ -18,6 +18,9 @@
 //                                 per record of the batch.
 //   BM_bucketed_set/1000000       bucketed_scoreboard::set() on the same board:
 //                                 batches_per_op (3–4), rt_per_op
+//   BM_bucketed_around/1000000    bucketed_scoreboard::around(k = 5) on the same
+//                                 board, every tie mode: batches_per_op (2; 3
+//                                 only past empty buckets), rt_per_op
 #include <kvmodel/kv/batch.hpp>
 #include <kvmodel/patterns/bucketed_scoreboard.hpp>
 #include <kvmodel/patterns/scoreboard.hpp>
@@ -202,6 +205,14 @@ void BM_bucketed_set(benchmark::State& st) {
                    std::int64_t i) { return sb.set("world", p, (i * 7919) % 2'000'000).has_value(); });
 }
 
+void BM_bucketed_around(benchmark::State& st) {
+    run_big(st, [](const patterns::bucketed_scoreboard<counting_store>& sb, const std::string& p,
+                   std::int64_t i) {
+        auto r = sb.around("world", p, 5, static_cast<patterns::tie_mode>(i % 3));
+        return r && r->size() >= 6;
+    });
+}
+
 } // namespace
 
 BENCHMARK(BM_scoreboard_add)->Arg(1000);
@@ -211,3 +222,4 @@ BENCHMARK(BM_scoreboard_top)->Arg(1000);
 BENCHMARK(BM_scoreboard_around)->Arg(1000);
 BENCHMARK(BM_bucketed_rank)->Arg(1'000'000)->Iterations(2000);
 BENCHMARK(BM_bucketed_set)->Arg(1'000'000)->Iterations(500);
+BENCHMARK(BM_bucketed_around)->Arg(1'000'000)->Iterations(500);

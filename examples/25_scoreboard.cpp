@@ -1,8 +1,8 @@
 // Scoreboard: a game board whose scores change. Players are set, scored with
 // exactly-once adds (a resend after a lost answer counts once), removed;
 // ranks in the three tie modes, the top 3 with ties and "around me" — each one
-// round trip. Then a bucketed board past one record: an exact global rank in
-// two batches after rebalancing. Every number printed is also checked; a
+// round trip. Then a bucketed board past one record: an exact global rank and
+// "around me" across buckets in two batches each after rebalancing. Every number printed is also checked; a
 // wrong one fails the example.
 #include <kvmodel/patterns/bucketed_scoreboard.hpp>
 #include <kvmodel/patterns/scoreboard.hpp>
@@ -82,5 +82,15 @@ int main() {
     const auto r = world.rank("world", "p3", tie_mode::competition).value().value_or(0);
     std::cout << "p3 (score 3): global rank " << r << "\n";
     check(r == 985, "246 better scores, 4 players each, +1");
+
+    // Around me across bucket boundaries: exact global ranks in two batches.
+    std::cout << "around p3 (k = 2):";
+    const auto world_near = world.around("world", "p3", 2, tie_mode::competition).value();
+    for (const auto& e : world_near) std::cout << " " << e.rank << "." << e.player << "=" << e.score;
+    std::cout << "\n";
+    check(world_near.size() == 5 && world_near[0].player == "p754" && world_near[0].rank == 981 &&
+              world_near[2].player == "p3" && world_near[4].player == "p753" &&
+              world_near[4].rank == 985,
+          "two above (a score-4 player, a tie ahead by name) and two below, global ranks");
     return checker.failures == 0 ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,21 @@ void check_all(const patterns::bucketed_scoreboard<sim::cluster>& sb, const std:
         for (tie_mode m : all_modes) REQUIRE(sb.rank(board, p, m).value() == ref.rank(p, m));
     }
     REQUIRE(sb.size(board).value() == ref.scores.size());
+}
+
+/// around() of every player (k = 0..3, every mode; fewer players when the
+/// board is big) against the reference: exact ranks across buckets.
+void check_around(const patterns::bucketed_scoreboard<sim::cluster>& sb, const std::string& board,
+                  const reference& ref, std::mt19937_64& rng) {
+    for (const auto& [p, s] : ref.scores) {
+        if (ref.scores.size() > 20 && rng() % 3 != 0) continue;
+        const std::size_t k = rng() % 4;
+        for (tie_mode m : all_modes) {
+            INFO("player " << p << " score " << s << " k " << k << " mode " << static_cast<int>(m));
+            REQUIRE(sb.around(board, p, k, m).value() == ref.around(p, k, m));
+        }
+    }
+    CHECK(sb.around(board, "nobody", 2, tie_mode::competition).value().empty());
 }
 
 TEST_CASE("bucketed scoreboard: global ranks match a reference under random drift and rebalancing",
@@ -62,10 +78,14 @@ TEST_CASE("bucketed scoreboard: global ranks match a reference under random drif
             }
             // Ranks stay exact before (checked every 4th round: ASan at -O0
             // in CI) and after a rebalance.
-            if (round % 4 == 0) check_all(sb, board, ref);
+            if (round % 4 == 0) {
+                check_all(sb, board, ref);
+                check_around(sb, board, ref, rng);
+            }
             auto rep = sb.rebalance(board).value();
             CHECK(rep.buckets == sb.bucket_count(board).value());
             check_all(sb, board, ref);
+            check_around(sb, board, ref, rng);
         }
         CHECK(sb.bucket_count(board).value() > 1);
         for (std::size_t n : {1U, 5U, 17U, 1000U})
@@ -94,8 +114,75 @@ TEST_CASE("bucketed scoreboard: faults and resends never double count, a rebalan
         }
     }
     check_all(sb, "g", ref);
+    check_around(sb, "g", ref, rng);
     REQUIRE(sb.rebalance("g"));
     check_all(sb, "g", ref);
+    check_around(sb, "g", ref, rng);
+}
+
+TEST_CASE("bucketed scoreboard: around() across empty buckets, ties and strays takes at most "
+          "three batches",
+          "[patterns][bucketed_scoreboard]") {
+    sim::cluster db;
+    std::mt19937_64 rng(Catch::rngSeed());
+    struct counting {
+        sim::cluster* db;
+        int calls = 0;
+        result<kv::record> get(const kv::key& k, const kv::read_policy& rp) {
+            ++calls;
+            return db->get(k, rp);
+        }
+        result<kv::record> operate(const kv::key& k, std::span<const kv::operation> ops,
+                                   const kv::write_policy& wp) {
+            ++calls;
+            return db->operate(k, ops, wp);
+        }
+        result<void> remove(const kv::key& k, const kv::write_policy& wp) {
+            ++calls;
+            return db->remove(k, wp);
+        }
+        std::vector<result<kv::record>> batch_operate(std::span<const kv::batch_record> b,
+                                                      const kv::batch_policy& bp) {
+            ++calls;
+            return db->batch_operate(b, bp);
+        }
+    } store{&db};
+    patterns::bucketed_scoreboard<counting> sb(store, {.max_bucket = 6, .min_bucket = 2,
+                                                      .directory_shards = 2});
+    reference ref;
+    std::vector<std::pair<std::string, std::int64_t>> rows;
+    for (std::uint64_t i = 0; i < 60; ++i) {
+        rows.emplace_back(name("p", i), static_cast<std::int64_t>(i % 20));
+        ref.scores[rows.back().first] = rows.back().second;
+    }
+    REQUIRE(sb.load("e", rows));
+    REQUIRE(sb.bucket_count("e").value() > 6);
+    // No empty bucket: two batches, whatever k.
+    for (const auto& [p, s] : ref.scores)
+        for (std::size_t k : {0U, 3U, 30U}) {
+            store.calls = 0;
+            REQUIRE(sb.around("e", p, k, tie_mode::dense).value() == ref.around(p, k, tie_mode::dense));
+            CHECK(store.calls == 2);
+        }
+    // Empty out a run of buckets in the middle (scores 8..13): around() of
+    // the players next to them must reach past, in a third batch.
+    for (auto it = ref.scores.begin(); it != ref.scores.end();) {
+        if (it->second >= 8 && it->second <= 13) {
+            REQUIRE(sb.remove("e", it->first).value());
+            it = ref.scores.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (const auto& [p, s] : ref.scores)
+        for (std::size_t k : {0U, 1U, 4U, 9U})
+            for (tie_mode m : all_modes) {
+                INFO("player " << p << " k " << k);
+                store.calls = 0;
+                REQUIRE(sb.around("e", p, k, m).value() == ref.around(p, k, m));
+                CHECK(store.calls >= 2);
+                CHECK(store.calls <= 3);
+            }
 }
 
 TEST_CASE("bucketed scoreboard: bulk load, bad input", "[patterns][bucketed_scoreboard]") {

@@ -52,12 +52,13 @@
 // is split could be trimmed away). Reads may run at any time; a read racing a
 // write of player p may see p half-moved (ranks of others off by one for that
 // instant).
-// Not here: around() across buckets (use rank() and top()).
 #pragma once
 
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/exp/build.hpp>
+#include <kvmodel/exp/codes.hpp>
 #include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/operation.hpp>
@@ -289,6 +290,72 @@ public:
         }
         detail::assign_ranks(out, stored, mode, 1, 1, 1);
         return out;
+    }
+
+    /// The player and up to k players ranked right above and right below it
+    /// across bucket boundaries, best first, with exact global ranks in
+    /// `mode`; empty if the player is not on the board (or is caught mid-move
+    /// by a write cut short: resend the write). Two batches: {directory
+    /// shard, meta}, then one over buckets 0..own+k — every better bucket's
+    /// in-range counts, and a server-side window (expressions) of the k
+    /// nearest buckets on each side: their last / first k in-range entries,
+    /// the player's +-k in its own. A third batch only when those k buckets
+    /// on a side hold fewer than k players and more lie beyond (empty
+    /// buckets): the windows of all the remaining buckets on that side.
+    result<std::vector<score_entry>> around(const std::string& board, const std::string& player,
+                                            std::size_t k, tie_mode mode) const {
+        auto st = locate(board, player, {});
+        if (!st) return st.error();
+        std::vector<score_entry> none;
+        if (!st->stored || st->bounds.empty()) return none;
+        const std::size_t nb = st->bounds.size();
+        const std::size_t own = st->index_of(*st->stored);
+        const std::size_t kk = std::min<std::size_t>(k, std::numeric_limits<std::int32_t>::max());
+        std::vector<bucket_window> w(nb);
+        const std::size_t first = own >= kk ? own - kk : 0;
+        const std::size_t last = std::min(own + kk, nb - 1);
+        // Batch 2: counts of buckets 0..last, windows of first..last.
+        if (auto r = read_windows(board, *st, player, kk, 0, last + 1, first, w); !r)
+            return r.error();
+        if (!w[own].entries) return none;
+        // Batch 3 when a side came up short and has unread buckets.
+        std::size_t above = 0;
+        std::size_t below = 0;
+        for (std::size_t j = first; j <= last; ++j) {
+            const auto n = w[j].entries ? w[j].entries->size() : 0;
+            if (j < own) above += n;
+            if (j > own) below += n;
+        }
+        std::vector<std::pair<std::size_t, std::size_t>> more;
+        if (above < kk && first > 0) more.emplace_back(0, first);
+        if (below < kk && last + 1 < nb) more.emplace_back(last + 1, nb);
+        for (const auto& [from, to] : more)
+            if (auto r = read_windows(board, *st, player, kk, from, to, from, w); !r)
+                return r.error();
+        // Players and distinct scores before each bucket, then each window
+        // ranked from its first entry's place, concatenated best first.
+        std::vector<score_entry> all;
+        std::size_t at = 0;
+        std::int64_t players = 0;
+        std::int64_t distinct = 0;
+        for (std::size_t j = 0; j < nb && w[j].read; ++j) {
+            if (w[j].entries) {
+                detail::assign_ranks(*w[j].entries, w[j].stored, mode,
+                                     players + w[j].first_pos + 1,
+                                     players + w[j].first_better + 1,
+                                     distinct + w[j].first_better_distinct + 1);
+                if (j == own)
+                    for (std::size_t i = 0; i < w[j].entries->size(); ++i)
+                        if ((*w[j].entries)[i].player == player) at = all.size() + i;
+                all.insert(all.end(), w[j].entries->begin(), w[j].entries->end());
+            }
+            players += w[j].players;
+            distinct += w[j].distinct;
+        }
+        const std::size_t from = at >= kk ? at - kk : 0;
+        const std::size_t to = std::min(all.size(), at + kk + 1);
+        return std::vector<score_entry>(all.begin() + static_cast<std::ptrdiff_t>(from),
+                                        all.begin() + static_cast<std::ptrdiff_t>(to));
     }
 
     /// The number of players (the sum of the buckets' in-range counts): two
@@ -595,6 +662,136 @@ private:
         return r->applied;
     }
 
+    /// One bucket as around() read it: its in-range counts and, when
+    /// windowed, the window's entries (best first) with the place of its
+    /// first entry in the bucket (in-range position; players and distinct
+    /// scores strictly better).
+    struct bucket_window {
+        bool read = false;
+        std::int64_t players = 0;
+        std::int64_t distinct = 0;
+        std::optional<std::vector<score_entry>> entries;
+        std::vector<std::int64_t> stored;
+        std::int64_t first_pos = 0;
+        std::int64_t first_better = 0;
+        std::int64_t first_better_distinct = 0;
+    };
+
+    /// around()'s read of one bucket's window: `a` and `e` (in-range
+    /// positions, end exclusive) as let variables over "below" (the stray
+    /// entries under the bucket's range) and "in" (its in-range count); ops
+    /// give the window, the players and distinct scores in range before its
+    /// first entry, and a — each unknown (nil) when the window is empty.
+    static std::vector<kv::operation> window_ops(const value& lo, const std::optional<value>& hi,
+                                                 const exp::expr& a, const exp::expr& e,
+                                                 const std::optional<exp::expr>& guard) {
+        namespace x = exp;
+        auto rt = [](cdt::return_type t) { return static_cast<std::int32_t>(t); };
+        const x::expr b = x::bin_map(board_bin);
+        const x::expr hi_x = hi ? x::expr(*hi) : x::inf();
+        const x::expr below = x::var("below");
+        const x::expr first = x::map_get_by_rank(rt(cdt::return_type::value), x::type::integer,
+                                                 below + x::var("a"), b);
+        auto in_window = [&](x::expr body) {
+            x::expr y = x::let(
+                x::def("below", x::map_get_by_value_range(rt(cdt::return_type::count), x::nil(),
+                                                          x::expr(lo), b)),
+                x::def("in", x::map_get_by_value_range(rt(cdt::return_type::count), x::expr(lo),
+                                                       hi_x, b)),
+                x::def("a", a), x::def("e", e),
+                x::cond(x::var("e") > x::var("a"), std::move(body), x::unknown()));
+            return guard ? x::cond(*guard, std::move(y), x::unknown()) : y;
+        };
+        const x::expr win = in_window(x::map_get_by_rank_range(
+            rt(cdt::return_type::key_value), below + x::var("a"), x::var("e") - x::var("a"), b));
+        const x::expr better =
+            in_window(x::map_get_by_value_range(rt(cdt::return_type::count), x::expr(lo), first, b));
+        const x::expr better_distinct = in_window(x::map_get_by_key_range(
+            rt(cdt::return_type::count), x::expr(lo), first, x::bin_map(distinct_bin)));
+        const x::expr pos = in_window(x::var("a"));
+        const auto f = x::read_flags::eval_no_fail;
+        return {kv::op::exp_read("w", win.bytes(), f), kv::op::exp_read("c", better.bytes(), f),
+                kv::op::exp_read("d", better_distinct.bytes(), f),
+                kv::op::exp_read("a", pos.bytes(), f)};
+    }
+
+    /// ONE batch over buckets [from, to): each one's in-range counts, and for
+    /// those at or after `win_from` a window: the last k in range above the
+    /// player's bucket, the player's +-k in it, the first k below it.
+    result<void> read_windows(const std::string& board, const state& st, const std::string& player,
+                              std::size_t k, std::size_t from, std::size_t to,
+                              std::size_t win_from, std::vector<bucket_window>& w) const {
+        namespace x = exp;
+        const std::size_t own = st.index_of(*st.stored);
+        const x::expr kx(value(static_cast<std::int64_t>(k)));
+        const x::expr zero(value(std::int64_t{0}));
+        const x::expr in = x::var("in");
+        std::vector<kv::batch_record> batch;
+        for (std::size_t j = from; j < to; ++j) {
+            auto key = bucket_key(board, st.bounds[j].second);
+            if (!key) return key.error();
+            const value lo(st.bounds[j].first);
+            const std::optional<value> hi = st.hi_of(j);
+            std::vector<kv::operation> ops = {
+                kv::op::cdt(board_bin, cdt::map_ops::get_by_value_range(lo, hi, cdt::return_type::count)),
+                kv::op::cdt(distinct_bin,
+                            cdt::map_ops::get_by_key_range(lo, hi, cdt::return_type::count))};
+            std::vector<kv::operation> win;
+            if (j == own) {
+                // pos: the player's in-range position (its value rank minus
+                // the strays below); only when the bucket holds it at the
+                // directory's score.
+                const x::expr b = x::bin_map(board_bin);
+                const x::expr pos =
+                    x::map_get_by_key(static_cast<std::int32_t>(cdt::return_type::rank),
+                                      x::type::integer, x::expr(value(player)), b) -
+                    x::var("below");
+                const x::expr has = x::map_get_by_key(static_cast<std::int32_t>(cdt::return_type::count),
+                                                      x::type::integer, x::expr(value(player)), b) > zero;
+                const x::expr at_score =
+                    x::map_get_by_key(static_cast<std::int32_t>(cdt::return_type::value),
+                                      x::type::integer, x::expr(value(player)), b) ==
+                    x::expr(value(*st.stored));
+                win = window_ops(lo, hi, x::max(pos - kx, zero), x::min(pos + kx + 1, in),
+                                 x::cond(has, at_score, x::expr(value(false))));
+            } else if (j >= win_from && k > 0) {
+                win = j < own ? window_ops(lo, hi, x::max(in - kx, zero), in, std::nullopt)
+                              : window_ops(lo, hi, zero, x::min(kx, in), std::nullopt);
+            }
+            ops.insert(ops.end(), std::make_move_iterator(win.begin()),
+                       std::make_move_iterator(win.end()));
+            batch.push_back(kv::batch_record::read(std::move(*key), std::move(ops), m_opt.read));
+        }
+        const auto res = kv::batch_operate(*m_store, std::span<const kv::batch_record>(batch));
+        for (std::size_t i = 0; i < res.size(); ++i) {
+            bucket_window& b = w[from + i];
+            b.read = true;
+            if (!res[i]) {
+                if (res[i].error().code == status::record_not_found) continue;
+                return res[i].error();
+            }
+            const std::vector<value>& v = res[i]->results;
+            b.players = v.at(0).is_int() ? v[0].as_int() : 0;
+            b.distinct = v.at(1).is_int() ? v[1].as_int() : 0;
+            if (v.size() < 6 || v[2].is_nil()) continue;
+            if (!v[3].is_int() || !v[4].is_int() || !v[5].is_int())
+                return error{status::parameter_error,
+                             "bucketed_scoreboard::around: expected int counts, got " +
+                                 to_string(v[3])};
+            auto pairs = sorted_pairs(v[2], "bucketed_scoreboard::around");
+            if (!pairs) return pairs.error();
+            b.entries.emplace();
+            for (auto& [p, s] : *pairs) {
+                b.stored.push_back(s);
+                b.entries->push_back(score_entry{std::move(p), detail::from_stored(m_opt.order, s), 0});
+            }
+            b.first_better = v[3].as_int();
+            b.first_better_distinct = v[4].as_int();
+            b.first_pos = v[5].as_int();
+        }
+        return {};
+    }
+
     /// Meta, then one batch: each bucket's in-range and out-of-range counts.
     result<board_counts> bucket_counts(const std::string& board) const {
         auto st = locate(board, "", {});
@@ -752,10 +949,22 @@ private:
         return {};
     }
 
-    /// A KEY_VALUE result's (player, stored) pairs sorted best first.
+    /// A KEY_VALUE result's (player, stored) pairs sorted best first (a
+    /// list of pairs, or a map as an expression returns it).
     static result<std::vector<std::pair<std::string, std::int64_t>>>
     sorted_pairs(const value& v, std::string_view what) {
-        auto d = decode_pairs<std::string, std::int64_t>(v, what);
+        result<std::vector<std::pair<std::string, std::int64_t>>> d;
+        if (v.is_map()) {
+            for (const auto& [k, x] : v.as_map()) {
+                if (!k.is_string() || !x.is_int())
+                    return error{status::parameter_error, std::string(what) +
+                                                              ": expected player -> int score, got " +
+                                                              to_string(k) + " -> " + to_string(x)};
+                d->emplace_back(k.as_string(), x.as_int());
+            }
+        } else {
+            d = decode_pairs<std::string, std::int64_t>(v, what);
+        }
         if (!d) return d.error();
         std::sort(d->begin(), d->end(), [](const auto& a, const auto& b) {
             return a.second != b.second ? a.second < b.second : a.first < b.first;

@@ -13,16 +13,18 @@
 //   newest (pages)   one read operate per period walked, newest period first,
 //                    each returning at most the page's remainder server-side
 //                    (get_by_key_rel_index_range); the cursor is the last ts;
-//   downsample       one read operate per period (the kv_store concept has no
-//                    batch operate; with Aerospike's batch operate it would be
-//                    one batch): count, min and max are computed by the server
-//                    (map size, value rank 0 and -1) for periods wholly inside
-//                    the window; sum, and all aggregates of the two edge
+//   downsample       ONE batch (kv::batch_operate) over the periods the
+//                    window spans: count, min and max are computed by the
+//                    server (map size, value rank 0 and -1) for periods wholly
+//                    inside the window; sum, and all aggregates of the two edge
 //                    periods, are computed client-side from the values read;
+//                    rolled up into coarser steps (a multiple of the period,
+//                    e.g. hourly periods into days) from the same batch;
 //   retention        by TTL (every write sets the record's TTL to retention +
 //                    one period, so a period lives at least `retention` after
 //                    its last write) and by drop_older_than (removes the whole
-//                    periods before a time, trims the one containing it).
+//                    periods before a time, trims the one containing it: ONE
+//                    batch).
 // A write rewrites its period's record only: the period bounds the record's
 // size (pick period_ms so that a period's readings stay well under the
 // record-size limit; `kvmodel size` does the arithmetic for bucketed lists).
@@ -37,6 +39,7 @@
 #include <kvmodel/core/assert.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/key.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
@@ -222,31 +225,73 @@ public:
     }
 
     /// Per-period aggregates of the readings with from <= ts < to, oldest
-    /// period first (one entry per period spanned, empty ones with count 0).
-    /// One read operate per period; see the header comment for what the
-    /// server computes. Values must be arithmetic.
+    /// period first (one entry per period spanned, empty ones with count 0):
+    /// ONE batch over the periods (see the header comment for what the
+    /// server computes). Values must be arithmetic.
     result<std::vector<period_summary>> downsample(const std::string& owner, std::int64_t from,
                                                    std::int64_t to,
                                                    aggregates what = aggregates::count_min_max) const
         requires std::is_arithmetic_v<Value>
     {
+        return downsample(owner, from, to, m_opt.period_ms, what);
+    }
+
+    /// downsample() rolled up into coarser steps: one summary per `step_ms`
+    /// (a multiple of period_ms; steps start at multiples of step_ms) that
+    /// the window touches, from the fine periods' aggregates — still ONE
+    /// batch. PARAMETER_ERROR for a step that is not a positive multiple of
+    /// period_ms.
+    result<std::vector<period_summary>> downsample(const std::string& owner, std::int64_t from,
+                                                   std::int64_t to, std::int64_t step_ms,
+                                                   aggregates what) const
+        requires std::is_arithmetic_v<Value>
+    {
         std::vector<period_summary> out;
+        if (step_ms <= 0 || step_ms % m_opt.period_ms != 0)
+            return error{status::parameter_error,
+                         "time_series::downsample: step_ms " + std::to_string(step_ms) +
+                             " is not a positive multiple of period_ms " +
+                             std::to_string(m_opt.period_ms)};
         if (from >= to) return out;
         const std::int64_t first = period_of(from);
         const std::int64_t last = period_of(to - 1);
         if (auto bad = check_span(first, last, "time_series::downsample")) return *bad;
+        std::vector<kv::batch_record> batch;
         for (std::int64_t p = first; p <= last; ++p) {
-            auto s = summarize(owner, p, from, to, what);
+            auto k = key_of(owner, p);
+            if (!k) return k.error();
+            std::vector<kv::operation> ops;
+            for (cdt::op& o : summary_ops(p, from, to, what))
+                ops.push_back(kv::op::cdt(m_opt.where.bin, std::move(o)));
+            batch.push_back(kv::batch_record::read(std::move(*k), std::move(ops), m_opt.where.read));
+        }
+        const auto res = kv::batch_operate(*m_store, std::span<const kv::batch_record>(batch));
+        for (std::int64_t p = first; p <= last; ++p) {
+            const auto& r = res[static_cast<std::size_t>(p - first)];
+            if (!r && r.error().code != status::record_not_found) return r.error();
+            auto s = summarize(p, from, to, what, r ? &r->results : nullptr);
             if (!s) return s.error();
-            out.push_back(*s);
+            // A step's start: floor(period start / step) * step.
+            const std::int64_t ps = period_start(p);
+            const std::int64_t start = ps - (((ps % step_ms) + step_ms) % step_ms);
+            if (out.empty() || out.back().start != start) {
+                s->start = start;
+                out.push_back(*s);
+                continue;
+            }
+            period_summary& acc = out.back();
+            acc.count += s->count;
+            if (s->min) acc.min = acc.min ? std::min(*acc.min, *s->min) : *s->min;
+            if (s->max) acc.max = acc.max ? std::max(*acc.max, *s->max) : *s->max;
+            if (s->sum) acc.sum = acc.sum.value_or(0.0) + *s->sum;
         }
         return out;
     }
 
     /// Retention by hand: deletes the owner's periods that end at or before
     /// `before` (looking back to `since`), and trims the readings older than
-    /// `before` from the period containing it. One remove per period + one
-    /// operate.
+    /// `before` from the period containing it: ONE batch (a remove per
+    /// period and the trim). Resend after a failure: each part is idempotent.
     result<drop_result> drop_older_than(const std::string& owner, std::int64_t before,
                                         std::int64_t since) const {
         drop_result out;
@@ -254,29 +299,40 @@ public:
         const std::int64_t edge = period_of(before);
         const std::int64_t first = period_of(since);
         if (auto bad = check_span(first, edge, "time_series::drop_older_than")) return *bad;
+        std::vector<kv::batch_record> batch;
         for (std::int64_t p = first; p < edge; ++p) {
             auto k = key_of(owner, p);
             if (!k) return k.error();
-            auto r = m_store->remove(*k, m_opt.where.write);
-            if (r) ++out.periods_removed;
-            else if (r.error().code != status::record_not_found) return r.error();
+            batch.push_back(kv::batch_record::remove(std::move(*k), m_opt.where.write));
         }
-        if (before == period_start(edge)) return out;
-        auto k = key_of(owner, edge);
-        if (!k) return k.error();
-        kv::write_policy wp = m_opt.where.write;
-        wp.ttl = kv::ttl_dont_update; // trimming is not a write that extends retention
-        std::vector<kv::operation> ops{kv::op::cdt(
-            m_opt.where.bin,
-            cdt::map_ops::remove_by_key_range(value{}, value(before), cdt::return_type::count))};
-        auto r = patterns::operate(*m_store, *k, ops, wp);
-        if (!r) {
-            if (r.error().code == status::record_not_found) return out;
-            return std::move(r).error();
+        const bool trim = before != period_start(edge);
+        if (trim) {
+            auto k = key_of(owner, edge);
+            if (!k) return k.error();
+            kv::write_policy wp = m_opt.where.write;
+            wp.ttl = kv::ttl_dont_update; // trimming is not a write that extends retention
+            batch.push_back(kv::batch_record::write(
+                std::move(*k),
+                {kv::op::cdt(m_opt.where.bin,
+                             cdt::map_ops::remove_by_key_range(value{}, value(before),
+                                                               cdt::return_type::count))},
+                wp));
         }
-        auto n = count_result(r->results.front(), "time_series::drop_older_than");
-        if (!n) return n.error();
-        out.points_trimmed = *n;
+        if (batch.empty()) return out;
+        const auto res = kv::batch_operate(*m_store, std::span<const kv::batch_record>(batch));
+        for (std::size_t i = 0; i < res.size(); ++i) {
+            if (!res[i]) {
+                if (res[i].error().code == status::record_not_found) continue;
+                return res[i].error();
+            }
+            if (!trim || i + 1 < res.size()) {
+                ++out.periods_removed;
+                continue;
+            }
+            auto n = count_result(res[i]->results.front(), "time_series::drop_older_than");
+            if (!n) return n.error();
+            out.points_trimmed = *n;
+        }
         return out;
     }
 
@@ -340,39 +396,53 @@ private:
         return decode_pairs<std::int64_t, Value>(r->front(), "time_series");
     }
 
-    result<period_summary> summarize(const std::string& owner, std::int64_t p, std::int64_t from,
-                                     std::int64_t to, aggregates what) const {
-        period_summary s;
-        s.start = period_start(p);
-        const bool whole = from <= period_start(p) && ends_by(p, to);
+    /// Whether downsample() reads period p's aggregates from the server
+    /// (whole inside the window, no sum) or its values in the window.
+    bool server_aggregates(std::int64_t p, std::int64_t from, std::int64_t to,
+                           aggregates what) const {
+        return from <= period_start(p) && ends_by(p, to) && what == aggregates::count_min_max;
+    }
+
+    /// downsample()'s read ops on period p: map size and value ranks 0 and
+    /// -1, or the values of the readings in the window.
+    std::vector<cdt::op> summary_ops(std::int64_t p, std::int64_t from, std::int64_t to,
+                                     aggregates what) const {
         std::vector<cdt::op> ops;
-        if (whole && what == aggregates::count_min_max) {
+        if (server_aggregates(p, from, to, what)) {
             ops.push_back(cdt::map_ops::size());
             ops.push_back(cdt::map_ops::get_by_rank_range(0, 1, cdt::return_type::value));
             ops.push_back(cdt::map_ops::get_by_rank_range(-1, 1, cdt::return_type::value));
-            auto r = read_ops(owner, p, std::move(ops), value{});
-            if (!r) return r.error();
-            auto n = count_result((*r)[0], "time_series::downsample");
+            return ops;
+        }
+        ops.push_back(cdt::map_ops::get_by_key_range(
+            value(std::max(from, period_start(p))),
+            ends_by(p, to) ? value(period_start(p) + m_opt.period_ms) : value(to),
+            cdt::return_type::value));
+        return ops;
+    }
+
+    /// Period p's summary from summary_ops' results (nullptr: no record).
+    result<period_summary> summarize(std::int64_t p, std::int64_t from, std::int64_t to,
+                                     aggregates what, const std::vector<value>* r) const {
+        period_summary s;
+        s.start = period_start(p);
+        if (what == aggregates::with_sum) s.sum = 0.0;
+        if (r == nullptr) return s;
+        if (server_aggregates(p, from, to, what)) {
+            auto n = count_result(r->at(0), "time_series::downsample");
             if (!n) return n.error();
             s.count = *n;
-            for (int i : {1, 2}) {
-                auto v = decode_values<Value>((*r)[static_cast<std::size_t>(i)],
-                                                      "time_series::downsample");
+            for (std::size_t i : {1U, 2U}) {
+                auto v = decode_values<Value>(r->at(i), "time_series::downsample");
                 if (!v) return v.error();
                 if (v->empty()) continue;
                 (i == 1 ? s.min : s.max) = static_cast<double>(v->front());
             }
             return s;
         }
-        ops.push_back(cdt::map_ops::get_by_key_range(value(std::max(from, period_start(p))),
-                                                     ends_by(p, to) ? value(period_start(p) + m_opt.period_ms) : value(to),
-                                                     cdt::return_type::value));
-        auto r = read_ops(owner, p, std::move(ops), value{list{}});
-        if (!r) return r.error();
-        auto vs = decode_values<Value>(r->front(), "time_series::downsample");
+        auto vs = decode_values<Value>(r->at(0), "time_series::downsample");
         if (!vs) return vs.error();
         s.count = vs->size();
-        if (what == aggregates::with_sum) s.sum = 0.0;
         for (const Value& x : *vs) {
             auto d = static_cast<double>(x);
             s.min = s.min ? std::min(*s.min, d) : d;
