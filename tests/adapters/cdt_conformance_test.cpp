@@ -82,7 +82,11 @@
 //   * item7_probes: gen_cdt_item7_probes.py: list_increment / list_insert
 //     flags on ORDERED lists and missing bins, relative ranges near
 //     INT64_MAX, WILDCARD key- and value-range bounds, map return types on
-//     single selectors (the raw return types 9-12 are not in it yet).
+//     single selectors.
+//   * item7_raw_return_types: gen_cdt_item7_probes.py --raw-return-types:
+//     the raw return types 9-12 (and 14, 15) on every list and map selector,
+//     get and remove, INVERTED or not, found and not found, on UNORDERED and
+//     ORDERED lists and UNORDERED and KV_ORDERED maps (1,280 cases).
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and

@@ -331,15 +331,27 @@ TEST_CASE("return types: single results, multi results, not found (§6)", "[cdt]
 
     // Other flag bits are ignored; invalid types refused, even with nothing selected.
     CHECK(run_on(u, lo::get_by_value(20, static_cast<rt>(7 | 0x20000))) == L({20}));
-    for (std::int32_t bad : {6, 8, 9, 11, 12, 14, 16, 17, 99}) {
+    // (9 on a rank selector is refused; 11 and 12 are answered: see below.)
+    for (std::int32_t bad : {6, 8, 9, 14, 16, 17, 99}) {
         std::optional<value> b = u;
         op o = lo::get_by_rank_range(0, 2, rt::value);
         o.return_type = bad;
         CHECK(fails(b, o) == status::op_not_applicable);
+    }
+    for (std::int32_t bad : {6, 8, 9, 10, 11, 12, 14, 16, 17, 99}) {
         std::optional<value> e = L({});
         op empty_list = lo::get_by_value_list({}, rt::value);
         empty_list.return_type = bad;
         CHECK(fails(e, empty_list) == status::op_not_applicable);
+    }
+    // The raw RANK_RANGE / REVRANK_RANGE (11, 12) on a rank selector: [start,
+    // count] of the ranks, start mirrored for 12, as 8.1.2 answers
+    // (tests/adapters/data/item7_raw_return_types, e.g. item7-52 and -53).
+    // This test expected OP_NOT_APPLICABLE for them before the server was asked.
+    for (auto [code, want] : {std::pair{11, L({0, 2})}, std::pair{12, L({1, 2})}}) {
+        op o = lo::get_by_rank_range(0, 2, rt::value);
+        o.return_type = code;
+        CHECK(run_on(u, o) == want);
     }
     // INVERTED on a single-result op.
     std::optional<value> b = u;

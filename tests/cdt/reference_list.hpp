@@ -957,7 +957,11 @@ struct writer {
 };
 
 /// Applies a list op to an existing reference list (no context).
+inline std::optional<outcome> raw_range(rlist& l, const op& o, std::size_t limit, bool top_level);
+
 inline outcome apply_list(rlist& l, const op& o, std::size_t limit, bool top_level) {
+    if (const std::int32_t code = o.return_type & 0xffff; code >= 9 && code <= 12)
+        if (std::optional<outcome> r = raw_range(l, o, limit, top_level)) return *r;
     writer w{l, o, limit};
     auto done = [&](outcome r) {
         r.wrote = r.ok && w.wrote;
@@ -1120,6 +1124,78 @@ inline value to_value(const rlist& l) {
     list out(l.v, l.ordered ? list_order::ordered : list_order::unordered);
     out.set_persist_index(l.persist);
     return value(std::move(out));
+}
+
+/// The raw return types 9-12 (INDEX_RANGE, REVINDEX_RANGE, RANK_RANGE,
+/// REVRANK_RANGE) on a list selector, as 8.1.2 answered them
+/// (tests/adapters/data/item7_raw_return_types): [start, count] of the
+/// selection in the selector's space (index for index selectors, rank for the
+/// rest; both on an ORDERED list), start mirrored for 10 and 12; a code of
+/// the other space, INVERTED, a value list or a single selector that finds
+/// nothing is refused; nothing found is [n, 0] (on an UNORDERED list by value
+/// with 12, [0, 0]) where the server's range path runs.
+inline std::optional<outcome> raw_range(rlist& l, const op& o, std::size_t limit, bool top_level) {
+    using oc = op_code;
+    static constexpr std::pair<oc, oc> get_remove[] = {
+        {oc::list_get_by_index, oc::list_remove_by_index},
+        {oc::list_get_by_index_range, oc::list_remove_by_index_range},
+        {oc::list_get_by_rank, oc::list_remove_by_rank},
+        {oc::list_get_by_rank_range, oc::list_remove_by_rank_range},
+        {oc::list_get_by_value, oc::list_remove_by_value},
+        {oc::list_get_by_value_list, oc::list_remove_by_value_list},
+        {oc::list_get_by_value_range, oc::list_remove_by_value_range},
+        {oc::list_get_by_value_rel_rank_range, oc::list_remove_by_value_rel_rank_range}};
+    oc get = oc::list_size;
+    for (auto [g, r] : get_remove)
+        if (o.code == g || o.code == r) get = g;
+    if (get == oc::list_size)
+        return std::nullopt; // not a selector
+    const std::int32_t code = o.return_type & 0xffff;
+    if ((o.return_type & cdt::return_inverted) != 0 || get == oc::list_get_by_value_list)
+        return err(status::op_not_applicable);
+    const bool index_sel = get == oc::list_get_by_index || get == oc::list_get_by_index_range;
+    const bool single = get == oc::list_get_by_index || get == oc::list_get_by_rank;
+    const bool reverse = code == 10 || code == 12;
+    op g = o;
+    g.code = get;
+    g.return_type = static_cast<std::int32_t>(index_sel ? return_type::index : return_type::rank);
+    rlist copy = l;
+    outcome picked = apply_list(copy, g, limit, top_level);
+    if (!picked.ok)
+        return picked;
+    std::vector<std::int64_t> pos;
+    if (picked.v.is_int())
+        pos.push_back(picked.v.as_int());
+    else
+        for (const value& p : picked.v.as_list())
+            pos.push_back(p.as_int());
+    const auto n = static_cast<std::int64_t>(l.v.size());
+    const bool same_space = l.ordered || index_sel == (code == 9 || code == 10);
+    if (pos.empty()) {
+        if (single)
+            return err(status::op_not_applicable);
+        const bool range_path = get == oc::list_get_by_index_range ||
+                                get == oc::list_get_by_rank_range ||
+                                get == oc::list_get_by_value_rel_rank_range;
+        if (!range_path && !same_space)
+            return err(status::op_not_applicable);
+        const bool at_zero = !l.ordered && get == oc::list_get_by_value && reverse;
+        return ok(value(list{value(at_zero ? 0 : n), value(0)}));
+    }
+    if (!same_space)
+        return err(status::op_not_applicable);
+    const std::int64_t first = *std::min_element(pos.begin(), pos.end());
+    const auto count = static_cast<std::int64_t>(pos.size());
+    outcome r = ok(value(list{value(reverse ? n - first - count : first), value(count)}));
+    if (o.code != get) {
+        op rm = o;
+        rm.return_type = static_cast<std::int32_t>(return_type::none);
+        outcome removed = apply_list(l, rm, limit, top_level);
+        if (!removed.ok)
+            return removed;
+        r.wrote = removed.wrote;
+    }
+    return r;
 }
 
 /// The reference for a list op on a bin or a nested target (no context).

@@ -26,6 +26,7 @@
 #    include <kvmodel/cdt/context.hpp>
 #    include <kvmodel/cdt/detail/list_engine.hpp>
 #    include <kvmodel/cdt/detail/map_engine.hpp>
+#    include <kvmodel/cdt/detail/range_return.hpp>
 #endif
 
 namespace kvmodel::cdt {
@@ -53,6 +54,12 @@ KVMODEL_DECL result<value> detail::apply_nested_or_map(std::optional<value>& bin
 
 KVMODEL_HOT result<value> apply(std::optional<value>& bin, const op& o,
                                 std::size_t max_record_size) {
+    if (detail::is_range_return(o)) [[unlikely]] {
+        return detail::apply_range_return(bin, o, [&](std::optional<value>& b, const op& x) {
+            if (x.ctx.empty() && !is_map_op(x.code)) return detail::apply_list_op(b, x, max_record_size);
+            return detail::apply_nested_or_map(b, x, max_record_size);
+        });
+    }
     // A list op on the bin itself: apply_list_op answers the commonest (one
     // append, one element by index or rank) inline - in the caller's code
     // when header-only - and the rest out of line.

@@ -6,8 +6,8 @@ ORDERED list or a missing bin; relative-rank ranges whose rank or count is
 near INT64_MAX; WILDCARD as a key-range bound; UNORDERED_MAP / ORDERED_MAP on
 single index and rank selectors. Deterministic (no seed).
 
-The recorded suite item7_probes.json leaves section 1 out (--raw-return-types
-puts it in): the engine still refuses 9-12 where the server answers.
+Two recorded suites: item7_raw_return_types.json is section 1 alone
+(--raw-return-types), item7_probes.json sections 2-5 (no flag).
 
 usage: gen_cdt_item7_probes.py [--raw-return-types] > cases.json
   then: kvmodel cdt --backend aerospike --host 127.0.0.1:3000 cases.json > server.jsonl
@@ -68,6 +68,9 @@ def cases(raw_return_types):
                 for rt in (9, 10, 11, 12):
                     add({"bin_type": kind, "order": order, "initial": initial,
                          "ops": [{"op": "%s_%s_by_%s" % (kind, verb, sel), "args": miss, "return_type": rt}]})
+
+    if raw_return_types:
+        return out
 
     # 2. list_increment / list_insert with flags on ORDERED lists and missing bins.
     flag_sets = [[], ["NO_FAIL"], ["ADD_UNIQUE"], ["ADD_UNIQUE", "NO_FAIL"], ["INSERT_BOUNDED"],

@@ -37,8 +37,9 @@
 //    RECORD_TOO_BIG before anything is allocated when the list would hold more
 //    elements than the record size limit has bytes (each element takes at
 //    least one byte). The server allocates first and fails later, or crashes.
-//  * The internal result types 9-12 (INDEX_RANGE ...) are refused
-//    (OP_NOT_APPLICABLE); no client API sends them.
+//  * The internal result types 9-12 (INDEX_RANGE ...), which no client API
+//    sends, are answered as 8.1.2 answers them by detail/range_return.hpp
+//    (engine.hpp routes them there before this engine sees them).
 //  * Overlapping WILDCARD items in a value list: each element's rank is
 //    credited to the last item (argument order) it matches.
 //

@@ -46,7 +46,8 @@
 //  * Increment of an integer by a double outside int64 (or NaN) adds
 //    INT64_MIN, what the server's (int64_t) cast gives on x86-64.
 //  * The internal result types 9-12 (INDEX_RANGE ...), which no client API
-//    exposes, are refused (OP_NOT_APPLICABLE) rather than answered.
+//    exposes, are answered as 8.1.2 answers them by detail/range_return.hpp
+//    (engine.hpp routes them there before this engine sees them).
 //  * Map order 2 (V_ORDERED alone, which no client exposes) is refused by
 //    set_policy/create and creates an UNORDERED map; persist_index is dropped
 //    below the top level (the server silently ignores it there too). On a

@@ -19,6 +19,7 @@
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/context.hpp> // detail::apply_in_context, for the in-place write
+#include <kvmodel/cdt/detail/range_return.hpp> // detail::is_range_return
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/assert.hpp>
@@ -1091,7 +1092,9 @@ inline result<void> apply_ops(txn& t,
             try {
                 // In place through a context: the strong mode, which leaves
                 // the bin as it was if memory runs out (there is no undo).
-                r = in_place && !x.op.ctx.empty()
+                // (A raw range return type goes through cdt::apply, which
+                // answers it: detail/range_return.hpp.)
+                r = in_place && !x.op.ctx.empty() && !cdt::detail::is_range_return(x.op)
                         ? cdt::detail::apply_in_context(bin, x.op, max_record_size, true)
                         : cdt::apply(bin, x.op, max_record_size);
             } catch (...) {
