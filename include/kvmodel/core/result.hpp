@@ -9,6 +9,7 @@
 #include <kvmodel/core/status.hpp>
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -53,6 +54,11 @@ namespace detail {
 [[noreturn]] inline void throw_bad_result_access(const error& e) {
     throw bad_result_access(e);
 }
+// What result<T>::error() throws on a success, as std::get did when a
+// std::variant held the two.
+[[noreturn]] inline void throw_bad_variant_access() {
+    throw std::bad_variant_access();
+}
 } // namespace detail
 
 /// Builds an error from a code and a message.
@@ -87,47 +93,87 @@ public:
 
     result()
         requires std::is_default_constructible_v<T>
-        : m_state(std::in_place_index<0>) {}
+        : m_value(), m_ok(true) {}
     // Built in place: a copy or a move, never both (results are on every
     // op's path).
     /// A success holding a copy of v.
     // NOLINTNEXTLINE(google-explicit-constructor)
-    result(const T& v) : m_state(std::in_place_index<0>, v) {}
+    result(const T& v) : m_value(v), m_ok(true) {}
     /// A success holding v, moved.
     // NOLINTNEXTLINE(google-explicit-constructor)
-    result(T&& v) : m_state(std::in_place_index<0>, std::move(v)) {}
+    result(T&& v) : m_value(std::move(v)), m_ok(true) {}
     /// A success holding a T built from v.
     template <class U>
         requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::decay_t<U>, T> &&
                  !std::is_same_v<std::decay_t<U>, failure> &&
                  !std::is_same_v<std::decay_t<U>, kvmodel::error> &&
                  !std::is_same_v<std::decay_t<U>, result>)
-    result(U&& v) : m_state(std::in_place_index<0>, std::forward<U>(v)) {} // NOLINT
+    result(U&& v) : m_value(std::forward<U>(v)), m_ok(true) {} // NOLINT
     /// A failure: fail(code, message).
-    result(failure f) : m_state(std::in_place_index<1>, std::move(f.err)) {}  // NOLINT
+    result(failure f) : m_error(std::move(f.err)), m_ok(false) {}  // NOLINT
     /// A failure holding e.
-    result(kvmodel::error e) : m_state(std::in_place_index<1>, std::move(e)) {}        // NOLINT
+    result(kvmodel::error e) : m_error(std::move(e)), m_ok(false) {}        // NOLINT
+
+    /// A copy.
+    result(const result& o)
+        requires std::is_copy_constructible_v<T>
+        : m_ok(o.m_ok) {
+        construct_from(o);
+    }
+    /// Takes o's content (o keeps a moved-from one).
+    result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
+        requires std::is_move_constructible_v<T>
+        : m_ok(o.m_ok) {
+        construct_from(std::move(o));
+    }
+    /// Copy assignment.
+    result& operator=(const result& o)
+        requires(std::is_copy_constructible_v<T> && std::is_copy_assignable_v<T>)
+    {
+        if (m_ok == o.m_ok) {
+            if (m_ok) m_value = o.m_value;
+            else m_error = o.m_error;
+        } else {
+            result copy(o);
+            replace_with(std::move(copy));
+        }
+        return *this;
+    }
+    /// Move assignment.
+    result& operator=(result&& o) noexcept(std::is_nothrow_move_constructible_v<T> &&
+                                           std::is_nothrow_move_assignable_v<T>)
+        requires(std::is_move_constructible_v<T> && std::is_move_assignable_v<T>)
+    {
+        if (m_ok == o.m_ok) {
+            if (m_ok) m_value = std::move(o.m_value);
+            else m_error = std::move(o.m_error);
+        } else {
+            replace_with(std::move(o));
+        }
+        return *this;
+    }
+    ~result() { destroy(); }
 
     /// Whether it holds a value.
-    bool has_value() const noexcept { return m_state.index() == 0; }
+    bool has_value() const noexcept { return m_ok; }
     /// has_value().
     explicit operator bool() const noexcept { return has_value(); }
 
     /// The value; throws bad_result_access on an error.
     T& value() & {
-        if (!has_value()) detail::throw_bad_result_access(std::get<1>(m_state));
-        return std::get<0>(m_state);
+        if (!m_ok) detail::throw_bad_result_access(m_error);
+        return m_value;
     }
     /// \overload
     const T& value() const& {
-        if (!has_value()) detail::throw_bad_result_access(std::get<1>(m_state));
-        return std::get<0>(m_state);
+        if (!m_ok) detail::throw_bad_result_access(m_error);
+        return m_value;
     }
     /// The value, moved out; throws bad_result_access on an error. The reference
     /// dies with the result: bind it to a variable (`auto v = f().value();`).
     T&& value() && {
-        if (!has_value()) detail::throw_bad_result_access(std::get<1>(m_state));
-        return std::move(std::get<0>(m_state));
+        if (!m_ok) detail::throw_bad_result_access(m_error);
+        return std::move(m_value);
     }
     /// value().
     T& operator*() & { return value(); }
@@ -138,36 +184,67 @@ public:
     /// &value().
     const T* operator->() const { return &value(); }
 
-    /// The error; precondition: !has_value().
-    const kvmodel::error& error() const& { return std::get<1>(m_state); }
+    /// The error; precondition: !has_value() (else throws std::bad_variant_access).
+    const kvmodel::error& error() const& {
+        if (m_ok) detail::throw_bad_variant_access();
+        return m_error;
+    }
     /// The error, moved out; precondition: !has_value().
-    kvmodel::error&& error() && { return std::move(std::get<1>(m_state)); }
+    kvmodel::error&& error() && {
+        if (m_ok) detail::throw_bad_variant_access();
+        return std::move(m_error);
+    }
     /// The status: ok on success.
-    status code() const noexcept { return has_value() ? status::ok : std::get<1>(m_state).code; }
+    status code() const noexcept { return m_ok ? status::ok : m_error.code; }
 
     /// The value, or fallback converted to T on an error.
     template <class U>
     T value_or(U&& fallback) const& {
-        return has_value() ? std::get<0>(m_state) : static_cast<T>(std::forward<U>(fallback));
+        return m_ok ? m_value : static_cast<T>(std::forward<U>(fallback));
     }
 
     /// Calls f(value) on success and returns its result; forwards the error otherwise.
     template <class F>
     auto and_then(F&& f) const& {
         using r = std::invoke_result_t<F, const T&>;
-        if (!has_value()) return r(failure{std::get<1>(m_state)});
-        return std::forward<F>(f)(std::get<0>(m_state));
+        if (!m_ok) return r(failure{m_error});
+        return std::forward<F>(f)(m_value);
     }
     /// \overload
     template <class F>
     auto and_then(F&& f) && {
         using r = std::invoke_result_t<F, T&&>;
-        if (!has_value()) return r(failure{std::move(std::get<1>(m_state))});
-        return std::forward<F>(f)(std::move(std::get<0>(m_state)));
+        if (!m_ok) return r(failure{std::move(m_error)});
+        return std::forward<F>(f)(std::move(m_value));
     }
 
 private:
-    std::variant<T, kvmodel::error> m_state;
+    // Constructs the member m_ok names (not alive) from o's.
+    template <class R>
+    void construct_from(R&& o) {
+        if (m_ok) std::construct_at(&m_value, std::forward<R>(o).m_value);
+        else std::construct_at(&m_error, std::forward<R>(o).m_error);
+    }
+    void destroy() noexcept {
+        if (m_ok) std::destroy_at(&m_value);
+        else std::destroy_at(&m_error);
+    }
+    // Takes o's content when it holds the other state.
+    void replace_with(result&& o) {
+        destroy();
+        m_ok = o.m_ok;
+        construct_from(std::move(o));
+    }
+
+    // A union and a flag rather than std::variant<T, error>: the same two
+    // states, but a result type costs a handful of functions to compile
+    // instead of the variant's few dozen, and every T a store, the engine or a
+    // pattern returns is one (measured with tools/compile_time.sh).
+    union {
+        T m_value;
+        kvmodel::error m_error;
+    };
+    bool m_ok;
 };
 
 /// result<void>: success, or an error.

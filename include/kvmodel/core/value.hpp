@@ -480,9 +480,14 @@ private:
 #    pragma GCC diagnostic pop
 #endif
     // The other alternatives, out of line: inlined, their copies set off the
-    // same false warning for strings and container handles.
+    // same false warning for strings and container handles. These and
+    // assign_from and destroy_container are defined below the class: compiled
+    // once in kvmodel::compiled, so that a user's file does not instantiate
+    // the variant's copies, moves and assignments.
+    void construct_other(const value& o);
+    void construct_other(value&& o) noexcept;
     template <class V>
-    KVMODEL_NOINLINE void construct_other(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+    void construct_other_of(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
         switch (o.m_v.index()) {
         case 1: return construct_alternative<1>(std::forward<V>(o));
         case 3: return construct_alternative<3>(std::forward<V>(o));
@@ -507,25 +512,41 @@ private:
             std::construct_at(&m_v, std::in_place_index<I>, x);
         }
     }
-    KVMODEL_NOINLINE void assign_from(const value& o) { m_v = o.m_v; }
-    KVMODEL_NOINLINE void assign_from(value&& o) noexcept { m_v = std::move(o.m_v); }
+    void assign_from(const value& o);
+    void assign_from(value&& o) noexcept;
     // Destroys the container alternative; the variant around it has nothing
     // else to destroy.
-    KVMODEL_NOINLINE void destroy_container() noexcept {
-        switch (m_v.index()) {
-        case 3: return std::destroy_at(std::get_if<3>(&m_v));
-        case 4: return std::destroy_at(std::get_if<4>(&m_v));
-        case 5: return std::destroy_at(std::get_if<5>(&m_v));
-        case 6: return std::destroy_at(std::get_if<6>(&m_v));
-        default: return; // valueless: nothing alive
-        }
-    }
+    void destroy_container() noexcept;
 
     // In a union so that ~value decides when the variant's destructor runs.
     union {
         storage m_v;
     };
 };
+
+#if KVMODEL_DEFINITIONS
+KVMODEL_NOINLINE KVMODEL_DECL void value::construct_other(const value& o) {
+    construct_other_of(o);
+}
+KVMODEL_NOINLINE KVMODEL_DECL void value::construct_other(value&& o) noexcept {
+    construct_other_of(std::move(o));
+}
+KVMODEL_NOINLINE KVMODEL_DECL void value::assign_from(const value& o) {
+    m_v = o.m_v;
+}
+KVMODEL_NOINLINE KVMODEL_DECL void value::assign_from(value&& o) noexcept {
+    m_v = std::move(o.m_v);
+}
+KVMODEL_NOINLINE KVMODEL_DECL void value::destroy_container() noexcept {
+    switch (m_v.index()) {
+    case 3: return std::destroy_at(std::get_if<3>(&m_v));
+    case 4: return std::destroy_at(std::get_if<4>(&m_v));
+    case 5: return std::destroy_at(std::get_if<5>(&m_v));
+    case 6: return std::destroy_at(std::get_if<6>(&m_v));
+    default: return; // valueless: nothing alive
+    }
+}
+#endif // KVMODEL_DEFINITIONS
 
 /// Exact structural equality (see the header comment).
 inline bool operator==(const value& a, const value& b) noexcept;

@@ -605,7 +605,8 @@ private:
     }
 };
 
-inline list_positional::list_positional(const list_positional& o) {
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL list_positional::list_positional(const list_positional& o) {
     // New nodes in list order; the value order mapped onto them.
     std::vector<std::unique_ptr<list_node>> made;
     made.reserve(o.size());
@@ -624,7 +625,7 @@ inline list_positional::list_positional(const list_positional& o) {
     for (auto& n : made) (void)n.release();
 }
 
-inline std::unique_ptr<list_positional> list_positional::make(std::vector<value>& values) {
+KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<value>& values) {
     auto c = std::make_unique<list_positional>();
     std::size_t n = values.size();
     label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
@@ -652,6 +653,7 @@ inline std::unique_ptr<list_positional> list_positional::make(std::vector<value>
     for (auto& m : made) (void)m.release();
     return c;
 }
+#endif // KVMODEL_DEFINITIONS
 
 /// A search value in the sorted layout's index: WILDCARDs in it match.
 struct list_value_probe {
@@ -1272,7 +1274,8 @@ private:
     }
 };
 
-inline map_impl::map_impl(const map_impl& o) : body(o.body) {
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL map_impl::map_impl(const map_impl& o) : body(o.body) {
     // New nodes in key order; the value order mapped onto them.
     boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
     made.reserve(o.size());
@@ -1295,6 +1298,7 @@ inline map_impl::map_impl(const map_impl& o) : body(o.body) {
     });
     for (auto& n : made) (void)n.release();
 }
+#endif // KVMODEL_DEFINITIONS
 
 } // namespace detail
 
@@ -1371,9 +1375,10 @@ private:
     sorted_base m_sit{};
 };
 
-inline list::list(std::initializer_list<value> items)
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL list::list(std::initializer_list<value> items)
     : list(std::vector<value>(items.begin(), items.end())) {}
-inline list::list(std::vector<value> items, list_order order) : m_order(order) {
+KVMODEL_DECL list::list(std::vector<value> items, list_order order) : m_order(order) {
     if (items.empty()) return;
     if (order == list_order::ordered)
         std::stable_sort(items.begin(), items.end(), [](const value& a, const value& b) {
@@ -1384,6 +1389,7 @@ inline list::list(std::vector<value> items, list_order order) : m_order(order) {
     im.flat = std::move(items);
     im.body = body;
 }
+#endif // KVMODEL_DEFINITIONS
 KVMODEL_ALWAYS_INLINE inline std::size_t list::size() const noexcept {
     return m_impl ? m_impl->size() : 0;
 }
@@ -1398,43 +1404,44 @@ KVMODEL_ALWAYS_INLINE inline detail::list_impl& list::mut() {
     if (m_impl && detail::sole_owner(m_impl)) return *m_impl;
     return mut_slow();
 }
-KVMODEL_NOINLINE inline detail::list_impl& list::mut_slow() {
+#if KVMODEL_DEFINITIONS
+KVMODEL_NOINLINE KVMODEL_DECL detail::list_impl& list::mut_slow() {
     // Only reached with no impl or a shared one (mut() answers a sole owner).
     if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
     else m_impl = std::make_shared<detail::list_impl>(*m_impl);
     return *m_impl;
 }
-inline bool list::has_index() const noexcept { return m_impl && m_impl->indexed(); }
-inline void list::build_index() {
+KVMODEL_DECL bool list::has_index() const noexcept { return m_impl && m_impl->indexed(); }
+KVMODEL_DECL void list::build_index() {
     if (size() > detail::list_impl::flat_max && !has_index()) mut().build();
 }
-inline std::size_t list::rank_of(std::size_t i) const {
+KVMODEL_DECL std::size_t list::rank_of(std::size_t i) const {
     KVMODEL_ASSERT(i < size());
     const auto& im = *m_impl;
     if (im.srt) return i;
     if (!im.idx) return im.flat_rank_of(i);
     return im.idx->rank_of(im.idx->node_at(i));
 }
-inline std::size_t list::index_at_rank(std::size_t r) const {
+KVMODEL_DECL std::size_t list::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (m_impl->srt) return r;
     if (!m_impl->idx) return m_impl->flat_rank_order()[r];
     const auto& ix = *m_impl->idx;
     return ix.position_of(ix.rank_at(r)->node());
 }
-inline std::size_t list::count_less(const value& v) const {
+KVMODEL_DECL std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
     if (const auto& s = m_impl->srt) return s->lower_bound_pos(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, false);
     return m_impl->idx->count_below(v, false);
 }
-inline std::size_t list::count_less_equal(const value& v) const {
+KVMODEL_DECL std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
     if (const auto& s = m_impl->srt) return s->upper_bound_pos(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, true);
     return m_impl->idx->count_below(v, true);
 }
-inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::size_t last) const {
+KVMODEL_DECL std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
     last = std::min(last, size());
     if (first >= last) return out;
@@ -1454,13 +1461,13 @@ inline std::vector<std::size_t> list::indexes_by_rank(std::size_t first, std::si
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(ix.position_of(it->node()));
     return out;
 }
-inline const value& list::value_at_rank(std::size_t r) const {
+KVMODEL_DECL const value& list::value_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     if (m_impl->srt) return *m_impl->sorted_at(r);
     if (!m_impl->idx) return m_impl->flat[m_impl->flat_rank_order()[r]];
     return m_impl->idx->rank_at(r)->node()->v;
 }
-inline std::vector<value> list::values_between(const value& lo, const value* hi) const {
+KVMODEL_DECL std::vector<value> list::values_between(const value& lo, const value* hi) const {
     std::vector<value> out;
     if (!m_impl) return out;
     if (!m_impl->indexed()) {
@@ -1490,7 +1497,7 @@ inline std::vector<value> list::values_between(const value& lo, const value* hi)
     for (std::size_t r = from.rank; r < last; ++r, ++it) out.push_back(it->node()->v);
     return out;
 }
-inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
+KVMODEL_DECL std::vector<value> list::values_by_rank(std::size_t first, std::size_t last) const {
     std::vector<value> out;
     last = std::min(last, size());
     if (first >= last) return out;
@@ -1509,6 +1516,7 @@ inline std::vector<value> list::values_by_rank(std::size_t first, std::size_t la
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(it->node()->v);
     return out;
 }
+#endif // KVMODEL_DEFINITIONS
 KVMODEL_ALWAYS_INLINE inline void list::push_back(value v) {
     auto& im = mut();
     const std::size_t b = packed_size(v);
@@ -1516,21 +1524,22 @@ KVMODEL_ALWAYS_INLINE inline void list::push_back(value v) {
     else im.insert(im.size(), std::move(v));
     im.body += b;
 }
-inline void list::insert(std::size_t pos, value v) {
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL void list::insert(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos <= size());
     auto& im = mut();
     const std::size_t b = packed_size(v);
     im.insert(pos, std::move(v));
     im.body += b;
 }
-inline std::size_t list::insert_sorted(value v) {
+KVMODEL_DECL std::size_t list::insert_sorted(value v) {
     auto& im = mut();
     const std::size_t b = packed_size(v);
     std::size_t pos = im.insert_sorted(std::move(v));
     im.body += b;
     return pos;
 }
-inline void list::set(std::size_t pos, value v) {
+KVMODEL_DECL void list::set(std::size_t pos, value v) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
     const std::size_t added = packed_size(v);
@@ -1550,7 +1559,7 @@ inline void list::set(std::size_t pos, value v) {
                             : im.idx->replace(im.idx->node_at(pos), std::move(v)));
     im.body = im.body - removed + added;
 }
-inline value list::take(std::size_t pos) {
+KVMODEL_DECL value list::take(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
     // The nil left behind would unsort a sorted list.
@@ -1560,7 +1569,7 @@ inline value list::take(std::size_t pos) {
     im.body = im.body - packed_size(out) + packed_size(value{});
     return out;
 }
-inline void list::erase(std::size_t pos) {
+KVMODEL_DECL void list::erase(std::size_t pos) {
     KVMODEL_ASSERT(pos < size());
     auto& im = mut();
     const std::size_t b = packed_size(im.get(pos));
@@ -1569,7 +1578,7 @@ inline void list::erase(std::size_t pos) {
     else im.idx->erase(im.idx->at(pos));
     im.body -= b;
 }
-inline void list::erase(std::size_t first, std::size_t last) {
+KVMODEL_DECL void list::erase(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
     if (first == last) return;
     if (first == 0 && last == size()) {
@@ -1597,7 +1606,7 @@ inline void list::erase(std::size_t first, std::size_t last) {
         else im.idx->erase_range(first, last);
     }, b);
 }
-inline void list::erase_positions(const std::vector<std::size_t>& positions) {
+KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& positions) {
     if (positions.empty()) return;
     KVMODEL_ASSERT(std::is_sorted(positions.begin(), positions.end()) && positions.back() < size());
     if (positions.size() == size()) {
@@ -1633,8 +1642,8 @@ inline void list::erase_positions(const std::vector<std::size_t>& positions) {
             im.idx->erase(im.idx->at(*it));
     }, b);
 }
-inline void list::clear() noexcept { m_impl.reset(); }
-inline void list::sort(bool drop_duplicates) {
+KVMODEL_DECL void list::clear() noexcept { m_impl.reset(); }
+KVMODEL_DECL void list::sort(bool drop_duplicates) {
     if (size() < 2) return; // also: an empty list may have no impl at all
     std::vector<value> sorted;
     sorted.reserve(size());
@@ -1662,19 +1671,20 @@ inline void list::sort(bool drop_duplicates) {
     if (indexed) fresh->build(); // it was worth indexing before; it still is
     m_impl = std::move(fresh);
 }
-inline list::const_iterator list::begin() const {
+KVMODEL_DECL list::const_iterator list::begin() const {
     if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
     if (m_impl->srt) return const_iterator(m_impl->srt.get(), m_impl->srt->begin());
     if (!m_impl->idx) return const_iterator(m_impl->flat.data());
     return const_iterator(&m_impl->idx->pos, m_impl->idx->pos.begin());
 }
-inline list::const_iterator list::end() const {
+KVMODEL_DECL list::const_iterator list::end() const {
     if (!m_impl) return const_iterator(static_cast<const value*>(nullptr));
     if (m_impl->srt) return const_iterator(m_impl->srt.get(), m_impl->srt->end());
     if (!m_impl->idx) return const_iterator(m_impl->flat.data() + m_impl->flat.size());
     return const_iterator(&m_impl->idx->pos, m_impl->idx->pos.end());
 }
-inline std::vector<value> list::to_vector() const { return {begin(), end()}; }
+KVMODEL_DECL std::vector<value> list::to_vector() const { return {begin(), end()}; }
+#endif // KVMODEL_DEFINITIONS
 
 namespace detail {
 /// For tests: a list's index invariants (the sorted layout's tree, or the
@@ -1811,64 +1821,65 @@ private:
     base m_it{};
 };
 
-inline map::map(std::initializer_list<std::pair<value, value>> items) {
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL map::map(std::initializer_list<std::pair<value, value>> items) {
     for (const auto& [k, v] : items) put(k, v);
 }
-inline map::map(std::vector<std::pair<value, value>> items, map_order order) : m_order(order) {
+KVMODEL_DECL map::map(std::vector<std::pair<value, value>> items, map_order order) : m_order(order) {
     for (auto& [k, v] : items) put(std::move(k), std::move(v));
 }
-inline std::size_t map::size() const noexcept { return m_impl ? m_impl->size() : 0; }
-inline detail::map_impl& map::mut() {
+KVMODEL_DECL std::size_t map::size() const noexcept { return m_impl ? m_impl->size() : 0; }
+KVMODEL_DECL detail::map_impl& map::mut() {
     if (!m_impl) m_impl = std::make_shared<detail::map_impl>();
     else if (!detail::sole_owner(m_impl)) m_impl = std::make_shared<detail::map_impl>(*m_impl);
     return *m_impl;
 }
-inline const map_entry& map::entry_at(std::size_t i) const {
+KVMODEL_DECL const map_entry& map::entry_at(std::size_t i) const {
     KVMODEL_ASSERT(i < size());
     return *m_impl->keys.nth(i)->node();
 }
-inline const value& map::key_at(std::size_t i) const { return entry_at(i).key; }
-inline const value& map::value_at(std::size_t i) const { return entry_at(i).val; }
-inline std::optional<std::size_t> map::find(const value& k) const {
+KVMODEL_DECL const value& map::key_at(std::size_t i) const { return entry_at(i).key; }
+KVMODEL_DECL const value& map::value_at(std::size_t i) const { return entry_at(i).val; }
+KVMODEL_DECL std::optional<std::size_t> map::find(const value& k) const {
     if (!m_impl) return std::nullopt;
     auto pos = m_impl->find(k);
     if (pos.it == m_impl->keys.end()) return std::nullopt;
     return pos.rank;
 }
-inline const value* map::get(const value& k) const {
+KVMODEL_DECL const value* map::get(const value& k) const {
     if (!m_impl) return nullptr;
     auto pos = m_impl->find(k);
     return pos.it == m_impl->keys.end() ? nullptr : &pos.it->node()->val;
 }
-inline std::size_t map::count_less_key(const value& k) const {
+KVMODEL_DECL std::size_t map::count_less_key(const value& k) const {
     if (!m_impl) return 0;
     const auto& t = m_impl->keys;
     return detail::map_key_probe(k, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
 }
-inline std::size_t map::count_less_equal_key(const value& k) const {
+KVMODEL_DECL std::size_t map::count_less_equal_key(const value& k) const {
     if (!m_impl) return 0;
     const auto& t = m_impl->keys;
     return detail::map_key_probe(k, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
 }
-inline std::size_t map::rank_of(std::size_t index) const {
+KVMODEL_DECL std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
     return m_impl->rank_of(m_impl->keys.nth(index)->node());
 }
-inline std::size_t map::index_at_rank(std::size_t r) const {
+KVMODEL_DECL std::size_t map::index_at_rank(std::size_t r) const {
     KVMODEL_ASSERT(r < size());
     return m_impl->index_of(m_impl->vals.nth(r)->node());
 }
-inline std::size_t map::count_less_value(const value& v) const {
+KVMODEL_DECL std::size_t map::count_less_value(const value& v) const {
     if (!m_impl) return 0;
     const auto& t = m_impl->vals;
     return detail::map_value_probe(v, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
 }
-inline std::size_t map::count_less_equal_value(const value& v) const {
+KVMODEL_DECL std::size_t map::count_less_equal_value(const value& v) const {
     if (!m_impl) return 0;
     const auto& t = m_impl->vals;
     return detail::map_value_probe(v, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
 }
-inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::size_t last) const {
+KVMODEL_DECL std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
     last = std::min(last, size());
     if (first >= last) return out;
@@ -1877,7 +1888,7 @@ inline std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::siz
     for (std::size_t r = first; r < last; ++r, ++it) out.push_back(m_impl->index_of(it->node()));
     return out;
 }
-inline std::pair<std::size_t, bool> map::put(value k, value v) {
+KVMODEL_DECL std::pair<std::size_t, bool> map::put(value k, value v) {
     auto& im = mut();
     // Look up by the exact key, not as a probe: storing is exact, so a
     // WILDCARD in k must not match (and overwrite) some other key.
@@ -1890,12 +1901,12 @@ inline std::pair<std::size_t, bool> map::put(value k, value v) {
     im.insert(pos.it, std::move(n));
     return {pos.rank, true};
 }
-inline void map::set_value_at(std::size_t index, value v) {
+KVMODEL_DECL void map::set_value_at(std::size_t index, value v) {
     KVMODEL_ASSERT(index < size());
     auto& im = mut();
     im.set_val(im.keys.nth(index)->node(), std::move(v));
 }
-inline value map::take_value_at(std::size_t index) {
+KVMODEL_DECL value map::take_value_at(std::size_t index) {
     KVMODEL_ASSERT(index < size());
     auto& im = mut();
     detail::map_node* n = im.keys.nth(index)->node();
@@ -1903,12 +1914,12 @@ inline value map::take_value_at(std::size_t index) {
     im.set_val(n, value{});
     return out;
 }
-inline void map::erase_at(std::size_t index) {
+KVMODEL_DECL void map::erase_at(std::size_t index) {
     KVMODEL_ASSERT(index < size());
     auto& im = mut();
     im.erase(im.keys.nth(index));
 }
-inline void map::erase_range(std::size_t first, std::size_t last) {
+KVMODEL_DECL void map::erase_range(std::size_t first, std::size_t last) {
     KVMODEL_ASSERT(first <= last && last <= size());
     if (first == last) return;
     if (first == 0 && last == size()) {
@@ -1917,27 +1928,28 @@ inline void map::erase_range(std::size_t first, std::size_t last) {
     }
     mut().erase_indexes(first, last);
 }
-inline bool map::erase(const value& k) {
+KVMODEL_DECL bool map::erase(const value& k) {
     std::optional<std::size_t> i = find(k);
     if (!i) return false;
     erase_at(*i);
     return true;
 }
-inline void map::clear() noexcept { m_impl.reset(); }
+KVMODEL_DECL void map::clear() noexcept { m_impl.reset(); }
 // An empty map may have no impl: begin() and end() must then both point into
 // the same empty container, or iterating it runs off into the void.
-inline const detail::map_impl& map::empty_impl() noexcept {
+KVMODEL_DECL const detail::map_impl& map::empty_impl() noexcept {
     static const detail::map_impl e;
     return e;
 }
-inline map::const_iterator map::begin() const {
+KVMODEL_DECL map::const_iterator map::begin() const {
     const auto& im = m_impl ? *m_impl : empty_impl();
     return const_iterator(detail::map_impl::key_iterator(im.keys.begin()));
 }
-inline map::const_iterator map::end() const {
+KVMODEL_DECL map::const_iterator map::end() const {
     const auto& im = m_impl ? *m_impl : empty_impl();
     return const_iterator(detail::map_impl::key_iterator(im.keys.end()));
 }
+#endif // KVMODEL_DEFINITIONS
 
 namespace detail {
 
