@@ -7,6 +7,7 @@
 // aerospike-server as/src/base/nsup.c (eval_stop_writes, eval_hwm_breached,
 // find_evict_void_time), cf/src/linear_hist.c and
 // as/include/transaction/rw_utils.h (is_ttl_disallowed).
+#include <kvmodel/exp/build.hpp>
 #include <kvmodel/sim/cluster.hpp>
 
 #include <catch2/catch.hpp>
@@ -205,6 +206,25 @@ TEST_CASE("capacity: stop-writes-sys-memory-pct against the node's memory, all n
     sim::cluster_config bad;
     bad.namespaces[0].stop_writes_sys_memory_pct = 101;
     CHECK(sim::cluster::validate(bad).code() == status::parameter_error);
+}
+
+TEST_CASE("capacity: an index on a ctx or an expression holds one entry per distinct value",
+          "[sim][capacity]") {
+    fixture f(one_copy());
+    kv::index_spec tags{
+        "test", "", "doc", "by_tags", kv::index_type::string, kv::index_collection::list};
+    tags.ctx = {cdt::ctx_step::map_key("tags")};
+    REQUIRE(f.db.create_index(tags));
+    kv::index_spec sum{"test", "", "", "by_sum", kv::index_type::numeric};
+    sum.exp = exp::add(exp::bin_int("a"), exp::int_val(1)).bytes();
+    REQUIRE(f.db.create_index(sum));
+    REQUIRE(f.db.put(K(1), {{"doc", map{{"tags", list{"x", "y", "x", 3}}}}, {"a", 1}}));
+    REQUIRE(f.db.put(K(2), {{"doc", list{"x"}}, {"a", "not a number"}}));
+    // tags: "x" and "y" of K(1), the equal "x" once (one tree key per value
+    // and record); sum: K(1)'s 2. K(2)'s doc is no map and its sum unknown.
+    CHECK(f.ns().sindex_used_bytes == 3 * 14);
+    REQUIRE(f.db.put(K(1), {{"doc", map{{"tags", list{"z"}}}}}));
+    CHECK(f.ns().sindex_used_bytes == 2 * 14);
 }
 
 TEST_CASE("capacity: stop-writes refuses writes with SERVER_MEM_ERROR, then accepts "

@@ -895,9 +895,13 @@ TEST_CASE("secondary indexes: equality, ranges, list and map collections",
     CHECK(db.query(q).code() == status::index_not_found);
     REQUIRE(db.create_index(
         {"test", "s", "age", "age_idx", kv::index_type::numeric, kv::index_collection::none}));
+    // As 8.1.2 (recorded in adapters/data/multi_record): the same name and
+    // definition again is ok, the name with another definition INDEX_FOUND.
+    CHECK(db.create_index(
+        {"test", "s", "age", "age_idx", kv::index_type::numeric, kv::index_collection::none}));
     CHECK(
         db.create_index(
-              {"test", "s", "age", "age_idx", kv::index_type::numeric, kv::index_collection::none})
+              {"test", "s", "name", "age_idx", kv::index_type::numeric, kv::index_collection::none})
             .code() == status::index_found);
     auto r = db.query(q);
     REQUIRE(r);
@@ -949,7 +953,7 @@ TEST_CASE("secondary indexes: equality, ranges, list and map collections",
     REQUIRE(limited);
     CHECK(limited->size() == 4);
     REQUIRE(db.drop_index("test", "age_idx"));
-    CHECK(db.drop_index("test", "age_idx").code() == status::index_not_found);
+    CHECK(db.drop_index("test", "age_idx")); // none left: ok, as the server answers
     CHECK(db.query(q).code() == status::index_not_found);
 }
 

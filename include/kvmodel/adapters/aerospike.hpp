@@ -1428,10 +1428,26 @@ public:
         as_error err;
         as_policy_info p;
         as_policy_info_init(&p);
-        if (aerospike_index_create_complex(m_as.get(), &err, &task, &p, ix.ns.c_str(),
-                                           ix.set.empty() ? nullptr : ix.set.c_str(), ix.bin.c_str(),
-                                           ix.name.c_str(), ctype, type) != AEROSPIKE_OK)
-            return detail::to_error(err, "create_index " + ix.name);
+        const char* set = ix.set.empty() ? nullptr : ix.set.c_str();
+        as_status st = AEROSPIKE_OK;
+        // The info command's rules the C client cannot send (one index
+        // reads a bin, a ctx in a bin, or an expression).
+        if (!ix.exp.empty() && !ix.bin.empty())
+            return fail(status::parameter_error, "create_index " + ix.name + ": both 'bin' and 'exp' are specified");
+        if (!ix.exp.empty() && !ix.ctx.empty())
+            return fail(status::parameter_error,
+                        "create_index " + ix.name + ": both 'context' and 'exp' are specified");
+        if (!ix.exp.empty()) {
+            detail::exp_holder ex;
+            st = aerospike_index_create_exp(m_as.get(), &err, &task, &p, ix.ns.c_str(), set, ix.name.c_str(), ctype,
+                                            type, const_cast<as_exp*>(ex.set(ix.exp)));
+        } else {
+            detail::ctx_holder ctx;
+            if (auto c = detail::build_ctx(ix.ctx, ctx, "create_index"); !c) return c.error();
+            st = aerospike_index_create_ctx(m_as.get(), &err, &task, &p, ix.ns.c_str(), set, ix.bin.c_str(),
+                                            ix.name.c_str(), ctype, type, ctx.get());
+        }
+        if (st != AEROSPIKE_OK) return detail::to_error(err, "create_index " + ix.name);
         if (aerospike_index_create_wait(&err, &task, 100) != AEROSPIKE_OK)
             return detail::to_error(err, "create_index " + ix.name);
         return {};
@@ -1492,22 +1508,30 @@ public:
         case kv::index_collection::map_keys: ctype = AS_INDEX_TYPE_MAPKEYS; break;
         case kv::index_collection::map_values: ctype = AS_INDEX_TYPE_MAPVALUES; break;
         }
+        // The index is named by bin (and ctx) or by its expression (both
+        // outlive the query's use; as_query_destroy leaves them alone).
+        detail::ctx_holder ctx;
+        if (auto c = detail::build_ctx(f.ctx, ctx, "query"); !c) return c.error();
+        detail::exp_holder ex;
+        as_exp* exp = f.exp.empty() ? nullptr : const_cast<as_exp*>(ex.set(f.exp));
+        const auto where = [&](as_predicate_type pt, as_index_datatype dt, auto... args) {
+            if (exp != nullptr) return as_query_where_with_exp(&q, exp, pt, ctype, dt, args...);
+            if (ctx.get() != nullptr)
+                return as_query_where_with_ctx(&q, f.bin.c_str(), ctx.get(), pt, ctype, dt, args...);
+            return as_query_where(&q, f.bin.c_str(), pt, ctype, dt, args...);
+        };
         bool ok = false;
         if (f.end) {
             if (!f.begin.is_int() || !f.end->is_int())
                 return fail(status::parameter_error, "query: a range filter needs integer bounds");
-            ok = as_query_where(&q, f.bin.c_str(), AS_PREDICATE_RANGE, ctype, AS_INDEX_NUMERIC,
-                                                f.begin.as_int(), f.end->as_int());
+            ok = where(AS_PREDICATE_RANGE, AS_INDEX_NUMERIC, f.begin.as_int(), f.end->as_int());
         } else if (f.begin.is_int()) {
-            ok = as_query_where(&q, f.bin.c_str(), AS_PREDICATE_EQUAL, ctype, AS_INDEX_NUMERIC,
-                                                f.begin.as_int());
+            ok = where(AS_PREDICATE_EQUAL, AS_INDEX_NUMERIC, f.begin.as_int());
         } else if (f.begin.is_string()) {
-            ok = as_query_where(&q, f.bin.c_str(), AS_PREDICATE_EQUAL, ctype, AS_INDEX_STRING,
-                                                f.begin.as_string().c_str());
+            ok = where(AS_PREDICATE_EQUAL, AS_INDEX_STRING, f.begin.as_string().c_str());
         } else if (f.begin.is_bytes()) {
             const bytes& b = f.begin.as_bytes();
-            ok = as_query_where(&q, f.bin.c_str(), AS_PREDICATE_EQUAL, ctype, AS_INDEX_BLOB,
-                                                b.data(), static_cast<uint32_t>(b.size()), false);
+            ok = where(AS_PREDICATE_EQUAL, AS_INDEX_BLOB, b.data(), static_cast<uint32_t>(b.size()), false);
         } else {
             return fail(status::parameter_error, "query: filter value must be an integer, a string or bytes");
         }

@@ -449,8 +449,11 @@ private:
         return r;
     }
 
-    /// Read ops: walk without touching anything, apply to a copy (O(1)).
-    result<value> read(const value& top) const {
+public:
+    /// The element the steps select in top, walked without touching
+    /// anything (what a read op applies to; the server's
+    /// as_bin_cdt_get_by_context).
+    result<const value*> dig(const value& top) const {
         const value* cur = &top;
         for (std::size_t i = 0; i < m_steps.size(); ++i) {
             if (!cur->is_list() && !cur->is_map())
@@ -465,7 +468,16 @@ private:
                 return fail(step_error(i, "element not found (a read creates nothing)"));
             cur = cur->is_list() ? &cur->as_list()[h->pos] : &cur->as_map().value_at(h->pos);
         }
-        std::optional<value> target = *cur;
+        return cur;
+    }
+
+private:
+    /// Read ops: walk without touching anything, apply to a copy (O(1)).
+    result<value> read(const value& top) const {
+        result<const value*> cur = dig(top);
+        if (!cur)
+            return fail(cur.error());
+        std::optional<value> target = **cur;
         return apply_target(target);
     }
 
@@ -609,6 +621,22 @@ inline result<value> apply_in_context(std::optional<value>& bin,
                                       std::size_t max_record_size = default_max_record_size,
                                       bool strong = false) {
     return ctx_apply(o, max_record_size, strong).run(bin);
+}
+
+/// The element a ctx path selects in bin (a list or map), as the server's
+/// as_bin_cdt_get_by_context reads it for a secondary index on a context: a
+/// copy (O(1), containers are shared handles), or nullopt when bin is no
+/// container or a step finds nothing. O(log n) per level.
+inline std::optional<value> element_at(const value& bin, const std::vector<ctx_step>& steps) {
+    if (!bin.is_list() && !bin.is_map())
+        return std::nullopt;
+    op o;
+    o.ctx = steps;
+    const ctx_apply walk(o, default_max_record_size);
+    result<const value*> e = walk.dig(bin);
+    if (!e)
+        return std::nullopt;
+    return **e;
 }
 
 } // namespace kvmodel::cdt::detail

@@ -2852,7 +2852,14 @@ inline result<std::optional<value>> hook_eval(std::span<const std::uint8_t> pack
     return evaluate(**p, r);
 }
 
-inline constexpr engine_hooks hooks_impl{&hook_filter, &hook_eval};
+inline result<std::uint8_t> hook_type(std::span<const std::uint8_t> packed) {
+    result<const program*> p = cached_compile(packed);
+    if (!p)
+        return p.error();
+    return static_cast<std::uint8_t>((*p)->result_type());
+}
+
+inline constexpr engine_hooks hooks_impl{&hook_filter, &hook_eval, &hook_type};
 inline const bool hooks_registered = [] {
     engine().store(&hooks_impl, std::memory_order_release);
     return true;

@@ -62,6 +62,10 @@ struct engine_hooks {
     /// when the bytes are no expression.
     result<std::optional<value>> (*eval)(std::span<const std::uint8_t> packed,
                                          const record_view& r);
+    /// An expression's static result type (the server's exp.c result_type:
+    /// 2 int, 3 string, 4 list, 5 map, 6 blob, ...); PARAMETER_ERROR when
+    /// the bytes are no expression.
+    result<std::uint8_t> (*type)(std::span<const std::uint8_t> packed);
 };
 
 inline std::atomic<const engine_hooks*>& engine() noexcept {

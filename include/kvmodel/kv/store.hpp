@@ -240,34 +240,64 @@ enum class index_type : std::uint8_t { numeric = 0, string = 1, blob = 2 };
 /// value, a list's elements, a map's keys or a map's values.
 enum class index_collection : std::uint8_t { none = 0, list = 1, map_keys = 2, map_values = 3 };
 
-/// A secondary index definition.
+/// A secondary index definition. What it indexes is the bin, or the element
+/// a CDT context path selects inside the bin (6.1+), or the value of an
+/// expression on the record (8.1+, no bin then); of that value, the value
+/// itself (collection none, when of the index's type) or the elements, map
+/// keys or map values of the list or map it is (those of the index's type).
+/// A record holds one entry per distinct indexed value (sindex.c: equal
+/// values of one record are one tree key).
 struct index_spec {
     std::string ns;  ///< the namespace
     std::string set; ///< empty = every set of the namespace
-    std::string bin; ///< the indexed bin (at most 15 bytes)
+    std::string bin; ///< the indexed bin (at most 15 bytes); empty with exp
     std::string name; ///< the index's name, unique in the namespace
     index_type type = index_type::numeric; ///< the particle type it holds
-    index_collection collection = index_collection::none; ///< what of the bin it covers
+    index_collection collection = index_collection::none; ///< what of the value it covers
+    /// A path into the bin (a list or map): the index covers the element
+    /// there (aerospike_index_create_ctx); empty = the bin itself. Not with exp.
+    std::vector<cdt::ctx_step> ctx{};
+    /// A packed expression (exp::expr::bytes()) whose value on each record
+    /// is indexed instead of a bin (aerospike_index_create_exp); its type
+    /// must be the index's (collection none) or list / map. Empty = a bin index.
+    std::vector<std::uint8_t> exp{};
 };
 
-/// A query filter on an indexed bin: equality (end absent) or, on a numeric
-/// index, the inclusive range [begin, *end].
+/// A query filter on a secondary index: equality (end absent) or, on a
+/// numeric index, the inclusive range [begin, *end]. The index is found as
+/// the server finds it: by bin, collection, type, ctx and exp together (a
+/// ctx or exp index is queried with the same ctx or the same expression
+/// bytes).
 struct filter {
-    std::string bin; ///< the indexed bin
+    std::string bin; ///< the indexed bin (empty for an expression index)
     index_collection collection = index_collection::none; ///< must match the index's
     value begin; ///< the value (equality) or the range's first value
     std::optional<value> end; ///< the range's last value, inclusive; absent = equality
+    std::vector<cdt::ctx_step> ctx{}; ///< the index's ctx path (as_query_where_with_ctx)
+    std::vector<std::uint8_t> exp{};  ///< the index's expression (as_query_where_with_exp)
 
     /// Records whose bin (or an element, key or value of it) equals v.
     static filter equal(std::string bin, value v, index_collection c = index_collection::none) {
-        return filter{std::move(bin), c, std::move(v), std::nullopt};
+        return filter{std::move(bin), c, std::move(v), std::nullopt, {}, {}};
     }
     /// Records whose numeric bin (or element...) is in [begin, end].
     static filter range(std::string bin,
                         std::int64_t begin,
                         std::int64_t end,
                         index_collection c = index_collection::none) {
-        return filter{std::move(bin), c, value(begin), value(end)};
+        return filter{std::move(bin), c, value(begin), value(end), {}, {}};
+    }
+    /// The same condition on the index over the element at ctx in the bin.
+    filter in(std::vector<cdt::ctx_step> path) && {
+        ctx = std::move(path);
+        return std::move(*this);
+    }
+    /// The same condition on the index over the expression `packed` (the
+    /// bin name is ignored: an expression index has none).
+    filter on(std::vector<std::uint8_t> packed) && {
+        exp = std::move(packed);
+        bin.clear();
+        return std::move(*this);
     }
 };
 

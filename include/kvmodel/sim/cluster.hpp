@@ -307,10 +307,15 @@ public:
 
     // --- queries -------------------------------------------------------------
 
-    /// Creates a secondary index: INDEX_FOUND if one of that name exists,
-    /// INVALID_NAMESPACE, BIN_NAME_TOO_LONG.
+    /// Creates a secondary index (on a bin, a ctx in a bin, or an
+    /// expression), as 8.1.2's sindex-create: ok and no change when one of
+    /// that name and definition exists; INDEX_FOUND when the name has another
+    /// definition; an index of the same definition under another name is
+    /// renamed. PARAMETER_ERROR: both a bin and an expression, neither, a ctx
+    /// with an expression or with a create step, an expression of another
+    /// type than the index's. INVALID_NAMESPACE, BIN_NAME_TOO_LONG.
     result<void> create_index(const kv::index_spec& ix);
-    /// Drops an index: INDEX_NOT_FOUND if there is none of that name.
+    /// Drops an index; ok when there is none of that name (as the server).
     result<void> drop_index(const std::string& ns_name, const std::string& name);
 
     /// Every live record of a set (empty set = the namespace), by partition
@@ -624,13 +629,24 @@ private:
             return objects * primary_index_bytes + sindex_nodes * sindex_node_bytes;
         }
     };
-    static std::uint64_t sindex_entries(const kv::index_spec& ix, const detail::entry& e);
+    static std::uint64_t sindex_entries(const kv::index_spec& ix, const detail::entry& e,
+                                         const kv::digest& d, std::int64_t now_ms);
     // The B-tree nodes one partition's records add to the indexes' trees
     // beyond the one node every tree has (sindex_tree_nodes), on each node
     // holding a copy; `counts` is scratch space.
     static std::uint64_t sindex_extra_nodes(const std::vector<kv::index_spec>& indexes,
                                             const detail::record_table& records,
-                                            std::vector<std::uint64_t>& counts);
+                                            std::vector<std::uint64_t>& counts,
+                                            std::int64_t now_ms);
+    // The distinct values index ix holds for record e (sindex.c
+    // sbin_from_bin): of the bin, the element at its ctx or its
+    // expression's value, that value itself (of the index's type) or its
+    // elements / map keys / map values of that type; none when the record is
+    // in another set.
+    static std::vector<value> indexed_values(const kv::index_spec& ix,
+                                             const detail::entry& e,
+                                             const kv::digest& d,
+                                             std::int64_t now_ms);
     std::vector<node_usage> usage(const detail::namespace_state& ns) const;
     // Sets each node's stop-writes state from its usage (nsup.c
     // eval_stop_writes).
@@ -653,14 +669,14 @@ private:
 
     // The query's index check and its matcher on a record (query, query_page,
     // query_background share them).
-    result<std::function<bool(const detail::entry&)>> query_matcher(const kv::query_request& req,
+    result<std::function<bool(const kv::digest&, const detail::entry&)>> query_matcher(const kv::query_request& req,
                                                                     std::string_view cmd);
 
     // The background job: ops applied by the server to every live record of
     // the set that passes keep.
     result<kv::background_result> background(const std::string& ns_name,
                                              const std::string& set,
-                                             const std::function<bool(const detail::entry&)>& keep,
+                                             const std::function<bool(const kv::digest&, const detail::entry&)>& keep,
                                              std::span<const kv::operation> ops,
                                              const kv::write_policy& wp,
                                              std::string_view cmd);
@@ -900,14 +916,28 @@ KVMODEL_DECL result<void> cluster::create_index(const kv::index_spec& ix) {
     detail::namespace_state* ns = find_ns(ix.ns);
     if (ns == nullptr)
         return unknown_namespace("create_index", ix.ns);
-    if (result<void> b = kv::check_bin_name(ix.bin, "create_index"); !b)
-        return b;
     if (ix.name.empty())
         return fail(status::parameter_error, "create_index: empty index name");
+    if (result<void> d = detail::check_index_source(ix); !d)
+        return d;
+    // As sindex-create (sindex_manager.c): the same name and definition is
+    // no change; the name with another definition INDEX_FOUND; the
+    // definition under another name renames that index.
+    const auto same = [&ix](const kv::index_spec& x) {
+        return detail::same_index_source(x, ix.set, ix.bin, ix.type, ix.collection, ix.ctx, ix.exp);
+    };
     std::unique_lock lock(ns->index_mu);
     for (const kv::index_spec& x : ns->indexes)
         if (x.name == ix.name)
-            return fail(status::index_found, "create_index: index '" + ix.name + "' exists");
+            return same(x) ? result<void>{}
+                           : fail(status::index_found,
+                                  "create_index: index '" + ix.name +
+                                      "' already exists with a different definition");
+    for (kv::index_spec& x : ns->indexes)
+        if (same(x)) {
+            x.name = ix.name;
+            return {};
+        }
     ns->indexes.push_back(ix);
     return {};
 }
@@ -916,14 +946,10 @@ KVMODEL_DECL result<void> cluster::drop_index(const std::string& ns_name, const 
     detail::namespace_state* ns = find_ns(ns_name);
     if (ns == nullptr)
         return unknown_namespace("drop_index", ns_name);
+    // No index of that name: nothing to do, ok (sindex-delete answers ok).
     std::unique_lock lock(ns->index_mu);
-    for (auto it = ns->indexes.begin(); it != ns->indexes.end(); ++it) {
-        if (it->name == name) {
-            ns->indexes.erase(it);
-            return {};
-        }
-    }
-    return fail(status::index_not_found, "drop_index: no index '" + name + "'");
+    std::erase_if(ns->indexes, [&name](const kv::index_spec& x) { return x.name == name; });
+    return {};
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan(const kv::scan_request& req,

@@ -1009,7 +1009,7 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
         for (auto& [d, e] : ns->records[pid])
             if ((!part.last || *part.last < d) && !e.expired(now_s) &&
-                (set.empty() || e.set() == set) && keep(e) &&
+                (set.empty() || e.set() == set) && keep(d, e) &&
                 (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
                 hits.emplace_back(&d, &e);
         std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
@@ -1057,42 +1057,197 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
 
 // --- capacity: stop-writes and nsup ---------------------------------------------
 
-inline std::uint64_t cluster::sindex_entries(const kv::index_spec& ix, const detail::entry& e) {
-    if (!ix.set.empty() && !detail::same_name(ix.set, e.set()))
-        return 0;
-    const detail::stored_bin* b = e.find(ix.bin);
-    if (b == nullptr)
-        return 0;
-    const auto fits = [&ix](const value& v) { return index_type_of(v) == ix.type; };
+namespace detail {
+
+/// The type an expression index's expression must have (sindex.c
+/// as_sindex_validate_exp_type; exp.c result types): the index's particle
+/// type, or a list / a map for a collection index.
+inline std::uint8_t expected_exp_type(const kv::index_spec& ix) noexcept {
     switch (ix.collection) {
-    case kv::index_collection::none:
-        return fits(b->val) ? 1U : 0U;
     case kv::index_collection::list:
-        if (!b->val.is_list())
-            return 0;
-        return static_cast<std::uint64_t>(
-            std::count_if(b->val.as_list().begin(), b->val.as_list().end(), fits));
+        return 4;
     case kv::index_collection::map_keys:
     case kv::index_collection::map_values:
-        if (!b->val.is_map())
-            return 0;
-        return static_cast<std::uint64_t>(std::count_if(
-            b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                return fits(ix.collection == kv::index_collection::map_keys ? x.key : x.val);
-            }));
+        return 5;
+    case kv::index_collection::none:
+        break;
     }
-    return 0;
+    switch (ix.type) {
+    case kv::index_type::string:
+        return 3;
+    case kv::index_type::blob:
+        return 6;
+    case kv::index_type::numeric:
+        break;
+    }
+    return 2;
+}
+
+inline std::string_view exp_type_text(std::uint8_t t) noexcept {
+    switch (t) {
+    case 1:
+        return "bool";
+    case 2:
+        return "numeric";
+    case 3:
+        return "string";
+    case 4:
+        return "list";
+    case 5:
+        return "map";
+    case 6:
+        return "blob";
+    case 7:
+        return "float";
+    case 8:
+        return "geo2dsphere";
+    case 9:
+        return "hll";
+    default:
+        return "none";
+    }
+}
+
+/// What an index definition reads, checked as the server's sindex-create
+/// does (sindex_manager.c): a bin or an expression, not both; a ctx only on
+/// a bin, of read steps (cdt_context_read_check_peek); an expression of the
+/// index's type.
+inline result<void> check_index_source(const kv::index_spec& ix) {
+    if (!ix.exp.empty()) {
+        if (!ix.bin.empty())
+            return fail(status::parameter_error,
+                        "create_index " + ix.name + ": both 'bin' and 'exp' are specified");
+        if (!ix.ctx.empty())
+            return fail(status::parameter_error,
+                        "create_index " + ix.name + ": both 'context' and 'exp' are specified");
+        result<const exp::detail::engine_hooks*> h = exp::detail::need_engine("create_index");
+        if (!h)
+            return h.error();
+        result<std::uint8_t> t = (*h)->type(ix.exp);
+        if (!t)
+            return fail(status::parameter_error, "create_index " + ix.name + ": bad 'exp'");
+        if (*t != expected_exp_type(ix))
+            return fail(status::parameter_error,
+                        "create_index " + ix.name + ": bad 'exp' - expression type '" +
+                            std::string(exp_type_text(*t)) + "' does not match expected type '" +
+                            std::string(exp_type_text(expected_exp_type(ix))) + "'");
+        return {};
+    }
+    if (ix.bin.empty())
+        return fail(status::parameter_error,
+                    "create_index " + ix.name + ": both 'bin' and 'exp' are missing");
+    if (result<void> b = kv::check_bin_name(ix.bin, "create_index"); !b)
+        return b;
+    for (const cdt::ctx_step& st : ix.ctx)
+        if (st.create)
+            return fail(status::parameter_error,
+                        "create_index " + ix.name + ": 'context' invalid cdt context (step " +
+                            cdt::detail::ctx_step_text(st) + " creates)");
+    return {};
+}
+
+inline bool same_ctx(const std::vector<cdt::ctx_step>& a,
+                     const std::vector<cdt::ctx_step>& b) noexcept {
+    return std::equal(
+        a.begin(), a.end(), b.begin(), b.end(), [](const cdt::ctx_step& x, const cdt::ctx_step& y) {
+            return x.type == y.type && x.index == y.index && x.val.type() == y.val.type() &&
+                   x.val == y.val && cdt::detail::ctx_create_bits(x) ==
+                                         cdt::detail::ctx_create_bits(y);
+        });
+}
+
+/// Whether index x reads what a definition or query names (the server's
+/// as_si_by_defn: set, bin, particle type, collection, ctx and expression
+/// bytes).
+inline bool same_index_source(const kv::index_spec& x,
+                              const std::string& set,
+                              const std::string& bin,
+                              kv::index_type type,
+                              kv::index_collection collection,
+                              const std::vector<cdt::ctx_step>& ctx,
+                              const std::vector<std::uint8_t>& exp) noexcept {
+    return x.set == set && x.bin == bin && x.type == type && x.collection == collection &&
+           same_ctx(x.ctx, ctx) && x.exp == exp;
+}
+
+} // namespace detail
+
+inline std::vector<value> cluster::indexed_values(const kv::index_spec& ix,
+                                                  const detail::entry& e,
+                                                  const kv::digest& d,
+                                                  std::int64_t now_ms) {
+    std::vector<value> out;
+    if (!ix.set.empty() && !detail::same_name(ix.set, e.set()))
+        return out;
+    std::optional<value> computed;
+    const value* v = nullptr;
+    if (ix.exp.empty()) {
+        const detail::stored_bin* b = e.find(ix.bin);
+        if (b == nullptr)
+            return out;
+        v = &b->val;
+    } else {
+        const exp::detail::engine_hooks* h = exp::detail::engine().load(std::memory_order_acquire);
+        if (h == nullptr)
+            return out;
+        result<std::optional<value>> r = h->eval(ix.exp, detail::view_of(e, d, now_ms));
+        if (!r || !*r)
+            return out;
+        computed = std::move(**r);
+        v = &*computed;
+    }
+    if (!ix.ctx.empty()) {
+        computed = cdt::detail::element_at(*v, ix.ctx);
+        if (!computed)
+            return out;
+        v = &*computed;
+    }
+    const auto take = [&](const value& x) {
+        if (index_type_of(x) == ix.type)
+            out.push_back(x);
+    };
+    switch (ix.collection) {
+    case kv::index_collection::none:
+        // A bin's own string or blob longer than 2 KiB is not indexed
+        // (MAX_STRING_KSIZE / MAX_BLOB_KSIZE); elements are not checked.
+        if ((v->is_string() && v->as_string().size() > 2048) ||
+            (v->is_bytes() && v->as_bytes().size() > 2048))
+            return out;
+        take(*v);
+        return out;
+    case kv::index_collection::list:
+        if (v->is_list())
+            std::for_each(v->as_list().begin(), v->as_list().end(), take);
+        break;
+    case kv::index_collection::map_keys:
+    case kv::index_collection::map_values:
+        if (v->is_map())
+            for (const map_entry& x : v->as_map())
+                take(ix.collection == kv::index_collection::map_keys ? x.key : x.val);
+        break;
+    }
+    std::sort(out.begin(), out.end(), [](const value& a, const value& b) { return compare(a, b) < 0; });
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+inline std::uint64_t cluster::sindex_entries(const kv::index_spec& ix,
+                                             const detail::entry& e,
+                                             const kv::digest& d,
+                                             std::int64_t now_ms) {
+    return indexed_values(ix, e, d, now_ms).size();
 }
 
 inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spec>& indexes,
                                                  const detail::record_table& records,
-                                                 std::vector<std::uint64_t>& counts) {
+                                                 std::vector<std::uint64_t>& counts,
+                                                 std::int64_t now_ms) {
     if (indexes.empty())
         return 0;
     counts.assign(indexes.size(), 0);
     for (const auto& [d, e] : records)
         for (std::size_t i = 0; i < indexes.size(); ++i)
-            counts[i] += sindex_entries(indexes[i], e);
+            counts[i] += sindex_entries(indexes[i], e, d, now_ms);
     std::uint64_t extra = 0;
     for (std::uint64_t n : counts)
         extra += sindex_tree_nodes(n) - 1;
@@ -1105,6 +1260,7 @@ inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_s
         std::shared_lock lock(ns.index_mu);
         indexes = ns.indexes;
     }
+    const std::int64_t now_ms = m_clock->now_ms();
     std::vector<node_usage> out(m_cfg.nodes);
     // Every node has every index's tree of every partition.
     for (node_usage& u : out)
@@ -1113,7 +1269,7 @@ inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_s
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
-        const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts);
+        const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts, now_ms);
         for (int n : p.replicas) {
             node_usage& u = out[static_cast<std::size_t>(n)];
             u.data_bytes += p.used_bytes;
@@ -1324,7 +1480,8 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
         ps.ops = p.total();
         std::uint64_t live_records = 0;
         std::uint64_t bytes = 0;
-        const std::uint64_t sindex_extra = sindex_extra_nodes(indexes, ns.records[pid], counts);
+        const std::uint64_t sindex_extra =
+            sindex_extra_nodes(indexes, ns.records[pid], counts, now_s * 1000);
         for (const auto& [d, e] : ns.records[pid]) {
             if (!e.expired(now_s)) {
                 ++live_records;

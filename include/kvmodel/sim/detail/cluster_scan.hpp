@@ -61,7 +61,7 @@ KVMODEL_DECL result<void> cluster::truncate(const std::string& ns_name,
 
 namespace kvmodel::sim {
 
-KVMODEL_DECL result<std::function<bool(const detail::entry&)>>
+KVMODEL_DECL result<std::function<bool(const kv::digest&, const detail::entry&)>>
 cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
     detail::namespace_state* ns = find_ns(req.ns);
     if (ns == nullptr)
@@ -75,53 +75,47 @@ cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
     if (f.end && (!f.begin.is_int() || !f.end->is_int()))
         return fail(status::parameter_error,
                     std::string(cmd) + ": a range filter needs integer bounds");
+    kv::index_spec ix;
     {
         std::shared_lock lock(ns->index_mu);
-        bool found = false;
-        for (const kv::index_spec& x : ns->indexes)
-            if (x.bin == f.bin && x.collection == f.collection && x.type == *type &&
-                (x.set.empty() || x.set == req.set))
-                found = true;
-        if (!found)
+        // The server's lookup (as_sindex_lookup_by_defn): the query's set,
+        // then an index on the whole namespace.
+        const auto find = [&](const std::string& set) -> const kv::index_spec* {
+            for (const kv::index_spec& x : ns->indexes)
+                if (detail::same_index_source(
+                        x, set, f.bin, *type, f.collection, f.ctx, f.exp))
+                    return &x;
+            return nullptr;
+        };
+        const kv::index_spec* x = find(req.set);
+        if (x == nullptr && !req.set.empty())
+            x = find(std::string());
+        if (x == nullptr)
             return fail(status::index_not_found,
                         std::string(cmd) + ": no " + std::string(index_type_name(*type)) +
-                            " index on bin '" + f.bin + "'" +
+                            " index on " +
+                            (f.exp.empty() ? "bin '" + f.bin + "'" : std::string("the expression")) +
+                            (f.ctx.empty() ? "" : " at that ctx") +
                             (req.set.empty() ? "" : " covering set '" + req.set + "'"));
+        ix = *x;
     }
-    return std::function<bool(const detail::entry&)>([f](const detail::entry& e) {
-        const auto matches = [&f](const value& v) {
-            if (f.end)
-                return v.is_int() && v.as_int() >= f.begin.as_int() &&
-                       v.as_int() <= f.end->as_int();
-            return v.type() == f.begin.type() && v == f.begin;
-        };
-        const detail::stored_bin* b = e.find(f.bin);
-        if (b == nullptr)
-            return false;
-        switch (f.collection) {
-        case kv::index_collection::none:
-            return matches(b->val);
-        case kv::index_collection::list:
-            return b->val.is_list() &&
-                   std::any_of(b->val.as_list().begin(), b->val.as_list().end(), matches);
-        case kv::index_collection::map_keys:
-        case kv::index_collection::map_values:
-            return b->val.is_map() &&
-                   std::any_of(
-                       b->val.as_map().begin(), b->val.as_map().end(), [&](const map_entry& x) {
-                           return matches(f.collection == kv::index_collection::map_keys ? x.key
-                                                                                         : x.val);
-                       });
-        }
-        return false;
-    });
+    return std::function<bool(const kv::digest&, const detail::entry&)>(
+        [f, ix = std::move(ix), clock = m_clock](const kv::digest& d, const detail::entry& e) {
+            const std::vector<value> vals = indexed_values(ix, e, d, clock->now_ms());
+            return std::any_of(vals.begin(), vals.end(), [&f](const value& v) {
+                if (f.end)
+                    return v.is_int() && v.as_int() >= f.begin.as_int() &&
+                           v.as_int() <= f.end->as_int();
+                return v.type() == f.begin.type() && v == f.begin;
+            });
+        });
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan_page(const kv::scan_request& req,
                                                                       kv::partition_cursor& cursor,
                                                                       const kv::read_policy& rp) {
     return walk(
-        req.ns, req.set, req.bins, req.max_records, cursor, rp, "scan", [](const detail::entry&) {
+        req.ns, req.set, req.bins, req.max_records, cursor, rp, "scan", [](const kv::digest&, const detail::entry&) {
             return true;
         });
 }
@@ -129,7 +123,7 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan_page(const kv::
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query_page(const kv::query_request& req,
                                                                        kv::partition_cursor& cursor,
                                                                        const kv::read_policy& rp) {
-    result<std::function<bool(const detail::entry&)>> keep = query_matcher(req, "query");
+    result<std::function<bool(const kv::digest&, const detail::entry&)>> keep = query_matcher(req, "query");
     if (!keep)
         return std::move(keep).error();
     return walk(req.ns, req.set, req.bins, req.max_records, cursor, rp, "query", *keep);
@@ -142,7 +136,7 @@ namespace kvmodel::sim {
 KVMODEL_DECL result<kv::background_result>
 cluster::background(const std::string& ns_name,
                     const std::string& set,
-                    const std::function<bool(const detail::entry&)>& keep,
+                    const std::function<bool(const kv::digest&, const detail::entry&)>& keep,
                     std::span<const kv::operation> ops,
                     const kv::write_policy& wp,
                     std::string_view cmd) {
@@ -174,7 +168,7 @@ cluster::background(const std::string& ns_name,
         // The keys first: a write may delete its record under the walk.
         std::vector<kv::key> keys;
         for (auto& [d, e] : ns->records[pid])
-            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(e))
+            if (!e.expired(now_s) && (set.empty() || e.set() == set) && keep(d, e))
                 keys.push_back(kv::key::from_digest(ns->name, e.set(), d));
         done.matched += keys.size();
         for (const kv::key& k : keys) {
@@ -201,7 +195,7 @@ cluster::background(const std::string& ns_name,
 
 KVMODEL_DECL result<kv::background_result> cluster::query_background(
     const kv::query_request& req, std::span<const kv::operation> ops, const kv::write_policy& wp) {
-    result<std::function<bool(const detail::entry&)>> keep = query_matcher(req, "query_background");
+    result<std::function<bool(const kv::digest&, const detail::entry&)>> keep = query_matcher(req, "query_background");
     if (!keep)
         return std::move(keep).error();
     return background(req.ns, req.set, *keep, ops, wp, "query_background");
@@ -210,7 +204,7 @@ KVMODEL_DECL result<kv::background_result> cluster::query_background(
 KVMODEL_DECL result<kv::background_result> cluster::scan_background(
     const kv::scan_request& req, std::span<const kv::operation> ops, const kv::write_policy& wp) {
     return background(
-        req.ns, req.set, [](const detail::entry&) { return true; }, ops, wp, "scan_background");
+        req.ns, req.set, [](const kv::digest&, const detail::entry&) { return true; }, ops, wp, "scan_background");
 }
 
 } // namespace kvmodel::sim
