@@ -206,6 +206,7 @@ TEST_CASE("time series: retention by TTL and by drop", "[patterns][time_series]"
     auto clock = std::make_shared<sim::manual_clock>();
     sim::cluster_config cfg;
     cfg.time_source = clock;
+    cfg.namespaces[0].nsup_period = 60; // retention is a TTL: TTL writes need nsup, as on the server
     sim::cluster db(cfg);
     series s(db, {.retention_s = 7 * 24 * 3600});
     CHECK(s.options().where.write.ttl == 7 * 24 * 3600 + 3600);
