@@ -116,10 +116,10 @@ void sindex_scenarios(S& s, const world& w, recorder& out) {
     const int n = 24;
     put_all(s, set, n, [](int i) {
         bins b{{"doc",
-                    map{{"age", i},
-                        {"tags", list{"t" + std::to_string(i % 3), "x", "x"}},
-                        {"scores", map{{"k" + std::to_string(i % 4), i % 5}, {"z", 9}}}}},
-                   {"l", list{list{i, i + 1, i}, i % 2}}};
+                map{{"age", i},
+                    {"tags", list{"t" + std::to_string(i % 3), "x", "x"}},
+                    {"scores", map{{"k" + std::to_string(i % 4), i % 5}, {"z", 9}}}}},
+               {"l", list{list{i, i + 1, i}, i % 2}}};
         if (i % 2 == 0) {
             b.push_back({"a", i});
             b.push_back({"b", 100});
@@ -159,14 +159,14 @@ void sindex_scenarios(S& s, const world& w, recorder& out) {
     out.status("create exp type", s.create_index(ix("bad2", "", T::string, C::none, {}, sum)));
     out.status("create exp list as default",
                s.create_index(ix("bad3", "", T::numeric, C::none, {}, ll)));
-    out.status("create ctx+exp", s.create_index(ix("bad4", "", T::numeric, C::none,
-                                                  {step::map_key("age")}, sum)));
+    out.status("create ctx+exp",
+               s.create_index(ix("bad4", "", T::numeric, C::none, {step::map_key("age")}, sum)));
     out.status("create same name", s.create_index(specs[0]));
     out.status("create same name other ctx",
                s.create_index(ix("age", "doc", T::numeric, C::none, {step::map_key("agE")})));
     // The same definition under another name renames the index.
-    out.status("create renames", s.create_index(ix("age2", "doc", T::numeric, C::none,
-                                                   {step::map_key("age")})));
+    out.status("create renames",
+               s.create_index(ix("age2", "doc", T::numeric, C::none, {step::map_key("age")})));
 
     const auto q = [&](const std::string& name, kv::filter f) {
         out.ids(name, s.query(kv::query_request{"test", set, {"i"}, std::move(f), 0}, {}));
@@ -242,7 +242,8 @@ void batch_scenarios(S& s, const world& w, recorder& out) {
         kv::batch_record::read(K(set, 4), {}, read_filtered),
         kv::batch_record::write(K(set, 98), {kv::op::write("u", 1)}, update_only),
         kv::batch_record::write(K(set, 0), {kv::op::write("c", 1)}, create_only),
-        kv::batch_record::write(K(set, 97), {kv::op::write("c", 1), kv::op::read("c")}, create_only),
+        kv::batch_record::write(
+            K(set, 97), {kv::op::write("c", 1), kv::op::read("c")}, create_only),
         kv::batch_record::remove(K(set, 96)),
         kv::batch_record::write(K(set, 1), {kv::op::add("n", "x")}),
     };
@@ -327,17 +328,26 @@ void paging_scenarios(S& s, const world& w, recorder& out) {
     };
     const kv::query_request q{"test", set, {"i"}, kv::filter::range("v", 2, 4), 7};
     const kv::scan_request sr{"test", set, {"i"}, 7};
-    const auto query_pages = [&](kv::partition_cursor& c) { return kv::query_page(s, q, c); };
-    const auto scan_pages = [&](kv::partition_cursor& c) { return kv::scan_page(s, sr, c); };
+    const auto query_pages = [&](kv::partition_cursor& c) {
+        return kv::query_page(s, q, c);
+    };
+    const auto scan_pages = [&](kv::partition_cursor& c) {
+        return kv::scan_page(s, sr, c);
+    };
     walk("query all", query_pages, kv::partition_cursor::start(kv::partition_filter::all()));
-    walk("query range", query_pages,
+    walk("query range",
+         query_pages,
          kv::partition_cursor::start(kv::partition_filter::range(0, 2048)));
-    walk("query id", query_pages, kv::partition_cursor::start(kv::partition_filter::id(
-                                      kv::partition_id(K(set, 3).digest()))));
+    walk("query id",
+         query_pages,
+         kv::partition_cursor::start(
+             kv::partition_filter::id(kv::partition_id(K(set, 3).digest()))));
     walk("scan all", scan_pages, kv::partition_cursor::start(kv::partition_filter::all()));
-    walk("scan range", scan_pages,
+    walk("scan range",
+         scan_pages,
          kv::partition_cursor::start(kv::partition_filter::range(2048, 2048)));
-    walk("scan after digest", scan_pages,
+    walk("scan after digest",
+         scan_pages,
          kv::partition_cursor::start(kv::partition_filter::by_digest(K(set, 3).digest())));
     // Resume across writes: a record deleted after the first page is not
     // seen; one written in a passed partition is not either.
@@ -391,7 +401,9 @@ TEST_CASE("multi-record scenarios: the simulator answers as Aerospike 8.1.2 did"
     sim::cluster db(cfg);
     world w{"multi2_",
             [&] { return clock->now_ms(); },
-            [&](int ms) { clock->advance(std::chrono::milliseconds(ms)); }};
+            [&](int ms) {
+                clock->advance(std::chrono::milliseconds(ms));
+            }};
     const std::vector<std::string> got = run(db, w);
     if (const char* dump = std::getenv("KVMODEL_SIM_ANSWERS")) { // to diff by hand
         std::ofstream o(dump);

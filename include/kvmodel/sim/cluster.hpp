@@ -669,14 +669,14 @@ private:
 
     // The query's index check and its matcher on a record (query, query_page,
     // query_background share them).
-    result<std::function<bool(const kv::digest&, const detail::entry&)>> query_matcher(const kv::query_request& req,
-                                                                    std::string_view cmd);
+    using record_matcher = std::function<bool(const kv::digest&, const detail::entry&)>;
+    result<record_matcher> query_matcher(const kv::query_request& req, std::string_view cmd);
 
     // The background job: ops applied by the server to every live record of
     // the set that passes keep.
     result<kv::background_result> background(const std::string& ns_name,
                                              const std::string& set,
-                                             const std::function<bool(const kv::digest&, const detail::entry&)>& keep,
+                                             const record_matcher& keep,
                                              std::span<const kv::operation> ops,
                                              const kv::write_policy& wp,
                                              std::string_view cmd);

@@ -1151,8 +1151,8 @@ inline bool same_ctx(const std::vector<cdt::ctx_step>& a,
     return std::equal(
         a.begin(), a.end(), b.begin(), b.end(), [](const cdt::ctx_step& x, const cdt::ctx_step& y) {
             return x.type == y.type && x.index == y.index && x.val.type() == y.val.type() &&
-                   x.val == y.val && cdt::detail::ctx_create_bits(x) ==
-                                         cdt::detail::ctx_create_bits(y);
+                   x.val == y.val &&
+                   cdt::detail::ctx_create_bits(x) == cdt::detail::ctx_create_bits(y);
         });
 }
 
@@ -1226,7 +1226,8 @@ inline std::vector<value> cluster::indexed_values(const kv::index_spec& ix,
                 take(ix.collection == kv::index_collection::map_keys ? x.key : x.val);
         break;
     }
-    std::sort(out.begin(), out.end(), [](const value& a, const value& b) { return compare(a, b) < 0; });
+    std::sort(
+        out.begin(), out.end(), [](const value& a, const value& b) { return compare(a, b) < 0; });
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }

@@ -61,8 +61,8 @@ KVMODEL_DECL result<void> cluster::truncate(const std::string& ns_name,
 
 namespace kvmodel::sim {
 
-KVMODEL_DECL result<std::function<bool(const kv::digest&, const detail::entry&)>>
-cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
+KVMODEL_DECL result<cluster::record_matcher> cluster::query_matcher(const kv::query_request& req,
+                                                                    std::string_view cmd) {
     detail::namespace_state* ns = find_ns(req.ns);
     if (ns == nullptr)
         return unknown_namespace(cmd, req.ns);
@@ -82,8 +82,7 @@ cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
         // then an index on the whole namespace.
         const auto find = [&](const std::string& set) -> const kv::index_spec* {
             for (const kv::index_spec& x : ns->indexes)
-                if (detail::same_index_source(
-                        x, set, f.bin, *type, f.collection, f.ctx, f.exp))
+                if (detail::same_index_source(x, set, f.bin, *type, f.collection, f.ctx, f.exp))
                     return &x;
             return nullptr;
         };
@@ -91,15 +90,15 @@ cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
         if (x == nullptr && !req.set.empty())
             x = find(std::string());
         if (x == nullptr)
-            return fail(status::index_not_found,
-                        std::string(cmd) + ": no " + std::string(index_type_name(*type)) +
-                            " index on " +
-                            (f.exp.empty() ? "bin '" + f.bin + "'" : std::string("the expression")) +
-                            (f.ctx.empty() ? "" : " at that ctx") +
-                            (req.set.empty() ? "" : " covering set '" + req.set + "'"));
+            return fail(
+                status::index_not_found,
+                std::string(cmd) + ": no " + std::string(index_type_name(*type)) + " index on " +
+                    (f.exp.empty() ? "bin '" + f.bin + "'" : std::string("the expression")) +
+                    (f.ctx.empty() ? "" : " at that ctx") +
+                    (req.set.empty() ? "" : " covering set '" + req.set + "'"));
         ix = *x;
     }
-    return std::function<bool(const kv::digest&, const detail::entry&)>(
+    return record_matcher(
         [f, ix = std::move(ix), clock = m_clock](const kv::digest& d, const detail::entry& e) {
             const std::vector<value> vals = indexed_values(ix, e, d, clock->now_ms());
             return std::any_of(vals.begin(), vals.end(), [&f](const value& v) {
@@ -114,16 +113,20 @@ cluster::query_matcher(const kv::query_request& req, std::string_view cmd) {
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::scan_page(const kv::scan_request& req,
                                                                       kv::partition_cursor& cursor,
                                                                       const kv::read_policy& rp) {
-    return walk(
-        req.ns, req.set, req.bins, req.max_records, cursor, rp, "scan", [](const kv::digest&, const detail::entry&) {
-            return true;
-        });
+    return walk(req.ns,
+                req.set,
+                req.bins,
+                req.max_records,
+                cursor,
+                rp,
+                "scan",
+                [](const kv::digest&, const detail::entry&) { return true; });
 }
 
 KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query_page(const kv::query_request& req,
                                                                        kv::partition_cursor& cursor,
                                                                        const kv::read_policy& rp) {
-    result<std::function<bool(const kv::digest&, const detail::entry&)>> keep = query_matcher(req, "query");
+    result<record_matcher> keep = query_matcher(req, "query");
     if (!keep)
         return std::move(keep).error();
     return walk(req.ns, req.set, req.bins, req.max_records, cursor, rp, "query", *keep);
@@ -133,13 +136,12 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query_page(const kv:
 
 namespace kvmodel::sim {
 
-KVMODEL_DECL result<kv::background_result>
-cluster::background(const std::string& ns_name,
-                    const std::string& set,
-                    const std::function<bool(const kv::digest&, const detail::entry&)>& keep,
-                    std::span<const kv::operation> ops,
-                    const kv::write_policy& wp,
-                    std::string_view cmd) {
+KVMODEL_DECL result<kv::background_result> cluster::background(const std::string& ns_name,
+                                                               const std::string& set,
+                                                               const record_matcher& keep,
+                                                               std::span<const kv::operation> ops,
+                                                               const kv::write_policy& wp,
+                                                               std::string_view cmd) {
     detail::namespace_state* ns = find_ns(ns_name);
     if (ns == nullptr)
         return unknown_namespace(cmd, ns_name);
@@ -195,7 +197,7 @@ cluster::background(const std::string& ns_name,
 
 KVMODEL_DECL result<kv::background_result> cluster::query_background(
     const kv::query_request& req, std::span<const kv::operation> ops, const kv::write_policy& wp) {
-    result<std::function<bool(const kv::digest&, const detail::entry&)>> keep = query_matcher(req, "query_background");
+    result<record_matcher> keep = query_matcher(req, "query_background");
     if (!keep)
         return std::move(keep).error();
     return background(req.ns, req.set, *keep, ops, wp, "query_background");
@@ -204,7 +206,12 @@ KVMODEL_DECL result<kv::background_result> cluster::query_background(
 KVMODEL_DECL result<kv::background_result> cluster::scan_background(
     const kv::scan_request& req, std::span<const kv::operation> ops, const kv::write_policy& wp) {
     return background(
-        req.ns, req.set, [](const kv::digest&, const detail::entry&) { return true; }, ops, wp, "scan_background");
+        req.ns,
+        req.set,
+        [](const kv::digest&, const detail::entry&) { return true; },
+        ops,
+        wp,
+        "scan_background");
 }
 
 } // namespace kvmodel::sim
