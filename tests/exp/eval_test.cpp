@@ -421,4 +421,62 @@ TEST_CASE("malformed input gets PARAMETER_ERROR naming the node", "[exp][compile
     CHECK_THAT(refused(big), Catch::Contains("limit"));
 }
 
+TEST_CASE("bin reads: each bin looked up once per evaluation, any number of bins",
+          "[exp][eval]") {
+    // 20 distinct bins (past the 16 an evaluation remembers) summed, each
+    // read twice; a second record through the same program sees its own bins.
+    rec r;
+    std::vector<e::expr> terms;
+    std::int64_t want = 0;
+    for (int k = 0; k < 20; ++k) {
+        r.bins.emplace_back("b" + std::to_string(k), value(std::int64_t{k + 1}));
+        want += 2 * (k + 1);
+        terms.push_back(e::bin_int("b" + std::to_string(k)));
+        terms.push_back(e::bin_int("b" + std::to_string(k)));
+    }
+    e::expr sum = terms[0];
+    for (std::size_t k = 1; k < terms.size(); ++k)
+        sum = e::add(sum, terms[k]);
+    auto p = e::compile(sum.packed());
+    REQUIRE(p);
+    CHECK(e::evaluate(*p, r.view) == value(want));
+    rec other;
+    for (int k = 0; k < 20; ++k)
+        other.bins.emplace_back("b" + std::to_string(k), value(std::int64_t{-1}));
+    CHECK(e::evaluate(*p, other.view) == value(std::int64_t{-40}));
+    other.bins[19].second = value("not an int"); // past the remembered slots
+    CHECK(e::evaluate(*p, other.view) == std::nullopt);
+    other.bins[19].second = value(std::int64_t{-1});
+    other.bins[3].second = value(2.5); // a remembered slot, mistyped
+    CHECK(e::evaluate(*p, other.view) == std::nullopt);
+    // The same bin read as int and as float: the type is checked per read.
+    rec f;
+    f.bins.emplace_back("x", value(1.5));
+    CHECK(run(e::or_(e::bin_int("x") == 1, e::bin_float("x") > 1.0), f) == value(true));
+    CHECK(run(e::and_(e::bin_int("x") == 1, e::bin_float("x") > 1.0), f) == std::nullopt);
+}
+
+TEST_CASE("an int bin compared with an int constant (one fused step) as the server does",
+          "[exp][eval]") {
+    rec r;
+    r.bins.emplace_back("a", value(std::int64_t{-5}));
+    r.bins.emplace_back("s", value("str"));
+    CHECK(run(e::bin_int("a") == -5, r) == value(true));
+    CHECK(run(e::bin_int("a") != -5, r) == value(false));
+    CHECK(run(e::bin_int("a") > -6, r) == value(true));
+    CHECK(run(e::bin_int("a") >= -5, r) == value(true));
+    CHECK(run(e::bin_int("a") < i64_min + 1, r) == value(false));
+    CHECK(run(e::bin_int("a") <= i64_max, r) == value(true));
+    // Absent or mistyped: unknown, inside and / or as on their own.
+    CHECK(run(e::bin_int("missing") == 1, r) == std::nullopt);
+    CHECK(run(e::bin_int("s") == 1, r) == std::nullopt);
+    CHECK(run(e::and_(e::bin_int("missing") == 1, e::bin_int("a") == -5), r) == std::nullopt);
+    CHECK(run(e::and_(e::bin_int("missing") == 1, e::bin_int("a") == 0), r) == value(false));
+    CHECK(run(e::or_(e::bin_int("s") == 1, e::bin_int("a") == -5), r) == value(true));
+    CHECK(run(e::or_(e::bin_int("s") == 1, e::bin_int("a") == 0), r) == std::nullopt);
+    // The constant on the left is the ordinary path, same answers.
+    CHECK(run(e::int_val(-6) < e::bin_int("a"), r) == value(true));
+    CHECK(run(e::int_val(1) == e::bin_int("missing"), r) == std::nullopt);
+}
+
 } // namespace exp_eval_test

@@ -55,8 +55,10 @@ KVMODEL_DECL result<value> detail::apply_nested_or_map(std::optional<value>& bin
 KVMODEL_HOT result<value> apply(std::optional<value>& bin, const op& o,
                                 std::size_t max_record_size) {
     if (detail::is_range_return(o)) [[unlikely]] {
+        // The raw return types 9-12: answered from ordinary ops.
         return detail::apply_range_return(bin, o, [&](std::optional<value>& b, const op& x) {
-            if (x.ctx.empty() && !is_map_op(x.code)) return detail::apply_list_op(b, x, max_record_size);
+            if (x.ctx.empty() && !is_map_op(x.code))
+                return detail::apply_list_op(b, x, max_record_size);
             return detail::apply_nested_or_map(b, x, max_record_size);
         });
     }

@@ -47,7 +47,11 @@
 // Cost: compile is linear in the packed size and allocates the program once;
 // evaluate walks the program once; int, float and boolean nodes never build
 // a `value` (typed fast paths); it allocates only for strings, blobs, CDT
-// calls and the variables of a `let`. Both are bounded: depth max_depth,
+// calls and the variables of a `let`. Each distinct bin name has a slot
+// (compile), so an evaluation looks a bin up once however often it is read
+// (the first 16 names; later ones at every read); a comparison of an int bin
+// with an int constant, the commonest filter, is marked at compile
+// (node::fused) and runs as one step. Both are bounded: depth max_depth,
 // size max_packed_size. The msgpack codec is adapters/detail/aerospike_wire.hpp
 // (it needs no client library).
 #pragma once
@@ -271,14 +275,24 @@ inline const char* op_name(std::uint64_t c) noexcept {
 // Virtual op codes of constants (never on the wire), above every wire code.
 inline constexpr std::uint8_t vop_value = 200;
 
+// node::fused: a comparison of an int bin (the first child) with an int
+// constant (the second, copied into node::i), the commonest filter shape.
+inline constexpr std::uint8_t fused_cmp_int_bin = 1;
+
+/// Bins an evaluation looks up once and remembers (bin slots past this are
+/// looked up at every read).
+inline constexpr std::size_t cached_bins = 16;
+
 /// One node of a compiled program, in prefix order: a node's children
 /// follow it, and `end` is the index just past its last descendant.
 struct node {
     std::uint8_t op = 0;
     rtype type = rtype::end;
+    std::uint8_t fused = 0; // fused_* below: a shape the evaluator runs in one step
     std::uint32_t end = 0;
     std::uint32_t n = 0; // children (variadic ops), cases (cond), vars (let)
-    std::int64_t i = 0;  // digest modulo, var slot, key type, regex / call index
+    std::int64_t i = 0;  // digest modulo, var slot, key type, regex / call index,
+                         // bin slot (bin, bin_type), constant (fused_cmp_int_bin)
     value v;             // a constant
     std::string name;    // bin name
 };
@@ -328,6 +342,7 @@ private:
     std::vector<detail::node> m_nodes;
     std::vector<std::unique_ptr<detail::regex_holder>> m_regex;
     std::vector<detail::call_info> m_calls;
+    std::vector<std::string> m_bins; // distinct bin names, by slot
     std::uint32_t m_vars = 0;
     detail::rtype m_type = detail::rtype::end;
 };
@@ -687,6 +702,7 @@ public:
             return bad("expression",
                        std::to_string(m_in.end - m_in.p) + " trailing bytes after the expression");
         m_prog.m_type = m_type;
+        fuse();
         switch (m_type) {
         case detail::rtype::end:
         case detail::rtype::input_end:
@@ -728,6 +744,32 @@ private:
         return static_cast<std::uint32_t>(m_prog.m_nodes.size() - 1);
     }
     detail::node& at(std::uint32_t ix) { return m_prog.m_nodes[ix]; }
+
+    // The slot of a bin name: one per distinct name, so that an evaluation
+    // looks each bin up once.
+    std::int64_t bin_slot(const std::string& bn) {
+        auto& names = m_prog.m_bins;
+        auto it = std::find(names.begin(), names.end(), bn);
+        if (it == names.end())
+            it = names.insert(names.end(), bn);
+        return static_cast<std::int64_t>(it - names.begin());
+    }
+
+    // Marks the shapes the evaluator runs in one step (node::fused).
+    void fuse() {
+        auto& nodes = m_prog.m_nodes;
+        for (std::size_t i = 0; i + 2 < nodes.size(); ++i) {
+            detail::node& nd = nodes[i];
+            const detail::node& l = nodes[i + 1];
+            const detail::node& r = nodes[i + 2];
+            if (nd.op >= code::cmp_eq && nd.op <= code::cmp_le && l.op == code::bin &&
+                l.type == rtype::integer && r.op == detail::vop_value && r.type == rtype::integer &&
+                r.v.is_int() && l.end == i + 2 && nd.end == i + 3) {
+                nd.fused = detail::fused_cmp_int_bin;
+                nd.i = r.v.as_int();
+            }
+        }
+    }
     void close(std::uint32_t ix) { at(ix).end = static_cast<std::uint32_t>(m_prog.m_nodes.size()); }
 
     // A constant: its static type follows the msgpack type; strings and
@@ -1141,6 +1183,7 @@ private:
                 return set_error(name,
                                  "GeoJSON bins are not supported by kvmodel (no GeoJSON type)");
             at(ix).type = rt;
+            at(ix).i = bin_slot(bn);
             at(ix).name = std::move(bn);
             close(ix);
             m_type = rt;
@@ -1153,6 +1196,7 @@ private:
             std::string bn;
             if (!bin_name(name, bn))
                 return false;
+            at(ix).i = bin_slot(bn);
             at(ix).name = std::move(bn);
             close(ix);
             m_type = rtype::integer;
@@ -2069,10 +2113,23 @@ public:
     /// Evaluates the program once: its value, or std::nullopt for unknown (see
     /// the header comment). Never fails otherwise; one walk of the program.
     std::optional<value> run() {
-        value out;
-        if (!ev(0, out))
-            return std::nullopt;
-        return out;
+        std::optional<value> res;
+        switch (m_nodes[0].type) {
+        case rtype::trilean: // (the scalars straight into the result)
+            if (bool b = false; ev_bool(0, b))
+                res.emplace(b);
+            return res;
+        case rtype::integer:
+            if (std::int64_t x = 0; ev_int(0, x))
+                res.emplace(x);
+            return res;
+        default: {
+            value out;
+            if (ev(0, out))
+                res.emplace(std::move(out));
+            return res;
+        }
+        }
     }
 
 private:
@@ -2111,12 +2168,30 @@ private:
         }
     }
 
+    /// A bin node's (bin, bin_type) bin, looked up once per evaluation;
+    /// nullptr when absent. Only with m_r.has_bins and m_r.find_bin.
+    KVMODEL_ALWAYS_INLINE const value* lookup(const detail::node& nd) {
+        const auto slot = static_cast<std::uint64_t>(nd.i);
+        if (slot >= detail::cached_bins)
+            return m_r.find_bin(m_r.bins_ctx, nd.name);
+        const std::uint32_t bit = 1U << slot;
+        if ((m_known & bit) == 0) {
+            m_bin[slot] = m_r.find_bin(m_r.bins_ctx, nd.name);
+            m_known |= bit;
+        }
+        return m_bin[slot];
+    }
+
     /// The bin's value when it exists and has the node's type, else nullptr.
-    const value* bin_of(const detail::node& nd) const {
+    KVMODEL_ALWAYS_INLINE const value* bin_of(const detail::node& nd) {
         if (!m_r.has_bins || m_r.find_bin == nullptr)
             return nullptr;
-        const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
-        return b != nullptr && detail::is_type(*b, nd.type) ? b : nullptr;
+        const value* b = lookup(nd);
+        if (b == nullptr)
+            return nullptr;
+        // (An int bin, the commonest, without is_type's switch.)
+        const bool typed = nd.type == rtype::integer ? b->is_int() : detail::is_type(*b, nd.type);
+        return typed ? b : nullptr;
     }
 
     // What every scalar type shares (constants, bin reads, cond, let, and
@@ -2205,6 +2280,17 @@ private:
 
     bool ev_bool(std::uint32_t i, bool& out) {
         const detail::node& nd = m_nodes[i];
+        if (nd.fused == detail::fused_cmp_int_bin) {
+            const value* b = bin_of(m_nodes[i + 1]);
+            if (b == nullptr)
+                return false;
+            out = cmp_result(nd.op, b->as_int(), nd.i);
+            return true;
+        }
+        // (and / or first: the commonest inner nodes, a direct branch
+        // rather than the switch's indirect jump.)
+        if (nd.op == code::and_ || nd.op == code::or_)
+            return and_or(nd, i, out);
         switch (nd.op) {
         case code::unknown:
             return false;
@@ -2240,25 +2326,6 @@ private:
                     out = true;
                     break;
                 }
-            return true;
-        }
-        case code::and_:
-        case code::or_: {
-            const bool stop_on = nd.op == code::or_;
-            bool unknown = false;
-            std::uint32_t c = i + 1;
-            for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
-                bool b = false;
-                if (!ev_bool(c, b))
-                    unknown = true;
-                else if (b == stop_on) {
-                    out = stop_on;
-                    return true;
-                }
-            }
-            if (unknown)
-                return false;
-            out = !stop_on;
             return true;
         }
         case code::not_: {
@@ -2300,6 +2367,46 @@ private:
         }
     }
 
+    // An int argument: a bin read in place (the commonest leaf), else ev_int.
+    KVMODEL_ALWAYS_INLINE bool int_of(std::uint32_t c, std::int64_t& x) {
+        const detail::node& cn = m_nodes[c];
+        if (cn.op != code::bin)
+            return ev_int(c, x);
+        const value* b = bin_of(cn);
+        if (b == nullptr)
+            return false;
+        x = b->as_int();
+        return true;
+    }
+
+    // and / or: false (true) as soon as an argument is, else unknown if one was.
+    bool and_or(const detail::node& nd, std::uint32_t i, bool& out) {
+        const bool stop_on = nd.op == code::or_;
+        bool unknown = false;
+        std::uint32_t c = i + 1;
+        for (std::uint32_t k = 0; k < nd.n; ++k, c = next(c)) {
+            // (A fused comparison runs here, without a call.)
+            const detail::node& cn = m_nodes[c];
+            int b = 2; // unknown
+            if (cn.fused == detail::fused_cmp_int_bin) {
+                if (const value* v = bin_of(m_nodes[c + 1]))
+                    b = cmp_result(cn.op, v->as_int(), cn.i) ? 1 : 0;
+            } else if (bool x = false; ev_bool(c, x)) {
+                b = x ? 1 : 0;
+            }
+            if (b == 2)
+                unknown = true;
+            else if ((b == 1) == stop_on) {
+                out = stop_on;
+                return true;
+            }
+        }
+        if (unknown)
+            return false;
+        out = !stop_on;
+        return true;
+    }
+
     // Comparisons, by the arguments' (equal) static type.
     bool compare(const detail::node& nd, std::uint32_t i, bool& out) {
         const std::uint32_t l = i + 1;
@@ -2309,7 +2416,7 @@ private:
         case rtype::integer: {
             std::int64_t a = 0;
             std::int64_t b = 0;
-            if (!ev_int(l, a) || !ev_int(r, b))
+            if (!int_of(l, a) || !int_of(r, b))
                 return false;
             c = a < b ? -1 : (a > b ? 1 : 0);
             break;
@@ -2369,27 +2476,27 @@ private:
             break;
         }
         }
-        switch (nd.op) {
-        case code::cmp_eq:
-            out = c == 0;
-            break;
-        case code::cmp_ne:
-            out = c != 0;
-            break;
-        case code::cmp_gt:
-            out = c > 0;
-            break;
-        case code::cmp_ge:
-            out = c >= 0;
-            break;
-        case code::cmp_lt:
-            out = c < 0;
-            break;
-        default:
-            out = c <= 0;
-            break;
-        }
+        out = cmp_result(nd.op, c, 0);
         return true;
+    }
+
+    // A comparison op's answer on two ordered scalars.
+    template <class T>
+    static bool cmp_result(std::uint8_t op, T a, T b) noexcept {
+        switch (op) {
+        case code::cmp_eq:
+            return a == b;
+        case code::cmp_ne:
+            return a != b;
+        case code::cmp_gt:
+            return a > b;
+        case code::cmp_ge:
+            return a >= b;
+        case code::cmp_lt:
+            return a < b;
+        default:
+            return a <= b;
+        }
     }
 
     static std::string_view bytes_of(const value& v) {
@@ -2403,6 +2510,13 @@ private:
 
     bool ev_int(std::uint32_t i, std::int64_t& out) {
         const detail::node& nd = m_nodes[i];
+        if (nd.op == code::bin) { // (the commonest leaf: a direct branch)
+            const value* b = bin_of(nd);
+            if (b == nullptr)
+                return false;
+            out = b->as_int();
+            return true;
+        }
         switch (nd.op) {
         case code::add:
         case code::sub:
@@ -2529,7 +2643,7 @@ private:
         case code::bin_type: {
             if (!m_r.has_bins || m_r.find_bin == nullptr)
                 return false;
-            const value* b = m_r.find_bin(m_r.bins_ctx, nd.name);
+            const value* b = lookup(nd);
             out = b == nullptr ? particle_type::null : detail::particle_of(*b);
             return true;
         }
@@ -2546,7 +2660,7 @@ private:
         constexpr bool is_int = std::is_same_v<T, std::int64_t>;
         const auto eval = [this](std::uint32_t c, T& x) {
             if constexpr (is_int)
-                return ev_int(c, x);
+                return int_of(c, x);
             else
                 return ev_float(c, x);
         };
@@ -2796,6 +2910,8 @@ private:
     const record_view& m_r;
     const detail::node* m_nodes;
     std::unique_ptr<std::optional<value>[]> m_vars;
+    std::uint32_t m_known = 0; // which m_bin slots are looked up
+    std::array<const value*, detail::cached_bins> m_bin;
 };
 
 inline std::optional<value> evaluate(const program& p, const record_view& r) {

@@ -16,8 +16,9 @@
 // as with any return type.
 //
 // What each selector is comes from one table (range_selectors), keyed by op
-// code. Cost: the selection is computed on a copy of the bin, then (for a
-// remove) again on the bin; only these rare codes pay it.
+// code. Cost: two copies of the bin (one for the size and the ORDERED probe,
+// one for the selection), then (for a remove) the selection again on the
+// bin: O(n) where the op alone may be O(log n); only these rare codes pay it.
 #pragma once
 
 #include <kvmodel/cdt/ops.hpp>
@@ -47,8 +48,8 @@ enum class range_sel : std::uint8_t {
 };
 
 struct range_selector {
-    op_code get;     // the read
-    op_code remove;  // the same selection, removed
+    op_code get;    // the read
+    op_code remove; // the same selection, removed
     range_sel sel;
 };
 
@@ -60,17 +61,20 @@ inline constexpr range_selector range_selectors[] = {
     {op_code::list_get_by_value, op_code::list_remove_by_value, range_sel::value},
     {op_code::list_get_by_value_list, op_code::list_remove_by_value_list, range_sel::item_list},
     {op_code::list_get_by_value_range, op_code::list_remove_by_value_range, range_sel::value_range},
-    {op_code::list_get_by_value_rel_rank_range, op_code::list_remove_by_value_rel_rank_range,
+    {op_code::list_get_by_value_rel_rank_range,
+     op_code::list_remove_by_value_rel_rank_range,
      range_sel::value_rel_rank},
     {op_code::map_get_by_key, op_code::map_remove_by_key, range_sel::key},
     {op_code::map_get_by_key_list, op_code::map_remove_by_key_list, range_sel::item_list},
     {op_code::map_get_by_key_range, op_code::map_remove_by_key_range, range_sel::key_range},
-    {op_code::map_get_by_key_rel_index_range, op_code::map_remove_by_key_rel_index_range,
+    {op_code::map_get_by_key_rel_index_range,
+     op_code::map_remove_by_key_rel_index_range,
      range_sel::key_rel_index},
     {op_code::map_get_by_value, op_code::map_remove_by_value, range_sel::value},
     {op_code::map_get_by_value_list, op_code::map_remove_by_value_list, range_sel::item_list},
     {op_code::map_get_by_value_range, op_code::map_remove_by_value_range, range_sel::value_range},
-    {op_code::map_get_by_value_rel_rank_range, op_code::map_remove_by_value_rel_rank_range,
+    {op_code::map_get_by_value_rel_rank_range,
+     op_code::map_remove_by_value_rel_rank_range,
      range_sel::value_rel_rank},
     {op_code::map_get_by_index, op_code::map_remove_by_index, range_sel::index},
     {op_code::map_get_by_index_range, op_code::map_remove_by_index_range, range_sel::index_range},
@@ -87,7 +91,8 @@ inline bool is_range_return(const op& o) noexcept {
 /// The table row of a selector op (get or remove), or null.
 inline const range_selector* find_range_selector(op_code c) noexcept {
     for (const range_selector& s : range_selectors)
-        if (s.get == c || s.remove == c) return &s;
+        if (s.get == c || s.remove == c)
+            return &s;
     return nullptr;
 }
 
@@ -107,8 +112,9 @@ result<value> apply_range_return(std::optional<value>& bin, const op& o, Apply&&
     const bool is_map = is_map_op(o.code);
     const auto code = static_cast<std::uint32_t>(o.return_type & 0xffff);
     auto refuse = [&](const char* why) -> result<value> {
-        return fail(status::op_not_applicable, std::string(op_name(o.code)) + ": return type " +
-                                                   std::to_string(o.return_type) + " " + why);
+        return fail(status::op_not_applicable,
+                    std::string(op_name(o.code)) + ": return type " +
+                        std::to_string(o.return_type) + " " + why);
     };
     // A missing bin: what any read or remove of one answers.
     if (!bin)
@@ -165,13 +171,16 @@ result<value> apply_range_return(std::optional<value>& bin, const op& o, Apply&&
         if (sel == range_sel::index || sel == range_sel::rank)
             return refuse("found nothing");
         if (sel == range_sel::key)
-            return index_code ? result<value>(value(list{value(std::int64_t{-1}), value(std::int64_t{0})}))
-                              : refuse("is not supported by a key");
-        const bool range_path = !is_map && (sel == range_sel::index_range || sel == range_sel::rank_range ||
-                                            sel == range_sel::value_rel_rank || ordered_list);
+            return index_code
+                       ? result<value>(value(list{value(std::int64_t{-1}), value(std::int64_t{0})}))
+                       : refuse("is not supported by a key");
+        const bool range_path =
+            !is_map && (sel == range_sel::index_range || sel == range_sel::rank_range ||
+                        sel == range_sel::value_rel_rank || ordered_list);
         if (!range_path && index_code != index_sel)
             return refuse("is not supported by this selector");
-        const std::int64_t at = !is_map && !ordered_list && sel == range_sel::value && reverse ? 0 : n;
+        const std::int64_t at =
+            !is_map && !ordered_list && sel == range_sel::value && reverse ? 0 : n;
         return value(list{value(at), value(std::int64_t{0})});
     }
     if (!ordered_list && index_code != index_sel)
