@@ -5,9 +5,9 @@
 // and bit ops as their msgpack [op, args...], with [0xff, ctx, [...]] for a
 // context; one as_msg, respond-all-ops), hands the bytes to
 // tools::serve::service::handle and unpacks the answer. The recorded CDT
-// corpora run through it (serve_corpus_test.cpp), so every list, map and bit
-// op crosses the wire both ways. Expression ops are not packed (status
-// client). Test-only: it is the client half of the codec.
+// corpora run through it (serve_corpus_test.cpp), so every list, map, bit,
+// HLL and expression op crosses the wire both ways. Test-only: it is the
+// client half of the codec.
 #pragma once
 
 #include <kvmodel/kv/key.hpp>
@@ -416,6 +416,69 @@ inline bytes_t pack_bit(const cdt::bit_op& o) {
     return adapters::detail::encode_msgpack(value(std::move(l)));
 }
 
+// An HLL op as as_operations_hll_* packs it: [op, args...], the arguments
+// by position (init: index bits, minhash bits, flags; add: elements, index
+// bits, minhash bits, flags; set_union: sketches, flags; fold: index bits;
+// the union / intersect / similarity reads: sketches; may_contain:
+// elements), as many as the op carries (n_args).
+inline bytes_t pack_hll(const cdt::hll_op& o) {
+    using c = cdt::hll_op_code;
+    list l{value(static_cast<std::int64_t>(o.code))};
+    std::vector<value> a;
+    auto sketches = [&] {
+        list hl;
+        for (const bytes& h : o.hlls)
+            hl.push_back(value(h));
+        a.emplace_back(std::move(hl));
+    };
+    auto flags = [&] {
+        a.emplace_back(static_cast<std::int64_t>(o.policy.flags));
+    };
+    switch (o.code) {
+    case c::hll_init:
+        a = {value(o.index_bit_count), value(o.mh_bit_count)};
+        flags();
+        break;
+    case c::hll_add:
+        a = {value(list(o.list)), value(o.index_bit_count), value(o.mh_bit_count)};
+        flags();
+        break;
+    case c::hll_set_union:
+        sketches();
+        flags();
+        break;
+    case c::hll_fold:
+        a = {value(o.index_bit_count)};
+        break;
+    case c::hll_get_union:
+    case c::hll_get_union_count:
+    case c::hll_get_intersect_count:
+    case c::hll_get_similarity:
+        sketches();
+        break;
+    case c::hll_may_contain:
+        a = {value(list(o.list))};
+        break;
+    default:
+        break;
+    }
+    for (std::size_t i = 0; i < a.size() && i < o.n_args; ++i)
+        l.push_back(std::move(a[i]));
+    return adapters::detail::encode_msgpack(value(std::move(l)));
+}
+
+// An expression op as as_operations_exp_read / _write packs it: a 2-element
+// msgpack list of the packed expression and the flags.
+inline bytes_t pack_exp(std::span<const std::uint8_t> packed, std::uint32_t flags) {
+    bytes_t out;
+    out.reserve(packed.size() + 10);
+    out.push_back(0x92);
+    for (std::uint8_t b : packed)
+        out.push_back(b);
+    adapters::detail::encode_msgpack(value(static_cast<std::int64_t>(flags)), out);
+    return out;
+}
+
 /// Appends one op (u32 size, op, particle type, flags 0, name, value bytes).
 inline void put_op(bytes_t& out,
                    std::uint8_t op,
@@ -444,17 +507,17 @@ public:
     explicit wire_store(service& svc)
         : m_svc(svc) {}
 
-    result<kv::record> get(const kv::key& k, const kv::read_policy& = {}) {
-        return send(k, {}, info1::read | info1::get_all, 0);
+    result<kv::record> get(const kv::key& k, const kv::read_policy& rp = {}) {
+        return send(k, {}, info1::read | info1::get_all, 0, rp.filter_exp);
     }
-    result<void> remove(const kv::key& k, const kv::write_policy& = {}) {
-        auto r = send(k, {}, 0, info2::write | info2::remove);
+    result<void> remove(const kv::key& k, const kv::write_policy& wp = {}) {
+        auto r = send(k, {}, 0, info2::write | info2::remove, wp.filter_exp);
         if (!r)
             return r.error();
         return {};
     }
     result<kv::record>
-    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& = {}) {
+    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp = {}) {
         std::uint8_t i1 = 0;
         std::uint8_t i2 = info2::respond_all_ops;
         for (const kv::operation& o : ops)
@@ -462,7 +525,7 @@ public:
                 i1 |= info1::read;
             else
                 i2 |= info2::write;
-        return send(k, ops, i1, i2);
+        return send(k, ops, i1, i2, wp.filter_exp, wp.send_key);
     }
 
 private:
@@ -517,18 +580,59 @@ private:
                    pack_bit(b.op));
             return true;
         }
+        case kv::op_kind::hll: {
+            const auto& h = std::get<kv::hll_operation>(o);
+            put_op(out,
+                   cdt::is_hll_read(h.op.code) ? opcode::hll_read : opcode::hll_modify,
+                   particle::blob,
+                   h.bin,
+                   pack_hll(h.op));
+            return true;
+        }
+        case kv::op_kind::exp_read: {
+            const auto& e = std::get<kv::exp_read_op>(o);
+            put_op(out, opcode::exp_read, particle::blob, e.name, pack_exp(e.exp, e.flags));
+            return true;
+        }
+        case kv::op_kind::exp_write: {
+            const auto& e = std::get<kv::exp_write_op>(o);
+            put_op(out, opcode::exp_modify, particle::blob, e.bin, pack_exp(e.exp, e.flags));
+            return true;
+        }
         default:
             return false;
         }
     }
 
-    result<kv::record>
-    send(const kv::key& k, std::span<const kv::operation> ops, std::uint8_t i1, std::uint8_t i2) {
+    result<kv::record> send(const kv::key& k,
+                            std::span<const kv::operation> ops,
+                            std::uint8_t i1,
+                            std::uint8_t i2,
+                            std::span<const std::uint8_t> filter,
+                            bool send_key = false) {
+        auto body = request(k, ops, i1, i2, filter, send_key);
+        if (!body)
+            return body.error();
+        reply r = m_svc.handle(0, proto::type_message, *body);
+        return answer(r.bytes, ops);
+    }
+
+public:
+    /// One command's as_msg (the proto body): the key's namespace, set and
+    /// digest, the user key when `send_key`, the filter expression when
+    /// there is one, the ops.
+    static result<bytes_t> request(const kv::key& k,
+                                   std::span<const kv::operation> ops,
+                                   std::uint8_t i1,
+                                   std::uint8_t i2,
+                                   std::span<const std::uint8_t> filter = {},
+                                   bool send_key = false) {
+        bool with_key = send_key && k.user_key();
         bytes_t body{22, i1, i2, 0, 0, 0};
         put_be(body, 0, 4); // generation
         put_be(body, 0, 4); // record ttl
         put_be(body, 0, 4); // transaction ttl
-        put_be(body, 3, 2);
+        put_be(body, 3U + (filter.empty() ? 0U : 1U) + (with_key ? 1U : 0U), 2);
         put_be(body, ops.size(), 2);
         put_field(body,
                   field::ns,
@@ -537,14 +641,26 @@ private:
                   field::set,
                   std::span(reinterpret_cast<const std::uint8_t*>(k.set().data()), k.set().size()));
         put_field(body, field::digest, k.digest());
+        if (with_key) {
+            bytes_t kb(1);
+            kb[0] = append_particle(*k.user_key(), kb);
+            put_field(body, field::key, kb);
+        }
+        if (!filter.empty())
+            put_field(body, field::filter_exp, filter);
         for (const kv::operation& o : ops)
             if (!pack(o, body))
                 return fail(status::client,
                             std::string("wire_store: cannot pack ") + std::string(kv::op_name(o)));
-        reply r = m_svc.handle(0, proto::type_message, body);
-        if (r.bytes.size() < proto::header_size)
+        return body;
+    }
+
+    /// The record an answer (proto header and as_msg) to `ops` carries.
+    static result<kv::record> answer(std::span<const std::uint8_t> bytes,
+                                     std::span<const kv::operation> ops) {
+        if (bytes.size() < proto::header_size)
             return fail(status::client, "wire_store: the connection was closed");
-        auto m = parse_message(std::span<const std::uint8_t>(r.bytes).subspan(proto::header_size));
+        auto m = parse_message(bytes.subspan(proto::header_size));
         if (!m)
             return fail(status::client, "wire_store: bad answer: " + m.error().message);
         if (m->h.result_code != 0)
@@ -552,8 +668,17 @@ private:
                         "wire: result code " + std::to_string(m->h.result_code));
         kv::record rec;
         rec.generation = m->h.generation;
-        for (std::size_t i = 0; i < m->ops.size(); ++i) {
-            const wire_op& w = m->ops[i];
+        // Record-level ops (touch, delete) get no answer op: nil here.
+        auto record_level = [&](std::size_t i) {
+            return i < ops.size() && (kv::kind(ops[i]) == kv::op_kind::touch ||
+                                      kv::kind(ops[i]) == kv::op_kind::delete_record);
+        };
+        for (std::size_t i = 0, at = 0; at < m->ops.size(); ++i) {
+            if (record_level(i)) {
+                rec.results.emplace_back();
+                continue;
+            }
+            const wire_op& w = m->ops[at++];
             bool pairs = false;
             if (i < ops.size())
                 if (const auto* c = std::get_if<kv::cdt_operation>(&ops[i]))
@@ -570,9 +695,12 @@ private:
             else
                 rec.results.push_back(std::move(*v));
         }
+        while (!ops.empty() && rec.results.size() < ops.size() && record_level(rec.results.size()))
+            rec.results.emplace_back();
         return rec;
     }
 
+private:
     service& m_svc;
 };
 

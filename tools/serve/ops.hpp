@@ -5,8 +5,8 @@
 // [0xff, ctx, [op, args...]] the clients pack, decoded by the expression
 // engine's CDT call decoder, exp::detail::make_cdt_op; the set-type ops
 // list/map create, set order and set policy decoded here), bit read/modify,
-// and expression read/modify. A wire op kvmodel does not model (HLL ops, a
-// ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as
+// HLL read/modify, and expression read/modify. A wire op kvmodel does not
+// model (a ctx kind other than index/rank/value/key) is PARAMETER_ERROR naming it, as
 // the server answers a request it cannot parse. Op arguments are read as the
 // server reads them: an INF or WILDCARD leading a list is an element
 // (decode_msgpack_args). Cost: one msgpack decode of the op's bytes.
@@ -310,6 +310,28 @@ inline result<cdt::bit_op> decode_bit(const wire_op& w) {
     return o;
 }
 
+// An HLL op's msgpack as the C client's as_operations_hll_* pack it:
+// [op, args...] (no context), its arguments read by position as an
+// expression's HLL call reads them (exp::detail::make_hll_op); sketches in
+// a list are HLL (or blob) particles, kept as bytes.
+inline result<cdt::hll_op> decode_hll(const wire_op& w) {
+    auto v = adapters::detail::decode_msgpack_args(w.data);
+    if (!v || !v->is_list() || v->as_list().empty() || !v->as_list()[0].is_int() ||
+        v->as_list()[0].as_int() < 0)
+        return bad_op(w.name, "an HLL op is a msgpack list starting with its op code");
+    std::vector<value> args = v->as_list().to_vector();
+    auto code = static_cast<std::uint64_t>(args[0].as_int());
+    auto o = exp::detail::make_hll_op(code, std::span<const value>(args).subspan(1));
+    if (!o)
+        return bad_op(w.name,
+                      "HLL op " + std::to_string(code) + " with these arguments is not supported");
+    if (cdt::is_hll_read(o->code) != (w.op == opcode::hll_read))
+        return bad_op(w.name,
+                      std::string(cdt::hll_op_name(o->code)) + " sent as an HLL " +
+                          (w.op == opcode::hll_read ? "read" : "modify"));
+    return std::move(*o);
+}
+
 } // namespace detail
 
 /// One wire op as a kv::operation.
@@ -355,6 +377,13 @@ inline result<kv::operation> decode_op(const wire_op& w) {
         if (!o)
             return o.error();
         return kv::op::bit(std::move(name), std::move(*o));
+    }
+    case opcode::hll_read:
+    case opcode::hll_modify: {
+        auto o = detail::decode_hll(w);
+        if (!o)
+            return o.error();
+        return kv::op::hll(std::move(name), std::move(*o));
     }
     case opcode::exp_read:
     case opcode::exp_modify: {

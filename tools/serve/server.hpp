@@ -1,20 +1,22 @@
 // tools/serve/server.hpp
 //
 // The sockets of `kvmodel serve` (Boost.Asio): one listening port per node on
-// 127.0.0.1, each connection a loop of read proto header -> read body ->
-// service::handle -> write answer, on a pool of threads (the sim is
-// thread-safe; each connection runs on its own strand).
+// 127.0.0.1, each connection a loop of read what arrived -> service::handle
+// each whole request in it -> write all the answers with one send, on a pool
+// of threads, one io_context each (the sim is thread-safe; a connection
+// stays on the thread it was given).
 //
 // Compressed messages (type 4) are inflated first (compressed.hpp).
 //
 // Bounds: a body over proto::max_body (the server's 128 MiB), a bad version
 // or type, or a message that does not parse closes the connection before
-// anything more is read; a body is read in chunks of 1 MiB, so a connection
-// holds what it was sent, not what a header claims; one request and one
-// answer at a time. A node taken down (service::set_node) closes its
-// listening socket and every connection to it, so clients see refused
-// connections and move to the replicas; brought up, it listens again on the
-// same port. stop() closes everything and returns from run().
+// anything more is read; the input buffer grows by at most 1 MiB past what
+// was received, so a connection holds what it was sent, not what a header
+// claims; answers go in the order of the requests. A node taken down
+// (service::set_node) closes its listening socket and every connection to
+// it, so clients see refused connections and move to the replicas; brought
+// up, it listens again on the same port. stop() closes everything and
+// returns from run().
 #pragma once
 
 #include <boost/asio.hpp>
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <list>
 #include <memory>
@@ -49,9 +52,9 @@ public:
         , m_svc(svc)
         , m_node(node) {}
 
-    void start() { read_header(); }
+    void start() { read_more(); }
 
-    /// Closes the socket (from any thread: runs on the session's strand).
+    /// Closes the socket (from any thread: runs on the session's thread).
     void close() {
         asio::post(m_socket.get_executor(), [self = shared_from_this()] {
             boost::system::error_code ec;
@@ -63,86 +66,107 @@ public:
     std::uint32_t node() const noexcept { return m_node; }
 
 private:
-    void read_header() {
-        asio::async_read(m_socket,
-                         asio::buffer(m_header),
-                         [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                             if (!ec)
-                                 self->read_body();
-                         });
-    }
+    static constexpr std::size_t min_buffer = std::size_t{16} << 10;
+    static constexpr std::size_t chunk = std::size_t{1} << 20;
 
-    void read_body() {
-        auto h = parse_proto_header(std::span<const std::uint8_t, proto::header_size>(m_header));
-        if (!h)
-            return; // the connection closes when the last handler lets go of it
-        m_type = h->type;
-        m_need = static_cast<std::size_t>(h->size);
-        m_body.clear();
-        read_more();
-    }
-
-    // The body in chunks of at most 1 MiB: a connection holds what it was
-    // sent (plus a chunk), not what its header announced.
+    // Reads what the socket has (at least one byte) into the input buffer.
+    // The buffer grows towards the frame being read by at most 1 MiB past
+    // what was received: a connection holds what it was sent, not what a
+    // header announced.
     void read_more() {
-        if (m_body.size() == m_need) {
-            answer();
-            return;
-        }
-        std::size_t at = m_body.size();
-        std::size_t chunk = std::min<std::size_t>(m_need - at, std::size_t{1} << 20);
-        m_body.resize(at + chunk);
-        asio::async_read(m_socket,
-                         asio::buffer(m_body.data() + at, chunk),
-                         [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                             if (!ec)
-                                 self->read_more();
-                         });
+        std::size_t want = proto::header_size;
+        if (m_len >= proto::header_size)
+            want += static_cast<std::size_t>(
+                get_be(m_in.data() + 2, 6)); // checked by process() already
+        std::size_t target = std::max(min_buffer, std::min(want, m_len + chunk));
+        if (m_in.size() < target)
+            m_in.resize(target);
+        m_socket.async_read_some(
+            asio::buffer(m_in.data() + m_len, m_in.size() - m_len),
+            [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                if (ec)
+                    return; // the connection closes when the last handler lets go of it
+                self->m_len += n;
+                self->process();
+            });
     }
 
-    void answer() {
-        reply r;
-        try {
-            if (m_type == proto::type_compressed) {
-                auto inner = inflate(m_body);
-                if (!inner)
-                    return; // closes the connection
-                m_body = std::move(*inner);
-                m_type = proto::type_message;
+    // Answers every whole request in the buffer (a pipelining client's
+    // several at once), then sends all the answers with one write.
+    void process() {
+        std::size_t at = 0;
+        bool close = false;
+        while (m_len - at >= proto::header_size) {
+            auto h = parse_proto_header(std::span<const std::uint8_t, proto::header_size>(
+                m_in.data() + at, proto::header_size));
+            if (!h) {
+                close = true; // a bad header: what was answered goes, then the connection closes
+                break;
             }
-            r = m_svc.handle(m_node, m_type, m_body);
-        } catch (const std::exception&) {
-            // bad_alloc and the like: this request fails, the server lives on
-            r.close = true;
+            if (m_len - at - proto::header_size < h->size)
+                break;
+            reply r = answer(h->type,
+                             std::span<const std::uint8_t>(m_in.data() + at + proto::header_size,
+                                                           static_cast<std::size_t>(h->size)));
+            at += proto::header_size + static_cast<std::size_t>(h->size);
+            if (m_out.empty())
+                m_out = std::move(r.bytes);
+            else
+                m_out.insert(m_out.end(), r.bytes.begin(), r.bytes.end());
+            if (r.close) {
+                close = true;
+                break;
+            }
+        }
+        if (at > 0) {
+            std::memmove(m_in.data(), m_in.data() + at, m_len - at);
+            m_len -= at;
         }
         // A large body's memory is given back between requests.
-        if (m_body.capacity() > 1 << 20)
-            std::vector<std::uint8_t>().swap(m_body);
-        if (r.bytes.empty()) {
-            if (!r.close)
-                read_header();
+        if (m_in.size() > chunk && m_len < min_buffer) {
+            m_in.resize(min_buffer);
+            m_in.shrink_to_fit();
+        }
+        if (m_out.empty()) {
+            if (!close)
+                read_more();
             return;
         }
-        m_out = std::move(r.bytes);
-        bool close = r.close;
         asio::async_write(
             m_socket,
             asio::buffer(m_out),
             [self = shared_from_this(), close](boost::system::error_code ec, std::size_t) {
-                if (self->m_out.capacity() > 1 << 20)
+                self->m_out.clear();
+                if (self->m_out.capacity() > chunk)
                     std::vector<std::uint8_t>().swap(self->m_out);
-                if (!ec && !close)
-                    self->read_header();
+                if (ec || close)
+                    return;
+                // Requests that came with the last read and are now whole
+                // (none: process() answered them all) or more to read.
+                self->read_more();
             });
+    }
+
+    reply answer(std::uint8_t type, std::span<const std::uint8_t> body) {
+        try {
+            if (type == proto::type_compressed) {
+                auto inner = inflate(body);
+                if (!inner)
+                    return {{}, true}; // closes the connection
+                return m_svc.handle(m_node, proto::type_message, *inner);
+            }
+            return m_svc.handle(m_node, type, body);
+        } catch (const std::exception&) {
+            // bad_alloc and the like: this request fails, the server lives on
+            return {{}, true};
+        }
     }
 
     tcp::socket m_socket;
     service& m_svc;
     std::uint32_t m_node;
-    std::array<std::uint8_t, proto::header_size> m_header{};
-    std::uint8_t m_type = 0;
-    std::size_t m_need = 0;
-    std::vector<std::uint8_t> m_body;
+    std::vector<std::uint8_t> m_in; // received, m_len bytes of it
+    std::size_t m_len = 0;
     std::vector<std::uint8_t> m_out;
 };
 
@@ -153,8 +177,14 @@ public:
     /// then says which). Throws boost::system::system_error when a port is taken.
     server(service& svc, std::vector<std::uint16_t> ports, unsigned threads)
         : m_svc(svc)
-        , m_threads(threads == 0 ? 1 : threads)
         , m_topology(asio::make_strand(m_io)) {
+        // One io_context per thread, each run by its own thread: a
+        // connection's handlers stay on one thread (no strand, no hand-over
+        // between threads per request). Context 0 also runs the acceptors.
+        for (unsigned i = 1; i < std::max(threads, 1U); ++i)
+            m_workers.push_back(std::make_unique<asio::io_context>(1));
+        for (auto& w : m_workers)
+            m_guards.emplace_back(w->get_executor());
         for (std::size_t n = 0; n < ports.size(); ++n) {
             m_nodes.push_back(std::make_unique<node_ports>());
             m_nodes[n]->acceptor = std::make_unique<tcp::acceptor>(m_topology);
@@ -187,8 +217,8 @@ public:
         for (std::uint32_t n = 0; n < m_nodes.size(); ++n)
             asio::post(m_topology, [this, n] { accept(n); });
         std::vector<std::thread> pool;
-        for (unsigned i = 1; i < m_threads; ++i)
-            pool.emplace_back([this] { m_io.run(); });
+        for (auto& w : m_workers)
+            pool.emplace_back([&io = *w] { io.run(); });
         m_io.run();
         for (std::thread& t : pool)
             t.join();
@@ -200,7 +230,10 @@ public:
         asio::post(m_topology, [this] {
             for (std::uint32_t n = 0; n < m_nodes.size(); ++n)
                 shut(n);
+            m_guards.clear(); // the workers return when their connections are closed
             m_io.stop();
+            for (auto& w : m_workers)
+                w->stop();
         });
     }
 
@@ -226,27 +259,26 @@ private:
         tcp::acceptor& a = *m_nodes[n]->acceptor;
         if (!a.is_open())
             return;
-        a.async_accept(
-            asio::make_strand(m_io), [this, n](boost::system::error_code ec, tcp::socket s) {
-                if (ec) {
-                    // Closed (node down, stop) ends the loop; anything else
-                    // (out of descriptors) is retried.
-                    if (ec != asio::error::operation_aborted && m_nodes[n]->acceptor->is_open())
-                        accept(n);
-                    return;
-                }
-                boost::system::error_code ignored; // a client already gone fails its first read
-                s.set_option(tcp::no_delay(true), ignored);
-                auto sess = std::make_shared<session>(std::move(s), m_svc, n);
-                {
-                    std::lock_guard lock(m_nodes[n]->mutex);
-                    auto& list = m_nodes[n]->sessions;
-                    list.remove_if([](const std::weak_ptr<session>& w) { return w.expired(); });
-                    list.push_back(sess);
-                }
-                sess->start();
-                accept(n);
-            });
+        a.async_accept(next_executor(), [this, n](boost::system::error_code ec, tcp::socket s) {
+            if (ec) {
+                // Closed (node down, stop) ends the loop; anything else
+                // (out of descriptors) is retried.
+                if (ec != asio::error::operation_aborted && m_nodes[n]->acceptor->is_open())
+                    accept(n);
+                return;
+            }
+            boost::system::error_code ignored; // a client already gone fails its first read
+            s.set_option(tcp::no_delay(true), ignored);
+            auto sess = std::make_shared<session>(std::move(s), m_svc, n);
+            {
+                std::lock_guard lock(m_nodes[n]->mutex);
+                auto& list = m_nodes[n]->sessions;
+                list.remove_if([](const std::weak_ptr<session>& w) { return w.expired(); });
+                list.push_back(sess);
+            }
+            sess->start();
+            accept(n);
+        });
     }
 
     void shut(std::uint32_t n) {
@@ -273,8 +305,16 @@ private:
     }
 
     service& m_svc;
-    unsigned m_threads;
-    asio::io_context m_io;
+    // Where the next connection runs: the contexts in turn.
+    asio::any_io_executor next_executor() {
+        std::size_t i = m_next++ % (m_workers.size() + 1);
+        return i == 0 ? m_io.get_executor() : m_workers[i - 1]->get_executor();
+    }
+
+    asio::io_context m_io{1};
+    std::vector<std::unique_ptr<asio::io_context>> m_workers;
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> m_guards;
+    std::size_t m_next = 0; // only the topology strand accepts
     asio::strand<asio::io_context::executor_type> m_topology;
     std::vector<std::unique_ptr<node_ports>> m_nodes;
 };

@@ -575,6 +575,12 @@ private:
                    static_cast<std::int32_t>(cdt::return_type::key_value);
     }
 
+    // An op whose result is an HLL sketch (the server sends it as one).
+    static bool is_sketch(const kv::operation& o) {
+        const auto* h = std::get_if<kv::hll_operation>(&o);
+        return h && h->op.code == cdt::hll_op_code::hll_get_union;
+    }
+
     // The ops of a record answer (see the header comment of this file).
     static void write_bins(msg_writer& w,
                            const message& m,
@@ -591,13 +597,19 @@ private:
         for (std::size_t i = 0; i < ops.size() && i < r.results.size(); ++i) {
             const kv::operation& o = ops[i];
             kv::op_kind k = kv::kind(o);
-            if (k == kv::op_kind::read_all || k == kv::op_kind::read_header)
+            // Record-level ops (touch, delete) have no bin: the server
+            // answers nothing for them, even with respond-all-ops.
+            if (k == kv::op_kind::read_all || k == kv::op_kind::read_header ||
+                k == kv::op_kind::touch || k == kv::op_kind::delete_record)
                 continue;
             const std::string* bin = kv::bin_of(o);
             const value& v = r.results[i];
             if (!all_ops && v.is_nil())
                 continue;
-            w.op(bin ? std::string_view(*bin) : std::string_view(), v, pairs_as_map(o));
+            w.op(bin ? std::string_view(*bin) : std::string_view(),
+                 v,
+                 pairs_as_map(o),
+                 is_sketch(o));
         }
     }
 
@@ -785,8 +797,11 @@ private:
 
     // A scan or query by partition: the records of the partitions the
     // client lists (pid array: u16 little-endian; digest array: resume
-    // after that digest), each with its digest, namespace, set and stored
-    // key; a PARTITION_DONE message per partition; then LAST.
+    // after that digest) that pass the filter expression, each with its
+    // digest, namespace, set and stored key; a PARTITION_DONE message per
+    // partition finished (a max-records page leaves the rest for the
+    // client to resume); then LAST. The sim's scan_page / query_page walk
+    // the partitions from the cursor the message describes.
     reply scan(const message& m) {
         std::string ns = field_text(m, field::ns);
         std::string set = field_text(m, field::set);
@@ -811,6 +826,10 @@ private:
         }
         if (!any)
             std::fill(wanted.begin(), wanted.end(), true);
+        kv::partition_cursor cursor;
+        for (std::uint32_t pid = 0; pid < 4096; ++pid)
+            if (wanted[pid])
+                cursor.parts.push_back(kv::partition_cursor::part{pid, false, after[pid]});
         std::vector<std::string> bins;
         for (const wire_op& o : m.ops)
             bins.emplace_back(o.name);
@@ -820,26 +839,22 @@ private:
         result<std::vector<kv::keyed_record>> found = std::vector<kv::keyed_record>();
         kv::read_policy rp;
         rp.max_retries = 0;
+        if (const wire_field* f = m.find(field::filter_exp))
+            rp.filter_exp.assign(f->data.begin(), f->data.end());
         if (const wire_field* f = m.find(field::index_range)) {
             auto flt = filter_of(*f, m);
             if (!flt)
                 return error_reply(static_cast<std::uint8_t>(flt.error().code));
-            found = m_db.query(kv::query_request{ns, set, bins, std::move(*flt), 0}, rp);
+            found = m_db.query_page(
+                kv::query_request{ns, set, bins, std::move(*flt), max_records}, cursor, rp);
         } else {
-            found = m_db.scan(kv::scan_request{ns, set, bins, 0}, rp);
+            found = m_db.scan_page(kv::scan_request{ns, set, bins, max_records}, cursor, rp);
         }
         if (!found)
             return error_reply(static_cast<std::uint8_t>(found.error().code));
         msg_writer w;
         std::vector<std::uint8_t> out;
-        std::uint64_t sent = 0;
         for (const kv::keyed_record& kr : *found) {
-            std::uint32_t pid = kr.k.partition_id();
-            if (!wanted[pid] || (after[pid] && !(*after[pid] < kr.k.digest())))
-                continue;
-            if (max_records != 0 && sent >= max_records)
-                break;
-            ++sent;
             w.begin(0, kr.rec.generation, wire_void_time(kr.rec), 0);
             w.field(field::digest, kr.k.digest());
             w.field(field::ns,
@@ -859,10 +874,10 @@ private:
             w.end();
             flush_large(w, out);
         }
-        for (std::uint32_t pid = 0; pid < 4096; ++pid) {
-            if (!wanted[pid])
+        for (const kv::partition_cursor::part& part : cursor.parts) {
+            if (!part.done)
                 continue;
-            w.begin(0, pid, 0, info3::partition_done);
+            w.begin(0, part.id, 0, info3::partition_done);
             w.end();
         }
         w.begin(0, 0, 0, info3::last);

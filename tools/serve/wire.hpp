@@ -515,8 +515,9 @@ public:
         m_out.insert(m_out.end(), data.begin(), data.end());
         ++m_fields;
     }
-    /// An op holding a value; `pairs_as_map`: a KEY_VALUE result list sent as a map.
-    void op(std::string_view name, const value& v, bool pairs_as_map = false) {
+    /// An op holding a value; `pairs_as_map`: a KEY_VALUE result list sent
+    /// as a map; `hll`: bytes sent as an HLL particle (a sketch).
+    void op(std::string_view name, const value& v, bool pairs_as_map = false, bool hll = false) {
         std::size_t at = m_out.size();
         put_be(m_out, 0, 4);
         m_out.push_back(opcode::read);
@@ -531,6 +532,8 @@ public:
             type = particle::map;
         } else {
             type = append_particle(v, m_out);
+            if (hll && type == particle::blob)
+                type = adapters::detail::particle::hll;
         }
         m_out[type_at] = type;
         patch(at, m_out.size() - at - 4, 4);
