@@ -4,8 +4,9 @@
 // inline and compiled in each translation unit that uses it.
 //
 // KVMODEL_SEPARATE_COMPILATION (define it for the whole program): the CDT
-// engine's entry points (cdt::apply, cdt::apply_bit_op, cdt::apply_hll_op) and sim::cluster's
-// commands, setup and accounting are only declared by the headers and
+// engine's entry points (cdt::apply, cdt::apply_bit_op, cdt::apply_hll_op), sim::cluster's
+// commands, setup and accounting, and value's and list/map's out-of-line
+// members are only declared by the headers and
 // compiled once, in the one .cpp that includes <kvmodel/src.hpp>. Nothing
 // else changes: same functions, same results. It cuts build time where many
 // translation units reach the engine or the cluster, directly or through the
