@@ -10,9 +10,9 @@
 // unique to the process) and must match the simulator line by line; with
 // KVMODEL_RECORD_PATTERNS=<file> as well, the server's answers are written
 // there (the generator of the data file):
-//   AEROSPIKE_HOST=127.0.0.1:3000 \
-//   KVMODEL_RECORD_PATTERNS=tests/adapters/data/patterns_random.server_answers.jsonl \
-//   build-aero/tests/adapters_tests "[patterns]"
+//   AEROSPIKE_HOST=127.0.0.1:3000
+//   KVMODEL_RECORD_PATTERNS=tests/adapters/data/patterns_random.server_answers.jsonl
+//   build-aero/tests/adapters_tests "[patterns]"   (the three on one command line)
 // Errors are shown by status code; KVMODEL_PATTERNS_MESSAGES=1 adds messages.
 #include <kvmodel/patterns/bucketed_scoreboard.hpp>
 #include <kvmodel/patterns/exactly_once.hpp>
