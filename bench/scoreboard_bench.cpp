@@ -12,10 +12,8 @@
 //                                 ~245 buckets of 4096): batches_per_op = the
 //                                 client's sequential round trips, a batch
 //                                 counted once (2); rt_per_op = the simulator's
-//                                 count: one per node a batch touches — or,
-//                                 while sim::cluster has no batch_operate
-//                                 member (kv::batch_operate's fallback), one
-//                                 per record of the batch.
+//                                 count: one per node a batch touches (2 on
+//                                 this 1-node cluster).
 //   BM_bucketed_set/1000000       bucketed_scoreboard::set() on the same board:
 //                                 batches_per_op (3–4), rt_per_op
 //   BM_bucketed_around/1000000    bucketed_scoreboard::around(k = 5) on the same

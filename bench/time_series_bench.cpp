@@ -8,7 +8,9 @@
 //                                   (by_time, hour): head + bucket
 //   BM_time_series_range_hour       a one-hour window: rt_per_op (one batch;
 //                                   the sim counts one round trip per node)
-//   BM_time_series_downsample_day   24 hourly count/min/max: rt_per_op = 24
+//   BM_time_series_downsample_day   24 hourly count/min/max: ONE batch, rt_per_op
+//                                   = the nodes it touches (3; 24 before, when
+//                                   it was one operate per period)
 #include <kvmodel/patterns/bucketed_list.hpp>
 #include <kvmodel/patterns/time_series.hpp>
 #include <kvmodel/sim/cluster.hpp>

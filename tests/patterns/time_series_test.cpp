@@ -64,6 +64,26 @@ TEST_CASE("time series: a retried write is idempotent, a rewrite replaces", "[pa
     CHECK(s.range("dev", t0, t0 + hour).value() == std::vector<point>{{t0 + 1, 11}});
 }
 
+/// A downsample() summary against a naive reduction of the readings `in`.
+void check_summary(const patterns::period_summary& p, const std::vector<point>& in,
+                   patterns::aggregates what) {
+    CHECK(p.count == in.size());
+    if (in.empty()) {
+        CHECK(!p.min);
+        return;
+    }
+    std::int64_t lo = in.front().value, hi = lo, sum = 0;
+    for (const auto& x : in) {
+        lo = std::min(lo, x.value);
+        hi = std::max(hi, x.value);
+        sum += x.value;
+    }
+    CHECK(p.min == static_cast<double>(lo));
+    CHECK(p.max == static_cast<double>(hi));
+    if (what == patterns::aggregates::with_sum) CHECK(p.sum == static_cast<double>(sum));
+    else CHECK(!p.sum);
+}
+
 TEST_CASE("time series: random writes under faults match a model in every read",
           "[patterns][time_series]") {
     sim::cluster db;
@@ -116,21 +136,7 @@ TEST_CASE("time series: random writes under faults match a model in every read",
             for (const auto& p : sums) {
                 const auto in = model_range(model, std::max(a, p.start),
                                             std::min(b, p.start + hour / 4));
-                CHECK(p.count == in.size());
-                if (in.empty()) {
-                    CHECK(!p.min);
-                    continue;
-                }
-                std::int64_t lo = in.front().value, hi = lo, sum = 0;
-                for (const auto& x : in) {
-                    lo = std::min(lo, x.value);
-                    hi = std::max(hi, x.value);
-                    sum += x.value;
-                }
-                CHECK(p.min == static_cast<double>(lo));
-                CHECK(p.max == static_cast<double>(hi));
-                if (what == patterns::aggregates::with_sum) CHECK(p.sum == static_cast<double>(sum));
-                else CHECK(!p.sum);
+                check_summary(p, in, what);
             }
             // Rolled up into hours (four periods) from the same batch.
             auto hours = s.downsample("dev", a, b, hour, what).value();
@@ -139,18 +145,8 @@ TEST_CASE("time series: random writes under faults match a model in every read",
                 CHECK(h.start % hour == 0);
                 const auto in =
                     model_range(model, std::max(a, h.start), std::min(b, h.start + hour));
-                CHECK(h.count == in.size());
+                check_summary(h, in, what);
                 total += h.count;
-                if (in.empty()) continue;
-                std::int64_t lo = in.front().value, hi = lo, sum = 0;
-                for (const auto& x : in) {
-                    lo = std::min(lo, x.value);
-                    hi = std::max(hi, x.value);
-                    sum += x.value;
-                }
-                CHECK(h.min == static_cast<double>(lo));
-                CHECK(h.max == static_cast<double>(hi));
-                if (what == patterns::aggregates::with_sum) CHECK(h.sum == static_cast<double>(sum));
             }
             CHECK(total == model_range(model, a, b).size());
         }

@@ -1385,9 +1385,39 @@ public:
                 detail::read_meta(rec, r->record);
                 if (auto b = detail::read_bins(rec, r->record); !b) out.push_back(b.error());
                 else out.push_back(std::move(rec));
+            } else if (br.type == kind::read && r->record.bins.size < br.ops.size()) {
+                out.push_back(read_answer_by_name(br.ops, r->record));
             } else {
                 out.push_back(answer_of(br.ops, &r->record));
             }
+        }
+        return out;
+    }
+
+    // A batch read's answer has no per-op bins (respond_all_ops is for
+    // writes): a read of a bin the record lacks answers no bin at all. When
+    // every op reads its own bin, match them by name (an absent bin is nil);
+    // else as answer_of.
+    static result<kv::record> read_answer_by_name(std::span<const kv::operation> ops, const as_record& rec) {
+        std::vector<std::string> names;
+        for (const kv::operation& o : ops) {
+            const std::string* b = kv::bin_of(o);
+            if (b == nullptr || std::find(names.begin(), names.end(), *b) != names.end()) return answer_of(ops, &rec);
+            names.push_back(*b);
+        }
+        kv::record out;
+        detail::read_meta(out, rec);
+        out.results.assign(ops.size(), value());
+        for (std::size_t pos = 0; pos < rec.bins.size; ++pos) {
+            const as_bin& b = rec.bins.entries[pos];
+            const auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), b.name) - names.begin());
+            if (at == names.size())
+                return fail(status::client, std::string("batch_operate: the server answered bin ") + b.name +
+                                                " that no operation read");
+            auto v = detail::from_as_val(reinterpret_cast<const as_val*>(b.valuep), detail::key_value_result(ops[at]));
+            if (!v) return fail(v.error().code, "batch_operate: " + v.error().message);
+            if (!v->is_nil()) out.set(b.name, *v);
+            out.results[at] = std::move(v).value();
         }
         return out;
     }

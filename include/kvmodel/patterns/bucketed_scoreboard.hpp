@@ -30,6 +30,12 @@
 //             batch_operate on the store) one per record. The server reads
 //             every better bucket's record whole: ~9 MB per rank at one
 //             million players in 245 buckets (bench/scoreboard_bench.cpp).
+//   around()  2 batches, as rank(); the second also reads, server-side
+//             (expressions), a window of the k nearest buckets on each side
+//             (their last / first k in-range entries, the player's +-k in its
+//             own) with the counts ahead of each window's first entry; a 3rd
+//             batch only when those buckets hold fewer than k players on a
+//             side (empty buckets) and more lie beyond it.
 //   score()   1 read of the directory shard.
 //   set(), add(), remove()  1 batch read {directory shard, meta}, then ONE
 //             operate on the new bucket, one on the old bucket when the player

@@ -34,6 +34,7 @@
 
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
+#include <kvmodel/kv/batch.hpp>
 #include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/bucketed_list.hpp>
@@ -49,6 +50,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -255,24 +257,41 @@ public:
     }
 
     /// Drops whole days older than `before_day` (YYYYMMDD) from the owner's
-    /// feed; returns how many days went.
+    /// feed; returns how many days went. Three round trips whatever the
+    /// number of days: read the head, ONE batch removing the day records,
+    /// one operate taking the removed days out of the head. Resend after a
+    /// failure: a day whose record is gone but still listed is skipped by
+    /// newest() and dropped again (not found counts as removed).
     result<std::size_t> drop_days_before(const std::string& owner, std::int64_t before_day) const {
         auto head = m_store->get(head_key(owner), kv::read_policy{});
         if (!head) return head.error().code == status::record_not_found ? result<std::size_t>(0) : head.error();
-        std::size_t dropped = 0;
         const value d = head->value_of("days");
-        if (!d.is_list()) return dropped;
+        if (!d.is_list()) return std::size_t{0};
+        std::vector<kv::batch_record> batch;
+        std::vector<value> days;
         for (const value& x : d.as_list()) {
             if (!x.is_int() || x.as_int() >= before_day) continue;
-            auto r = m_store->remove(day_key(owner, x.as_int()), kv::write_policy{});
-            if (!r && r.error().code != status::record_not_found) return r.error();
-            auto u = detail::operate(*m_store, head_key(owner),
-                                      {kv::op::cdt("days", cdt::list_ops::remove_by_value(x, cdt::return_type::none))},
-                                      kv::write_policy{});
-            if (!u) return u.error();
-            ++dropped;
+            batch.push_back(kv::batch_record::remove(day_key(owner, x.as_int()), kv::write_policy{}));
+            days.push_back(x);
         }
-        return dropped;
+        if (batch.empty()) return std::size_t{0};
+        const auto res = kv::batch_operate(*m_store, std::span<const kv::batch_record>(batch));
+        std::vector<value> gone;
+        std::optional<error> failed;
+        for (std::size_t i = 0; i < res.size(); ++i) {
+            if (res[i] || res[i].error().code == status::record_not_found) gone.push_back(days[i]);
+            else if (!failed) failed = res[i].error();
+        }
+        if (!gone.empty()) {
+            auto u = detail::operate(
+                *m_store, head_key(owner),
+                {kv::op::cdt("days", cdt::list_ops::remove_by_value_list(gone,
+                                                                         cdt::return_type::none))},
+                kv::write_policy{});
+            if (!u) return u.error();
+        }
+        if (failed) return *failed;
+        return gone.size();
     }
 
 private:
