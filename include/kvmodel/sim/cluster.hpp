@@ -162,6 +162,7 @@ struct cluster_config {
             n.nsup_period = seconds;
         return *this;
     }
+    /// with_nsup_period on a temporary (`cluster_config{}.with_nsup_period(60)`).
     cluster_config&& with_nsup_period(std::uint32_t seconds) && {
         return std::move(with_nsup_period(seconds));
     }
