@@ -264,7 +264,7 @@ public:
     /// newest() and dropped again (not found counts as removed).
     result<std::size_t> drop_days_before(const std::string& owner, std::int64_t before_day) const {
         auto head = m_store->get(head_key(owner), kv::read_policy{});
-        if (!head) return head.error().code == status::record_not_found ? result<std::size_t>(0) : head.error();
+        if (!head) return head.error().code == status::record_not_found ? result<std::size_t>(std::size_t{0}) : head.error();
         const value d = head->value_of("days");
         if (!d.is_list()) return std::size_t{0};
         std::vector<kv::batch_record> batch;
