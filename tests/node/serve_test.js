@@ -173,6 +173,37 @@ async function main () {
       const rs = await q.results()
       assert.deepStrictEqual(rs.map(r => r.bins.n).sort((a, b) => a - b), [10, 11, 12, 13, 14])
     })
+    await check('scan with a filter expression; paged scan resumes by partition', async () => {
+      const exp = Aerospike.exp
+      const scan = client.scan('test', 'scanset')
+      const rs = await scan.results({ filterExpression: exp.ge(exp.binInt('n'), exp.int(25)) })
+      assert.deepStrictEqual(rs.map(r => r.bins.n).sort((a, b) => a - b), [25, 26, 27, 28, 29])
+      // Pages of 7: each resumes where the last stopped (the client sends
+      // the partitions not done with their last digests), no record twice.
+      const paged = client.scan('test', 'scanset', { paginate: true })
+      const got = []
+      let pages = 0
+      do {
+        const page = await paged.results({ maxRecords: 7 })
+        assert.ok(page.length <= 7, 'page of ' + page.length)
+        got.push(...page.map(r => r.bins.n))
+        pages++
+      } while (paged.hasNextPage() && pages < 20)
+      assert.deepStrictEqual(got.sort((a, b) => a - b), [...Array(30).keys()])
+      assert.ok(pages >= 5, pages + ' pages')
+    })
+    await check('HLL ops: add, count, describe, union', async () => {
+      const hll = Aerospike.hll
+      const k = new Aerospike.Key('test', 'hllset', 'h')
+      const r = await client.operate(k, [hll.add('h', ['a', 'b', 'c', 'a'], 8)])
+      assert.strictEqual(r.bins.h, 3)
+      assert.strictEqual((await client.operate(k, [hll.getCount('h')])).bins.h, 3)
+      assert.deepStrictEqual((await client.operate(k, [hll.describe('h')])).bins.h, [8, 0])
+      const other = (await client.get(k)).bins.h
+      assert.ok(Buffer.isBuffer(other) || other instanceof Object, 'the sketch comes back')
+      const u = await client.operate(k, [hll.getUnionCount('h', [other])])
+      assert.strictEqual(u.bins.h, 3)
+    })
     await check('stats and reset powers answer', async () => {
       const stats = JSON.parse(await info(ports[0], 'kvmodel-stats'))
       assert.ok(stats, 'stats JSON')

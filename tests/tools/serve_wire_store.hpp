@@ -668,10 +668,9 @@ public:
                         "wire: result code " + std::to_string(m->h.result_code));
         kv::record rec;
         rec.generation = m->h.generation;
-        // Record-level ops (touch, delete) get no answer op: nil here.
+        // A touch gets no answer op: nil here.
         auto record_level = [&](std::size_t i) {
-            return i < ops.size() && (kv::kind(ops[i]) == kv::op_kind::touch ||
-                                      kv::kind(ops[i]) == kv::op_kind::delete_record);
+            return i < ops.size() && kv::kind(ops[i]) == kv::op_kind::touch;
         };
         for (std::size_t i = 0, at = 0; at < m->ops.size(); ++i) {
             if (record_level(i)) {

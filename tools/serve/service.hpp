@@ -597,10 +597,10 @@ private:
         for (std::size_t i = 0; i < ops.size() && i < r.results.size(); ++i) {
             const kv::operation& o = ops[i];
             kv::op_kind k = kv::kind(o);
-            // Record-level ops (touch, delete) have no bin: the server
-            // answers nothing for them, even with respond-all-ops.
+            // A touch has no bin: the server answers nothing for it, even
+            // with respond-all-ops (a delete op answers a nil).
             if (k == kv::op_kind::read_all || k == kv::op_kind::read_header ||
-                k == kv::op_kind::touch || k == kv::op_kind::delete_record)
+                k == kv::op_kind::touch)
                 continue;
             const std::string* bin = kv::bin_of(o);
             const value& v = r.results[i];
