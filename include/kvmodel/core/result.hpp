@@ -108,7 +108,7 @@ public:
                  !std::is_same_v<std::decay_t<U>, failure> &&
                  !std::is_same_v<std::decay_t<U>, kvmodel::error> &&
                  !std::is_same_v<std::decay_t<U>, result>)
-    result(U&& v) : m_value(std::forward<U>(v)), m_ok(true) {} // NOLINT
+    result(U&& v) : m_value(static_cast<T>(std::forward<U>(v))), m_ok(true) {} // NOLINT
     /// A failure: fail(code, message).
     result(failure f) : m_error(std::move(f.err)), m_ok(false) {}  // NOLINT
     /// A failure holding e.
