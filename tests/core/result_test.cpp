@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -156,6 +157,26 @@ TEST_CASE("copies, moves and assignments between values and errors", "[core][res
         q = std::make_unique<int>(8);
         CHECK(**q == 8);
         STATIC_REQUIRE_FALSE(std::is_copy_constructible_v<result<std::unique_ptr<int>>>);
+    }
+    SECTION("a value whose move throws: the result is left holding an error, never a dead member") {
+        struct fragile {
+            bool throw_on_move = false;
+            fragile() = default;
+            fragile(const fragile&) = default;
+            fragile& operator=(const fragile&) = default;
+            fragile& operator=(fragile&&) = default;
+            fragile(fragile&& o) : throw_on_move(o.throw_on_move) { // NOLINT
+                if (o.throw_on_move) throw std::runtime_error("move");
+            }
+        };
+        result<fragile> x = fail(status::parameter_error, "was an error");
+        fragile f;
+        f.throw_on_move = true;
+        result<fragile> v = f;
+        CHECK_THROWS_AS(x = std::move(v), std::runtime_error);
+        REQUIRE_FALSE(x.has_value());
+        x = fragile{}; // and it is still usable
+        CHECK(x.has_value());
     }
 }
 

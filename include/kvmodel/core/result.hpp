@@ -229,11 +229,22 @@ private:
         if (m_ok) std::destroy_at(&m_value);
         else std::destroy_at(&m_error);
     }
-    // Takes o's content when it holds the other state.
+    // Takes o's content when it holds the other state. Should T's move
+    // throw, this result holds a default error rather than a dead member.
     void replace_with(result&& o) {
         destroy();
         m_ok = o.m_ok;
-        construct_from(std::move(o));
+        if constexpr (std::is_nothrow_move_constructible_v<T>) {
+            construct_from(std::move(o));
+        } else {
+            try {
+                construct_from(std::move(o));
+            } catch (...) {
+                m_ok = false;
+                std::construct_at(&m_error);
+                throw;
+            }
+        }
     }
 
     // A union and a flag rather than std::variant<T, error>: the same two
