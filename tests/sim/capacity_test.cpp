@@ -218,13 +218,39 @@ TEST_CASE("capacity: an index on a ctx or an expression holds one entry per dist
     kv::index_spec sum{"test", "", "", "by_sum", kv::index_type::numeric};
     sum.exp = exp::add(exp::bin_int("a"), exp::int_val(1)).bytes();
     REQUIRE(f.db.create_index(sum));
-    REQUIRE(f.db.put(K(1), {{"doc", map{{"tags", list{"x", "y", "x", 3}}}}, {"a", 1}}));
+    constexpr std::uint64_t empty = 2 * 4096 * sim::sindex_node_bytes;
+    // 200 distinct strings, each twice, and an int: one tree key per value
+    // and record (the server ignores the equal key), so 200 entries and one
+    // node; counted twice they would be 400 and split the tree (past 291).
+    list twice;
+    for (int i = 0; i < 400; ++i) {
+        std::string str = "t"; // not "t" + ...: GCC 12's -Wrestrict false positive
+        str += std::to_string(i % 200);
+        twice.push_back(value(str));
+    }
+    twice.push_back(value(3));
+    REQUIRE(f.db.put(K(1), {{"doc", map{{"tags", twice}}}, {"a", 1}}));
     REQUIRE(f.db.put(K(2), {{"doc", list{"x"}}, {"a", "not a number"}}));
-    // tags: "x" and "y" of K(1), the equal "x" once (one tree key per value
-    // and record); sum: K(1)'s 2. K(2)'s doc is no map and its sum unknown.
-    CHECK(f.ns().sindex_used_bytes == 3 * 14);
-    REQUIRE(f.db.put(K(1), {{"doc", map{{"tags", list{"z"}}}}}));
-    CHECK(f.ns().sindex_used_bytes == 2 * 14);
+    CHECK(f.ns().sindex_used_bytes == empty);
+    // 292 distinct values under the ctx split K(1)'s partition's tree; the
+    // same values at the bin's top level (no ctx) are not in the index.
+    list distinct;
+    for (int i = 0; i < 292; ++i) {
+        std::string str = "d";
+        str += std::to_string(i);
+        distinct.push_back(value(str));
+    }
+    REQUIRE(f.db.put(K(1), {{"doc", map{{"tags", distinct}}}}));
+    CHECK(f.ns().sindex_used_bytes == empty + 2 * sim::sindex_node_bytes);
+    REQUIRE(f.db.put(K(1), {{"doc", distinct}}));
+    CHECK(f.ns().sindex_used_bytes == empty);
+    // The expression index: 292 records in one partition are not easy to
+    // make, so its entries are checked through a query instead.
+    REQUIRE(f.db.put(K(3), {{"a", 41}}));
+    auto hits =
+        f.db.query(kv::query_request{"test", "", {}, kv::filter::equal("", 42).on(sum.exp), 0}, {});
+    REQUIRE(hits);
+    CHECK(hits->size() == 1);
 }
 
 TEST_CASE("capacity: stop-writes refuses writes with SERVER_MEM_ERROR, then accepts "
