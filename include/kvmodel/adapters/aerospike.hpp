@@ -1394,11 +1394,12 @@ public:
         return out;
     }
 
-    // A batch read's answer has no per-op bins (respond_all_ops is for
-    // writes): a read of a bin the record lacks answers no bin at all. When
-    // every op reads its own bin, match them by name (an absent bin is nil);
-    // else as answer_of.
-    static result<kv::record> read_answer_by_name(std::span<const kv::operation> ops, const as_record& rec) {
+    /// A batch read's answer has no per-op bins (respond_all_ops is for
+    /// writes): a read of a bin the record lacks answers no bin at all. When
+    /// every op reads its own bin, match them by name (an absent bin is nil);
+    /// else as answer_of.
+    static result<kv::record> read_answer_by_name(std::span<const kv::operation> ops,
+                                                  const as_record& rec) {
         std::vector<std::string> names;
         for (const kv::operation& o : ops) {
             const std::string* b = kv::bin_of(o);
