@@ -124,7 +124,7 @@ TEST_CASE("serve: client threads pipeline, read back and scan while a node flaps
         tcp::socket s(io);
         s.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port0));
         bytes_t body{22, info1::read, 0, 0, 0, 0};
-        put_be(body, 0, 12);
+        body.insert(body.end(), 12, 0); // generation, ttl, timeout: zero
         put_be(body, 3, 2);
         put_be(body, 0, 2);
         testing::put_field(body, field::ns, bytes_t{'t', 'e', 's', 't'});
