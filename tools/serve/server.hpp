@@ -311,8 +311,10 @@ private:
         return i == 0 ? m_io.get_executor() : m_workers[i - 1]->get_executor();
     }
 
-    asio::io_context m_io{1};
+    // The workers before m_io, so they die after it: m_io may still hold an
+    // aborted accept whose peer socket belongs to a worker's context.
     std::vector<std::unique_ptr<asio::io_context>> m_workers;
+    asio::io_context m_io{1};
     std::vector<asio::executor_work_guard<asio::io_context::executor_type>> m_guards;
     std::size_t m_next = 0; // only the topology strand accepts
     asio::strand<asio::io_context::executor_type> m_topology;
