@@ -992,11 +992,13 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
             kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
     // As the client's partition scan: each node's partitions are one
     // sub-request, whose answer (faults, timeouts, the node's error rate) is
-    // decided once per attempt. The page fills in partition order, so an
-    // attempt stops at the first partition whose node failed and the next
-    // attempt (within rp.max_retries) goes on from there. A page that still fails returns the error with the
-    // cursor as it came in: the records already walked never reach the
-    // caller, so resuming must walk them again (none twice, none skipped).
+    // decided once per attempt (one round trip). The page fills in
+    // partition order, so an attempt stops at the first partition whose node
+    // failed and the next attempt (within rp.max_retries; not KEY_BUSY, as
+    // the C client) goes on from there. A page that still fails returns the
+    // error with the cursor as it came in: the records already walked never
+    // reach the caller, so resuming must walk them again (none twice, none
+    // skipped).
     const kv::partition_cursor entry = cursor;
     const std::uint64_t command = m_faults.begin_command();
     using std::chrono::microseconds;
