@@ -999,7 +999,9 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     // error with the cursor as it came in: the records already walked never
     // reach the caller, so resuming must walk them again (none twice, none
     // skipped).
-    const kv::partition_cursor entry = cursor;
+    // The parts this call moved, as they came in (not a copy of all 4096:
+    // pages are small and many).
+    std::vector<std::pair<kv::partition_cursor::part*, kv::partition_cursor::part>> moved;
     const std::uint64_t command = m_faults.begin_command();
     using std::chrono::microseconds;
     const auto socket_to = std::chrono::duration_cast<microseconds>(rp.socket_timeout);
@@ -1116,6 +1118,8 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                     k = kv::key::from_digest(ns->name, e->set(), *d);
                 out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
             }
+            if (taken != 0 || hits.empty())
+                moved.emplace_back(&part, part);
             if (taken == hits.size())
                 part.done = true;
             else if (taken != 0)
@@ -1129,7 +1133,8 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
         // The C client retries every transient failure but KEY_BUSY.
         const bool retryable = kv::is_transient(failed->code) && failed->code != status::key_busy;
         if (!retryable || attempt >= rp.max_retries) {
-            cursor = entry;
+            for (const auto& [at, was] : moved)
+                *at = was;
             return *std::move(failed);
         }
     }
