@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <string>
+#include <vector>
 
 namespace patterns_reverse_feed_test {
 
@@ -95,6 +97,31 @@ TEST_CASE("fan-out queue: back-pressure, retries and a clean shutdown", "[patter
         std::size_t failed_for_f = 0;
         for (const auto& x : report.failed) failed_for_f += x.owner == f;
         CHECK(all.items.size() + failed_for_f == static_cast<std::size_t>(accepted));
+    }
+}
+
+TEST_CASE("reverse feed: a post fans out in one batch per node, not one write per follower",
+          "[patterns][reverse_feed]") {
+    sim::cluster c; // 3 nodes
+    fake_now = 1700000000000;
+    tick_source ticks(2, &fake_clock);
+    patterns::reverse_feed<sim::cluster, std::string> feed(c, ticks);
+    std::vector<std::string> followers;
+    for (int i = 0; i < 50; ++i) followers.push_back(std::string("f").append(std::to_string(i)));
+    followers.push_back("f7"); // listed twice: delivered once
+    c.reset_stats();
+    REQUIRE(feed.post("ann", "first", followers));
+    // The first post of the day: 51 feeds in one batch, then 51 heads in one
+    // batch, each one round trip per node (102 single writes before).
+    CHECK(c.stats().find("test")->totals.round_trips == 3 + 3);
+    c.reset_stats();
+    REQUIRE(feed.post("ann", "second", followers));
+    CHECK(c.stats().find("test")->totals.round_trips == 3); // heads already list the day
+    for (const std::string& f : {std::string("ann"), std::string("f7"), std::string("f49")}) {
+        const auto page = feed.newest(f, 10).value();
+        REQUIRE(page.items.size() == 2);
+        CHECK(page.items[0].content == "second");
+        CHECK(page.items[1].content == "first");
     }
 }
 

@@ -25,7 +25,8 @@
 // arrive and while old days are dropped.
 //
 // Posting: synchronously to the author's and each follower's feed (1 +
-// followers writes, each idempotent: a retry rewrites the same key), or
+// followers writes in one batch, one round trip per node, each idempotent:
+// a retry rewrites the same key), or
 // through fan_out_queue, a bounded queue drained by worker threads (the
 // seed's "message bus and worker"): submit() refuses when the queue is full
 // (back-pressure), deliveries are retried on transient errors, and
@@ -168,42 +169,52 @@ public:
     /// same post again changes nothing.
     result<void> deliver(const std::string& owner, const post_type& p) const {
         if (p.author.empty()) return fail(status::parameter_error, "reverse_feed: a post needs an author");
-        std::int64_t day = utc_day(tick_source::time_of(p.tick));
-        value entry{list{p.tick, p.author, codec<T>::encode(p.content)}};
-        std::int64_t rkey = tick_source::reverse_key(p.tick);
-        auto r = detail::operate(
-            *m_store, day_key(owner, day),
-            {kv::op::cdt("feed", cdt::map_ops::get_by_key(rkey, cdt::return_type::count)),
-             kv::op::cdt("feed", cdt::map_ops::put(rkey, entry, cdt::map_ops::policy(map_order::key_ordered)))},
-            kv::write_policy{});
+        const std::int64_t day = utc_day(tick_source::time_of(p.tick));
+        auto r = detail::operate(*m_store, day_key(owner, day), feed_ops(p), kv::write_policy{});
         if (!r) return r.error();
-        // The day joins the owner's index on its first post, and on a
-        // re-delivery: an earlier attempt may have written the post and then
-        // failed (a timeout in doubt, a writer that died) before indexing
-        // the day, while other posts made this one no longer the first.
-        // Every 64th post re-adds it too, for a re-delivery that never comes.
-        const value& existed = r->results.front();
-        const value& size = r->results.back();
-        bool again = existed.is_int() && existed.as_int() != 0;
-        if (again || (size.is_int() && size.as_int() % 64 == 1)) {
-            cdt::list_policy p_days;
-            p_days.order = list_order::ordered;
-            p_days.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-            auto d = detail::operate(*m_store, head_key(owner), {kv::op::cdt("days", cdt::list_ops::append(day, p_days))},
-                                      kv::write_policy{});
+        if (joins_head(*r)) {
+            auto d = detail::operate(*m_store, head_key(owner), head_ops(day), kv::write_policy{});
             // The post is in the feed already: the call is in doubt.
             if (!d) return kv::after_applied(d.error());
         }
         return {};
     }
 
-    /// Synchronous fan-out: the author's feed and every follower's. Returns
-    /// the post; on an error the feeds written so far keep it (re-deliver).
+    /// Synchronous fan-out: deliver() to the author's feed and every
+    /// follower's (an owner listed twice gets it once), as one batch of feed
+    /// writes (one round trip per node) and then, for the feeds whose day
+    /// must join their owner's head, one batch of head writes (after the
+    /// feeds, as deliver() orders them). Returns the post; on an error the
+    /// feeds written keep it (re-deliver: idempotent), and the error is in
+    /// doubt once any feed was written.
     result<post_type> post(const std::string& author, T content, const std::vector<std::string>& followers) const {
         post_type p = make_post(author, std::move(content));
-        if (auto r = deliver(author, p); !r) return r.error();
-        for (const std::string& f : followers)
-            if (auto r = deliver(f, p); !r) return kv::after_applied(r.error());
+        if (p.author.empty()) return fail(status::parameter_error, "reverse_feed: a post needs an author");
+        std::vector<std::string> owners(followers);
+        owners.push_back(author);
+        std::sort(owners.begin(), owners.end());
+        owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+        const std::int64_t day = utc_day(tick_source::time_of(p.tick));
+        const std::vector<kv::operation> ops = feed_ops(p);
+        std::vector<kv::batch_record> feeds;
+        for (const std::string& o : owners) feeds.push_back(kv::batch_record::write(day_key(o, day), ops, kv::write_policy{}));
+        const auto written = kv::batch_operate(*m_store, std::span<const kv::batch_record>(feeds));
+        bool applied = false;
+        std::optional<error> failed;
+        std::vector<kv::batch_record> heads;
+        for (std::size_t i = 0; i < written.size(); ++i) {
+            if (!written[i]) {
+                if (!failed) failed = written[i].error();
+                continue;
+            }
+            applied = true;
+            if (joins_head(*written[i]))
+                heads.push_back(kv::batch_record::write(head_key(owners[i]), head_ops(day), kv::write_policy{}));
+        }
+        if (!heads.empty())
+            for (const auto& h : kv::batch_operate(*m_store, std::span<const kv::batch_record>(heads)))
+                if (!h && !failed) failed = h.error();
+        if (failed) return kv::after_step(applied, *std::move(failed));
         return p;
     }
 
@@ -295,6 +306,31 @@ public:
     }
 
 private:
+    // A feed write: whether the post was there, then the put (the map's size).
+    static std::vector<kv::operation> feed_ops(const post_type& p) {
+        const std::int64_t rkey = tick_source::reverse_key(p.tick);
+        value entry{list{p.tick, p.author, codec<T>::encode(p.content)}};
+        return {kv::op::cdt("feed", cdt::map_ops::get_by_key(rkey, cdt::return_type::count)),
+                kv::op::cdt("feed", cdt::map_ops::put(rkey, entry, cdt::map_ops::policy(map_order::key_ordered)))};
+    }
+    // Whether a feed write's day joins the owner's head: on its first post,
+    // and on a re-delivery: an earlier attempt may have written the post and
+    // then failed (a timeout in doubt, a writer that died) before indexing
+    // the day, while other posts made this one no longer the first. Every
+    // 64th post re-adds it too, for a re-delivery that never comes.
+    static bool joins_head(const kv::record& written) {
+        const value& existed = written.results.front();
+        const value& size = written.results.back();
+        const bool again = existed.is_int() && existed.as_int() != 0;
+        return again || (size.is_int() && size.as_int() % 64 == 1);
+    }
+    static std::vector<kv::operation> head_ops(std::int64_t day) {
+        cdt::list_policy p_days;
+        p_days.order = list_order::ordered;
+        p_days.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
+        return {kv::op::cdt("days", cdt::list_ops::append(day, p_days))};
+    }
+
     kv::key head_key(const std::string& owner) const { return kv::key(m_ns, m_set, owner); }
     kv::key day_key(const std::string& owner, std::int64_t day) const {
         return kv::key(m_ns, m_set, owner + ":" + std::to_string(day));

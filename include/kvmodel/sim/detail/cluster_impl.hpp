@@ -990,69 +990,154 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
     if (cursor.parts.empty())
         cursor =
             kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
+    // As the client's partition scan: each node's partitions are one
+    // sub-request, whose answer (faults, timeouts, the node's error rate) is
+    // decided once per attempt (one round trip). The page fills in
+    // partition order, so an attempt stops at the first partition whose node
+    // failed and the next attempt (within rp.max_retries; not KEY_BUSY, as
+    // the C client) goes on from there. A page that still fails returns the
+    // error with the cursor as it came in: the records already walked never
+    // reach the caller, so resuming must walk them again (none twice, none
+    // skipped).
+    // The parts this call moved, as they came in (not a copy of all 4096:
+    // pages are small and many).
+    std::vector<std::pair<kv::partition_cursor::part*, kv::partition_cursor::part>> moved;
+    const std::uint64_t command = m_faults.begin_command();
+    using std::chrono::microseconds;
+    const auto socket_to = std::chrono::duration_cast<microseconds>(rp.socket_timeout);
+    // The answer of `node` to this attempt's sub-request; p is the first
+    // partition it serves (its counters take the attempt's cost).
+    const auto node_answer = [&](detail::partition& p,
+                                 int node,
+                                 std::uint32_t attempt,
+                                 time_ms now) -> std::optional<error> {
+        const std::string on_node = " (node " + std::to_string(node) + ")";
+        if (!error_rate_ok(node, now)) {
+            p.account([](counters& c) {
+                ++c.ops;
+                ++c.errors;
+            });
+            return error{status::max_error_rate,
+                         std::string(cmd) + ": max error rate exceeded" + on_node};
+        }
+        detail::attempt_info info{command, attempt, now, &ns->name, nullptr, false, node};
+        const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
+        if (fx.refused) {
+            p.account([](counters& c) {
+                ++c.ops;
+                ++c.errors;
+            });
+            add_node_error(node, now);
+            return error{status::connection,
+                         std::string(cmd) + ": connection refused by node " + std::to_string(node) +
+                             " (dead)"};
+        }
+        if (fx.timeout || (socket_to.count() > 0 && m_cfg.base_latency + fx.latency > socket_to)) {
+            p.account([](counters& c) {
+                ++c.ops;
+                ++c.errors;
+                ++c.timeouts;
+            });
+            add_node_error(node, now);
+            return error{status::timeout, std::string(cmd) + ": timeout" + on_node};
+        }
+        if (fx.answer != status::ok) {
+            p.account([](counters& c) { ++c.ops; });
+            return injected_answer(p, cmd, fx.answer, node, now);
+        }
+        return std::nullopt;
+    };
     std::vector<kv::keyed_record> out;
-    std::vector<bool> touched(m_cfg.nodes, false);
-    for (kv::partition_cursor::part& part : cursor.parts) {
-        if (part.done)
-            continue;
-        if (max_records != 0 && out.size() >= max_records)
-            break;
-        const std::uint32_t pid = part.id;
-        detail::partition& p = ns->parts[pid];
-        std::lock_guard lock(p.mu);
-        const int node = p.master();
-        if (node < 0)
-            return fail(status::partition_unavailable,
-                        std::string(cmd) + ": partition " + std::to_string(pid) +
-                            " has no live copy");
-        touched[static_cast<std::size_t>(node)] = true;
-        std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
-        for (auto& [d, e] : ns->records[pid])
-            if ((!part.last || *part.last < d) && !e.expired(now_s) &&
-                (set.empty() || e.set() == set) && keep(d, e) &&
-                (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
-                hits.emplace_back(&d, &e);
-        std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
-            return *a.first < *b.first;
-        });
-        std::size_t taken = 0;
-        for (const auto& [d, e] : hits) {
+    for (std::uint32_t attempt = 0;; ++attempt) {
+        const time_ms now = m_clock->now_ms();
+        if (command != 0)
+            apply_topology_faults(
+                detail::attempt_info{command, attempt, now, &ns->name, nullptr, false, -1});
+        std::vector<bool> touched(m_cfg.nodes, false);
+        std::vector<std::optional<error>> answer(m_cfg.nodes);
+        std::optional<error> failed;
+        for (kv::partition_cursor::part& part : cursor.parts) {
+            if (part.done)
+                continue;
             if (max_records != 0 && out.size() >= max_records)
                 break;
-            ++taken;
-            kv::record rec;
-            if (bins.empty()) {
-                detail::copy_bins(*e, rec);
-            } else {
-                for (const std::string& b : bins)
-                    if (const detail::stored_bin* sb = e->find(b))
-                        rec.bins.push_back(kv::bin{b, sb->val});
+            const std::uint32_t pid = part.id;
+            detail::partition& p = ns->parts[pid];
+            std::lock_guard lock(p.mu);
+            const int node = p.master();
+            if (node < 0) {
+                failed = error{status::partition_unavailable,
+                               std::string(cmd) + ": partition " + std::to_string(pid) +
+                                   " has no live copy"};
+                break;
             }
-            detail::copy_header(*e, now_s, rec);
-            count_read(p, *e);
-            p.account([throttle_us](counters& c) {
-                ++c.ops;
-                c.latency_us += throttle_us;
+            const auto n = static_cast<std::size_t>(node);
+            if (!touched[n]) {
+                touched[n] = true;
+                answer[n] = node_answer(p, node, attempt, now);
+            }
+            if (answer[n]) {
+                failed = answer[n];
+                break;
+            }
+            std::vector<std::pair<const kv::digest*, detail::entry*>> hits;
+            for (auto& [d, e] : ns->records[pid])
+                if ((!part.last || *part.last < d) && !e.expired(now_s) &&
+                    (set.empty() || e.set() == set) && keep(d, e) &&
+                    (!filtered || detail::check_filter(rp.filter_exp, e, d, now_ms, cmd)))
+                    hits.emplace_back(&d, &e);
+            std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+                return *a.first < *b.first;
             });
-            std::optional<kv::key> k;
-            if (e->stored_key) {
-                auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
-                if (made)
-                    k = std::move(made).value();
+            std::size_t taken = 0;
+            for (const auto& [d, e] : hits) {
+                if (max_records != 0 && out.size() >= max_records)
+                    break;
+                ++taken;
+                kv::record rec;
+                if (bins.empty()) {
+                    detail::copy_bins(*e, rec);
+                } else {
+                    for (const std::string& b : bins)
+                        if (const detail::stored_bin* sb = e->find(b))
+                            rec.bins.push_back(kv::bin{b, sb->val});
+                }
+                detail::copy_header(*e, now_s, rec);
+                count_read(p, *e);
+                p.account([throttle_us](counters& c) {
+                    ++c.ops;
+                    c.latency_us += throttle_us;
+                });
+                std::optional<kv::key> k;
+                if (e->stored_key) {
+                    auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
+                    if (made)
+                        k = std::move(made).value();
+                }
+                if (!k)
+                    k = kv::key::from_digest(ns->name, e->set(), *d);
+                out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
             }
-            if (!k)
-                k = kv::key::from_digest(ns->name, e->set(), *d);
-            out.push_back(kv::keyed_record{std::move(*k), std::move(rec)});
+            if (taken != 0 || hits.empty())
+                moved.emplace_back(&part, part);
+            if (taken == hits.size())
+                part.done = true;
+            else if (taken != 0)
+                part.last = *hits[taken - 1].first;
         }
-        if (taken == hits.size())
-            part.done = true;
-        else if (taken != 0)
-            part.last = *hits[taken - 1].first;
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
+            if (touched[n])
+                ns->extras[n].round_trips.fetch_add(1, std::memory_order_relaxed);
+        if (!failed)
+            return out;
+        // The C client retries every transient failure but KEY_BUSY.
+        const bool retryable = kv::is_transient(failed->code) && failed->code != status::key_busy;
+        if (!retryable || attempt >= rp.max_retries) {
+            for (const auto& [at, was] : moved)
+                *at = was;
+            return *std::move(failed);
+        }
     }
-    for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
-        if (touched[n])
-            ns->extras[n].round_trips.fetch_add(1, std::memory_order_relaxed);
-    return out;
 }
 
 // --- capacity: stop-writes and nsup ---------------------------------------------
