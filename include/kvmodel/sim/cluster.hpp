@@ -334,10 +334,14 @@ public:
     /// One page of a scan (kv/partition_filter.hpp): at most req.max_records
     /// records (0 = all left) of the cursor's partitions, each resumed after
     /// its last digest (an empty cursor: every partition). The policy's
-    /// filter expression applies; the cursor's throttle is accounted. A record that exists from the
-    /// first page to the last is returned exactly once, whatever is written
-    /// between pages. PARAMETER_ERROR for a cursor naming a partition past
-    /// 4095.
+    /// filter expression applies; the cursor's throttle is accounted. A record
+    /// that exists from the first page to the last is returned exactly once,
+    /// whatever is written between pages. Each node's partitions are one
+    /// sub-request per attempt: faults, timeouts and node loss are met and
+    /// retried per the policy as the client's partition scan does; a page
+    /// that still fails returns the error and leaves the cursor as it was, so
+    /// resuming reads every remaining record once. PARAMETER_ERROR for a
+    /// cursor naming a partition past 4095.
     result<std::vector<kv::keyed_record>> scan_page(const kv::scan_request& req,
                                                     kv::partition_cursor& cursor,
                                                     const kv::read_policy& rp = {});
