@@ -36,10 +36,14 @@
 // * Optional members: get(bins), exists, put, touch, batch_get (one
 //   aerospike_batch_read), batch_operate (one aerospike_batch_write of read,
 //   write and remove records), truncate (aerospike_truncate), and the
-//   kv_queryable surface (secondary indexes, scans, queries). Paged scans
-//   and queries go through kv::scan_page / query_page's fallback (a whole
-//   scan cut into pages); record.last_update_ms stays 0 (the protocol does
-//   not return it).
+//   kv_queryable surface (secondary indexes, scans, queries), and paged
+//   scans and queries: scan_page / query_page send the partition_cursor as
+//   the C client's as_partitions_status (per partition: not done = retry,
+//   the last digest and a query's index value) to aerospike_scan_partitions
+//   / aerospike_query_partitions with max_records and records_per_second,
+//   and copy its progress back, so a page costs one page (not the whole
+//   scan kv::scan_page's fallback cuts). record.last_update_ms stays 0 (the
+//   protocol does not return it).
 //
 // Where it departs from the simulator, because of what the C client can send:
 // * read_header has no as_operations call: alone (or with other read_headers)
