@@ -36,10 +36,14 @@
 // * Optional members: get(bins), exists, put, touch, batch_get (one
 //   aerospike_batch_read), batch_operate (one aerospike_batch_write of read,
 //   write and remove records), truncate (aerospike_truncate), and the
-//   kv_queryable surface (secondary indexes, scans, queries). Paged scans
-//   and queries go through kv::scan_page / query_page's fallback (a whole
-//   scan cut into pages); record.last_update_ms stays 0 (the protocol does
-//   not return it).
+//   kv_queryable surface (secondary indexes, scans, queries), and paged
+//   scans and queries: scan_page / query_page send the partition_cursor as
+//   the C client's as_partitions_status (per partition: not done = retry,
+//   the last digest and a query's index value) to aerospike_scan_partitions
+//   / aerospike_query_partitions with max_records and records_per_second,
+//   and copy its progress back, so a page costs one page (not the whole
+//   scan kv::scan_page's fallback cuts). record.last_update_ms stays 0 (the
+//   protocol does not return it).
 //
 // Where it departs from the simulator, because of what the C client can send:
 // * read_header has no as_operations call: alone (or with other read_headers)
@@ -106,6 +110,7 @@
 #include <aerospike/as_nil.h>
 #include <aerospike/as_operations.h>
 #include <aerospike/as_orderedmap.h>
+#include <aerospike/as_partition_filter.h>
 #include <aerospike/as_policy.h>
 #include <aerospike/as_query.h>
 #include <aerospike/as_record.h>
@@ -1494,6 +1499,51 @@ public:
 
     /// Every record of a set (or namespace), with the named bins (all if none).
     result<std::vector<kv::keyed_record>> scan(const kv::scan_request& req, const kv::read_policy& rp = {}) {
+        return run_scan(req, rp, 0, [&](as_error& err, const as_policy_scan& p, as_scan& s, collector& c) {
+            return aerospike_scan_foreach(m_as.get(), &err, &p, &s, &collector::callback, &c);
+        });
+    }
+
+    /// One page of a scan (kv::scan_page): aerospike_scan_partitions on the
+    /// cursor's partitions, at most req.max_records records, throttled to
+    /// cursor.records_per_second; the cursor moves past them.
+    result<std::vector<kv::keyed_record>> scan_page(const kv::scan_request& req, kv::partition_cursor& cursor,
+                                                    const kv::read_policy& rp) {
+        return run_page(cursor, "scan_page", [&](as_partition_filter& pf) {
+            return run_scan(req, rp, cursor.records_per_second,
+                            [&](as_error& err, const as_policy_scan& p, as_scan& s, collector& c) {
+                                return aerospike_scan_partitions(m_as.get(), &err, &p, &s, &pf,
+                                                                 &collector::callback, &c);
+                            });
+        });
+    }
+
+    /// Records whose indexed bin matches the filter.
+    result<std::vector<kv::keyed_record>> query(const kv::query_request& req, const kv::read_policy& rp = {}) {
+        return run_query(req, rp, 0, [&](as_error& err, const as_policy_query& p, as_query& q, collector& c) {
+            return aerospike_query_foreach(m_as.get(), &err, &p, &q, &collector::callback, &c);
+        });
+    }
+
+    /// One page of a query (kv::query_page), as scan_page with
+    /// aerospike_query_partitions.
+    result<std::vector<kv::keyed_record>> query_page(const kv::query_request& req, kv::partition_cursor& cursor,
+                                                     const kv::read_policy& rp) {
+        return run_page(cursor, "query_page", [&](as_partition_filter& pf) {
+            return run_query(req, rp, cursor.records_per_second,
+                             [&](as_error& err, const as_policy_query& p, as_query& q, collector& c) {
+                                 return aerospike_query_partitions(m_as.get(), &err, &p, &q, &pf,
+                                                                   &collector::callback, &c);
+                             });
+        });
+    }
+
+private:
+    // A scan of req's set and bins under rp, throttled to rps (0 = none):
+    // run(err, policy, scan, collector) sends it; its records or its error.
+    template <class Run>
+    static result<std::vector<kv::keyed_record>> run_scan(const kv::scan_request& req, const kv::read_policy& rp,
+                                                          std::uint32_t rps, Run&& run) {
         as_scan s;
         as_scan_init(&s, req.ns.c_str(), req.set.c_str());
         struct guard {
@@ -1509,17 +1559,17 @@ public:
         as_policy_scan_init(&p);
         detail::apply_base(p.base, rp, fx);
         p.max_records = req.max_records;
+        p.records_per_second = rps;
         collector c;
         as_error err;
-        if (aerospike_scan_foreach(m_as.get(), &err, &p, &s, &collector::callback, &c) != AEROSPIKE_OK)
-            return detail::to_error(err, "scan");
-        std::lock_guard<std::mutex> lock(c.mu);
-        if (!c.failure.message.empty()) return c.failure;
-        return std::move(c.out);
+        if (run(err, p, s, c) != AEROSPIKE_OK) return detail::to_error(err, "scan");
+        return c.take();
     }
 
-    /// Records whose indexed bin matches the filter.
-    result<std::vector<kv::keyed_record>> query(const kv::query_request& req, const kv::read_policy& rp = {}) {
+    // A query as run_scan (run(err, policy, query, collector) sends it).
+    template <class Run>
+    static result<std::vector<kv::keyed_record>> run_query(const kv::query_request& req, const kv::read_policy& rp,
+                                                           std::uint32_t rps, Run&& run) {
         as_query q;
         as_query_init(&q, req.ns.c_str(), req.set.c_str());
         struct guard {
@@ -1572,13 +1622,73 @@ public:
         as_policy_query_init(&p);
         detail::apply_base(p.base, rp, fx);
         q.max_records = req.max_records;
+        q.records_per_second = rps;
         collector c;
         as_error err;
-        if (aerospike_query_foreach(m_as.get(), &err, &p, &q, &collector::callback, &c) != AEROSPIKE_OK)
-            return detail::to_error(err, "query");
-        std::lock_guard<std::mutex> lock(c.mu);
-        if (!c.failure.message.empty()) return c.failure;
-        return std::move(c.out);
+        if (run(err, p, q, c) != AEROSPIKE_OK) return detail::to_error(err, "query");
+        return c.take();
+    }
+
+    // Frees an as_partitions_status (the C client's reference count).
+    struct partitions_release {
+        void operator()(as_partitions_status* p) const noexcept { as_partitions_status_release(p); }
+    };
+
+    // One page: the cursor (every partition when empty) as the C client's
+    // as_partitions_status (per partition: retry = not done, the last
+    // digest and index value), run(filter) sends the scan or query, and the
+    // page's progress comes back into the cursor. A failed page leaves the
+    // cursor as it was; a done cursor gives an empty page without a call.
+    template <class Run>
+    static result<std::vector<kv::keyed_record>> run_page(kv::partition_cursor& cursor, std::string_view what,
+                                                          Run&& run) {
+        if (cursor.parts.empty())
+            cursor = kv::partition_cursor::start(kv::partition_filter::all(), cursor.records_per_second);
+        if (cursor.done()) return std::vector<kv::keyed_record>{};
+        const std::size_t n = cursor.parts.size();
+        const std::uint32_t begin = cursor.parts.front().id;
+        for (std::size_t i = 0; i < n; ++i)
+            if (cursor.parts[i].id != begin + i || cursor.parts[i].id >= kv::partition_count)
+                return fail(status::parameter_error,
+                            std::string(what) + ": the cursor's partitions must be consecutive ids below " +
+                                std::to_string(kv::partition_count) + " (partition " +
+                                std::to_string(cursor.parts[i].id) + " at position " + std::to_string(i) + ")");
+        void* mem = cf_malloc(sizeof(as_partitions_status) + n * sizeof(as_partition_status));
+        if (mem == nullptr) return fail(status::client, std::string(what) + ": out of memory");
+        std::unique_ptr<as_partitions_status, partitions_release> parts(static_cast<as_partitions_status*>(mem));
+        as_partitions_status& pa = *parts;
+        pa.ref_count = 1;
+        pa.part_begin = static_cast<uint16_t>(begin);
+        pa.part_count = static_cast<uint16_t>(n);
+        pa.done = false;
+        pa.retry = false; // only the partitions not done
+        for (std::size_t i = 0; i < n; ++i) {
+            const kv::partition_cursor::part& c = cursor.parts[i];
+            as_partition_status& ps = pa.parts[i];
+            ps.part_id = static_cast<uint16_t>(c.id);
+            ps.replica_index = 0;
+            ps.retry = !c.done;
+            ps.digest.init = c.last.has_value();
+            if (c.last) std::memcpy(ps.digest.value, c.last->data(), c.last->size());
+            ps.bval = static_cast<uint64_t>(c.bval);
+            ps.node = nullptr;
+        }
+        as_partition_filter pf;
+        as_partition_filter_set_partitions(&pf, parts.get());
+        result<std::vector<kv::keyed_record>> page = run(pf);
+        if (!page) return page;
+        for (std::size_t i = 0; i < n; ++i) {
+            kv::partition_cursor::part& c = cursor.parts[i];
+            const as_partition_status& ps = pa.parts[i];
+            c.done = !ps.retry;
+            if (ps.digest.init) {
+                kv::digest d{};
+                std::memcpy(d.data(), ps.digest.value, d.size());
+                c.last = d;
+                c.bval = static_cast<std::int64_t>(ps.bval);
+            }
+        }
+        return page;
     }
 
 private:
@@ -1607,6 +1717,13 @@ private:
         std::mutex mu;
         std::vector<kv::keyed_record> out;
         error failure{status::client, ""};
+
+        // The records, or the first record's conversion failure.
+        result<std::vector<kv::keyed_record>> take() {
+            std::lock_guard<std::mutex> lock(mu);
+            if (!failure.message.empty()) return failure;
+            return std::move(out);
+        }
 
         static bool callback(const as_val* v, void* udata) {
             auto* self = static_cast<collector*>(udata);

@@ -54,6 +54,10 @@ struct partition_cursor {
         std::uint32_t id = 0;       ///< the partition
         bool done = false;          ///< every record of it was returned
         std::optional<digest> last; ///< the last digest returned (resume after it)
+        /// A query's last index value with `last` (as_partition_status.bval:
+        /// the server resumes an index range at it). The Aerospike adapter
+        /// keeps it; scans and the simulator leave it 0.
+        std::int64_t bval = 0;
     };
     std::vector<part> parts; ///< in partition id order; empty = every partition, not started
     /// The throttle of the scan or query this cursor pages (as_scan's and
