@@ -17,6 +17,8 @@
 #include <span>
 #include <vector>
 
+#include "queryable_only.hpp"
+
 namespace sim_batch_operate_test {
 
 using namespace kvmodel;
@@ -29,15 +31,7 @@ kv::key K(std::int64_t i) {
 
 // The cluster seen through the required members only: kv::batch_operate's
 // fallback.
-struct plain {
-    sim::cluster& db;
-    result<kv::record> get(const kv::key& k, const kv::read_policy& rp) { return db.get(k, rp); }
-    result<kv::record>
-    operate(const kv::key& k, std::span<const kv::operation> ops, const kv::write_policy& wp) {
-        return db.operate(k, ops, wp);
-    }
-    result<void> remove(const kv::key& k, const kv::write_policy& wp) { return db.remove(k, wp); }
-};
+using plain = test::queryable_only;
 
 std::uint64_t round_trips(const sim::cluster& db) {
     return db.stats().find("test")->totals.round_trips;

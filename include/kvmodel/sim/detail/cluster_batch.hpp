@@ -190,14 +190,7 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
             std::lock_guard lock(p.mu);
             const int node = p.master();
             if (node < 0) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                    ++c.unavailable;
-                });
-                answer(fail(status::partition_unavailable,
-                            "batch_operate: partition " + std::to_string(k.partition_id()) +
-                                " has no live copy"));
+                answer(p.unavailable("batch_operate", k.partition_id()));
                 retry.push_back(i);
                 continue;
             }

@@ -666,16 +666,8 @@ R cluster::run(const kv::key& k,
             const int node = p.master();
             rep.node = node;
             rep.attempts = attempt + 1;
-            if (node < 0) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                    ++c.unavailable;
-                });
-                return fail(status::partition_unavailable,
-                            std::string(cmd) + ": partition " + std::to_string(pid) +
-                                " of namespace '" + ns->name + "' has no live copy");
-            }
+            if (node < 0)
+                return p.unavailable(cmd, pid, " of namespace '" + ns->name + "'");
             if (!error_rate_ok(node, now)) {
                 p.account([](counters& c) {
                     ++c.ops;
@@ -807,14 +799,7 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
             std::lock_guard lock(p.mu);
             const int node = p.master();
             if (node < 0) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                    ++c.unavailable;
-                });
-                out[i] = fail(status::partition_unavailable,
-                              "batch_get: partition " + std::to_string(k.partition_id()) +
-                                  " has no live copy");
+                out[i] = p.unavailable("batch_get", k.partition_id());
                 retry.push_back(i);
                 continue;
             }

@@ -175,6 +175,19 @@ struct alignas(64) partition {
     void account(F&& f) {
         f(epoch);
     }
+    /// Counts a command refused because the partition has no live copy and
+    /// returns its PARTITION_UNAVAILABLE error (`where` follows the id, e.g.
+    /// " of namespace 'test'").
+    error unavailable(std::string_view cmd, std::uint32_t id, std::string_view where = {}) {
+        account([](counters& c) {
+            ++c.ops;
+            ++c.errors;
+            ++c.unavailable;
+        });
+        return error{status::partition_unavailable,
+                     std::string(cmd) + ": partition " + std::to_string(id) + std::string(where) +
+                         " has no live copy"};
+    }
     /// All counters (past + current epoch).
     counters total() const noexcept {
         counters c = past;
