@@ -15,10 +15,11 @@
 // macros without an rtype send NONE), a bit call `call(type, BITS[|MODIFY],
 // [op, params..., policy flags...], bin)`.
 //
-// Not yet packed (the case is invalid, saying so): HLL calls, the path
-// expressions of 8.1 (select_by_path, modify_by_path, loopvar_*,
-// map_keys_in, map_values_in, remove_result) and the string calls of later
-// clients.
+// The path expressions of 8.1 (select_by_path, modify_by_path, loopvar_*,
+// remove_result, map_keys_in, map_values_in) take the spec's path ctx steps
+// (all_children, all_children_with_filter, and_filter, map_keys_in) beside
+// the cdt-json.md ones. Not yet packed (the case is invalid, saying so): HLL
+// calls and the string calls of later clients.
 //
 // Cost: linear in the expression's JSON (each node copies its operands'
 // bytes once: O(size x depth)).
@@ -217,8 +218,15 @@ inline constexpr plain_macro plain_macros[] = {
 
 /// Names of as_exp.h this runner knows but does not pack yet.
 inline constexpr std::string_view unsupported_prefixes[] = {
-    "hll_", "select_by_path", "modify_by_path", "loopvar_", "map_keys", "map_values",
-    "remove_result", "result_remove", "string_", "to_string", "bin_geo", "geo", "bin_hll"};
+    "hll_", "string_", "to_string", "bin_geo", "geo", "bin_hll"};
+
+/// Path expression flags (as_exp_path_select_flags / _modify_flags names).
+inline constexpr flag_name path_flag_names[] = {
+    {"MATCHING_TREE", exp::path_flags::matching_tree}, {"VALUE", exp::path_flags::value},
+    {"LIST_VALUE", exp::path_flags::list_value},       {"MAP_VALUE", exp::path_flags::map_value},
+    {"MAP_KEY", exp::path_flags::map_key},             {"MAP_KEY_VALUE", exp::path_flags::map_key_value},
+    {"NO_FAIL", exp::path_flags::no_fail},
+};
 
 inline exp::type to_exp_type(const json& j, const std::string& where) {
     static constexpr std::pair<std::string_view, exp::type> names[] = {
@@ -322,8 +330,8 @@ private:
         std::int64_t integer(std::size_t i) const { return to_int64(arg(i), at(i)); }
 
         exp::expr build() const {
-            if (exp::expr out; value_macro(out) || plain(out) || metadata(out) || cdt(out) ||
-                                bits(out))
+            if (exp::expr out; value_macro(out) || plain(out) || metadata(out) || path(out) ||
+                                cdt(out) || bits(out))
                 return out;
             for (std::string_view pre : unsupported_prefixes)
                 if (std::string_view(name).substr(0, pre.size()) == pre)
@@ -414,6 +422,96 @@ private:
             if (name == "var") {
                 need(1);
                 out = exp::var(to_name(arg(0), at(0)));
+                return true;
+            }
+            return false;
+        }
+
+        /// A path ctx: a non-empty list of cdt-json.md ctx steps and the
+        /// spec's path steps.
+        exp::path path_ctx(std::size_t i) const {
+            const json& a = arg(i);
+            if (!a.is_array())
+                reject(at(i) + ": expected an array of ctx steps, got " + brief(a));
+            exp::path c;
+            for (std::size_t k = 0; k < a.size(); ++k) {
+                const json& st = a[k];
+                const std::string w = at(i) + "[" + std::to_string(k) + "]";
+                const json* type = st.is_object() ? field(st, "type") : nullptr;
+                const std::string t = type != nullptr && type->is_string() ? type->get<std::string>() : "";
+                auto only = [&](std::size_t fields) {
+                    if (st.size() != fields)
+                        reject(w + " (" + t + "): unexpected fields in " + brief(st));
+                };
+                if (t == "all_children") {
+                    only(1);
+                    c.push_back(exp::ctx_all_children());
+                } else if (t == "all_children_with_filter" || t == "and_filter") {
+                    only(2);
+                    const json* f = field(st, "exp");
+                    if (f == nullptr)
+                        reject(w + " (" + t + "): missing 'exp'");
+                    exp::expr fe = p.pack(*f, w + ".exp", depth + 1);
+                    c.push_back(t == "and_filter" ? exp::ctx_and_filter(fe)
+                                                  : exp::ctx_all_children_with_filter(fe));
+                } else if (t == "map_keys_in") {
+                    only(2);
+                    const json* keys = field(st, "keys");
+                    if (keys == nullptr || !keys->is_array())
+                        reject(w + " (map_keys_in): expected 'keys': [...]");
+                    value kv = to_value(*keys, w + ".keys");
+                    c.push_back(exp::ctx_map_keys_in(kv.as_list()));
+                } else {
+                    c.push_back(exp::ctx_step(to_ctx_step(st, w)));
+                }
+            }
+            return c;
+        }
+
+        bool path(exp::expr& out) const {
+            if (name == "select_by_path") {
+                need(4);
+                auto flags = static_cast<std::uint32_t>(to_flags(arg(2), path_flag_names, at(2)));
+                out = exp::select_by_path(path_ctx(0), to_exp_type(arg(1), at(1)), flags, e(3));
+                return true;
+            }
+            if (name == "modify_by_path") {
+                need(5);
+                auto flags = static_cast<std::uint32_t>(to_flags(arg(3), path_flag_names, at(3)));
+                out = exp::modify_by_path(path_ctx(0), to_exp_type(arg(1), at(1)), e(2), flags, e(4));
+                return true;
+            }
+            static constexpr std::pair<std::string_view, exp::type> loopvars[] = {
+                {"loopvar_map", exp::type::map},     {"loopvar_list", exp::type::list},
+                {"loopvar_str", exp::type::string},  {"loopvar_int", exp::type::integer},
+                {"loopvar_float", exp::type::floating}, {"loopvar_blob", exp::type::blob},
+                {"loopvar_bool", exp::type::boolean}, {"loopvar_nil", exp::type::nil},
+                {"loopvar_geojson", exp::type::geojson}, {"loopvar_hll", exp::type::hll},
+            };
+            for (const auto& [n, t] : loopvars) {
+                if (n != name)
+                    continue;
+                need(1);
+                static constexpr std::pair<std::string_view, exp::loopvar> ids[] = {
+                    {"KEY", exp::loopvar::key}, {"VALUE", exp::loopvar::value},
+                    {"INDEX", exp::loopvar::index}};
+                for (const auto& [idn, id] : ids)
+                    if (arg(0).is_string() && arg(0).get<std::string>() == idn) {
+                        out = exp::loop_var(t, id);
+                        return true;
+                    }
+                reject(at(0) + ": expected a loop variable id (KEY VALUE INDEX), got " + brief(arg(0)));
+            }
+            if (name == "remove_result" || name == "result_remove") {
+                need(0);
+                out = exp::remove_result();
+                return true;
+            }
+            if (name == "map_keys_in" || name == "map_keys" || name == "map_values_in" ||
+                name == "map_values") {
+                need(1);
+                out = name.find("keys") != std::string::npos ? exp::map_keys_in(e(0))
+                                                             : exp::map_values_in(e(0));
                 return true;
             }
             return false;

@@ -1476,4 +1476,163 @@ inline expr hll_may_contain(const expr& list, const expr& bin) {
     return detail::hll_call(type::integer, false, cdt::hll_op_code::hll_may_contain, {list}, bin);
 }
 
+// --- path expressions (Aerospike 8.1) -------------------------------------------------
+/// as_exp_map_keys_in (as_exp_map_keys): the keys of map expression `m`, as a list.
+inline expr map_keys_in(const expr& m) {
+    return detail::op(code::map_keys, {&m});
+}
+/// as_exp_map_values_in (as_exp_map_values): the values of map expression `m`, as a list.
+inline expr map_values_in(const expr& m) {
+    return detail::op(code::map_values, {&m});
+}
+
+/// _as_exp_loopvar_make (as_exp_loopvar_<type>): loop variable `id` (the key, value or index of the
+/// element a path expression's filter or modify expression is looking at)
+/// if it has type `t`, else unknown; unknown outside a path expression.
+/// Lists have no key and maps no index. Compile refuses an index of
+/// another type than integer (PARAMETER_ERROR).
+inline expr loop_var(type t, loopvar id) {
+    expr e;
+    detail::writer(e).array_header(3);
+    detail::writer(e).integer(code::var_builtin);
+    detail::writer(e).integer(static_cast<std::int64_t>(t));
+    detail::writer(e).integer(static_cast<std::int64_t>(id));
+    return e;
+}
+/// as_exp_loopvar_int.
+inline expr loopvar_int(loopvar id) {
+    return loop_var(type::integer, id);
+}
+/// as_exp_loopvar_float.
+inline expr loopvar_float(loopvar id) {
+    return loop_var(type::floating, id);
+}
+/// as_exp_loopvar_str.
+inline expr loopvar_str(loopvar id) {
+    return loop_var(type::string, id);
+}
+/// as_exp_loopvar_bool.
+inline expr loopvar_bool(loopvar id) {
+    return loop_var(type::boolean, id);
+}
+/// as_exp_loopvar_blob.
+inline expr loopvar_blob(loopvar id) {
+    return loop_var(type::blob, id);
+}
+/// as_exp_loopvar_list.
+inline expr loopvar_list(loopvar id) {
+    return loop_var(type::list, id);
+}
+/// as_exp_loopvar_map.
+inline expr loopvar_map(loopvar id) {
+    return loop_var(type::map, id);
+}
+/// as_exp_loopvar_nil.
+inline expr loopvar_nil(loopvar id) {
+    return loop_var(type::nil, id);
+}
+/// as_exp_loopvar_hll.
+inline expr loopvar_hll(loopvar id) {
+    return loop_var(type::hll, id);
+}
+/// as_exp_remove_result: as a modify_by_path's modify expression (or one
+/// branch of it), removes the element; unknown anywhere else.
+inline expr remove_result() {
+    return detail::op(code::result_remove, {});
+}
+
+/// One step of a path expression's context: any cdt::ctx_step, or one of
+/// the steps only path expressions take (ctx_all_children,
+/// ctx_all_children_with_filter, ctx_and_filter, ctx_map_keys_in). `type`
+/// is the wire type, `arg` its packed argument.
+struct path_step {
+    /// The step's wire type (as_cdt_ctx_type, with path_ctx's).
+    std::uint32_t type = 0;
+    /// The packed argument: an index, a value or an expression.
+    std::vector<std::uint8_t> arg;
+};
+/// A path expression's context (as_cdt_ctx): not empty.
+using path = std::vector<path_step>;
+
+/// An ordinary context step (as_cdt_ctx_add_list_index, ..._map_key, ...).
+inline path_step ctx_step(const cdt::ctx_step& s) {
+    expr e;
+    detail::pack_ctx(e, ctx{s});
+    // pack_ctx wrote [type, arg]: keep the type and the argument's bytes.
+    detail::mp_in in{e.bytes().data(), e.bytes().data(), e.bytes().data() + e.bytes().size()};
+    std::uint32_t n = 0;
+    std::uint64_t t = 0;
+    in.list_count(n);
+    in.get_uint(t);
+    return {static_cast<std::uint32_t>(t), std::vector<std::uint8_t>(in.p, in.end)};
+}
+/// as_cdt_ctx_add_all_children: every child of the current level.
+inline path_step ctx_all_children() {
+    return {path_ctx::exp, {0xc3}};
+}
+/// as_cdt_ctx_add_all_children_with_filter: the children for which boolean
+/// expression `filter` (over loopvar_*) is true; unknown fails the call
+/// unless path_flags::no_fail.
+inline path_step ctx_all_children_with_filter(const expr& filter) {
+    return {path_ctx::exp, filter.bytes()};
+}
+/// as_cdt_ctx_add_and_filter: narrows the step before it (not an
+/// all-children step, at most one per step) to the elements for which
+/// `filter` is true.
+inline path_step ctx_and_filter(const expr& filter) {
+    return {path_ctx::and_filter, filter.bytes()};
+}
+/// as_cdt_ctx_add_map_keys_in: the map entries whose key is in `keys`.
+inline path_step ctx_map_keys_in(const list& keys) {
+    std::vector<std::uint8_t> b;
+    adapters::detail::encode_msgpack(value(keys), b);
+    return {path_ctx::map_keys_in, std::move(b)};
+}
+
+namespace detail {
+inline expr path_call(type t, std::uint8_t system, const exp::path& c, std::int64_t flags,
+                      const expr* mod, const expr& bin) {
+    expr e;
+    auto w = writer(e);
+    w.array_header(5);
+    w.integer(code::call);
+    w.integer(static_cast<std::int64_t>(t));
+    w.integer(system);
+    w.array_header(mod == nullptr ? 3 : 4);
+    w.integer(cdt_select);
+    w.array_header(c.size() * 2);
+    for (const exp::path_step& s : c) {
+        w.integer(static_cast<std::int64_t>(s.type));
+        e.raw().insert(e.raw().end(), s.arg.begin(), s.arg.end());
+    }
+    w.integer(flags);
+    if (mod != nullptr)
+        append(e.raw(), *mod);
+    append(e.raw(), bin);
+    return e;
+}
+} // namespace detail
+
+/// as_exp_select_by_path: walks list or map expression `bin` along the
+/// context `c` and returns, by `flags` (path_flags): the tree from the bin
+/// down to the picked elements (matching_tree: a `bin`-typed container), or
+/// a list of their values, keys, or keys and values (value, map_key,
+/// map_key_value). `rtype` is the type declared for the result (list or map
+/// for a tree, list otherwise); another one makes the call unknown, as does
+/// a step the server cannot run (a filter that is unknown, map keys of a
+/// list, a step of the wrong container type) unless path_flags::no_fail.
+inline expr select_by_path(const path& c, type rtype, std::uint32_t flags, const expr& bin) {
+    return detail::path_call(rtype, call_system::cdt, c, flags, nullptr, bin);
+}
+/// as_exp_modify_by_path: `bin` with every element the context picks at its
+/// last level replaced by `mod` (evaluated on the element's loopvar_*), or
+/// removed where `mod` is remove_result(); ORDERED lists are sorted again.
+/// `rtype` is the bin's type (list or map). An unknown `mod` makes the call
+/// unknown unless path_flags::no_fail, which keeps the element.
+inline expr
+modify_by_path(const path& c, type rtype, const expr& mod, std::uint32_t flags, const expr& bin) {
+    return detail::path_call(rtype, call_system::cdt | call_system::modify_local, c,
+                             static_cast<std::int64_t>(flags | path_flags::apply), &mod, bin);
+}
+
 } // namespace kvmodel::exp

@@ -106,6 +106,39 @@ inline constexpr std::uint8_t modify_local = 0x40; ///< OR-ed in: the call modif
 /// The CDT op code of a call through a context: `[0xff, ctx, [op...]]`.
 inline constexpr std::uint8_t cdt_context_eval = 0xff;
 
+/// The CDT op code of a path expression's call (select_by_path,
+/// modify_by_path): `[0xfe, ctx, flags]` or `[0xfe, ctx, flags, mod_exp]`.
+inline constexpr std::uint8_t cdt_select = 0xfe;
+
+/// Path expression flags (as_exp_path_select_flags, as_exp_path_modify_flags).
+/// The low nibble is the mode: what select_by_path returns, or `apply`, which
+/// modify_by_path ORs in; `no_fail` makes a step that cannot be evaluated (a
+/// filter that is unknown, a map-key result on a list) skip instead of fail.
+namespace path_flags {
+inline constexpr std::uint32_t matching_tree = 0; ///< the tree from the bin down to the matches
+inline constexpr std::uint32_t value = 1;         ///< a list of the matched values
+inline constexpr std::uint32_t list_value = 1;    ///< (value)
+inline constexpr std::uint32_t map_value = 1;     ///< (value)
+inline constexpr std::uint32_t map_key = 2;       ///< a list of the matched map keys
+inline constexpr std::uint32_t map_key_value = 3; ///< a flat list key, value, key, value, ...
+inline constexpr std::uint32_t apply = 4;         ///< modify_by_path: replace or remove the matches
+inline constexpr std::uint32_t no_fail = 0x10;    ///< skip what cannot be evaluated
+} // namespace path_flags
+
+/// The loop variables of a path expression (as_exp_loopvar_type): the key
+/// (maps), value and index (lists) of the element a filter or a modify
+/// expression is looking at.
+enum class loopvar : std::uint8_t { key = 0, value = 1, index = 2 };
+
+/// Context step types that only path expressions take (as_cdt_ctx_type):
+/// every child, optionally filtered by an expression; an and-filter on the
+/// step before; a map's entries whose keys are in a list.
+namespace path_ctx {
+inline constexpr std::uint32_t exp = 0x04;         ///< all children (filter: an expression or `true`)
+inline constexpr std::uint32_t map_keys_in = 0x2a; ///< map entries whose key is in a list
+inline constexpr std::uint32_t and_filter = 0x204; ///< AND-combined filter on the step before
+} // namespace path_ctx
+
 /// Particle type numbers (as_particle_type), what bin_type returns.
 namespace particle_type {
 inline constexpr std::int64_t null = 0;     ///< no bin

@@ -303,7 +303,36 @@ struct call_arg {
     value constant;
 };
 
+} // namespace detail
+class program;
+namespace detail {
+
+/// One level of a path expression's context (cdt.c's select_stack_entry):
+/// the step's wire type, its index / rank or value (key, value, key list),
+/// its filter (type path_ctx::exp; null selects every child) and the
+/// and-filter folded into it.
+struct path_step {
+    std::uint32_t type = 0;
+    std::int64_t index = 0;
+    value v;
+    std::shared_ptr<const program> filter;
+    std::shared_ptr<const program> and_filter;
+    bool has_and = false; // an and-filter was folded in (even `true`)
+};
+
+/// A select / modify by path call: its levels, mode and flags, modify
+/// expression. `valid` is false when the server's evaluation-time parse of
+/// the context or the modify expression fails: the call is then unknown.
+struct path_info {
+    bool valid = false;
+    std::vector<path_step> steps;
+    std::uint32_t mode = 0;  // path_flags low nibble
+    bool no_fail = false;
+    std::shared_ptr<const program> mod;
+};
+
 struct call_info {
+    std::shared_ptr<const path_info> path; // a path expression's call (op cdt_select)
     std::uint64_t system = 0; // call_system::cdt, ::bits or ::hll
     std::uint64_t op = 0; // the CDT, bit or HLL wire op code
     bool modify = false;  // CALL_FLAG_MODIFY_LOCAL
@@ -673,7 +702,10 @@ struct mp_in {
 class compiler {
 public:
     /// Prepares to compile `data` (nothing is read yet). O(1).
-    explicit compiler(std::span<const std::uint8_t> data) {
+    /// `depth`: the nesting already spent (a path expression's filter or
+    /// modify expression compiles on its own, below its call).
+    explicit compiler(std::span<const std::uint8_t> data, std::size_t depth = 0)
+        : m_base_depth(depth) {
         m_in.begin = data.data();
         m_in.p = data.data();
         m_in.end = data.data() + data.size();
@@ -696,7 +728,7 @@ public:
             if (probe.peek() == detail::mp_in::kind::list && probe.list_count(n) && n == 0)
                 return bad("expression", "is an empty list");
         }
-        if (!build(0))
+        if (!build(m_base_depth))
             return std::move(m_error);
         if (m_in.p != m_in.end)
             return bad("expression",
@@ -1232,6 +1264,7 @@ private:
                 t == static_cast<std::uint64_t>(rtype::input_end))
                 return set_error(name, "invalid result type " + std::to_string(t));
             at(ix).type = static_cast<rtype>(t);
+            at(ix).i = static_cast<std::int64_t>(idx);
             close(ix);
             m_type = at(ix).type;
             return true;
@@ -1448,6 +1481,118 @@ private:
         return true;
     }
 
+    // A path call's [0xfe, ctx, flags(, mod_exp)] after its op code (exp.c's
+    // parse_op_call): a list, an unsigned int and a msgpack element are all the
+    // build step checks; the rest (select_stack_init, the modify expression's
+    // build) happens when the call runs, so a failure there makes the call
+    // unknown rather than the expression refused.
+    bool build_path(std::size_t depth, std::uint32_t n, detail::call_info& ci) {
+        if (n < 3 || n > 4)
+            return set_error("call", "select takes a context, flags and a modify expression");
+        const std::uint8_t* ctx_start = m_in.p;
+        if (m_in.peek() != kind::list || !m_in.skip(depth))
+            return set_error("call", "invalid select context");
+        std::span<const std::uint8_t> ctx_bytes(ctx_start, m_in.p);
+        std::uint64_t flags = 0;
+        if (!m_in.get_uint(flags))
+            return set_error("call", "invalid select flags");
+        std::span<const std::uint8_t> mod_bytes;
+        if (n == 4) {
+            const std::uint8_t* mod_start = m_in.p;
+            if (!m_in.skip(depth))
+                return set_error("call", "invalid select modify expression");
+            mod_bytes = {mod_start, m_in.p};
+        }
+        auto info = std::make_shared<detail::path_info>();
+        info->mode = static_cast<std::uint32_t>(flags & 0xf);
+        info->no_fail = (flags & path_flags::no_fail) != 0;
+        info->valid = info->mode <= path_flags::apply &&
+                      (n == 4) == (info->mode == path_flags::apply) &&
+                      parse_path_ctx(ctx_bytes, *info, depth) &&
+                      (n == 3 || (info->mod = sub_program(mod_bytes, depth)) != nullptr);
+        ci.path = std::move(info);
+        return true;
+    }
+
+    // A filter or modify expression of a path call, compiled on its own (its
+    // own variables), or nullptr when the server's build would refuse it.
+    static std::shared_ptr<const program> sub_program(std::span<const std::uint8_t> bytes,
+                                                      std::size_t depth) {
+        result<program> p = compiler(bytes, depth + 1).run();
+        if (!p)
+            return nullptr;
+        return std::make_shared<const program>(std::move(p).value());
+    }
+
+    // cdt.c's select_stack_init: [type, arg, type, arg, ...], at most 64
+    // levels; an and-filter (0x204) folds into the level before it.
+    static bool parse_path_ctx(std::span<const std::uint8_t> bytes,
+                               detail::path_info& info,
+                               std::size_t depth) {
+        detail::mp_in in{bytes.data(), bytes.data(), bytes.data() + bytes.size()};
+        std::uint32_t n = 0;
+        if (!in.list_count(n) || n == 0 || n % 2 != 0 || n / 2 > 64)
+            return false;
+        for (std::uint32_t k = 0; k < n / 2; ++k) {
+            std::uint64_t t = 0;
+            if (!in.get_uint(t))
+                return false;
+            const bool is_and = (t & path_ctx::and_filter & ~path_ctx::exp) != 0;
+            detail::path_step* st = nullptr;
+            if (is_and) {
+                if (t != path_ctx::and_filter || info.steps.empty())
+                    return false;
+                st = &info.steps.back();
+                if (st->has_and || (st->type & 0x0f) == path_ctx::exp)
+                    return false;
+                st->has_and = true;
+            } else {
+                info.steps.emplace_back();
+                st = &info.steps.back();
+                st->type = static_cast<std::uint32_t>(t);
+            }
+            const std::uint8_t* arg = in.p;
+            switch (t & 0x0f) {
+            case 0: // index
+            case 1: // rank
+                if (is_and || !in.get_int(st->index))
+                    return false;
+                break;
+            case 2: // key
+            case 3: // value
+            case 10: { // key list
+                if (is_and || !in.skip(depth))
+                    return false;
+                auto v = adapters::detail::decode_msgpack({arg, static_cast<std::size_t>(in.p - arg)});
+                if (!v)
+                    return false;
+                st->v = std::move(v).value();
+                break;
+            }
+            case 4: { // expression: a list, or `true` for every child
+                if (!in.skip(depth))
+                    return false;
+                std::span<const std::uint8_t> e(arg, in.p);
+                std::shared_ptr<const program> f;
+                if (e.size() == 1 && e[0] == 0xc3) {
+                    // no filter
+                } else if (detail::mp_in{e.data(), e.data(), e.data() + e.size()}.peek() ==
+                           detail::mp_in::kind::list) {
+                    if ((f = sub_program(e, depth)) == nullptr)
+                        return false;
+                } else {
+                    return false;
+                }
+                (is_and ? st->and_filter : st->filter) = std::move(f);
+                break;
+            }
+            default:
+                return false;
+            }
+        }
+        return in.p == in.end;
+    }
+
     // A ctx list: [type, value, type, value, ...] (as_cdt_ctx_pack).
     bool parse_ctx(std::vector<cdt::ctx_step>& out, std::size_t depth) {
         const std::uint8_t* start = m_in.p;
@@ -1539,10 +1684,10 @@ private:
                 return false;
             if (!m_in.list_count(n) || n == 0 || !m_in.need(n) || !m_in.get_uint(op))
                 return set_error("call", "invalid msgpack list");
-        } else if (op == 0xfe) {
-            return set_error(
-                "call",
-                "path expressions (select/modify by path) are not supported by kvmodel yet");
+        } else if (op == cdt_select) {
+            if (!build_path(depth, n, ci))
+                return false;
+            n = 1; // the context, flags and modify expression are read
         }
         ci.op = op;
         if (n > 19)
@@ -1593,6 +1738,7 @@ private:
         return true;
     }
 
+    std::size_t m_base_depth = 0;
     detail::mp_in m_in;
     program m_prog;
     rtype m_type = rtype::end;
@@ -2097,6 +2243,31 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
 /// ev_bool, ev_int, ev_float hold the scalar ops and never build a `value`;
 /// ev_any holds what any type can be (constants, bins, cond, let, var, CDT
 /// calls) and the string and container ops; ev picks by type.
+namespace detail {
+/// The loop variables of the element a path expression's filter or modify
+/// expression is evaluated on (loopvar key, value, index; nullptr: unset,
+/// which reads as unknown).
+struct loop_vars {
+    std::array<const value*, 3> var{};
+};
+
+/// Whether v holds INF or WILDCARD, which the server never stores.
+inline bool has_nonstorage(const value& v) {
+    if (v.is_inf() || v.is_wildcard())
+        return true;
+    if (v.is_list()) {
+        for (const value& e : v.as_list())
+            if (has_nonstorage(e))
+                return true;
+    } else if (v.is_map()) {
+        for (const map_entry& e : v.as_map())
+            if (has_nonstorage(e.key) || has_nonstorage(e.val))
+                return true;
+    }
+    return false;
+}
+} // namespace detail
+
 class evaluator {
 public:
     /// Prepares to run `p` over `r`; allocates the variable slots of a `let`
@@ -2110,11 +2281,21 @@ public:
             m_vars = std::make_unique<std::optional<value>[]>(p.m_vars);
     }
 
+    /// Evaluates a path expression's filter or modify expression `p` on one
+    /// element: no record (bin and metadata reads are unknown), the loop
+    /// variables `loop`.
+    evaluator(const program& p, const record_view& r, const detail::loop_vars* loop)
+        : evaluator(p, r) {
+        m_loop = loop;
+    }
+
     /// Evaluates the program once: its value, or std::nullopt for unknown (see
     /// the header comment). Never fails otherwise; one walk of the program.
     std::optional<value> run() {
         std::optional<value> res;
         switch (m_nodes[0].type) {
+        case rtype::result_remove: // (only a modify by path gives it a meaning)
+            return res;
         case rtype::trilean: // (the scalars straight into the result)
             if (bool b = false; ev_bool(0, b))
                 res.emplace(b);
@@ -2821,11 +3002,329 @@ private:
         }
         case code::call:
             return call(nd, i, out);
-        // unknown, result_remove (path expressions only), var_builtin (loop
-        // variables exist only in path expressions).
+        case code::var_builtin: {
+            // Unset outside a path expression's element, or of another type: unknown.
+            const value* v = m_loop == nullptr ? nullptr : m_loop->var[static_cast<std::size_t>(nd.i)];
+            if (v == nullptr || !detail::is_type(*v, nd.type))
+                return false;
+            out = *v;
+            return true;
+        }
+        case code::result_remove: // (a modify by path reads it from the program's type)
+            out = value();
+            return true;
+        // unknown
         default:
             return false;
         }
+    }
+
+    // --- path expressions (cdt.c's cdt_select_*) --------------------------------------
+    //
+    // A select walks the bin level by level along the context: at each level
+    // the step picks children (by index, rank, key, value, key list, or all
+    // of them through a filter on the loop variables, then the and-filter);
+    // a picked child that is a container goes on to the next level, and at
+    // the last level the picked children are collected (their values, keys,
+    // or both), or kept with the path to them (MATCHING_TREE), or replaced /
+    // removed by the modify expression (apply). The recursion is as deep as
+    // the context (at most 64 levels), whatever the data's depth.
+
+    enum class tri : std::uint8_t { no, yes, unknown };
+
+    // A filter on one element (exp.c's match_internal without a record):
+    // unknown stays unknown, a value that is not a boolean is false.
+    static tri filter_on(const program& f, const value* key, const value* val, const value* index) {
+        value out;
+        switch (element_eval(f, key, val, index, out)) {
+        case outcome::unknown:
+            return tri::unknown;
+        case outcome::remove:
+            return tri::no;
+        default:
+            return out.is_bool() && out.as_bool() ? tri::yes : tri::no;
+        }
+    }
+    enum class outcome : std::uint8_t { unknown, remove, value };
+    static outcome element_eval(
+        const program& f, const value* key, const value* val, const value* index, value& out) {
+        detail::loop_vars lv;
+        lv.var = {key, val, index};
+        record_view none;
+        none.has_bins = false;
+        none.has_metadata = false;
+        evaluator e(f, none, &lv);
+        if (f.m_type == rtype::result_remove)
+            return e.ev_any(0, out) ? outcome::remove : outcome::unknown;
+        std::optional<value> v = e.run();
+        if (!v)
+            return outcome::unknown;
+        out = std::move(*v);
+        return outcome::value;
+    }
+
+    // The picked children of container c at `level` (list positions or map
+    // indexes, in order); false when the step fails the call.
+    static bool pick_children(const detail::path_info& pi,
+                              std::size_t level,
+                              const value& c,
+                              std::vector<std::size_t>& picked) {
+        const detail::path_step& st = pi.steps[level];
+        const bool leaf = level + 1 == pi.steps.size();
+        const std::uint32_t by = st.type & 0x0f;
+        if (c.is_list()) {
+            const list& l = c.as_list();
+            const bool has_ext = l.is_ordered() || l.persist_index();
+            if (l.empty() && !has_ext)
+                return true;
+            if (leaf && (pi.mode & path_flags::map_key) != 0)
+                return pi.no_fail; // map keys asked of a list
+            if (l.empty())
+                return true;
+            if ((st.type & 0x30) != 0 && (st.type & 0x30) != 0x10)
+                return false;
+            const std::size_t n = l.size();
+            if (by == 0 || by == 1) {
+                std::optional<std::size_t> at = pick_index(st.index, n);
+                if (!at)
+                    return true;
+                std::size_t idx = by == 0 ? *at : l.index_at_rank(*at);
+                const value index_v(static_cast<std::int64_t>(idx));
+                if (st.and_filter == nullptr ||
+                    filter_on(*st.and_filter, nullptr, &l[idx], &index_v) == tri::yes)
+                    picked.push_back(idx);
+                return true;
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+                const value index_v(static_cast<std::int64_t>(i));
+                tri t = tri::unknown;
+                if (by == 4)
+                    t = st.filter == nullptr ? tri::yes : filter_on(*st.filter, nullptr, &l[i], &index_v);
+                else if (by == 3)
+                    t = kvmodel::compare(l[i], st.v) == 0 ? tri::yes : tri::no;
+                if (t == tri::yes && st.and_filter != nullptr)
+                    t = filter_on(*st.and_filter, nullptr, &l[i], &index_v);
+                if (t == tri::unknown && !pi.no_fail)
+                    return false;
+                if (t == tri::yes)
+                    picked.push_back(i);
+            }
+            return true;
+        }
+        const map& m = c.as_map();
+        if (m.empty())
+            return true;
+        if ((st.type & 0xf0) != 0 && (st.type & 0xf0) != 0x20)
+            return false;
+        const std::size_t n = m.size();
+        if (by == 0 || by == 1) {
+            std::optional<std::size_t> at = pick_index(st.index, n);
+            if (!at)
+                return true;
+            std::size_t idx = by == 0 ? *at : m.index_at_rank(*at);
+            const map_entry& e = m.entry_at(idx);
+            if (st.and_filter == nullptr || filter_on(*st.and_filter, &e.key, &e.val, nullptr) == tri::yes)
+                picked.push_back(idx);
+            return true;
+        }
+        std::vector<value> keys; // a key list's keys, sorted
+        if (by == 10) {
+            if (!st.v.is_list())
+                return false;
+            keys = st.v.as_list().to_vector();
+            std::stable_sort(keys.begin(), keys.end(),
+                             [](const value& a, const value& b) { return kvmodel::compare(a, b) < 0; });
+        }
+        bool found = false; // a key step matches once
+        for (std::size_t i = 0; i < n; ++i) {
+            const map_entry& e = m.entry_at(i);
+            tri t = tri::unknown;
+            if (found)
+                t = tri::no;
+            else if (by == 4)
+                t = st.filter == nullptr ? tri::yes : filter_on(*st.filter, &e.key, &e.val, nullptr);
+            else if (by == 2)
+                t = (found = kvmodel::compare(e.key, st.v) == 0) ? tri::yes : tri::no;
+            else if (by == 3)
+                t = kvmodel::compare(e.val, st.v) == 0 ? tri::yes : tri::no;
+            else if (by == 10)
+                t = std::binary_search(keys.begin(), keys.end(), e.key,
+                                       [](const value& a, const value& b) { return kvmodel::compare(a, b) < 0; })
+                        ? tri::yes
+                        : tri::no;
+            if (t == tri::yes && st.and_filter != nullptr)
+                t = filter_on(*st.and_filter, &e.key, &e.val, nullptr);
+            if (t == tri::unknown && !pi.no_fail)
+                return false;
+            if (t == tri::yes)
+                picked.push_back(i);
+        }
+        return true;
+    }
+
+    // calc_index_count for one element: a position from the front (or from
+    // the back when negative), nullopt when outside.
+    static std::optional<std::size_t> pick_index(std::int64_t i, std::size_t n) {
+        if (i >= 0)
+            return static_cast<std::uint64_t>(i) < n ? std::optional<std::size_t>(static_cast<std::size_t>(i))
+                                                      : std::nullopt;
+        const std::uint64_t back = 0 - static_cast<std::uint64_t>(i);
+        return back <= n ? std::optional<std::size_t>(n - static_cast<std::size_t>(back)) : std::nullopt;
+    }
+
+    // select: c (a list or map) at `level`; MATCHING_TREE fills `tree` with c
+    // pruned to the picked paths, the other modes append to `leaf`.
+    static bool select_level(const detail::path_info& pi,
+                             std::size_t level,
+                             const value& c,
+                             value& tree,
+                             list& leaf) {
+        const bool is_tree = pi.mode == path_flags::matching_tree;
+        const bool is_leaf = level + 1 == pi.steps.size();
+        std::vector<std::size_t> picked;
+        if (!pick_children(pi, level, c, picked))
+            return false;
+        if (c.is_list()) {
+            const list& l = c.as_list();
+            list out(l.empty() ? l.order() : list_order::unordered);
+            for (std::size_t i : picked) {
+                const value& e = l[i];
+                if (!is_leaf && (e.is_list() || e.is_map())) {
+                    value sub;
+                    if (!select_level(pi, level + 1, e, sub, leaf))
+                        return false;
+                    if (is_tree)
+                        out.push_back(std::move(sub));
+                } else if (is_tree) {
+                    out.push_back(e);
+                } else if (is_leaf) {
+                    leaf.push_back(e);
+                }
+            }
+            if (is_tree)
+                tree = value(std::move(out));
+            return true;
+        }
+        const map& m = c.as_map();
+        map out(m.empty() ? m.order() : map_order::unordered);
+        for (std::size_t i : picked) {
+            const map_entry& e = m.entry_at(i);
+            if (!is_leaf && (e.val.is_list() || e.val.is_map())) {
+                value sub;
+                if (!select_level(pi, level + 1, e.val, sub, leaf))
+                    return false;
+                if (is_tree)
+                    out.put(e.key, std::move(sub));
+            } else if (is_tree) {
+                out.put(e.key, e.val);
+            } else if (is_leaf) {
+                if ((pi.mode & path_flags::map_key) != 0)
+                    leaf.push_back(e.key);
+                if ((pi.mode & path_flags::value) != 0)
+                    leaf.push_back(e.val);
+            }
+        }
+        if (is_tree)
+            tree = value(std::move(out));
+        return true;
+    }
+
+    // modify: c (a list or map) at `level`, in place; each picked child at
+    // the last level becomes the modify expression's value (removed for
+    // remove_result); an ORDERED list is sorted again.
+    static bool apply_level(const detail::path_info& pi, std::size_t level, value& c) {
+        const bool is_leaf = level + 1 == pi.steps.size();
+        std::vector<std::size_t> picked;
+        if (!pick_children(pi, level, c, picked))
+            return false;
+        std::vector<std::size_t> removed;
+        // The new value of child `e` (key k, position pos); false fails the call.
+        auto modify = [&](const value* k, value& e, std::size_t pos, bool& remove) {
+            const value index_v(static_cast<std::int64_t>(pos));
+            value out;
+            switch (element_eval(*pi.mod, k, &e, k == nullptr ? &index_v : nullptr, out)) {
+            case outcome::unknown:
+                return pi.no_fail;
+            case outcome::remove:
+                remove = true;
+                return true;
+            default:
+                if (detail::has_nonstorage(out))
+                    return false;
+                e = std::move(out);
+                return true;
+            }
+        };
+        if (c.is_list()) {
+            list& l = c.as_list();
+            for (std::size_t i : picked) {
+                value e = l[i];
+                bool remove = false;
+                if (!is_leaf) {
+                    if (!(e.is_list() || e.is_map()))
+                        continue;
+                    if (!apply_level(pi, level + 1, e))
+                        return false;
+                } else if (!modify(nullptr, e, i, remove)) {
+                    return false;
+                }
+                if (remove)
+                    removed.push_back(i);
+                else
+                    l.set(i, std::move(e));
+            }
+            if (!removed.empty())
+                l.erase_positions(removed);
+            if (l.is_ordered())
+                l.sort();
+            return true;
+        }
+        map& m = c.as_map();
+        for (std::size_t i : picked) {
+            value e = m.value_at(i);
+            bool remove = false;
+            if (!is_leaf) {
+                if (!(e.is_list() || e.is_map()))
+                    continue;
+                if (!apply_level(pi, level + 1, e))
+                    return false;
+            } else if (!modify(&m.key_at(i), e, i, remove)) {
+                return false;
+            }
+            if (remove)
+                removed.push_back(i);
+            else
+                m.set_value_at(i, std::move(e));
+        }
+        for (auto it = removed.rbegin(); it != removed.rend(); ++it)
+            m.erase_at(*it);
+        return true;
+    }
+
+    // A select / modify by path call on operand b.
+    static bool path_call(const detail::call_info& ci, value b, value& out) {
+        const detail::path_info& pi = *ci.path;
+        if (!pi.valid || !(b.is_list() || b.is_map()))
+            return false;
+        if (pi.mode == path_flags::apply) {
+            // (apply needs a modify call: a read call's CDT op has nowhere to write.)
+            if (!ci.modify || !apply_level(pi, 0, b) || !detail::is_type(b, ci.declared))
+                return false;
+            out = std::move(b);
+            return true;
+        }
+        value tree;
+        list leaf;
+        if (!select_level(pi, 0, b, tree, leaf))
+            return false;
+        // A modify call of a select returns its operand as it was.
+        value res = ci.modify ? std::move(b)
+                              : pi.mode == path_flags::matching_tree ? std::move(tree)
+                                                                     : value(std::move(leaf));
+        if (!detail::is_type(res, ci.declared))
+            return false;
+        out = std::move(res);
+        return true;
     }
 
     bool call(const detail::node& nd, std::uint32_t i, value& out) {
@@ -2847,6 +3346,8 @@ private:
         value b;
         if (!ev(c, b))
             return false;
+        if (ci.path != nullptr)
+            return path_call(ci, std::move(b), out);
         if (ci.bits) {
             std::optional<value> blob;
             if (b.is_bytes())
@@ -2910,6 +3411,7 @@ private:
     const record_view& m_r;
     const detail::node* m_nodes;
     std::unique_ptr<std::optional<value>[]> m_vars;
+    const detail::loop_vars* m_loop = nullptr; // a path expression's element, if any
     std::uint32_t m_known = 0; // which m_bin slots are looked up
     std::array<const value*, detail::cached_bins> m_bin;
 };
