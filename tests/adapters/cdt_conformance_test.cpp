@@ -87,6 +87,12 @@
 //     the raw return types 9-12 (and 14, 15) on every list and map selector,
 //     get and remove, INVERTED or not, found and not found, on UNORDERED and
 //     ORDERED lists and UNORDERED and KV_ORDERED maps (1,280 cases).
+//   * path_random: gen_path_cases.py --seed 1 --count 2000: path expressions
+//     of 8.1 (select_by_path with every flag, modify_by_path with
+//     remove_result, loop variables in all-children and and-filters,
+//     map_keys_in, ordinary steps, NO_FAIL against errors, wrong types,
+//     rank ties), recorded with `kvmodel cdt --backend aerospike` against
+//     8.1.2.0.
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and

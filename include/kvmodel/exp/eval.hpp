@@ -3068,7 +3068,8 @@ private:
     static bool pick_children(const detail::path_info& pi,
                               std::size_t level,
                               const value& c,
-                              std::vector<std::size_t>& picked) {
+                              std::vector<std::size_t>& picked,
+                              bool& jumped) {
         const detail::path_step& st = pi.steps[level];
         const bool leaf = level + 1 == pi.steps.size();
         const std::uint32_t by = st.type & 0x0f;
@@ -3088,7 +3089,10 @@ private:
                 std::optional<std::size_t> at = pick_index(st.index, n);
                 if (!at)
                     return true;
-                std::size_t idx = by == 0 ? *at : l.index_at_rank(*at);
+                std::size_t idx = *at;
+                if (by == 1 && !l.is_ordered())
+                    idx = rank_select(n, idx, [&](std::size_t x) -> const value& { return l[x]; });
+                jumped = by == 1;
                 const value index_v(static_cast<std::int64_t>(idx));
                 if (st.and_filter == nullptr ||
                     filter_on(*st.and_filter, nullptr, &l[idx], &index_v) == tri::yes)
@@ -3121,7 +3125,10 @@ private:
             std::optional<std::size_t> at = pick_index(st.index, n);
             if (!at)
                 return true;
-            std::size_t idx = by == 0 ? *at : m.index_at_rank(*at);
+            std::size_t idx = by == 0 ? *at : rank_select(n, *at, [&](std::size_t x) -> const value& {
+                return m.value_at(x);
+            });
+            jumped = true;
             const map_entry& e = m.entry_at(idx);
             if (st.and_filter == nullptr || filter_on(*st.and_filter, &e.key, &e.val, nullptr) == tri::yes)
                 picked.push_back(idx);
@@ -3162,6 +3169,49 @@ private:
         return true;
     }
 
+    // The position of the element of rank `rank` among n (at(i): element
+    // i), found as cdt.c's order_index_qselect finds it: a quickselect with
+    // the middle element as pivot, so among equal elements the one it
+    // returns is where its partitioning leaves them, not the first.
+    template <class At>
+    static std::size_t rank_select(std::size_t n, std::size_t rank, At at) {
+        if (n < 2)
+            return 0;
+        std::vector<std::size_t> ord(n);
+        for (std::size_t k = 0; k < n; ++k)
+            ord[k] = k;
+        auto cmp = [&](std::size_t x, std::size_t y) { return kvmodel::compare(at(x), at(y)); };
+        std::size_t lb = 0;
+        std::size_t ub = n - 1;
+        while (true) {
+            const std::size_t mid = lb + (ub - lb) / 2;
+            const std::size_t pidx = ord[mid];
+            std::size_t lo = lb + 1;
+            std::size_t hi = ub;
+            std::swap(ord[lb], ord[mid]);
+            while (true) {
+                while (lo < hi && cmp(ord[lo], pidx) < 0)
+                    ++lo;
+                while (lo <= hi && hi != lb && cmp(pidx, ord[hi]) < 0)
+                    --hi;
+                if (lo >= hi)
+                    break;
+                std::swap(ord[lo], ord[hi]);
+                ++lo;
+                --hi;
+            }
+            std::swap(ord[lb], ord[hi]);
+            if (hi == rank)
+                return pidx;
+            if (hi < rank)
+                lb = hi + 1;
+            else
+                ub = hi - 1;
+            if (lb >= ub)
+                return ord[lb];
+        }
+    }
+
     // calc_index_count for one element: a position from the front (or from
     // the back when negative), nullopt when outside.
     static std::optional<std::size_t> pick_index(std::int64_t i, std::size_t n) {
@@ -3172,17 +3222,36 @@ private:
         return back <= n ? std::optional<std::size_t>(n - static_cast<std::size_t>(back)) : std::nullopt;
     }
 
+    // cdt.c reads a container's elements in order; after a map index or
+    // rank step, or a list rank step, that found its element, it sets its
+    // reader to the end of the whole bin (not of that container). Reading on
+    // then fails the call: any sibling after the picked child, at any level
+    // above, that the walk would still read (every level but those same
+    // jumping steps, which skip their rest). `at_end` carries that state.
+    static bool read_on(const detail::path_info& pi,
+                        std::size_t level,
+                        const value& c,
+                        std::size_t i,
+                        bool at_end) {
+        const std::uint32_t by = pi.steps[level].type & 0x0f;
+        const bool jumps = by == 1 || (by == 0 && c.is_map());
+        const std::size_t n = c.is_list() ? c.as_list().size() : c.as_map().size();
+        return !at_end || jumps || i + 1 >= n;
+    }
+
     // select: c (a list or map) at `level`; MATCHING_TREE fills `tree` with c
     // pruned to the picked paths, the other modes append to `leaf`.
     static bool select_level(const detail::path_info& pi,
                              std::size_t level,
                              const value& c,
                              value& tree,
-                             list& leaf) {
+                             list& leaf,
+                             bool& at_end) {
         const bool is_tree = pi.mode == path_flags::matching_tree;
         const bool is_leaf = level + 1 == pi.steps.size();
         std::vector<std::size_t> picked;
-        if (!pick_children(pi, level, c, picked))
+        bool jumped = false;
+        if (!pick_children(pi, level, c, picked, jumped))
             return false;
         if (c.is_list()) {
             const list& l = c.as_list();
@@ -3191,7 +3260,8 @@ private:
                 const value& e = l[i];
                 if (!is_leaf && (e.is_list() || e.is_map())) {
                     value sub;
-                    if (!select_level(pi, level + 1, e, sub, leaf))
+                    if (!select_level(pi, level + 1, e, sub, leaf, at_end) ||
+                        !read_on(pi, level, c, i, at_end))
                         return false;
                     if (is_tree)
                         out.push_back(std::move(sub));
@@ -3203,6 +3273,7 @@ private:
             }
             if (is_tree)
                 tree = value(std::move(out));
+            at_end = at_end || jumped;
             return true;
         }
         const map& m = c.as_map();
@@ -3211,7 +3282,8 @@ private:
             const map_entry& e = m.entry_at(i);
             if (!is_leaf && (e.val.is_list() || e.val.is_map())) {
                 value sub;
-                if (!select_level(pi, level + 1, e.val, sub, leaf))
+                if (!select_level(pi, level + 1, e.val, sub, leaf, at_end) ||
+                    !read_on(pi, level, c, i, at_end))
                     return false;
                 if (is_tree)
                     out.put(e.key, std::move(sub));
@@ -3226,16 +3298,18 @@ private:
         }
         if (is_tree)
             tree = value(std::move(out));
+        at_end = at_end || jumped;
         return true;
     }
 
     // modify: c (a list or map) at `level`, in place; each picked child at
     // the last level becomes the modify expression's value (removed for
     // remove_result); an ORDERED list is sorted again.
-    static bool apply_level(const detail::path_info& pi, std::size_t level, value& c) {
+    static bool apply_level(const detail::path_info& pi, std::size_t level, value& c, bool& at_end) {
         const bool is_leaf = level + 1 == pi.steps.size();
         std::vector<std::size_t> picked;
-        if (!pick_children(pi, level, c, picked))
+        bool jumped = false;
+        if (!pick_children(pi, level, c, picked, jumped))
             return false;
         std::vector<std::size_t> removed;
         // The new value of child `e` (key k, position pos); false fails the call.
@@ -3255,49 +3329,46 @@ private:
                 return true;
             }
         };
+        // Child i's new value e (or its removal); false fails the call.
+        auto visit = [&](const value* k, value& e, std::size_t i, bool& remove) {
+            if (is_leaf)
+                return modify(k, e, i, remove);
+            if (!(e.is_list() || e.is_map()))
+                return true;
+            return apply_level(pi, level + 1, e, at_end) && read_on(pi, level, c, i, at_end);
+        };
         if (c.is_list()) {
-            list& l = c.as_list();
             for (std::size_t i : picked) {
-                value e = l[i];
+                value e = c.as_list()[i];
                 bool remove = false;
-                if (!is_leaf) {
-                    if (!(e.is_list() || e.is_map()))
-                        continue;
-                    if (!apply_level(pi, level + 1, e))
-                        return false;
-                } else if (!modify(nullptr, e, i, remove)) {
+                if (!visit(nullptr, e, i, remove))
                     return false;
-                }
                 if (remove)
                     removed.push_back(i);
                 else
-                    l.set(i, std::move(e));
+                    c.as_list().set(i, std::move(e));
             }
+            list& l = c.as_list();
             if (!removed.empty())
                 l.erase_positions(removed);
             if (l.is_ordered())
                 l.sort();
-            return true;
-        }
-        map& m = c.as_map();
-        for (std::size_t i : picked) {
-            value e = m.value_at(i);
-            bool remove = false;
-            if (!is_leaf) {
-                if (!(e.is_list() || e.is_map()))
-                    continue;
-                if (!apply_level(pi, level + 1, e))
+        } else {
+            for (std::size_t i : picked) {
+                const value k = c.as_map().key_at(i);
+                value e = c.as_map().value_at(i);
+                bool remove = false;
+                if (!visit(&k, e, i, remove))
                     return false;
-            } else if (!modify(&m.key_at(i), e, i, remove)) {
-                return false;
+                if (remove)
+                    removed.push_back(i);
+                else
+                    c.as_map().set_value_at(i, std::move(e));
             }
-            if (remove)
-                removed.push_back(i);
-            else
-                m.set_value_at(i, std::move(e));
+            for (auto it = removed.rbegin(); it != removed.rend(); ++it)
+                c.as_map().erase_at(*it);
         }
-        for (auto it = removed.rbegin(); it != removed.rend(); ++it)
-            m.erase_at(*it);
+        at_end = at_end || jumped;
         return true;
     }
 
@@ -3308,14 +3379,16 @@ private:
             return false;
         if (pi.mode == path_flags::apply) {
             // (apply needs a modify call: a read call's CDT op has nowhere to write.)
-            if (!ci.modify || !apply_level(pi, 0, b) || !detail::is_type(b, ci.declared))
+            bool at_end = false;
+            if (!ci.modify || !apply_level(pi, 0, b, at_end) || !detail::is_type(b, ci.declared))
                 return false;
             out = std::move(b);
             return true;
         }
         value tree;
         list leaf;
-        if (!select_level(pi, 0, b, tree, leaf))
+        bool at_end = false;
+        if (!select_level(pi, 0, b, tree, leaf, at_end))
             return false;
         // A modify call of a select returns its operand as it was.
         value res = ci.modify ? std::move(b)
