@@ -93,6 +93,8 @@
 //     map_keys_in, ordinary steps, NO_FAIL against errors, wrong types,
 //     rank ties), recorded with `kvmodel cdt --backend aerospike` against
 //     8.1.2.0.
+//   * path_client_suite: gen_path_client_suite.py: the path-expression
+//     scenarios of the Python client's tests as expression cases.
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and

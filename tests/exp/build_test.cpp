@@ -175,4 +175,31 @@ TEST_CASE("every builder output compiles", "[exp][build]") {
     }
 }
 
+TEST_CASE("path expressions pack as as_exp_select_by_path / modify_by_path", "[exp][build][path]") {
+    // The expected bytes are what the C client 7.5.0's as_exp_compile packs
+    // for the same macro calls (as_cdt_ctx_add_all_children packs `true`,
+    // an and-filter the type 0x204, map_keys_in the key list as a value).
+    const e::path sel_ctx{e::ctx_all_children(), e::ctx_step(cdt::ctx_step::map_key(value("x")))};
+    CHECK(e::select_by_path(sel_ctx, e::type::list, e::path_flags::value, e::bin_map("m")).bytes() ==
+          b{0x95, 0x7f, 0x04, 0x00, 0x93, 0xcc, 0xfe, 0x94, 0x04, 0xc3, 0x22, 0xa2, 0x03, 0x78, 0x01,
+            0x93, 0x51, 0x05, 0xa1, 0x6d});
+    const e::expr f = e::loopvar_int(e::loopvar::value) > 1;
+    const e::expr g = e::loopvar_str(e::loopvar::key) == "a";
+    CHECK(f.bytes() == b{0x93, 0x03, 0x93, 0x7a, 0x02, 0x01, 0x01});
+    const e::path mod_ctx{e::ctx_map_keys_in(list{value("a"), value(std::int64_t{7})}),
+                          e::ctx_and_filter(g), e::ctx_all_children_with_filter(f),
+                          e::ctx_step(cdt::ctx_step::list_index(-1))};
+    const e::expr mod = e::add(e::loopvar_int(e::loopvar::value), 100);
+    CHECK(e::modify_by_path(mod_ctx, e::type::map, mod, e::path_flags::no_fail, e::bin_map("m"))
+              .bytes() ==
+          b{0x95, 0x7f, 0x05, 0x40, 0x94, 0xcc, 0xfe, 0x98, 0x2a, 0x92, 0xa2, 0x03, 0x61, 0x07, 0xcd,
+            0x02, 0x04, 0x93, 0x01, 0x93, 0x7a, 0x03, 0x00, 0xa2, 0x03, 0x61, 0x04, 0x93, 0x03, 0x93,
+            0x7a, 0x02, 0x01, 0x01, 0x10, 0xff, 0x14, 0x93, 0x14, 0x93, 0x7a, 0x02, 0x01, 0x64, 0x93,
+            0x51, 0x05, 0xa1, 0x6d});
+    CHECK(e::remove_result().bytes() == b{0x91, 0x64});
+    CHECK(e::map_keys_in(e::bin_map("m")).bytes() == b{0x92, 0x65, 0x93, 0x51, 0x05, 0xa1, 0x6d});
+    CHECK(e::map_values_in(e::bin_map("m")).bytes() == b{0x92, 0x66, 0x93, 0x51, 0x05, 0xa1, 0x6d});
+    CHECK(e::loopvar_bool(e::loopvar::value).bytes() == b{0x93, 0x7a, 0x01, 0x01});
+}
+
 } // namespace exp_build_test

@@ -5,7 +5,8 @@
 //    evaluated directly on the tree by a naive reference written here from
 //    exp.c's eval_* semantics (unknown propagation, wrapping arithmetic,
 //    shift counts modulo 64, division rules). 0 divergences.
-// 2. Decoder: random bytes and single-byte mutations of valid expressions;
+// 2. Decoder: random bytes and single-byte mutations of valid expressions
+//    (path expressions among them);
 //    compile returns a status every time (never a crash, an over-read or a
 //    giant allocation: the sanitizers watch), and whatever compiles
 //    evaluates without crashing.
@@ -976,6 +977,30 @@ TEST_CASE("the evaluator agrees with a naive reference on random expressions", "
     CHECK(unknowns < done / 10 * 9);
 }
 
+// A path expression over bin "l" (or a nested constant) for the decoder
+// to mutate: filters, and-filters, key lists, a modify expression.
+e::expr path_seed(u64 k) {
+    const e::expr l = e::bin_list("l");
+    switch (k % 4) {
+    case 0:
+        return e::select_by_path({e::ctx_all_children_with_filter(e::loopvar_int(e::loopvar::value) > 0)},
+                                 e::type::list, e::path_flags::value, l);
+    case 1:
+        return e::modify_by_path({e::ctx_all_children()}, e::type::list,
+                                 e::add(e::loopvar_int(e::loopvar::value), 1), 0, l);
+    case 2:
+        return e::modify_by_path({e::ctx_step(cdt::ctx_step::list_index(0)),
+                                  e::ctx_and_filter(e::loopvar_int(e::loopvar::index) == 0)},
+                                 e::type::list, e::remove_result(), e::path_flags::no_fail, l);
+    default: {
+        const value m(map{{value("a"), value(list{value(std::int64_t{1})})}, {value(std::int64_t{2}), value("b")}});
+        return e::select_by_path({e::ctx_all_children(), e::ctx_map_keys_in(list{value("a")})}, e::type::list,
+                                 e::path_flags::map_key_value | e::path_flags::no_fail,
+                                 e::val(value(list{m, m})));
+    }
+    }
+}
+
 TEST_CASE("the decoder answers a status on random and mutated bytes", "[exp][fuzz]") {
     const u64 seed = test::seed_for("exp_decoder_fuzz");
     const std::size_t rounds = test::fuzz_ops(default_evals) / 5;
@@ -996,8 +1021,7 @@ TEST_CASE("the decoder answers a status on random and mutated bytes", "[exp][fuz
                                              : static_cast<std::uint8_t>(rng())));
             }
         } else {
-            built x = g.make(static_cast<ty>(g.below(4)), 3);
-            b = x.x.bytes();
+            b = i % 4 == 1 ? path_seed(rng()).bytes() : g.make(static_cast<ty>(g.below(4)), 3).x.bytes();
             std::size_t muts = 1 + rng() % 3;
             for (std::size_t m = 0; m < muts && !b.empty(); ++m) {
                 std::size_t at = rng() % b.size();
