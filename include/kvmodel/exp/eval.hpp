@@ -16,15 +16,25 @@
 // all-float, logic booleans, ...), an invalid bin or variable name, an
 // undefined or duplicate variable, a bad regex, digest_modulo(0), a packed
 // size of 1 MiB or more, nesting deeper than max_depth. GeoJSON values and
-// cmp_geo and path expressions (select/modify by path) are refused with
-// PARAMETER_ERROR naming them: kvmodel has no GeoJSON type, and the rest is
-// future work. Bit calls run the blob engine (exp/detail/bits.hpp); HLL
+// cmp_geo are refused with PARAMETER_ERROR naming them: kvmodel has no
+// GeoJSON type. Bit calls run the blob engine (exp/detail/bits.hpp); HLL
 // values, bins and calls the HLL engine (exp/detail/hll.hpp: an HLL is a
 // bytes value holding a sketch). A
 // call of more than 18 arguments is refused too (the server asserts on it).
-// Loop variables and remove_result, which only mean something inside path
-// expressions, evaluate to unknown elsewhere; so do a list set-order and a
-// map set-policy call inside an expression (not implemented).
+// A list set-order and a map set-policy call inside an expression evaluate
+// to unknown (not implemented).
+//
+// Path expressions (select_by_path, modify_by_path: a call with CDT op
+// cdt_select) walk their operand as cdt.c's cdt_select_* functions do (see
+// evaluator's "path expressions" section): the build step checks only the
+// call's shape; the context and the modify expression are parsed and built
+// when the call runs, as the server does, so a bad one makes the call
+// unknown. Filters and modify expressions run without a record (bin and
+// metadata reads are unknown, as the server gives them none) and read the
+// element's loop variables; loop variables are unknown elsewhere, and
+// remove_result means something only as a modify expression's value.
+// Walking costs O(size of the operand) per call plus the filters'
+// evaluations, and recurses only as deep as the context (64 levels at most).
 //
 // evaluate (the server's eval_* functions): the result is a value or
 // *unknown* (std::nullopt): a missing bin, a bin of another type than the
