@@ -35,6 +35,10 @@
 // remove_result means something only as a modify expression's value.
 // Walking costs O(size of the operand) per call plus the filters'
 // evaluations, and recurses only as deep as the context (64 levels at most).
+// One deliberate difference: an and-filter on a map index or rank step that
+// passes makes 8.1.2 send a garbled map (its loop variables move the
+// reader the step then copies the entry from; a modify writes at the wrong
+// offsets); kvmodel answers what the step means, the entry picked.
 //
 // evaluate (the server's eval_* functions): the result is a value or
 // *unknown* (std::nullopt): a missing bin, a bin of another type than the
