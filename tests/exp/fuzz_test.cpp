@@ -4,7 +4,8 @@
 //    tree is packed by the builder, compiled and evaluated by exp::, and
 //    evaluated directly on the tree by a naive reference written here from
 //    exp.c's eval_* semantics (unknown propagation, wrapping arithmetic,
-//    shift counts modulo 64, division rules). 0 divergences.
+//    shift counts modulo 64, division rules), path expressions over a list
+//    bin among them. 0 divergences.
 // 2. Decoder: random bytes and single-byte mutations of valid expressions
 //    (path expressions among them);
 //    compile returns a status every time (never a crash, an over-read or a
@@ -81,6 +82,7 @@ enum class rk : std::uint8_t {
     in_list,
     set_name,
     list_size,
+    path_count, // a path expression over bin "l" (sub 0: select, 1: modify)
     digest_mod,
     ttl,
 };
@@ -178,6 +180,17 @@ struct ref {
             if (b == nullptr || !b->is_list())
                 return std::nullopt;
             return value(static_cast<i64>(b->as_list().size()));
+        }
+        case rk::path_count: {
+            // sub 0: how many elements of l are > v (selected); sub 1: how
+            // many are left once those < v are removed (>= v).
+            const value* b = find(rec, "l");
+            if (b == nullptr || !b->is_list())
+                return std::nullopt;
+            i64 c = 0;
+            for (const value& x : b->as_list())
+                c += n.sub == 0 ? (x.as_int() > n.v.as_int()) : (x.as_int() >= n.v.as_int());
+            return value(c);
         }
         case rk::cmp: {
             opt a = eval(n.kids[0]);
@@ -805,7 +818,27 @@ private:
         return r;
     }
 
+    // A path expression over the int list bin "l", counted.
+    built path_count() {
+        const i64 k = integer();
+        const e::expr l = e::bin_list("l");
+        const e::expr elem = e::loopvar_int(e::loopvar::value);
+        built r;
+        r.n.kind = rk::path_count;
+        r.n.type = ty::i;
+        r.n.v = value(k);
+        r.n.sub = static_cast<int>(below(2));
+        r.x = r.n.sub == 0
+                  ? e::list_size(e::select_by_path({e::ctx_all_children_with_filter(elem > k)},
+                                                   e::type::list, e::path_flags::value, l))
+                  : e::list_size(e::modify_by_path({e::ctx_all_children_with_filter(elem < k)},
+                                                   e::type::list, e::remove_result(), 0, l));
+        return r;
+    }
+
     built make_int(int depth) {
+        if (chance(3))
+            return path_count();
         switch (below(11)) {
         case 0:
         case 1:
