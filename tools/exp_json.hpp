@@ -427,8 +427,8 @@ private:
             return false;
         }
 
-        /// A path ctx: a non-empty list of cdt-json.md ctx steps and the
-        /// spec's path steps.
+        /// A path ctx: a list of cdt-json.md ctx steps and the
+        /// spec's path steps (empty: the server refuses it, unknown).
         exp::path path_ctx(std::size_t i) const {
             const json& a = arg(i);
             if (!a.is_array())
