@@ -95,6 +95,9 @@
 //     8.1.2.0.
 //   * path_client_suite: gen_path_client_suite.py: the path-expression
 //     scenarios of the Python client's tests as expression cases.
+//   * path_probes: gen_path_probes.py: path calls inside other calls and
+//     filters, on constants and nil, an empty context, let / cond /
+//     WILDCARD modify expressions, loop variables outside a path.
 // Every suite with a recorded answers file in that directory runs.
 //
 // This test runs every case through `kvmodel cdt`'s runner on sim::cluster and
