@@ -26,10 +26,11 @@
 //
 // Path expressions (select_by_path, modify_by_path: a call with CDT op
 // cdt_select) walk their operand as cdt.c's cdt_select_* functions do (see
-// evaluator's "path expressions" section): the build step checks only the
-// call's shape; the context and the modify expression are parsed and built
-// when the call runs, as the server does, so a bad one makes the call
-// unknown. Filters and modify expressions run without a record (bin and
+// evaluator's "path expressions" section): the server's build step checks
+// only the call's shape and parses the context and the modify expression
+// when the call runs, so kvmodel's compile refuses only a bad shape and
+// marks a bad context or modify expression (parsed once, at compile) to
+// make the call unknown. Filters and modify expressions run without a record (bin and
 // metadata reads are unknown, as the server gives them none) and read the
 // element's loop variables; loop variables are unknown elsewhere, and
 // remove_result means something only as a modify expression's value.
@@ -3087,6 +3088,17 @@ private:
         const detail::path_step& st = pi.steps[level];
         const bool leaf = level + 1 == pi.steps.size();
         const std::uint32_t by = st.type & 0x0f;
+        // A looping step's verdict on child i, then its and-filter; unknown
+        // fails the call unless NO_FAIL (then no).
+        auto settle = [&](tri t, const value* key, const value* val, const value* index, std::size_t i) {
+            if (t == tri::yes && st.and_filter != nullptr)
+                t = filter_on(*st.and_filter, key, val, index);
+            if (t == tri::unknown && !pi.no_fail)
+                return false;
+            if (t == tri::yes)
+                picked.push_back(i);
+            return true;
+        };
         if (c.is_list()) {
             const list& l = c.as_list();
             const bool has_ext = l.is_ordered() || l.persist_index();
@@ -3120,12 +3132,8 @@ private:
                     t = st.filter == nullptr ? tri::yes : filter_on(*st.filter, nullptr, &l[i], &index_v);
                 else if (by == 3)
                     t = kvmodel::compare(l[i], st.v) == 0 ? tri::yes : tri::no;
-                if (t == tri::yes && st.and_filter != nullptr)
-                    t = filter_on(*st.and_filter, nullptr, &l[i], &index_v);
-                if (t == tri::unknown && !pi.no_fail)
+                if (!settle(t, nullptr, &l[i], &index_v, i))
                     return false;
-                if (t == tri::yes)
-                    picked.push_back(i);
             }
             return true;
         }
@@ -3173,12 +3181,8 @@ private:
                                        [](const value& a, const value& b) { return kvmodel::compare(a, b) < 0; })
                         ? tri::yes
                         : tri::no;
-            if (t == tri::yes && st.and_filter != nullptr)
-                t = filter_on(*st.and_filter, &e.key, &e.val, nullptr);
-            if (t == tri::unknown && !pi.no_fail)
+            if (!settle(t, &e.key, &e.val, nullptr, i))
                 return false;
-            if (t == tri::yes)
-                picked.push_back(i);
         }
         return true;
     }
