@@ -222,9 +222,12 @@ inline constexpr std::string_view unsupported_prefixes[] = {
 
 /// Path expression flags (as_exp_path_select_flags / _modify_flags names).
 inline constexpr flag_name path_flag_names[] = {
-    {"MATCHING_TREE", exp::path_flags::matching_tree}, {"VALUE", exp::path_flags::value},
-    {"LIST_VALUE", exp::path_flags::list_value},       {"MAP_VALUE", exp::path_flags::map_value},
-    {"MAP_KEY", exp::path_flags::map_key},             {"MAP_KEY_VALUE", exp::path_flags::map_key_value},
+    {"MATCHING_TREE", exp::path_flags::matching_tree},
+    {"VALUE", exp::path_flags::value},
+    {"LIST_VALUE", exp::path_flags::list_value},
+    {"MAP_VALUE", exp::path_flags::map_value},
+    {"MAP_KEY", exp::path_flags::map_key},
+    {"MAP_KEY_VALUE", exp::path_flags::map_key_value},
     {"NO_FAIL", exp::path_flags::no_fail},
 };
 
@@ -331,7 +334,7 @@ private:
 
         exp::expr build() const {
             if (exp::expr out; value_macro(out) || plain(out) || metadata(out) || path(out) ||
-                                cdt(out) || bits(out))
+                               cdt(out) || bits(out))
                 return out;
             for (std::string_view pre : unsupported_prefixes)
                 if (std::string_view(name).substr(0, pre.size()) == pre)
@@ -438,7 +441,8 @@ private:
                 const json& st = a[k];
                 const std::string w = at(i) + "[" + std::to_string(k) + "]";
                 const json* type = st.is_object() ? field(st, "type") : nullptr;
-                const std::string t = type != nullptr && type->is_string() ? type->get<std::string>() : "";
+                const std::string t =
+                    type != nullptr && type->is_string() ? type->get<std::string>() : "";
                 auto only = [&](std::size_t fields) {
                     if (st.size() != fields)
                         reject(w + " (" + t + "): unexpected fields in " + brief(st));
@@ -478,29 +482,37 @@ private:
             if (name == "modify_by_path") {
                 need(5);
                 auto flags = static_cast<std::uint32_t>(to_flags(arg(3), path_flag_names, at(3)));
-                out = exp::modify_by_path(path_ctx(0), to_exp_type(arg(1), at(1)), e(2), flags, e(4));
+                out =
+                    exp::modify_by_path(path_ctx(0), to_exp_type(arg(1), at(1)), e(2), flags, e(4));
                 return true;
             }
             static constexpr std::pair<std::string_view, exp::type> loopvars[] = {
-                {"loopvar_map", exp::type::map},     {"loopvar_list", exp::type::list},
-                {"loopvar_str", exp::type::string},  {"loopvar_int", exp::type::integer},
-                {"loopvar_float", exp::type::floating}, {"loopvar_blob", exp::type::blob},
-                {"loopvar_bool", exp::type::boolean}, {"loopvar_nil", exp::type::nil},
-                {"loopvar_geojson", exp::type::geojson}, {"loopvar_hll", exp::type::hll},
+                {"loopvar_map", exp::type::map},
+                {"loopvar_list", exp::type::list},
+                {"loopvar_str", exp::type::string},
+                {"loopvar_int", exp::type::integer},
+                {"loopvar_float", exp::type::floating},
+                {"loopvar_blob", exp::type::blob},
+                {"loopvar_bool", exp::type::boolean},
+                {"loopvar_nil", exp::type::nil},
+                {"loopvar_geojson", exp::type::geojson},
+                {"loopvar_hll", exp::type::hll},
             };
             for (const auto& [n, t] : loopvars) {
                 if (n != name)
                     continue;
                 need(1);
                 static constexpr std::pair<std::string_view, exp::loopvar> ids[] = {
-                    {"KEY", exp::loopvar::key}, {"VALUE", exp::loopvar::value},
+                    {"KEY", exp::loopvar::key},
+                    {"VALUE", exp::loopvar::value},
                     {"INDEX", exp::loopvar::index}};
                 for (const auto& [idn, id] : ids)
                     if (arg(0).is_string() && arg(0).get<std::string>() == idn) {
                         out = exp::loop_var(t, id);
                         return true;
                     }
-                reject(at(0) + ": expected a loop variable id (KEY VALUE INDEX), got " + brief(arg(0)));
+                reject(at(0) + ": expected a loop variable id (KEY VALUE INDEX), got " +
+                       brief(arg(0)));
             }
             if (name == "remove_result" || name == "result_remove") {
                 need(0);

@@ -830,9 +830,14 @@ private:
         r.n.sub = static_cast<int>(below(2));
         r.x = r.n.sub == 0
                   ? e::list_size(e::select_by_path({e::ctx_all_children_with_filter(elem > k)},
-                                                   e::type::list, e::path_flags::value, l))
+                                                   e::type::list,
+                                                   e::path_flags::value,
+                                                   l))
                   : e::list_size(e::modify_by_path({e::ctx_all_children_with_filter(elem < k)},
-                                                   e::type::list, e::remove_result(), 0, l));
+                                                   e::type::list,
+                                                   e::remove_result(),
+                                                   0,
+                                                   l));
         return r;
     }
 
@@ -1016,18 +1021,29 @@ e::expr path_seed(u64 k) {
     const e::expr l = e::bin_list("l");
     switch (k % 4) {
     case 0:
-        return e::select_by_path({e::ctx_all_children_with_filter(e::loopvar_int(e::loopvar::value) > 0)},
-                                 e::type::list, e::path_flags::value, l);
+        return e::select_by_path(
+            {e::ctx_all_children_with_filter(e::loopvar_int(e::loopvar::value) > 0)},
+            e::type::list,
+            e::path_flags::value,
+            l);
     case 1:
-        return e::modify_by_path({e::ctx_all_children()}, e::type::list,
-                                 e::add(e::loopvar_int(e::loopvar::value), 1), 0, l);
+        return e::modify_by_path({e::ctx_all_children()},
+                                 e::type::list,
+                                 e::add(e::loopvar_int(e::loopvar::value), 1),
+                                 0,
+                                 l);
     case 2:
         return e::modify_by_path({e::ctx_step(cdt::ctx_step::list_index(0)),
                                   e::ctx_and_filter(e::loopvar_int(e::loopvar::index) == 0)},
-                                 e::type::list, e::remove_result(), e::path_flags::no_fail, l);
+                                 e::type::list,
+                                 e::remove_result(),
+                                 e::path_flags::no_fail,
+                                 l);
     default: {
-        const value m(map{{value("a"), value(list{value(std::int64_t{1})})}, {value(std::int64_t{2}), value("b")}});
-        return e::select_by_path({e::ctx_all_children(), e::ctx_map_keys_in(list{value("a")})}, e::type::list,
+        const value m(map{{value("a"), value(list{value(std::int64_t{1})})},
+                          {value(std::int64_t{2}), value("b")}});
+        return e::select_by_path({e::ctx_all_children(), e::ctx_map_keys_in(list{value("a")})},
+                                 e::type::list,
                                  e::path_flags::map_key_value | e::path_flags::no_fail,
                                  e::val(value(list{m, m})));
     }
@@ -1054,7 +1070,8 @@ TEST_CASE("the decoder answers a status on random and mutated bytes", "[exp][fuz
                                              : static_cast<std::uint8_t>(rng())));
             }
         } else {
-            b = i % 4 == 1 ? path_seed(rng()).bytes() : g.make(static_cast<ty>(g.below(4)), 3).x.bytes();
+            b = i % 4 == 1 ? path_seed(rng()).bytes()
+                           : g.make(static_cast<ty>(g.below(4)), 3).x.bytes();
             std::size_t muts = 1 + rng() % 3;
             for (std::size_t m = 0; m < muts && !b.empty(); ++m) {
                 std::size_t at = rng() % b.size();

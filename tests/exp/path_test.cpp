@@ -58,7 +58,8 @@ const e::expr m = e::bin_map("m");
 
 TEST_CASE("select_by_path returns values, keys, pairs or the matching tree", "[exp][path]") {
     const e::path x{e::ctx_all_children(), e::ctx_step(cdt::ctx_step::map_key(value("x")))};
-    CHECK(run(e::select_by_path(x, e::type::list, pf::value, m), sample()) == value(list{i(1), i(3)}));
+    CHECK(run(e::select_by_path(x, e::type::list, pf::value, m), sample()) ==
+          value(list{i(1), i(3)}));
     CHECK(run(e::select_by_path(x, e::type::list, pf::map_key, m), sample()) ==
           value(list{value("x"), value("x")}));
     CHECK(run(e::select_by_path(x, e::type::list, pf::map_key_value, m), sample()) ==
@@ -90,7 +91,8 @@ TEST_CASE("filters read the loop variables; unknown fails unless NO_FAIL", "[exp
               sample()) == value(list{i(7)}));
     // Map keys asked of a list: unknown, or nothing with NO_FAIL.
     const e::path all{e::ctx_all_children()};
-    CHECK_FALSE(run(e::select_by_path(all, e::type::list, pf::map_key, e::val(value(list{i(1)}))), sample()));
+    CHECK_FALSE(run(e::select_by_path(all, e::type::list, pf::map_key, e::val(value(list{i(1)}))),
+                    sample()));
     // Outside a path expression a loop variable is unknown.
     CHECK_FALSE(run(e::loopvar_int(loopvar::value), sample()));
 }
@@ -99,19 +101,23 @@ TEST_CASE("and_filter and map_keys_in narrow a step", "[exp][path]") {
     const e::path keys{e::ctx_map_keys_in(list{value("a"), value("c"), value("q")})};
     CHECK(run(e::select_by_path(keys, e::type::list, pf::map_key, m), sample()) ==
           value(list{value("a"), value("c")}));
-    const e::path x3{e::ctx_all_children(), e::ctx_step(cdt::ctx_step::map_key(value("x"))),
+    const e::path x3{e::ctx_all_children(),
+                     e::ctx_step(cdt::ctx_step::map_key(value("x"))),
                      e::ctx_and_filter(e::loopvar_int(loopvar::value) == 3)};
     CHECK(run(e::select_by_path(x3, e::type::list, pf::value, m), sample()) == value(list{i(3)}));
     // An and-filter first, or after an all-children step, makes the call unknown.
-    CHECK_FALSE(run(e::select_by_path({e::ctx_and_filter(true)}, e::type::list, pf::value, m), sample()));
-    CHECK_FALSE(run(e::select_by_path({e::ctx_all_children(), e::ctx_and_filter(true)}, e::type::list,
-                                      pf::value, m),
-                    sample()));
+    CHECK_FALSE(
+        run(e::select_by_path({e::ctx_and_filter(true)}, e::type::list, pf::value, m), sample()));
+    CHECK_FALSE(
+        run(e::select_by_path(
+                {e::ctx_all_children(), e::ctx_and_filter(true)}, e::type::list, pf::value, m),
+            sample()));
 }
 
 TEST_CASE("modify_by_path replaces or removes the picked elements", "[exp][path]") {
     const e::path leaves{e::ctx_all_children(), e::ctx_all_children()};
-    CHECK(run(e::modify_by_path(leaves, e::type::map, e::add(e::loopvar_int(loopvar::value), 100), 0, m),
+    CHECK(run(e::modify_by_path(
+                  leaves, e::type::map, e::add(e::loopvar_int(loopvar::value), 100), 0, m),
               sample()) ==
           value(map{{value("a"), value(map{{value("x"), i(101)}, {value("y"), i(102)}})},
                     {value("b"), value(map{{value("x"), i(103)}, {value("z"), i(104)}})},
@@ -123,15 +129,19 @@ TEST_CASE("modify_by_path replaces or removes the picked elements", "[exp][path]
                     {value("c"), i(5)}}));
     // An unknown modify expression fails the call, or keeps the element with NO_FAIL.
     CHECK_FALSE(run(e::modify_by_path(leaves, e::type::map, e::unknown(), 0, m), sample()));
-    CHECK(run(e::modify_by_path(leaves, e::type::map, e::unknown(), pf::no_fail, m), sample()) == sample());
+    CHECK(run(e::modify_by_path(leaves, e::type::map, e::unknown(), pf::no_fail, m), sample()) ==
+          sample());
     // INF is never stored.
     CHECK_FALSE(run(e::modify_by_path(leaves, e::type::map, e::inf(), pf::no_fail, m), sample()));
     // A read call cannot apply (select_by_path with the apply bit).
     CHECK_FALSE(run(e::select_by_path(leaves, e::type::map, pf::apply, m), sample()));
     // An ORDERED list is sorted again after its elements change.
     value ordered(list(std::vector<value>{i(1), i(2), i(3)}, list_order::ordered));
-    auto got = run(e::modify_by_path({e::ctx_all_children()}, e::type::list,
-                                     e::sub(0, e::loopvar_int(loopvar::value)), 0, e::bin_list("m")),
+    auto got = run(e::modify_by_path({e::ctx_all_children()},
+                                     e::type::list,
+                                     e::sub(0, e::loopvar_int(loopvar::value)),
+                                     0,
+                                     e::bin_list("m")),
                    ordered);
     REQUIRE(got);
     CHECK(*got == value(list{i(-3), i(-2), i(-1)}));
@@ -147,7 +157,8 @@ TEST_CASE("a picked map index stops the reader: a later sibling fails the call",
                      e::ctx_step(cdt::ctx_step::map_index(0))};
     CHECK_FALSE(run(e::select_by_path(b0, e::type::list, pf::value, m), sample()));
     // With nothing after it, the pick stands.
-    const value last(map{{value("a"), i(1)}, {value("b"), value(map{{value("x"), i(3)}, {value("z"), i(4)}})}});
+    const value last(
+        map{{value("a"), i(1)}, {value("b"), value(map{{value("x"), i(3)}, {value("z"), i(4)}})}});
     CHECK(run(e::select_by_path(b0, e::type::list, pf::value, m), last) == value(list{i(3)}));
 }
 
@@ -159,8 +170,10 @@ TEST_CASE("a walk over a large structure is linear and bounded", "[exp][path]") 
                     e::ctx_step(cdt::ctx_step::list_index(1))};
     CHECK(run(e::select_by_path(c, e::type::list, pf::value, e::bin_list("m")), value(big)) ==
           value(list{i(0), i(-1), i(-2)}));
-    auto all = run(e::select_by_path({e::ctx_all_children(), e::ctx_all_children()}, e::type::list,
-                                     pf::value, e::bin_list("m")),
+    auto all = run(e::select_by_path({e::ctx_all_children(), e::ctx_all_children()},
+                                     e::type::list,
+                                     pf::value,
+                                     e::bin_list("m")),
                    value(big));
     REQUIRE(all);
     CHECK(all->as_list().size() == 400'000);

@@ -1590,8 +1590,12 @@ inline path_step ctx_map_keys_in(const list& keys) {
 }
 
 namespace detail {
-inline expr path_call(type t, std::uint8_t system, const exp::path& c, std::int64_t flags,
-                      const expr* mod, const expr& bin) {
+inline expr path_call(type t,
+                      std::uint8_t system,
+                      const exp::path& c,
+                      std::int64_t flags,
+                      const expr* mod,
+                      const expr& bin) {
     expr e;
     auto w = writer(e);
     w.array_header(5);
@@ -1631,8 +1635,12 @@ inline expr select_by_path(const path& c, type rtype, std::uint32_t flags, const
 /// unknown unless path_flags::no_fail, which keeps the element.
 inline expr
 modify_by_path(const path& c, type rtype, const expr& mod, std::uint32_t flags, const expr& bin) {
-    return detail::path_call(rtype, call_system::cdt | call_system::modify_local, c,
-                             static_cast<std::int64_t>(flags | path_flags::apply), &mod, bin);
+    return detail::path_call(rtype,
+                             call_system::cdt | call_system::modify_local,
+                             c,
+                             static_cast<std::int64_t>(flags | path_flags::apply),
+                             &mod,
+                             bin);
 }
 
 } // namespace kvmodel::exp

@@ -134,7 +134,7 @@ enum class loopvar : std::uint8_t { key = 0, value = 1, index = 2 };
 /// every child, optionally filtered by an expression; an and-filter on the
 /// step before; a map's entries whose keys are in a list.
 namespace path_ctx {
-inline constexpr std::uint32_t exp = 0x04;         ///< all children (filter: an expression or `true`)
+inline constexpr std::uint32_t exp = 0x04; ///< all children (filter: an expression or `true`)
 inline constexpr std::uint32_t map_keys_in = 0x2a; ///< map entries whose key is in a list
 inline constexpr std::uint32_t and_filter = 0x204; ///< AND-combined filter on the step before
 } // namespace path_ctx

@@ -341,7 +341,7 @@ struct path_step {
 struct path_info {
     bool valid = false;
     std::vector<path_step> steps;
-    std::uint32_t mode = 0;  // path_flags low nibble
+    std::uint32_t mode = 0; // path_flags low nibble
     bool no_fail = false;
     std::shared_ptr<const program> mod;
 };
@@ -1573,12 +1573,13 @@ private:
                 if (is_and || !in.get_int(st->index))
                     return false;
                 break;
-            case 2: // key
-            case 3: // value
+            case 2:    // key
+            case 3:    // value
             case 10: { // key list
                 if (is_and || !in.skip(depth))
                     return false;
-                auto v = adapters::detail::decode_msgpack({arg, static_cast<std::size_t>(in.p - arg)});
+                auto v =
+                    adapters::detail::decode_msgpack({arg, static_cast<std::size_t>(in.p - arg)});
                 if (!v)
                     return false;
                 st->v = std::move(v).value();
@@ -3019,7 +3020,8 @@ private:
             return call(nd, i, out);
         case code::var_builtin: {
             // Unset outside a path expression's element, or of another type: unknown.
-            const value* v = m_loop == nullptr ? nullptr : m_loop->var[static_cast<std::size_t>(nd.i)];
+            const value* v =
+                m_loop == nullptr ? nullptr : m_loop->var[static_cast<std::size_t>(nd.i)];
             if (v == nullptr || !detail::is_type(*v, nd.type))
                 return false;
             out = *v;
@@ -3090,15 +3092,16 @@ private:
         const std::uint32_t by = st.type & 0x0f;
         // A looping step's verdict on child i, then its and-filter; unknown
         // fails the call unless NO_FAIL (then no).
-        auto settle = [&](tri t, const value* key, const value* val, const value* index, std::size_t i) {
-            if (t == tri::yes && st.and_filter != nullptr)
-                t = filter_on(*st.and_filter, key, val, index);
-            if (t == tri::unknown && !pi.no_fail)
-                return false;
-            if (t == tri::yes)
-                picked.push_back(i);
-            return true;
-        };
+        auto settle =
+            [&](tri t, const value* key, const value* val, const value* index, std::size_t i) {
+                if (t == tri::yes && st.and_filter != nullptr)
+                    t = filter_on(*st.and_filter, key, val, index);
+                if (t == tri::unknown && !pi.no_fail)
+                    return false;
+                if (t == tri::yes)
+                    picked.push_back(i);
+                return true;
+            };
         if (c.is_list()) {
             const list& l = c.as_list();
             const bool has_ext = l.is_ordered() || l.persist_index();
@@ -3129,7 +3132,8 @@ private:
                 const value index_v(static_cast<std::int64_t>(i));
                 tri t = tri::unknown;
                 if (by == 4)
-                    t = st.filter == nullptr ? tri::yes : filter_on(*st.filter, nullptr, &l[i], &index_v);
+                    t = st.filter == nullptr ? tri::yes
+                                             : filter_on(*st.filter, nullptr, &l[i], &index_v);
                 else if (by == 3)
                     t = kvmodel::compare(l[i], st.v) == 0 ? tri::yes : tri::no;
                 if (!settle(t, nullptr, &l[i], &index_v, i))
@@ -3147,12 +3151,14 @@ private:
             std::optional<std::size_t> at = pick_index(st.index, n);
             if (!at)
                 return true;
-            std::size_t idx = by == 0 ? *at : rank_select(n, *at, [&](std::size_t x) -> const value& {
-                return m.value_at(x);
-            });
+            std::size_t idx =
+                by == 0 ? *at : rank_select(n, *at, [&](std::size_t x) -> const value& {
+                    return m.value_at(x);
+                });
             jumped = true;
             const map_entry& e = m.entry_at(idx);
-            if (st.and_filter == nullptr || filter_on(*st.and_filter, &e.key, &e.val, nullptr) == tri::yes)
+            if (st.and_filter == nullptr ||
+                filter_on(*st.and_filter, &e.key, &e.val, nullptr) == tri::yes)
                 picked.push_back(idx);
             return true;
         }
@@ -3161,8 +3167,9 @@ private:
             if (!st.v.is_list())
                 return false;
             keys = st.v.as_list().to_vector();
-            std::stable_sort(keys.begin(), keys.end(),
-                             [](const value& a, const value& b) { return kvmodel::compare(a, b) < 0; });
+            std::stable_sort(keys.begin(), keys.end(), [](const value& a, const value& b) {
+                return kvmodel::compare(a, b) < 0;
+            });
         }
         bool found = false; // a key step matches once
         for (std::size_t i = 0; i < n; ++i) {
@@ -3171,14 +3178,18 @@ private:
             if (found)
                 t = tri::no;
             else if (by == 4)
-                t = st.filter == nullptr ? tri::yes : filter_on(*st.filter, &e.key, &e.val, nullptr);
+                t = st.filter == nullptr ? tri::yes
+                                         : filter_on(*st.filter, &e.key, &e.val, nullptr);
             else if (by == 2)
                 t = (found = kvmodel::compare(e.key, st.v) == 0) ? tri::yes : tri::no;
             else if (by == 3)
                 t = kvmodel::compare(e.val, st.v) == 0 ? tri::yes : tri::no;
             else if (by == 10)
-                t = std::binary_search(keys.begin(), keys.end(), e.key,
-                                       [](const value& a, const value& b) { return kvmodel::compare(a, b) < 0; })
+                t = std::binary_search(
+                        keys.begin(),
+                        keys.end(),
+                        e.key,
+                        [](const value& a, const value& b) { return kvmodel::compare(a, b) < 0; })
                         ? tri::yes
                         : tri::no;
             if (!settle(t, &e.key, &e.val, nullptr, i))
@@ -3198,7 +3209,9 @@ private:
         std::vector<std::size_t> ord(n);
         for (std::size_t k = 0; k < n; ++k)
             ord[k] = k;
-        auto cmp = [&](std::size_t x, std::size_t y) { return kvmodel::compare(at(x), at(y)); };
+        auto cmp = [&](std::size_t x, std::size_t y) {
+            return kvmodel::compare(at(x), at(y));
+        };
         std::size_t lb = 0;
         std::size_t ub = n - 1;
         while (true) {
@@ -3234,10 +3247,12 @@ private:
     // the back when negative), nullopt when outside.
     static std::optional<std::size_t> pick_index(std::int64_t i, std::size_t n) {
         if (i >= 0)
-            return static_cast<std::uint64_t>(i) < n ? std::optional<std::size_t>(static_cast<std::size_t>(i))
-                                                      : std::nullopt;
+            return static_cast<std::uint64_t>(i) < n
+                       ? std::optional<std::size_t>(static_cast<std::size_t>(i))
+                       : std::nullopt;
         const std::uint64_t back = 0 - static_cast<std::uint64_t>(i);
-        return back <= n ? std::optional<std::size_t>(n - static_cast<std::size_t>(back)) : std::nullopt;
+        return back <= n ? std::optional<std::size_t>(n - static_cast<std::size_t>(back))
+                         : std::nullopt;
     }
 
     // cdt.c reads a container's elements in order; after a map index or
@@ -3323,7 +3338,8 @@ private:
     // modify: c (a list or map) at `level`, in place; each picked child at
     // the last level becomes the modify expression's value (removed for
     // remove_result); an ORDERED list is sorted again.
-    static bool apply_level(const detail::path_info& pi, std::size_t level, value& c, bool& at_end) {
+    static bool
+    apply_level(const detail::path_info& pi, std::size_t level, value& c, bool& at_end) {
         const bool is_leaf = level + 1 == pi.steps.size();
         std::vector<std::size_t> picked;
         bool jumped = false;
@@ -3409,9 +3425,9 @@ private:
         if (!select_level(pi, 0, b, tree, leaf, at_end))
             return false;
         // A modify call of a select returns its operand as it was.
-        value res = ci.modify ? std::move(b)
-                              : pi.mode == path_flags::matching_tree ? std::move(tree)
-                                                                     : value(std::move(leaf));
+        value res = ci.modify                              ? std::move(b)
+                    : pi.mode == path_flags::matching_tree ? std::move(tree)
+                                                           : value(std::move(leaf));
         if (!detail::is_type(res, ci.declared))
             return false;
         out = std::move(res);
