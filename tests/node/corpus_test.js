@@ -17,11 +17,9 @@
 //  * Integers beyond 2^53 lose precision in JSON.parse and in the client
 //    (JS numbers): such results are counted as not comparable, and a case
 //    with such an argument is skipped.
-// List and map corpora are not replayed here: the client turns a map into a
-// JS object (keys become strings, integer keys sorted, 1 and "1" collide;
-// aerospike@6.7.1 has no option to return ordered or raw maps), so only
-// C++ compares them exactly (tests/tools/serve_corpus_test.cpp, through the
-// same wire codec).
+// The list and map corpora go through the client in cdt_corpus_test.js;
+// every corpus is compared exactly, through the same wire codec, by
+// tests/tools/serve_corpus_test.cpp.
 //   node tests/node/corpus_test.js build/tools/kvmodel
 'use strict'
 const { spawn } = require('child_process')
