@@ -53,7 +53,7 @@
 //   AEROSPIKE_PORT=3000 CORPUS_SET=wire3_cdt node tests/node/cdt_corpus_test.js
 // (SHOW=n prints the first n differences, 30 by default.)
 'use strict'
-const { spawn } = require('child_process')
+const { startServe } = require('./serve_process')
 const fs = require('fs')
 const path = require('path')
 const util = require('util')
@@ -428,19 +428,6 @@ async function replay (client, key, bin, p) {
   return diffs
 }
 
-function startServe () {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(kvmodel, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    proc.stdout.on('data', d => {
-      out += d
-      const m = out.match(/ready ports=([0-9,]+)/)
-      if (m) resolve({ proc, port: Number(m[1].split(',')[0]) })
-    })
-    proc.on('exit', code => reject(new Error('kvmodel serve exited with ' + code)))
-  })
-}
-
 // Runs fn over items, `width` at a time.
 async function pool (items, width, fn) {
   let next = 0
@@ -485,7 +472,7 @@ async function main () {
   // client was checked).
   const { proc, port } = process.env.AEROSPIKE_PORT
     ? { proc: null, port: Number(process.env.AEROSPIKE_PORT) }
-    : await startServe()
+    : await startServe(kvmodel).then(({ proc, ports }) => ({ proc, port: ports[0] }))
   const patient = { totalTimeout: 20000, socketTimeout: 20000 }
   const client = await Aerospike.connect({
     hosts: [{ addr: '127.0.0.1', port }],

@@ -7,7 +7,7 @@
 //   node tests/node/serve_test.js build/tools/kvmodel
 // Exit status 0 when every check passes; each failure is printed.
 'use strict'
-const { spawn } = require('child_process')
+const { startServe } = require('./serve_process')
 const net = require('net')
 const fs = require('fs')
 const assert = require('assert')
@@ -17,19 +17,6 @@ const kvmodel = process.argv[2]
 const ops = Aerospike.operations
 const maps = Aerospike.maps
 const lists = Aerospike.lists
-
-function startServe (args) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(kvmodel, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    proc.stdout.on('data', d => {
-      out += d
-      const m = out.match(/ready ports=([0-9,]+)/)
-      if (m) resolve({ proc, ports: m[1].split(',').map(Number) })
-    })
-    proc.on('exit', code => reject(new Error('kvmodel serve exited with ' + code))) // before ready only
-  })
-}
 
 // One info command over a raw socket (the test powers need no client).
 function info (port, command) {
@@ -66,7 +53,7 @@ async function check (name, fn) {
 }
 
 async function main () {
-  const { proc, ports } = await startServe(['--nodes', '3'])
+  const { proc, ports } = await startServe(kvmodel, ['--nodes', '3'])
   let client
   try {
     client = await Aerospike.connect({

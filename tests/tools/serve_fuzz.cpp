@@ -69,34 +69,6 @@ message(const kv::key& k, std::vector<kv::operation> ops, std::uint8_t i1, std::
     return frame(proto::type_message, *body);
 }
 
-// A batch index request: key 1 read with all bins, key 2 repeating it.
-bytes_t batch() {
-    kv::key a("test", "", 1);
-    kv::key b("test", "", 2);
-    bytes_t rows;
-    put_be(rows, 2, 4);
-    rows.push_back(1);
-    put_be(rows, 0, 4);
-    rows.insert(rows.end(), a.digest().begin(), a.digest().end());
-    rows.push_back(batch_msg::read);
-    rows.push_back(info1::read | info1::get_all);
-    put_be(rows, 1, 2);
-    put_be(rows, 0, 2);
-    testing::put_field(
-        rows, field::ns, std::span(reinterpret_cast<const std::uint8_t*>("test"), 4));
-    put_be(rows, 1, 4);
-    rows.insert(rows.end(), b.digest().begin(), b.digest().end());
-    rows.push_back(batch_msg::repeat);
-    bytes_t body{22, info1::read | info1::batch, 0, 0, 0, 0};
-    put_be(body, 0, 4); // generation
-    put_be(body, 0, 4); // record ttl
-    put_be(body, 0, 4); // transaction ttl
-    put_be(body, 1, 2);
-    put_be(body, 0, 2);
-    testing::put_field(body, field::batch_index, rows);
-    return frame(proto::type_message, body);
-}
-
 std::vector<bytes_t> seeds() {
     kv::key k("test", "s", "k");
     namespace lo = cdt::list_ops;
@@ -127,7 +99,8 @@ std::vector<bytes_t> seeds() {
                 info1::read,
                 info2::write | info2::respond_all_ops),
         message(k, {}, 0, info2::write | info2::remove),
-        batch(),
+        frame(proto::type_message,
+              testing::batch_read_body(kv::key("test", "", 1), kv::key("test", "", 2))),
     };
     bytes_t pipelined = put;
     pipelined.insert(pipelined.end(), get.begin(), get.end());
