@@ -11,6 +11,12 @@
 //   BM_adapter_operate_sim/n      the same command on sim::cluster
 //   BM_adapter_append_kvmodel     ONE operate: list_append + list_size
 //   BM_adapter_append_sim
+//   BM_adapter_get_by_rank_bare/k map_get_by_rank(r, KEY) on an UNORDERED map of 10,000
+//                                 entries ("k<i>" -> (i * 7919) % 10007, as bench/serve_bench.js
+//                                 writes it), k ops per command (1 or 100); items_per_second
+//                                 counts ops. Run against a real server and against
+//                                 `kvmodel serve` (AEROSPIKE_HOST=127.0.0.1:<its port>): the
+//                                 ratio of the two is serve's speed-up with the same client.
 //
 // items_per_second is round trips (commands) per second. The server runs
 // against AEROSPIKE_HOST (e.g. 127.0.0.1:3000, namespace test, set
@@ -36,7 +42,9 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -218,7 +226,7 @@ void BM_adapter_operate_bare(benchmark::State& state) {
     std::int64_t i = 0;
     for (auto _ : state) {
         as_operations ops;
-        as_operations_inita(&ops, 2);
+        as_operations_init(&ops, 2);  // not inita: alloca in a loop grows the stack per iteration
         as_map_policy mp;
         as_map_policy_set(&mp, AS_MAP_KEY_VALUE_ORDERED, AS_MAP_UPDATE);
         as_operations_map_put(&ops, "m", nullptr, &mp, reinterpret_cast<as_val*>(as_integer_new(i % state.range(0))),
@@ -252,6 +260,54 @@ void BM_adapter_append_kvmodel(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_adapter_append_kvmodel)->UseRealTime();
+
+// The 10,000-entry unordered map of bench/serve_bench.js, written once.
+bool put_rank_map(adapters::aerospike_store& s, as_key& key) {
+    as_orderedmap* m = as_orderedmap_new(10000);
+    for (int i = 0; i < 10000; ++i) {
+        char name[16];
+        std::snprintf(name, sizeof name, "k%d", i);  // ("k" + to_string: GCC 12 -Wrestrict misfires)
+        as_orderedmap_set(m, reinterpret_cast<as_val*>(as_string_new(strdup(name), true)),
+                          reinterpret_cast<as_val*>(as_integer_new((i * 7919) % 10007)));
+    }
+    as_record rec;
+    as_record_inita(&rec, 1);
+    as_record_set_map(&rec, "m", reinterpret_cast<as_map*>(m));
+    as_error err;
+    bool ok = aerospike_key_put(s.native(), &err, nullptr, &key, &rec) == AEROSPIKE_OK;
+    as_record_destroy(&rec);
+    return ok;
+}
+
+void BM_adapter_get_by_rank_bare(benchmark::State& state) {
+    auto* s = server(state);
+    if (s == nullptr) return;
+    as_key key;
+    as_key_init_str(&key, ns_name.c_str(), set_name.c_str(), "get_by_rank");
+    if (!put_rank_map(*s, key)) state.SkipWithError("put failed");
+    as_policy_operate p;
+    as_policy_operate_init(&p);
+    p.respond_all_ops = true;
+    p.base.total_timeout = 60000;
+    p.base.socket_timeout = 60000;
+    const auto per_command = static_cast<std::uint16_t>(state.range(0));
+    std::int64_t rank = 0;
+    for (auto _ : state) {
+        as_operations ops;
+        as_operations_init(&ops, per_command);  // not inita: alloca in a loop grows the stack per iteration
+        for (std::uint16_t j = 0; j < per_command; ++j)
+            as_operations_map_get_by_rank(&ops, "m", nullptr, rank++ % 10000, AS_MAP_RETURN_KEY);
+        as_error err;
+        as_record* rec = nullptr;
+        if (aerospike_key_operate(s->native(), &err, &p, &key, &ops, &rec) != AEROSPIKE_OK ||
+            rec->bins.size != per_command || as_bin_get_type(&rec->bins.entries[0]) != AS_STRING)
+            state.SkipWithError(("operate failed: " + std::string(err.message)).c_str());
+        as_record_destroy(rec);
+        as_operations_destroy(&ops);
+    }
+    state.SetItemsProcessed(state.iterations() * per_command);
+}
+BENCHMARK(BM_adapter_get_by_rank_bare)->Arg(1)->Arg(100)->UseRealTime();
 
 #else
 

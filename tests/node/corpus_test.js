@@ -17,14 +17,12 @@
 //  * Integers beyond 2^53 lose precision in JSON.parse and in the client
 //    (JS numbers): such results are counted as not comparable, and a case
 //    with such an argument is skipped.
-// List and map corpora are not replayed here: the client turns a map into a
-// JS object (keys become strings, integer keys sorted, 1 and "1" collide;
-// aerospike@6.7.1 has no option to return ordered or raw maps), so only
-// C++ compares them exactly (tests/tools/serve_corpus_test.cpp, through the
-// same wire codec).
+// The list and map corpora go through the client in cdt_corpus_test.js;
+// every corpus is compared exactly, through the same wire codec, by
+// tests/tools/serve_corpus_test.cpp.
 //   node tests/node/corpus_test.js build/tools/kvmodel
 'use strict'
-const { spawn } = require('child_process')
+const { startServe } = require('./serve_process')
 const fs = require('fs')
 const path = require('path')
 const Aerospike = require('aerospike')
@@ -33,19 +31,6 @@ const kvmodel = process.argv[2]
 const bits = Aerospike.bitwise
 const dataDir = path.join(__dirname, '..', 'adapters', 'data')
 const suites = ['client_suite_bit', 'go_suite_bit', 'java_suite_bit', 'python_suite_bit']
-
-function startServe () {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(kvmodel, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
-    let out = ''
-    proc.stdout.on('data', d => {
-      out += d
-      const m = out.match(/ready ports=([0-9,]+)/)
-      if (m) resolve({ proc, port: Number(m[1].split(',')[0]) })
-    })
-    proc.on('exit', code => reject(new Error('kvmodel serve exited with ' + code)))
-  })
-}
 
 const writeFlags = { CREATE_ONLY: 1, UPDATE_ONLY: 2, NO_FAIL: 4, PARTIAL: 8 }
 const resizeFlags = { FROM_FRONT: 1, GROW_ONLY: 2, SHRINK_ONLY: 4 }
@@ -114,7 +99,7 @@ function same (v, e) {
 }
 
 async function main () {
-  const { proc, port } = await startServe()
+  const { proc, ports: [port] } = await startServe(kvmodel)
   const client = await Aerospike.connect({ hosts: [{ addr: '127.0.0.1', port }], log: { level: Aerospike.log.OFF } })
   let compared = 0; let notComparable = 0; let skipped = 0; let notSent = 0; const failures = []
   try {

@@ -501,6 +501,32 @@ inline void put_field(bytes_t& out, std::uint8_t type, std::span<const std::uint
     out.insert(out.end(), data.begin(), data.end());
 }
 
+/// A batch index request's as_msg (the proto body): key a read with all its
+/// bins, key b repeating a's row (namespace test, both).
+inline bytes_t batch_read_body(const kv::key& a, const kv::key& b) {
+    bytes_t rows;
+    put_be(rows, 2, 4);
+    rows.push_back(1);
+    put_be(rows, 0, 4);
+    rows.insert(rows.end(), a.digest().begin(), a.digest().end());
+    rows.push_back(batch_msg::read);
+    rows.push_back(info1::read | info1::get_all);
+    put_be(rows, 1, 2);
+    put_be(rows, 0, 2);
+    put_field(rows, field::ns, std::span(reinterpret_cast<const std::uint8_t*>("test"), 4));
+    put_be(rows, 1, 4);
+    rows.insert(rows.end(), b.digest().begin(), b.digest().end());
+    rows.push_back(batch_msg::repeat);
+    bytes_t body{22, info1::read | info1::batch, 0, 0, 0, 0};
+    put_be(body, 0, 4); // generation
+    put_be(body, 0, 4); // record ttl
+    put_be(body, 0, 4); // transaction ttl
+    put_be(body, 1, 2); // fields
+    put_be(body, 0, 2); // ops
+    put_field(body, field::batch_index, rows);
+    return body;
+}
+
 /// The store. Not thread-safe (one service call at a time is enough here).
 class wire_store {
 public:

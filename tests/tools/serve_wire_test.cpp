@@ -196,6 +196,27 @@ TEST_CASE("messages: put, get, operate with a CDT op, delete", "[tools][serve]")
     CHECK(op.bins[0].second == value(2)); // the map's size after the put
     CHECK(op.bins[1].second == value("b"));
 
+    // map_get_by_rank_range(0, 2, KEY_VALUE): a map led by the PRESERVE_ORDER
+    // flags element (ext 0x08, nil), in rank order, as the server sends it
+    // (the C client reads it as the flat list [c, 1, b, 2]).
+    bytes_t kv_op;
+    add_raw_op(
+        kv_op,
+        opcode::cdt_read,
+        "m",
+        adapters::detail::encode_msgpack(value(list{value(106), value(8), value(0), value(2)})));
+    reply kv = svc.handle(0, proto::type_message, request(info1::read, 0, k, kv_op, 1));
+    std::span<const std::uint8_t> kv_body(kv.bytes);
+    kv_body = kv_body.subspan(proto::header_size);
+    std::size_t kv_used = 0;
+    auto kv_msg = parse_message(kv_body, kv_used);
+    REQUIRE(kv_msg);
+    REQUIRE(kv_msg->ops.size() == 1);
+    CHECK(kv_msg->ops[0].particle_type == particle::map);
+    const bytes_t expected_kv{
+        0x83, 0xc7, 0x00, 0x08, 0xc0, 0xa2, 0x03, 'c', 0x01, 0xa2, 0x03, 'b', 0x02};
+    CHECK(bytes_t(kv_msg->ops[0].data.begin(), kv_msg->ops[0].data.end()) == expected_kv);
+
     bytes_t bad;
     add_op(bad, opcode::incr, "s", value(1));
     CHECK(
@@ -223,21 +244,7 @@ TEST_CASE("messages: a batch answers every key in order, then LAST", "[tools][se
     kv::key a("test", "", 1);
     kv::key b("test", "", 2);
     db.put(a, {kv::bin{"v", 1}}).value();
-    bytes_t rows;
-    be(rows, 2, 4);
-    rows.push_back(1);
-    be(rows, 0, 4);
-    rows.insert(rows.end(), a.digest().begin(), a.digest().end());
-    rows.push_back(batch_msg::read);
-    rows.push_back(info1::read | info1::get_all);
-    be(rows, 1, 2);
-    be(rows, 0, 2);
-    add_text_field(rows, field::ns, "test");
-    be(rows, 1, 4);
-    rows.insert(rows.end(), b.digest().begin(), b.digest().end());
-    rows.push_back(batch_msg::repeat);
-    bytes_t req = header(info1::read | info1::batch, 0, 1, 0);
-    put_field(req, field::batch_index, rows);
+    bytes_t req = tools::serve::testing::batch_read_body(a, b);
     reply r = svc.handle(0, proto::type_message, req);
     std::span<const std::uint8_t> body(r.bytes);
     body = body.subspan(proto::header_size);

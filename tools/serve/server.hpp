@@ -6,7 +6,8 @@
 // of threads, one io_context each (the sim is thread-safe; a connection
 // stays on the thread it was given).
 //
-// Compressed messages (type 4) are inflated first (compressed.hpp).
+// What a connection does with its bytes is stream.hpp (compressed
+// messages, type 4, are inflated first: compressed.hpp).
 //
 // Bounds: a body over proto::max_body (the server's 128 MiB), a bad version
 // or type, or a message that does not parse closes the connection before
@@ -33,8 +34,8 @@
 #include <thread>
 #include <vector>
 
-#include "compressed.hpp"
 #include "service.hpp"
+#include "stream.hpp"
 #include "wire.hpp"
 
 namespace kvmodel::tools::serve {
@@ -92,32 +93,12 @@ private:
     }
 
     // Answers every whole request in the buffer (a pipelining client's
-    // several at once), then sends all the answers with one write.
+    // several at once: stream.hpp), then sends all the answers with one write.
     void process() {
-        std::size_t at = 0;
-        bool close = false;
-        while (m_len - at >= proto::header_size) {
-            auto h = parse_proto_header(std::span<const std::uint8_t, proto::header_size>(
-                m_in.data() + at, proto::header_size));
-            if (!h) {
-                close = true; // a bad header: what was answered goes, then the connection closes
-                break;
-            }
-            if (m_len - at - proto::header_size < h->size)
-                break;
-            reply r = answer(h->type,
-                             std::span<const std::uint8_t>(m_in.data() + at + proto::header_size,
-                                                           static_cast<std::size_t>(h->size)));
-            at += proto::header_size + static_cast<std::size_t>(h->size);
-            if (m_out.empty())
-                m_out = std::move(r.bytes);
-            else
-                m_out.insert(m_out.end(), r.bytes.begin(), r.bytes.end());
-            if (r.close) {
-                close = true;
-                break;
-            }
-        }
+        stream_step step =
+            answer_stream(m_svc, m_node, std::span<const std::uint8_t>(m_in.data(), m_len), m_out);
+        std::size_t at = step.used;
+        bool close = step.close;
         if (at > 0) {
             std::memmove(m_in.data(), m_in.data() + at, m_len - at);
             m_len -= at;
@@ -145,21 +126,6 @@ private:
                 // (none: process() answered them all) or more to read.
                 self->read_more();
             });
-    }
-
-    reply answer(std::uint8_t type, std::span<const std::uint8_t> body) {
-        try {
-            if (type == proto::type_compressed) {
-                auto inner = inflate(body);
-                if (!inner)
-                    return {{}, true}; // closes the connection
-                return m_svc.handle(m_node, proto::type_message, *inner);
-            }
-            return m_svc.handle(m_node, type, body);
-        } catch (const std::exception&) {
-            // bad_alloc and the like: this request fails, the server lives on
-            return {{}, true};
-        }
     }
 
     tcp::socket m_socket;

@@ -464,10 +464,15 @@ inline std::uint8_t append_particle(const value& v, std::vector<std::uint8_t>& o
 }
 
 /// A list of [key, value] pairs (a KEY_VALUE result as cdt::apply gives it)
-/// as the msgpack map the server sends, entries in the same order.
+/// as the msgpack map the server sends, entries in the same order: led by
+/// the PRESERVE_ORDER flags element (ext 0x08, then nil), even when empty,
+/// which the C client (and so the Node and Python clients) decodes as a flat
+/// list [k1, v1, k2, v2, ...] in that order, not as a map.
 inline void append_pairs_as_map(const list& pairs, std::vector<std::uint8_t>& out) {
     adapters::detail::msgpack_writer w(out);
-    w.map_header(pairs.size());
+    w.map_header(pairs.size() + 1);
+    w.flags_ext(adapters::detail::packed_flags::map_preserve_order);
+    w.nil();
     for (const value& p : pairs) {
         const list& kv = p.as_list();
         adapters::detail::encode_into(w, kv[0]);

@@ -377,8 +377,14 @@ inline void copy_bins(const entry& e, kv::record& r) {
         // NOLINTNEXTLINE(google-explicit-constructor): for copy-initialisation
         operator std::string() const { return std::string(name); }
     };
-    for (const stored_bin& b : e.bins)
+    for (const stored_bin& b : e.bins) {
+#if defined(__cpp_aggregate_paren_init)
         r.bins.emplace_back(name_string{b.name}, b.val);
+#else
+        // clang before 16 has no parenthesised aggregate initialisation
+        r.bins.push_back(kv::bin{name_string{b.name}, b.val});
+#endif
+    }
 }
 
 /// What an expression sees of an entry: its bins, stored key and metadata.
