@@ -234,6 +234,12 @@ KVMODEL_DECL operation& operation::operator=(operation&&) noexcept(
 KVMODEL_DECL operation::~operation() = default;
 #endif // KVMODEL_DEFINITIONS
 
+} // namespace kvmodel::kv
+
+KVMODEL_INSTANTIATE(class std::vector<kvmodel::kv::operation>)
+
+namespace kvmodel::kv {
+
 /// Which alternative an operation is (its variant index).
 enum class op_kind : std::uint8_t {
     read = 0,
