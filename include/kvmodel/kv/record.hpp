@@ -224,7 +224,9 @@ check_bin_value(const value& v, std::string_view what, std::string_view bin_name
 
 } // namespace kvmodel::kv
 
-// What every read returns; with kvmodel::compiled its members are compiled
-// once, in the library.
+// What every read returns, and the engine's and the patterns' value results;
+// with kvmodel::compiled their members are compiled once, in the library.
 KVMODEL_INSTANTIATE(class kvmodel::result<kvmodel::kv::record>)
+KVMODEL_INSTANTIATE(class kvmodel::result<kvmodel::value>)
+KVMODEL_INSTANTIATE(class kvmodel::result<std::vector<kvmodel::value>>)
 KVMODEL_INSTANTIATE(class std::vector<kvmodel::kv::bin>)
