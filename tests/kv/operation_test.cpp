@@ -103,11 +103,13 @@ TEST_CASE("op_name for messages", "[kv][operation]") {
 
 TEST_CASE("an operation is used as a std::variant of its alternatives", "[kv][operation]") {
     static_assert(std::variant_size_v<kv::operation> == 14);
-    static_assert(std::is_same_v<std::variant_alternative_t<3, const kv::operation>, const kv::write_op>);
+    static_assert(
+        std::is_same_v<std::variant_alternative_t<3, const kv::operation>, const kv::write_op>);
     kv::operation o = kv::write_op{"a", 1}; // from an alternative
     CHECK(std::holds_alternative<kv::write_op>(o));
     CHECK(o.index() == static_cast<std::size_t>(kv::op_kind::write));
-    CHECK(std::visit([](const auto& x) { return std::is_same_v<std::decay_t<decltype(x)>, kv::write_op>; }, o));
+    CHECK(std::visit(
+        [](const auto& x) { return std::is_same_v<std::decay_t<decltype(x)>, kv::write_op>; }, o));
     o = kv::add_op{"b", 2}; // assigned an alternative
     CHECK(std::get<kv::add_op>(o).bin == "b");
     CHECK(std::get_if<kv::write_op>(&o) == nullptr);
@@ -117,7 +119,8 @@ TEST_CASE("an operation is used as a std::variant of its alternatives", "[kv][op
 
     // Copies, moves and assignments keep the alternative and its content.
     std::vector<kv::operation> ops{kv::op::read("r"), kv::op::cdt("m", cdt::map_ops::size()), o};
-    for (int i = 0; i < 20; ++i) ops.push_back(kv::op::write("w", i)); // moved on growth
+    for (int i = 0; i < 20; ++i)
+        ops.push_back(kv::op::write("w", i)); // moved on growth
     std::vector<kv::operation> copy = ops;
     CHECK(copy.size() == 23);
     CHECK(*kv::bin_of(copy[1]) == "m");

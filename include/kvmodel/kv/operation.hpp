@@ -219,7 +219,8 @@ public:
     /// Copy assignment.
     operation& operator=(const operation& o);
     /// Move assignment.
-    operation& operator=(operation&& o) noexcept(std::is_nothrow_move_assignable_v<operation_variant>);
+    operation&
+    operator=(operation&& o) noexcept(std::is_nothrow_move_assignable_v<operation_variant>);
     /// Destroys the alternative held.
     ~operation();
 };
@@ -307,9 +308,13 @@ KVMODEL_DECL operation bit(std::string bin, ::kvmodel::cdt::bit_op o);
 /// A HyperLogLog operation on HLL bin `bin`.
 KVMODEL_DECL operation hll(std::string bin, ::kvmodel::cdt::hll_op o);
 /// An expression read: `kv::op::exp_read("r", (exp::bin_int("a") + 1).bytes())`.
-KVMODEL_DECL operation exp_read(std::string name, std::vector<std::uint8_t> exp, std::uint32_t flags = 0);
+KVMODEL_DECL operation exp_read(std::string name,
+                                std::vector<std::uint8_t> exp,
+                                std::uint32_t flags = 0);
 /// An expression write of bin `bin`.
-KVMODEL_DECL operation exp_write(std::string bin, std::vector<std::uint8_t> exp, std::uint32_t flags = 0);
+KVMODEL_DECL operation exp_write(std::string bin,
+                                 std::vector<std::uint8_t> exp,
+                                 std::uint32_t flags = 0);
 } // namespace op
 
 #if KVMODEL_DEFINITIONS
@@ -426,10 +431,14 @@ KVMODEL_DECL operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
 KVMODEL_DECL operation hll(std::string bin, ::kvmodel::cdt::hll_op o) {
     return hll_operation{std::move(bin), std::move(o)};
 }
-KVMODEL_DECL operation exp_read(std::string name, std::vector<std::uint8_t> exp, std::uint32_t flags) {
+KVMODEL_DECL operation exp_read(std::string name,
+                                std::vector<std::uint8_t> exp,
+                                std::uint32_t flags) {
     return exp_read_op{std::move(name), std::move(exp), flags};
 }
-KVMODEL_DECL operation exp_write(std::string bin, std::vector<std::uint8_t> exp, std::uint32_t flags) {
+KVMODEL_DECL operation exp_write(std::string bin,
+                                 std::vector<std::uint8_t> exp,
+                                 std::uint32_t flags) {
     return exp_write_op{std::move(bin), std::move(exp), flags};
 }
 } // namespace op
