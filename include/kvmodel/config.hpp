@@ -5,8 +5,9 @@
 //
 // KVMODEL_SEPARATE_COMPILATION (define it for the whole program): the CDT
 // engine's entry points (cdt::apply, cdt::apply_bit_op, cdt::apply_hll_op), sim::cluster's
-// commands, setup and accounting, and value's and list/map's out-of-line
-// members are only declared by the headers and
+// commands, setup and accounting, value's and list/map's out-of-line
+// members, kv::operation's copies, moves and builders, and the vectors and
+// results named by KVMODEL_INSTANTIATE are only declared by the headers and
 // compiled once, in the one .cpp that includes <kvmodel/src.hpp>. Nothing
 // else changes: same functions, same results. It cuts build time where many
 // translation units reach the engine or the cluster, directly or through the
@@ -41,6 +42,22 @@
 #    define KVMODEL_DECL inline
 #    define KVMODEL_HOT KVMODEL_ALWAYS_INLINE inline
 #    define KVMODEL_DEFINITIONS 1
+#endif
+
+// KVMODEL_INSTANTIATE(class std::vector<T>): a class template
+// specialization every file would instantiate the same way (a vector of
+// operations, the result of a read). With KVMODEL_SEPARATE_COMPILATION its
+// members are compiled once, in the library (an explicit instantiation
+// definition), and only declared elsewhere (extern template); header-only it
+// is nothing. Only for specializations whose every member compiles.
+#if defined(KVMODEL_SEPARATE_COMPILATION)
+#    if defined(KVMODEL_SOURCE)
+#        define KVMODEL_INSTANTIATE(...) template __VA_ARGS__;
+#    else
+#        define KVMODEL_INSTANTIATE(...) extern template __VA_ARGS__;
+#    endif
+#else
+#    define KVMODEL_INSTANTIATE(...)
 #endif
 
 // KVMODEL_TSAN: compiled under ThreadSanitizer (GCC or Clang), which models

@@ -8,6 +8,9 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace kv_operation_test {
 
@@ -96,6 +99,36 @@ TEST_CASE("op_name for messages", "[kv][operation]") {
     CHECK(kv::op_name(kv::op::cdt("m", cdt::map_ops::put(1, 1))) == "map_put");
     CHECK(kv::op_name(kv::op::cdt("l", cdt::list_ops::append(1))) == "list_append");
     CHECK(kv::op_name(kv::op::bit("b", cdt::bit_ops::bit_resize(1))) == "bit_resize");
+}
+
+TEST_CASE("an operation is used as a std::variant of its alternatives", "[kv][operation]") {
+    static_assert(std::variant_size_v<kv::operation> == 14);
+    static_assert(
+        std::is_same_v<std::variant_alternative_t<3, const kv::operation>, const kv::write_op>);
+    kv::operation o = kv::write_op{"a", 1}; // from an alternative
+    CHECK(std::holds_alternative<kv::write_op>(o));
+    CHECK(o.index() == static_cast<std::size_t>(kv::op_kind::write));
+    CHECK(std::visit(
+        [](const auto& x) { return std::is_same_v<std::decay_t<decltype(x)>, kv::write_op>; }, o));
+    o = kv::add_op{"b", 2}; // assigned an alternative
+    CHECK(std::get<kv::add_op>(o).bin == "b");
+    CHECK(std::get_if<kv::write_op>(&o) == nullptr);
+    const kv::operation_variant v = o; // and seen as the variant itself
+    CHECK(std::get<kv::add_op>(v).delta == value(2));
+    CHECK(kv::kind(kv::operation{}) == kv::op_kind::read);
+
+    // Copies, moves and assignments keep the alternative and its content.
+    std::vector<kv::operation> ops{kv::op::read("r"), kv::op::cdt("m", cdt::map_ops::size()), o};
+    for (int i = 0; i < 20; ++i)
+        ops.push_back(kv::op::write("w", i)); // moved on growth
+    std::vector<kv::operation> copy = ops;
+    CHECK(copy.size() == 23);
+    CHECK(*kv::bin_of(copy[1]) == "m");
+    CHECK(std::get<kv::write_op>(copy[22]) == kv::write_op{"w", 19});
+    copy[0] = copy[1];
+    copy[2] = std::move(copy[22]);
+    CHECK(kv::op_name(copy[0]) == "map_size");
+    CHECK(std::get<kv::write_op>(copy[2]).val == value(19));
 }
 
 } // namespace kv_operation_test

@@ -11,6 +11,7 @@
 // pass through unchanged, including invalid ones a caller sends on purpose.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <cstddef>
@@ -442,3 +443,8 @@ static_assert(op_name(op_code::list_remove_by_value_rel_rank_range) ==
               "list_remove_by_value_rel_rank_range");
 
 } // namespace kvmodel::cdt
+
+// Every file that builds ops copies and moves these; with kvmodel::compiled
+// their members are compiled once, in the library.
+KVMODEL_INSTANTIATE(class std::vector<kvmodel::cdt::ctx_step>)
+KVMODEL_INSTANTIATE(class std::vector<kvmodel::cdt::op>)

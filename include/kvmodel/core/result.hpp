@@ -6,8 +6,10 @@
 // value() on an error throws bad_result_access.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/status.hpp>
 
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
@@ -298,3 +300,10 @@ private:
 };
 
 } // namespace kvmodel
+
+// The results a store, the engine and the patterns return most (counts,
+// sizes, strings); with kvmodel::compiled their members are compiled once, in
+// the library.
+KVMODEL_INSTANTIATE(class kvmodel::result<std::int64_t>)
+KVMODEL_INSTANTIATE(class kvmodel::result<std::uint64_t>)
+KVMODEL_INSTANTIATE(class kvmodel::result<std::string>)

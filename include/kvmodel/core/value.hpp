@@ -584,3 +584,7 @@ struct std::hash<kvmodel::value> {
 // containers.hpp ends by including order.hpp: that way whichever of the three
 // headers comes first, order.hpp always sees complete containers.
 #include <kvmodel/core/detail/containers.hpp> // IWYU pragma: export
+
+// Lists of values are built everywhere (op arguments, results); with
+// kvmodel::compiled the vector's members are compiled once, in the library.
+KVMODEL_INSTANTIATE(class std::vector<kvmodel::value>)

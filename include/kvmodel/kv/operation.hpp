@@ -51,12 +51,14 @@
 #include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -176,21 +178,68 @@ struct exp_write_op {
     friend bool operator==(const exp_write_op&, const exp_write_op&) = default;
 };
 
-/// One operation of an operate() command.
-using operation = std::variant<read_op,
-                               read_all_op,
-                               read_header_op,
-                               write_op,
-                               add_op,
-                               append_op,
-                               prepend_op,
-                               touch_op,
-                               delete_op,
-                               cdt_operation,
-                               bit_operation,
-                               exp_read_op,
-                               exp_write_op,
-                               hll_operation>;
+/// The alternatives of an operation, in op_kind order.
+using operation_variant = std::variant<read_op,
+                                       read_all_op,
+                                       read_header_op,
+                                       write_op,
+                                       add_op,
+                                       append_op,
+                                       prepend_op,
+                                       touch_op,
+                                       delete_op,
+                                       cdt_operation,
+                                       bit_operation,
+                                       exp_read_op,
+                                       exp_write_op,
+                                       hll_operation>;
+
+/// One operation of an operate() command: a std::variant of the alternatives
+/// above, used as one (std::get, std::get_if, std::holds_alternative,
+/// std::visit, index(), std::variant_size and std::variant_alternative).
+///
+/// A class rather than an alias so that its copies, moves and destruction —
+/// the variant's visit over fourteen alternatives, which every file building a
+/// vector of operations would otherwise compile — are compiled once in
+/// kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION, kvmodel/config.hpp).
+class operation : public operation_variant {
+public:
+    /// Constructs from an alternative (`kv::write_op{...}`) or in place, as
+    /// the variant does.
+    using operation_variant::operation_variant;
+    /// Assigns an alternative, as the variant does.
+    using operation_variant::operator=;
+
+    /// A read_op of the empty bin name, as the variant's default.
+    operation() = default;
+    /// A copy of o's alternative.
+    operation(const operation& o);
+    /// Takes o's alternative.
+    operation(operation&& o) noexcept(std::is_nothrow_move_constructible_v<operation_variant>);
+    /// Copy assignment.
+    operation& operator=(const operation& o);
+    /// Move assignment.
+    operation&
+    operator=(operation&& o) noexcept(std::is_nothrow_move_assignable_v<operation_variant>);
+    /// Destroys the alternative held.
+    ~operation();
+};
+
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL operation::operation(const operation&) = default;
+KVMODEL_DECL operation::operation(operation&&) noexcept(
+    std::is_nothrow_move_constructible_v<operation_variant>) = default;
+KVMODEL_DECL operation& operation::operator=(const operation&) = default;
+KVMODEL_DECL operation& operation::operator=(operation&&) noexcept(
+    std::is_nothrow_move_assignable_v<operation_variant>) = default;
+KVMODEL_DECL operation::~operation() = default;
+#endif // KVMODEL_DEFINITIONS
+
+} // namespace kvmodel::kv
+
+KVMODEL_INSTANTIATE(class std::vector<kvmodel::kv::operation>)
+
+namespace kvmodel::kv {
 
 /// Which alternative an operation is (its variant index).
 enum class op_kind : std::uint8_t {
@@ -217,7 +266,59 @@ inline op_kind kind(const operation& o) noexcept {
 
 /// The bin an operation addresses, or nullptr for record-level operations
 /// (read_all, read_header, touch, delete).
-inline const std::string* bin_of(const operation& o) noexcept {
+KVMODEL_DECL const std::string* bin_of(const operation& o) noexcept;
+
+/// Whether an operation only reads: read, read_all, read_header, CDT read ops
+/// (cdt::classify == read), bit and HLL read ops. A command of reads only never
+/// writes the record.
+KVMODEL_DECL bool is_read(const operation& o) noexcept;
+
+/// The operation's name for messages: "read", "write", "add", ..., or the
+/// CDT / bit / HLL op's own name ("map_put", "bit_set", "hll_add").
+KVMODEL_DECL std::string_view op_name(const operation& o) noexcept;
+
+/// Builders, named after Aerospike's Operation calls:
+/// `kv::op::write("count", 1)`, `kv::op::cdt("events", cdt::map_ops::map_put(...))`.
+namespace op {
+/// Reads bin `bin` (nil if absent); KEY_NOT_FOUND on a missing record.
+KVMODEL_DECL operation read(std::string bin);
+/// Reads every bin; cannot share a command with other read, CDT or bit ops
+/// (PARAMETER_ERROR).
+KVMODEL_DECL operation read_all();
+/// Reads the record's generation and expiry only.
+KVMODEL_DECL operation read_header();
+/// Writes `v` to bin `bin`; a nil `v` deletes the bin.
+KVMODEL_DECL operation write(std::string bin, value v);
+/// Increment: an int delta for an int bin, a double delta for a double bin.
+KVMODEL_DECL operation add(std::string bin, value delta);
+/// Appends a string to a string bin or bytes to a bytes bin (BIN_TYPE_ERROR
+/// otherwise); a missing bin is created from `v`.
+KVMODEL_DECL operation append(std::string bin, value v);
+/// Prepends a string to a string bin or bytes to a bytes bin (BIN_TYPE_ERROR
+/// otherwise); a missing bin is created from `v`.
+KVMODEL_DECL operation prepend(std::string bin, value v);
+/// Rewrites the record with a new TTL and generation; no result (nil).
+KVMODEL_DECL operation touch();
+/// Deletes the record; later operations of the command see it empty.
+KVMODEL_DECL operation delete_record();
+/// A map or list operation on bin `bin` (moves `o`, a few hundred bytes).
+KVMODEL_DECL operation cdt(std::string bin, ::kvmodel::cdt::op o);
+/// A bit operation on bytes bin `bin`.
+KVMODEL_DECL operation bit(std::string bin, ::kvmodel::cdt::bit_op o);
+/// A HyperLogLog operation on HLL bin `bin`.
+KVMODEL_DECL operation hll(std::string bin, ::kvmodel::cdt::hll_op o);
+/// An expression read: `kv::op::exp_read("r", (exp::bin_int("a") + 1).bytes())`.
+KVMODEL_DECL operation exp_read(std::string name,
+                                std::vector<std::uint8_t> exp,
+                                std::uint32_t flags = 0);
+/// An expression write of bin `bin`.
+KVMODEL_DECL operation exp_write(std::string bin,
+                                 std::vector<std::uint8_t> exp,
+                                 std::uint32_t flags = 0);
+} // namespace op
+
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL const std::string* bin_of(const operation& o) noexcept {
     switch (kind(o)) {
     case op_kind::read:
         return &std::get_if<read_op>(&o)->bin;
@@ -243,11 +344,7 @@ inline const std::string* bin_of(const operation& o) noexcept {
         return nullptr;
     }
 }
-
-/// Whether an operation only reads: read, read_all, read_header, CDT read ops
-/// (cdt::classify == read), bit and HLL read ops. A command of reads only never
-/// writes the record.
-inline bool is_read(const operation& o) noexcept {
+KVMODEL_DECL bool is_read(const operation& o) noexcept {
     switch (kind(o)) {
     case op_kind::read:
     case op_kind::read_all:
@@ -264,10 +361,7 @@ inline bool is_read(const operation& o) noexcept {
         return false;
     }
 }
-
-/// The operation's name for messages: "read", "write", "add", ..., or the
-/// CDT / bit / HLL op's own name ("map_put", "bit_set", "hll_add").
-inline std::string_view op_name(const operation& o) noexcept {
+KVMODEL_DECL std::string_view op_name(const operation& o) noexcept {
     switch (kind(o)) {
     case op_kind::read:
         return "read";
@@ -300,69 +394,67 @@ inline std::string_view op_name(const operation& o) noexcept {
     }
     return "?";
 }
-
-/// Builders, named after Aerospike's Operation calls:
-/// `kv::op::write("count", 1)`, `kv::op::cdt("events", cdt::map_ops::map_put(...))`.
 namespace op {
-/// Reads bin `bin` (nil if absent); KEY_NOT_FOUND on a missing record.
-inline operation read(std::string bin) {
+KVMODEL_DECL operation read(std::string bin) {
     return read_op{std::move(bin)};
 }
-/// Reads every bin; cannot share a command with other read, CDT or bit ops
-/// (PARAMETER_ERROR).
-inline operation read_all() {
+KVMODEL_DECL operation read_all() {
     return read_all_op{};
 }
-/// Reads the record's generation and expiry only.
-inline operation read_header() {
+KVMODEL_DECL operation read_header() {
     return read_header_op{};
 }
-/// Writes `v` to bin `bin`; a nil `v` deletes the bin.
-inline operation write(std::string bin, value v) {
+KVMODEL_DECL operation write(std::string bin, value v) {
     return write_op{std::move(bin), std::move(v)};
 }
-/// Increment: an int delta for an int bin, a double delta for a double bin.
-inline operation add(std::string bin, value delta) {
+KVMODEL_DECL operation add(std::string bin, value delta) {
     return add_op{std::move(bin), std::move(delta)};
 }
-/// Appends a string to a string bin or bytes to a bytes bin (BIN_TYPE_ERROR
-/// otherwise); a missing bin is created from `v`.
-inline operation append(std::string bin, value v) {
+KVMODEL_DECL operation append(std::string bin, value v) {
     return append_op{std::move(bin), std::move(v)};
 }
-/// Prepends a string to a string bin or bytes to a bytes bin (BIN_TYPE_ERROR
-/// otherwise); a missing bin is created from `v`.
-inline operation prepend(std::string bin, value v) {
+KVMODEL_DECL operation prepend(std::string bin, value v) {
     return prepend_op{std::move(bin), std::move(v)};
 }
-/// Rewrites the record with a new TTL and generation; no result (nil).
-inline operation touch() {
+KVMODEL_DECL operation touch() {
     return touch_op{};
 }
-/// Deletes the record; later operations of the command see it empty.
-inline operation delete_record() {
+KVMODEL_DECL operation delete_record() {
     return delete_op{};
 }
-/// A map or list operation on bin `bin` (moves `o`, a few hundred bytes).
-inline operation cdt(std::string bin, ::kvmodel::cdt::op o) {
+KVMODEL_DECL operation cdt(std::string bin, ::kvmodel::cdt::op o) {
     return cdt_operation{std::move(bin), std::move(o)};
 }
-/// A bit operation on bytes bin `bin`.
-inline operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
+KVMODEL_DECL operation bit(std::string bin, ::kvmodel::cdt::bit_op o) {
     return bit_operation{std::move(bin), std::move(o)};
 }
-/// A HyperLogLog operation on HLL bin `bin`.
-inline operation hll(std::string bin, ::kvmodel::cdt::hll_op o) {
+KVMODEL_DECL operation hll(std::string bin, ::kvmodel::cdt::hll_op o) {
     return hll_operation{std::move(bin), std::move(o)};
 }
-/// An expression read: `kv::op::exp_read("r", (exp::bin_int("a") + 1).bytes())`.
-inline operation exp_read(std::string name, std::vector<std::uint8_t> exp, std::uint32_t flags = 0) {
+KVMODEL_DECL operation exp_read(std::string name,
+                                std::vector<std::uint8_t> exp,
+                                std::uint32_t flags) {
     return exp_read_op{std::move(name), std::move(exp), flags};
 }
-/// An expression write of bin `bin`.
-inline operation exp_write(std::string bin, std::vector<std::uint8_t> exp, std::uint32_t flags = 0) {
+KVMODEL_DECL operation exp_write(std::string bin,
+                                 std::vector<std::uint8_t> exp,
+                                 std::uint32_t flags) {
     return exp_write_op{std::move(bin), std::move(exp), flags};
 }
 } // namespace op
+#endif // KVMODEL_DEFINITIONS
 
 } // namespace kvmodel::kv
+
+// Hidden from Doxygen 1.9, which cannot place a std:: specialisation declared
+// outside namespace std.
+/// \cond std_variant_helpers
+// operation is used as its variant: these let std::visit and generic code
+// that asks for variant_size / variant_alternative see it as one.
+template <>
+struct std::variant_size<kvmodel::kv::operation>
+    : std::variant_size<kvmodel::kv::operation_variant> {};
+template <std::size_t I>
+struct std::variant_alternative<I, kvmodel::kv::operation>
+    : std::variant_alternative<I, kvmodel::kv::operation_variant> {};
+/// \endcond

@@ -15,6 +15,7 @@
 // values (copy-on-write), so a string or blob value is the only deep copy.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
@@ -222,3 +223,10 @@ check_bin_value(const value& v, std::string_view what, std::string_view bin_name
 }
 
 } // namespace kvmodel::kv
+
+// What every read returns, and the engine's and the patterns' value results;
+// with kvmodel::compiled their members are compiled once, in the library.
+KVMODEL_INSTANTIATE(class kvmodel::result<kvmodel::kv::record>)
+KVMODEL_INSTANTIATE(class kvmodel::result<kvmodel::value>)
+KVMODEL_INSTANTIATE(class kvmodel::result<std::vector<kvmodel::value>>)
+KVMODEL_INSTANTIATE(class std::vector<kvmodel::kv::bin>)
