@@ -15,6 +15,12 @@
 // macros without an rtype send NONE), a bit call `call(type, BITS[|MODIFY],
 // [op, params..., policy flags...], bin)`.
 //
+// Two names are not as_exp.h macros: ["list_set_order", ctx, ORDER, bin] and
+// ["map_set_policy", ctx, ORDER, bin] send the list set-order (0) and map
+// set-policy (64) ops as a modify call, as any client can; ORDER is an order
+// name, {"order": ..., "persist_index": true}, or the wire flags as an
+// integer.
+//
 // Not yet packed (the case is invalid, saying so): HLL calls, the path
 // expressions of 8.1 (select_by_path, modify_by_path, loopvar_*,
 // map_keys_in, map_values_in, remove_result) and the string calls of later
@@ -61,6 +67,7 @@ struct cdt_macro {
         modify_mod,  // ctx, policy, params..., bin (flags when a policy is given)
         clear,       // ctx, bin
         sort,        // ctx, sort flags, bin
+        set_type,    // ctx, order (a name, {"order", "persist_index"} or the raw flags), bin
     } shape;
     std::uint8_t params; // expression parameters between the constants and the bin
 };
@@ -88,6 +95,9 @@ inline constexpr cdt_macro cdt_macros[] = {
     {"list_clear", false, 11, cdt_macro::clear, 0},
     {"list_increment", false, 12, cdt_macro::modify_crmod, 2},
     {"list_sort", false, 13, cdt_macro::sort, 0},
+    // (not an as_exp.h macro: the list set-order op, 0, sent in a call as any
+    // client can; see set_type_flags)
+    {"list_set_order", false, 0, cdt_macro::set_type, 0},
     {"list_remove_by_index", false, 32, cdt_macro::remove_none, 1},
     {"list_remove_by_rank", false, 34, cdt_macro::remove_none, 1},
     {"list_remove_by_value", false, 35, cdt_macro::remove_rt, 1},
@@ -122,6 +132,8 @@ inline constexpr cdt_macro cdt_macros[] = {
     {"map_put_items", true, 68, cdt_macro::modify_crmod, 1},
     {"map_increment", true, 73, cdt_macro::modify_mod, 2},
     {"map_clear", true, 75, cdt_macro::clear, 0},
+    // (not an as_exp.h macro either: the map set-policy op, 64)
+    {"map_set_policy", true, 64, cdt_macro::set_type, 0},
     {"map_remove_by_key", true, 76, cdt_macro::remove_none, 1},
     {"map_remove_by_index", true, 77, cdt_macro::remove_none, 1},
     {"map_remove_by_rank", true, 79, cdt_macro::remove_none, 1},
@@ -504,6 +516,7 @@ private:
             case cdt_macro::modify_crmod:
             case cdt_macro::modify_mod:
             case cdt_macro::sort:
+            case cdt_macro::set_type:
                 consts = 1;
                 break;
             default:
@@ -557,8 +570,33 @@ private:
                 out = modify(*m, cp, params, {}, bin);
                 break;
             }
+            case cdt_macro::set_type:
+                params.insert(params.begin(), exp::expr(set_type_flags(arg(1), at(1), m->is_map)));
+                out = modify(*m, cp, params, {}, bin);
+                break;
             }
             return true;
+        }
+
+        /// The set-type op's flags: an order name, {"order", "persist_index"},
+        /// or an integer sent as is (to ask the server about invalid flags).
+        static std::int64_t set_type_flags(const json& j2, const std::string& w, bool is_map) {
+            if (j2.is_number_integer())
+                return j2.get<std::int64_t>();
+            const json* order = &j2;
+            std::int64_t persist = 0;
+            if (j2.is_object()) {
+                for (const auto& item : j2.items())
+                    if (item.key() != "order" && item.key() != "persist_index")
+                        reject(w + ": unknown field '" + item.key() + "' (order, persist_index)");
+                if (!j2.contains("order"))
+                    reject(w + ": missing the order");
+                order = &j2["order"];
+                if (j2.contains("persist_index") && to_bool(j2["persist_index"], w + ".persist_index"))
+                    persist = 0x10;
+            }
+            return persist | (is_map ? static_cast<std::int64_t>(to_map_order(*order, w + ".order"))
+                                     : static_cast<std::int64_t>(to_list_order(*order, w + ".order")));
         }
 
         static exp::expr modify(const cdt_macro& m,

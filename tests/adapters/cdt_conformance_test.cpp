@@ -79,6 +79,12 @@
 //     language, bit calls, wrong types and unknowns, filters, exp_read /
 //     exp_write flags; recorded with `kvmodel cdt --backend aerospike`
 //     against 8.1.2.0 built from source (namespace test in memory).
+//   * exp_set_type_probes: hand-written probes (the .json is the source) of
+//     the list set-order (op 0) and map set-policy (op 64) calls inside
+//     expressions, which no as_exp.h macro makes: the re-ordered container
+//     as the call's value, on nested contexts, persisted-index and invalid
+//     flags, wrong bin types, nil and constant operands, in filters and
+//     exp_write.
 //   * item7_probes: gen_cdt_item7_probes.py: list_increment / list_insert
 //     flags on ORDERED lists and missing bins, relative ranges near
 //     INT64_MAX, WILDCARD key- and value-range bounds, map return types on
