@@ -21,7 +21,7 @@
 // name, {"order": ..., "persist_index": true}, or the wire flags as an
 // integer.
 //
-// Not yet packed (the case is invalid, saying so): HLL calls, the path
+// Not yet packed (the case is invalid, saying so): the path
 // expressions of 8.1 (select_by_path, modify_by_path, loopvar_*,
 // map_keys_in, map_values_in, remove_result) and the string calls of later
 // clients.
@@ -38,6 +38,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/record.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -229,8 +230,8 @@ inline constexpr plain_macro plain_macros[] = {
 
 /// Names of as_exp.h this runner knows but does not pack yet.
 inline constexpr std::string_view unsupported_prefixes[] = {
-    "hll_", "select_by_path", "modify_by_path", "loopvar_", "map_keys", "map_values",
-    "remove_result", "result_remove", "string_", "to_string", "bin_geo", "geo", "bin_hll"};
+    "select_by_path", "modify_by_path", "loopvar_", "map_keys", "map_values",
+    "remove_result", "result_remove", "string_", "to_string", "bin_geo", "geo"};
 
 inline exp::type to_exp_type(const json& j, const std::string& where) {
     static constexpr std::pair<std::string_view, exp::type> names[] = {
@@ -280,10 +281,74 @@ inline value to_exp_value(const json& j, const std::string& where) {
             reject(where + ".$list: expected an array, got " + brief(l));
         return to_value(l, where + ".$list");
     }
-    if (j.is_object() && j.contains("$hll"))
-        reject(where + ": HLL values are not packed by this runner yet");
     return to_value(j, where);
 }
+
+/// Whether j is {"$hll": hex}.
+inline bool is_hll_json(const json& j) {
+    return j.is_object() && j.size() == 1 && j.contains("$hll");
+}
+
+/// A constant in the spec's notation as the C client packs it: an HLL
+/// ({"$hll": hex}, or a list holding some) keeps its HLL particle type, which
+/// a kvmodel value (bytes) does not carry.
+inline exp::expr to_exp_constant(const json& j, const std::string& where) {
+    if (is_hll_json(j))
+        return exp::hll_val(hll_bytes(j, where));
+    const json* l = j.is_object() && j.size() == 1 && j.contains("$list") ? &j["$list"] : nullptr;
+    if (l == nullptr || !l->is_array() || std::none_of(l->begin(), l->end(), is_hll_json))
+        return exp::val(to_exp_value(j, where));
+    exp::expr out;
+    adapters::detail::msgpack_writer w(out.raw());
+    w.array_header(2);
+    w.integer(exp::code::quote);
+    w.array_header(l->size());
+    std::size_t i = 0;
+    for (const json& e : *l) {
+        const std::string at = where + ".$list[" + std::to_string(i++) + "]";
+        if (is_hll_json(e)) {
+            const kvmodel::bytes b = hll_bytes(e, at);
+            w.prefixed(adapters::detail::particle::hll, b.data(), b.size());
+        } else {
+            adapters::detail::encode_into(w, to_value(e, at));
+        }
+    }
+    return out;
+}
+
+/// One HLL macro of as_exp.h: its wire op, result type, and shape.
+struct hll_macro {
+    std::string_view name;
+    cdt::hll_op_code op;
+    exp::type result;
+    enum shape_kind : std::uint8_t {
+        init,    // policy, index_bit_count, bin
+        init_mh, // policy, index_bit_count, mh_bit_count, bin
+        add,     // policy, list, index_bit_count, bin
+        add_mh,  // policy, list, index_bit_count, mh_bit_count, bin
+        update,  // policy, list, bin
+        read,    // bin
+        read_list, // list, bin
+    } shape;
+};
+
+inline constexpr hll_macro hll_macros[] = {
+    {"hll_init", cdt::hll_op_code::hll_init, exp::type::hll, hll_macro::init},
+    {"hll_init_mh", cdt::hll_op_code::hll_init, exp::type::hll, hll_macro::init_mh},
+    {"hll_add", cdt::hll_op_code::hll_add, exp::type::hll, hll_macro::add},
+    {"hll_add_mh", cdt::hll_op_code::hll_add, exp::type::hll, hll_macro::add_mh},
+    {"hll_update", cdt::hll_op_code::hll_add, exp::type::hll, hll_macro::update},
+    {"hll_get_count", cdt::hll_op_code::hll_get_count, exp::type::integer, hll_macro::read},
+    {"hll_describe", cdt::hll_op_code::hll_describe, exp::type::list, hll_macro::read},
+    {"hll_get_union", cdt::hll_op_code::hll_get_union, exp::type::hll, hll_macro::read_list},
+    {"hll_get_union_count", cdt::hll_op_code::hll_get_union_count, exp::type::integer,
+     hll_macro::read_list},
+    {"hll_get_intersect_count", cdt::hll_op_code::hll_get_intersect_count, exp::type::integer,
+     hll_macro::read_list},
+    {"hll_get_similarity", cdt::hll_op_code::hll_get_similarity, exp::type::floating,
+     hll_macro::read_list},
+    {"hll_may_contain", cdt::hll_op_code::hll_may_contain, exp::type::integer, hll_macro::read_list},
+};
 
 /// Packs JSON expressions; remembers nothing between calls.
 class exp_packer {
@@ -292,7 +357,7 @@ public:
         if (depth > 256)
             reject(where + ": expression nested deeper than 256");
         if (!j.is_array())
-            return exp::val(to_exp_value(j, where));
+            return to_exp_constant(j, where);
         if (j.empty() || !j[0].is_string())
             reject(where + ": expected [NAME, args...] with NAME an as_exp macro name, got " +
                    brief(j));
@@ -335,7 +400,7 @@ private:
 
         exp::expr build() const {
             if (exp::expr out; value_macro(out) || plain(out) || metadata(out) || cdt(out) ||
-                                bits(out))
+                                bits(out) || hll(out))
                 return out;
             for (std::string_view pre : unsupported_prefixes)
                 if (std::string_view(name).substr(0, pre.size()) == pre)
@@ -448,7 +513,7 @@ private:
                 {"bin_bool", exp::type::boolean}, {"bin_int", exp::type::integer},
                 {"bin_float", exp::type::floating}, {"bin_str", exp::type::string},
                 {"bin_blob", exp::type::blob},    {"bin_list", exp::type::list},
-                {"bin_map", exp::type::map},
+                {"bin_map", exp::type::map},      {"bin_hll", exp::type::hll},
             };
             for (const auto& [n, t] : bins) {
                 if (n == name) {
@@ -650,6 +715,50 @@ private:
                 m->modify ? exp::call_system::bits | exp::call_system::modify_local
                           : exp::call_system::bits,
                 nullptr, m->op, params, pol, e(argc() - 1));
+            return true;
+        }
+
+        /// The HLL macros: the policy (null or HLL flag names) and bit counts
+        /// are C constants, the list an expression, as in as_exp.h.
+        bool hll(exp::expr& out) const {
+            const hll_macro* m = nullptr;
+            for (const hll_macro& h : hll_macros)
+                if (h.name == name)
+                    m = &h;
+            if (m == nullptr)
+                return false;
+            static constexpr std::size_t argcs[] = {3, 4, 4, 5, 3, 1, 2};
+            need(argcs[m->shape]);
+            const exp::expr bin = e(argc() - 1);
+            if (m->shape == hll_macro::read || m->shape == hll_macro::read_list) {
+                std::vector<exp::expr> params;
+                if (m->shape == hll_macro::read_list)
+                    params.push_back(e(0));
+                out = exp::detail::call(m->result, exp::call_system::hll, nullptr,
+                                        static_cast<std::int64_t>(m->op), params, {}, bin);
+                return true;
+            }
+            cdt::hll_policy pol;
+            if (!arg(0).is_null())
+                pol.flags = to_flags(arg(0), hll_flag_names, at(0));
+            const exp::expr none(std::int64_t{-1});
+            switch (m->shape) {
+            case hll_macro::init:
+                out = exp::hll_init(&pol, exp::expr(integer(1)), bin);
+                break;
+            case hll_macro::init_mh:
+                out = exp::hll_init_mh(&pol, exp::expr(integer(1)), exp::expr(integer(2)), bin);
+                break;
+            case hll_macro::add:
+                out = exp::hll_add_mh(&pol, e(1), exp::expr(integer(2)), none, bin);
+                break;
+            case hll_macro::add_mh:
+                out = exp::hll_add_mh(&pol, e(1), exp::expr(integer(2)), exp::expr(integer(3)), bin);
+                break;
+            default:
+                out = exp::hll_add_mh(&pol, e(1), none, none, bin);
+                break;
+            }
             return true;
         }
 

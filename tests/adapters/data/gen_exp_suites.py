@@ -38,8 +38,10 @@ What a case cannot say, and how it is written instead:
   * wall time: void_time, last_update, since_update and ttl only in
     comparisons whose answer does not depend on when the case runs (as
     gen_exp_cases.py does).
-Left out, each named where its test is: HLL calls (the runner does not pack
-them yet), GeoJSON, and what 8.1.2 does not have (in_list and
+  * HLL bins: a case's record cannot hold one before its ops, so the
+    case's first ops make them (exp_write of hll_add) and a filter's verdict
+    is read with exp_read (see hll_tests()).
+Left out, each named where its test is: GeoJSON, and what 8.1.2 does not have (in_list and
 map_keys_in / map_values_in need 8.1.3; path select/apply; string calls of
 later clients).
 
@@ -440,7 +442,7 @@ f = eq(["list_get_by_index", None, "VALUE", "INT", 1, lv(1, -1)], -1)
 fe("filter_list_value_to_bin").get(f, True)
 fe("filter_map_value_to_bin").get(f, True, note="the C test repeats filter_list_value_to_bin's list")
 fe("filter_blob_value_to_bin").get(eq(["bit_count", 24, ["uint", 8], hx("00010203")], 2), True)
-# filter_hll_value_to_bin: left out (HLL calls are not packed by the runner yet)
+# filter_hll_value_to_bin: hll_tests()
 
 # ============================================================================
 # C client: src/test/exp_operate.c (records A = {A: 1, D: 2}, B = {B: 2, D: 2})
@@ -497,7 +499,7 @@ for name, e, v in (("exp_returns_int", ADD4, 5),
     r = eo(name)
     r.call([xw("C", e), rd("C"), xr("EV", e)], None, {"results": [None, v, v]})
     r.call([xr("EV", e)], None, {"results": [v]})
-# exp_returns_hll: left out (HLL calls are not packed by the runner yet)
+# exp_returns_hll: hll_tests()
 E0 = eq(bi("A"), 0)
 eo("exp_merge").call([xr("res1", ["and", E0, eq(bi("D"), 2)]), xr("res2", ["or", E0, eq(bi("D"), 2)])], None,
                      {"results": [False, True]}, "as_exp_expr merges a built expression into another")
@@ -627,7 +629,7 @@ for name, e, v, again in (("expReturnsInt", ADD4, 5, True),
     r.call([xw("C", e), rd("C"), xr("EV", e)], None, {"results": [None, v, v]})
     if again:
         r.call([xr("EV", e)], None, {"results": [v]})
-# expReturnsHLL: left out (HLL calls are not packed by the runner yet)
+# expReturnsHLL: hll_tests()
 te("expMerge").call([xr("res1", ["and", E0, eq(bi("D"), 2)]), xr("res2", ["or", E0, eq(bi("D"), 2)])], None,
                     {"results": [False, True]}, "Exp.expr merges a built expression into another")
 
@@ -695,7 +697,7 @@ for helper, pairs in BITEXP.items():
         Rec(J, "TestBitExp", test, {"A": BLOB}).get(["cmp_eq", a, b], True, note="its " + helper + "()")
 
 # ============================================================================
-# TestHLLExp.java: left out (HLL calls are not packed by the runner yet).
+# TestHLLExp.java: hll_tests().
 # test/src/com/aerospike/test/sync/query/TestQueryFilterExp.java: records
 # flt1..flt50 {fltint: i, bin2: i, listbin, mapbin}; a query of an index
 # range with a filter is one case per record in the range, each with the
@@ -770,10 +772,89 @@ query("queryDeviceSize", 1, 10, ["cmp_ge", ["device_size"], 0], lambda i: True, 
 query("queryMemorySize", 1, 10, ["cmp_ge", ["memory_size"], 0], lambda i: True, 10)
 
 
+# ============================================================================
+# HLL calls. A case's record cannot hold an HLL bin before its ops (bins
+# are written as blobs), so the tests' HLL bins are made by the case's first
+# ops (exp_write of an hll_add, as HLLOperation.add makes them) and a
+# filter's verdict is read with exp_read; the sketches the tests keep in
+# variables are taken from the backend's answer (sketches()).
+# ============================================================================
+EMPTY4 = "0004" + "00" * 21  # hll_init(4): the empty sketch
+
+
+def hll_tests(kvmodel, extra):
+    # C exp_operate.c exp_returns_hll: bin New from as_operations_hll_init
+    # (the case's bin), C from the expression, both read back.
+    x = hx(EMPTY4)
+    r = eo("exp_returns_hll")
+    r.call([{"op": "hll_init", "args": {"index_bit_count": 4}}, xw("C", ["hll_init", None, 4, None]),
+            {"op": "read"}, rd("C"), xr("EV", ["hll_init", None, 4, None])], None,
+           {"results": [None, None, x, x, x]}, "bin New is the case's bin")
+    r.calls[-1][0]["bin_name"] = "New"
+    r.call([xr("EV", ["hll_init", None, 4, None]), rd("C")], None, {"results": [x, x]})
+    r.calls[-1][0]["bin_name"] = "New"
+    # Java TestExpOperation expReturnsHLL: the same in its op order.
+    r = te("expReturnsHLL")
+    r.call([{"op": "hll_init", "args": {"index_bit_count": 4}}, xw("C", ["hll_init", None, 4, None]),
+            {"op": "read"}, rd("C"), xr("EV", ["hll_init", None, 4, None])], None,
+           {"results": [None, None, x, x, x]}, "bin H is the case's bin")
+    r.calls[-1][0]["bin_name"] = "H"
+    r.call([xr("EV", ["hll_init", None, 4, None])], None, {"results": [x]})
+    r.calls[-1][0]["bin_name"] = "H"
+
+    # C filter_exp.c filter_hll_value_to_bin: an hll_init(10) sketch read
+    # back from the record, then used as a value in the filter.
+    (h10,) = sketches(kvmodel, extra, [["hll_init", None, 10, None]])
+    fe("filter_hll_value_to_bin").get(eq(["hll_get_count", {"$hll": h10}], 0), True)
+
+    # Java TestHLLExp.hllExp: bins hllbin_1..3 from three lists, 8 index bits.
+    lists = [lv("Akey1", "Akey2", "Akey3"), lv("Bkey1", "Bkey2", "Bkey3"),
+             lv("Akey1", "Akey2", "Bkey1", "Bkey2", "Ckey1", "Ckey2")]
+    makes = [["hll_add", None, l, 8, None] for l in lists]
+    h1, h2, h3 = ({"$hll": h} for h in sketches(kvmodel, extra, makes))
+    setup = [xw("hllbin_%d" % (i + 1), mk) for i, mk in enumerate(makes)]
+    b1, b2 = ["bin_hll", "hllbin_1"], ["bin_hll", "hllbin_2"]
+    hlls = {"$list": [h1, h2, h3]}
+    v2, v3 = {"$list": [h2]}, {"$list": [h3]}
+    new_val = lv("new_val")
+
+    def desc0(b):
+        return ["list_get_by_index", None, "VALUE", "INT", 0, ["hll_describe", b]]
+
+    checks = {
+        "count": [(eq(["hll_get_count", b1], 0), False), (["cmp_gt", ["hll_get_count", b1], 0], True)],
+        "union": [(["cmp_ne", ["hll_get_count", ["hll_get_union", hlls, b1]], ["hll_get_union_count", hlls, b1]],
+                   False),
+                  (eq(["hll_get_count", ["hll_get_union", hlls, b1]], ["hll_get_union_count", hlls, b1]), True)],
+        "intersect": [(["cmp_ge", ["hll_get_intersect_count", v2, b1], ["hll_get_intersect_count", v3, b1]], False),
+                      (["cmp_le", ["hll_get_intersect_count", v2, b1], ["hll_get_intersect_count", v3, b1]], True)],
+        "similarity": [(["cmp_ge", ["hll_get_similarity", v2, b1], ["hll_get_similarity", v3, b1]], False),
+                       (["cmp_le", ["hll_get_similarity", v2, b1], ["hll_get_similarity", v3, b1]], True)],
+        "describe": [(["cmp_ne", desc0(b1), desc0(b2)], False), (eq(desc0(b1), desc0(b2)), True)],
+        "mayContain": [(eq(["hll_may_contain", new_val, b2], 1), False),
+                       (["cmp_ne", ["hll_may_contain", new_val, b2], 1], True)],
+        "add": [(eq(["hll_get_count", b1], ["hll_get_count", ["hll_update", None, new_val, b2]]), False),
+                (["cmp_lt", ["hll_get_count", b1], ["hll_get_count", ["hll_update", None, new_val, b2]]], True)],
+    }
+    for helper, fs in checks.items():
+        for f, verdict in fs:
+            Rec(J, "TestHLLExp", "hllExp", {"A": 1}).call(
+                setup + [xr("f", f)], None, {"results": [None, None, None, verdict]},
+                "its " + helper + "(): the filter's verdict, read")
+
+
+def sketches(kvmodel, extra, exps):
+    """The backend's answer to each HLL expression (hex), read with exp_read."""
+    case = {"id": "sketches", "bins": {"A": 1}, "ops": [xr("s%d" % i, e) for i, e in enumerate(exps)]}
+    (out,) = run(kvmodel, extra, [case])
+    return [r["$bytes"] for r in out["results"]]
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     kvmodel, extra = sys.argv[1], sys.argv[2:]
+    hll_tests(kvmodel, extra)
     seen = set()
     for reg in REGISTRIES:
         build(reg, kvmodel, extra, seen)
