@@ -229,7 +229,7 @@ def build(reg, kvmodel, extra, seen):
             else:
                 c["bins"] = bins
             # (id, notes, record, ops, filter, expected: a stable field order)
-            order = ["id", "notes", "bin_name", "record_exists", "bins", "send_key", "filter", "ops", "expected"]
+            order = ["id", "notes", "bin_name", "record_exists", "bins", "ttl", "send_key", "filter", "ops", "expected"]
             c2 = {f: c[f] for f in order if f in c}
             c.clear()
             c.update(c2)
@@ -770,6 +770,145 @@ query("queryBinType", 1, 10, eq(["bin_type", "listbin"], 20), lambda i: i != 3, 
 query("queryRecordSize", 1, 10, ["cmp_ge", ["record_size"], 0], lambda i: True, 10)
 query("queryDeviceSize", 1, 10, ["cmp_ge", ["device_size"], 0], lambda i: True, 10)
 query("queryMemorySize", 1, 10, ["cmp_ge", ["memory_size"], 0], lambda i: True, 10)
+
+
+# ============================================================================
+# C client: src/test/aerospike_query/query_foreach.c and
+# aerospike_scan/scan_basics.c, their scans and queries with a filter: one
+# case per record (the test asserts the count; each case its record's
+# verdict). query_foreach's 100 records: bins a..g, x, y, z, blob, blob_list
+# (bigstr, i KB of 'X', only in the record-size cases), TTL never for 0-9,
+# 100 days for 10-41, 10 days for 42-99.
+# ============================================================================
+QFE = "query_foreach"
+DAY = 24 * 60 * 60
+NS = 10**9
+
+
+def qf_rec(i, bigstr=False):
+    b = {"a": "abc", "b": 100, "c": i, "d": i % 10, "e": 100 + (i + 1) * (i % 10 + 1) // 2, "f": "0x%04x" % i}
+    if i % 2 == 1:
+        b["g"] = i
+    b["x"] = ["x", "x1", "x2"] if i % 3 == 0 else ["not_x1", "not_x2", "not_x3"]
+    b["y"] = mv([("ykey", "yvalue")]) if i % 7 == 0 else mv([("ykey_not", "yvalue_not")])
+    b["z"] = [i, i + 1, i + 2, i + 3, i + 4]
+    blob = (50000 + i).to_bytes(4, "little").hex()
+    b["blob_list"] = [hx(blob)]
+    b["blob"] = hx(blob)
+    if bigstr:
+        b["bigstr"] = "X" * (i * 1024)
+    return b
+
+
+def qf_ttl(i):
+    return -1 if i < 10 else (100 * DAY if i < 42 else 10 * DAY)
+
+
+def scan(reg, file, test, recs, filt, passes, count=None, read=("c",), note=None):
+    n = 0
+    for i, bins, ttl in recs:
+        ok = passes(i) if passes else None
+        r = Rec(reg, file, test, bins)
+        why = "record %d of the scan" % i + ("; " + note if note else "")
+        if ok is None:
+            r.call([rd(b) for b in read], filt, None, why)
+        else:
+            n += 1 if ok else 0
+            r.get(filt, ok, read, why)
+        if ttl is not None:
+            r.calls[-1][0]["ttl"] = ttl
+    assert count is None or n == count, (test, n, count)
+
+
+ALL100 = [(i, qf_rec(i), qf_ttl(i)) for i in range(100)]
+C10_30 = [x for x in ALL100 if 10 <= x[0] <= 30]
+# query_with_rec_size_filter: record_size >= 65 KiB: records 65-99 (the
+# bigstr of i KB); a sample around the edge.
+scan(C, QFE, "query_with_rec_size_filter", [(i, qf_rec(i, True), qf_ttl(i)) for i in (0, 64, 65, 66)],
+     ["cmp_ge", ["record_size"], 65 * 1024], lambda i: i >= 65)
+scan(C, QFE, "query_intermittent_bin_filter", C10_30, ["cmp_gt", bi("g"), 20], lambda i: i % 2 == 1 and i > 20, 5)
+# scan_with_rec_last_update_filter(_less): the test compares with the
+# client's clock between two writes (and asserts nothing: clock skew); here
+# with 2020-01-01, before every write.
+scan(C, QFE, "scan_with_rec_last_update_filter", ALL100[::9], ["cmp_gt", ["last_update"], 1577836800 * NS],
+     lambda i: True)
+scan(C, QFE, "scan_with_rec_last_update_filter_less", ALL100[::9], ["cmp_le", ["last_update"], 1577836800 * NS],
+     lambda i: False)
+scan(C, QFE, "scan_with_rec_void_time_filter_1", ALL100, eq(["void_time"], -1), lambda i: i < 10, 10)
+# _2 and _3 compare void_time with the client's clock + 5 and 15 days; here
+# with the record's own last_update + 5 and 15 days (the same verdicts, at
+# any time).
+LU = ["last_update"]
+scan(C, QFE, "scan_with_rec_void_time_filter_2", ALL100,
+     ["and", ["cmp_lt", ["void_time"], ["add", LU, 15 * DAY * NS]], ["cmp_gt", ["void_time"], ["add", LU, 5 * DAY * NS]]],
+     lambda i: i >= 42, 58)
+scan(C, QFE, "scan_with_rec_void_time_filter_3", ALL100, ["cmp_gt", ["void_time"], ["add", LU, 15 * DAY * NS]],
+     lambda i: 10 <= i < 42, 32)
+# scan_with_rec_digest_modulo_filter: the digests are of the case ids here,
+# so the verdicts are the backend's (not asserted).
+for ii in range(3):
+    scan(C, QFE, "scan_with_rec_digest_modulo_filter", ALL100[ii::10], eq(["digest_modulo", 3], ii), None)
+OR37 = ["or", ["and", ["cmp_le", bi("d"), 5], ["cmp_ge", bi("d"), 3]],
+        ["and", ["cmp_le", bi("c"), 20], ["cmp_ge", bi("c"), 11]]]
+scan(C, QFE, "query_with_or_filter", ALL100, OR37, lambda i: 3 <= i % 10 <= 5 or 11 <= i <= 20, 37)
+scan(C, QFE, "query_with_not_filter", ALL100, ["not", OR37], lambda i: not (3 <= i % 10 <= 5 or 11 <= i <= 20), 63)
+REGEX14 = lambda i: i <= 0x62 and (i & 0xF) in (1, 2)  # noqa: E731  0x00.[12]
+scan(C, QFE, "query_with_regex_filter", ALL100, ["cmp_regex", [], "0x00.[12]", bs("f")], REGEX14, 14)
+scan(C, QFE, "query_with_regex_filter_icase", ALL100, ["cmp_regex", ["ICASE"], "0X00.[12]", bs("f")], REGEX14, 14)
+scan(C, QFE, "query_with_list_filter", ALL100,
+     ["cmp_ne", ["list_get_by_value", None, "COUNT", "x2", bl("x")], 0], lambda i: i % 3 == 0, 34)
+scan(C, QFE, "query_with_mapkey_filter", ALL100,
+     ["cmp_ne", ["map_get_by_key", None, "COUNT", "INT", "ykey_not", bm("y")], 0], lambda i: i % 7 != 0, 85)
+scan(C, QFE, "query_with_mapval_filter", ALL100,
+     ["and", ["map_get_by_value", None, "EXISTS", "yvalue", bm("y")],
+      ["cmp_ne", ["map_get_by_value", None, "COUNT", "yvalue", bm("y")], 0]], lambda i: i % 7 == 0, 15)
+
+SB = "scan_basics"
+SB5 = {"bin1": 5, "bin2": "str-sb_set5-5", "bin3": [5]}
+# scan_operate_expop: a background scan's exp_write (cond: bin exists ? +4 : 4)
+r = Rec(C, SB, "scan_operate_expop", SB5)
+EXPOP = ["cond", ["bin_exists", "scan-expop"], ["add", bi("scan-expop"), 4], 4]
+r.call([xw("scan-expop", EXPOP)], None, {"results": [None]}, "the scan's op on one record")
+r.call([rd("scan-expop")], None, {"results": [4]})
+r.call([xw("scan-expop", EXPOP), rd("scan-expop")], None, {"results": [None, 8]}, "a second scan")
+# scan_filter_set_name: set "" or sb_set5; the case's set is "cdt"
+scan(C, SB, "scan_filter_set_name", [(5, SB5, None)], ["or", eq("", ["set_name"]), eq("sb_set5", ["set_name"])],
+     lambda i: False, read=("bin1",), note="a record of another set (its set is cdt)")
+scan(C, SB, "scan_filter_set_name", [(5, SB5, None)], ["or", eq("", ["set_name"]), eq("cdt", ["set_name"])],
+     lambda i: True, read=("bin1",), note="the test's set written as cdt, the case's set")
+scan(C, SB, "scan_filter_rec_ttl", [(5, SB5, 3600), (6, SB5, -1)], ["cmp_gt", ["ttl"], 1], lambda i: i == 5,
+     read=("bin1",), note="ttl 3600 (5) and never (6)")
+# scan_filter_rec_str_key: a regex over the stored string key (keys here are
+# the case ids, so the regex is written for them)
+for n, pattern, ok in ((1, "^client/scan_basics/scan_filter_rec_str_key/.*1$", True),
+                       (2, "^key-.*-0$", False)):
+    r = Rec(C, SB, "scan_filter_rec_str_key", SB5, True)
+    r.get(["cmp_regex", [], pattern, ["key_str"]], ok, ("bin1",))
+r = Rec(C, SB, "scan_filter_rec_str_key", SB5, False)
+r.get(["cmp_regex", [], ".*", ["key_str"]], False, ("bin1",), note="no stored key: key_str is unknown")
+
+# ============================================================================
+# Java: test/src/com/aerospike/test/sync/query/TestQueryFilterSet.java
+# ============================================================================
+QS = "TestQueryFilterSet"
+scan(J, QS, "querySetName", [(20, {"a": 20, "b": d(20.0)}, None)], eq(["set_name"], "tqps2"), lambda i: False,
+     read=("a",), note="its set is cdt here, not tqps2")
+scan(J, QS, "querySetName", [(20, {"a": 20, "b": d(20.0)}, None)], eq(["set_name"], "cdt"), lambda i: True,
+     read=("a",), note="the test's set tqps2 written as cdt, the case's set")
+scan(J, QS, "queryDouble", [(i, {"a": i, "b": d(float(i))}, None) for i in (20, 21, 22)],
+     ["cmp_gt", bf("b"), fl(21.5)], lambda i: i == 22, 1, read=("a",))
+for i in range(31, 41):
+    Rec(J, QS, "queryKeyExists", {"a": i}, True).get(["key_exist"], True, ("a",), note="record %d, key sent" % i)
+Rec(J, QS, "queryKeyExists", {"a": 25}).get(["key_exist"], False, ("a",), note="record 25, key not sent")
+for n, pattern, ok in ((1, "^java/TestQueryFilterSet/queryKeyString/.*1$", True), (2, "^key-.*-35$", False)):
+    Rec(J, QS, "queryKeyString", {"a": 35}, True).get(["cmp_regex", [], pattern, ["key_str"]], ok, ("a",),
+                                                     note="the regex written for the case ids (the keys here)")
+# queryVoidTime (void time within [now, now + 2 minutes)) with the record's
+# last_update for now; queryTTL as is. Records 1-5 expire in i minutes.
+T15 = [(i, {"a": i}, i * 60) for i in range(1, 6)]
+scan(J, QS, "queryVoidTime", T15, ["and", ["cmp_ge", ["void_time"], LU],
+                                   ["cmp_lt", ["void_time"], ["add", LU, 150 * NS]]], lambda i: i <= 2, 2, read=("a",))
+scan(J, QS, "queryTTL", T15, ["cmp_le", ["ttl"], 60], lambda i: i == 1, 1, read=("a",))
 
 
 # ============================================================================
