@@ -8,17 +8,23 @@ gen_client_suite.py and gen_java_suite.py write their CDT tests.
   put, get, batch, delete, operate, udf; CDT calls with ctx, modify calls,
   record key, float bins, since_update, string / list / map comparisons,
   exclusive, arithmetic, integer bit ops, min/max, let, cond, values as
-  call bins) and src/test/exp_operate.c (exp_read / exp_write with every
-  flag, every result type, unknown, merged expressions).
+  call bins, HLL values), src/test/exp_operate.c (exp_read / exp_write with
+  every flag, every result type, unknown, merged expressions) and the
+  filtered scans and queries of aerospike_query/query_foreach.c and
+  aerospike_scan/scan_basics.c (record size, void_time, ttl, last_update,
+  digest_modulo, set_name, regex with and without ICASE, key_str, a
+  background exp_write).
   Java (ids "java/<File>/<test>/<n>"): TestFilterExp, TestExpOperation,
-  TestListExp, TestMapExp, TestBitExp, and TestQueryFilterExp (one case per
-  record of each query, with the record's verdict). A Java case that asks
-  byte for byte what an earlier case asks (a C one, or an earlier Java one:
-  the Java tests repeat the C ones, and each *Except test its plain twin)
-  is left out.
+  TestListExp, TestMapExp, TestBitExp, TestHLLExp, and the query tests
+  TestQueryFilterExp and TestQueryFilterSet. A Java case that asks byte for
+  byte what an earlier case asks (a C one, or an earlier Java one: the Java
+  tests repeat the C ones, and each *Except test its plain twin) is left
+  out.
 
 One case per client call that carries an expression (a filter on a
-command, or exp_read / exp_write operations); its record is the test's
+command, or exp_read / exp_write operations), or per record of a filtered
+scan or query (the test asserts the count; the generator checks that the
+verdicts add up to it); its record is the test's
 record at that point: the bins the test wrote, chained through `kvmodel cdt`
 (each call of a test starts from the bins the previous call left, as the
 backend answered: generate with --backend aerospike so the chain is the
@@ -37,13 +43,18 @@ What a case cannot say, and how it is written instead:
     (key_blob) keep only their string-key half (noted);
   * wall time: void_time, last_update, since_update and ttl only in
     comparisons whose answer does not depend on when the case runs (as
-    gen_exp_cases.py does).
+    gen_exp_cases.py does): a comparison with the client's clock is made
+    with the record's own last_update, or with a fixed instant before every
+    write (each such place says which);
+  * the set: always "cdt", so a set_name comparison names cdt where the
+    test names its own set (noted).
   * HLL bins: a case's record cannot hold one before its ops, so the
     case's first ops make them (exp_write of hll_add) and a filter's verdict
     is read with exp_read (see hll_tests()).
-Left out, each named where its test is: GeoJSON, and what 8.1.2 does not have (in_list and
-map_keys_in / map_values_in need 8.1.3; path select/apply; string calls of
-later clients).
+Left out, each named where its test is: keys of other types (integer and
+blob keys), GeoJSON, and what 8.1.2 does not have (in_list and map_keys_in
+/ map_values_in need 8.1.3; path select/apply; string calls of later
+clients).
 
 usage: gen_exp_suites.py KVMODEL [--backend aerospike --host H[:P]]
        (writes the two JSON files beside this script)
@@ -887,6 +898,8 @@ for n, pattern, ok in ((1, "^client/scan_basics/scan_filter_rec_str_key/.*1$", T
 r = Rec(C, SB, "scan_filter_rec_str_key", SB5, False)
 r.get(["cmp_regex", [], ".*", ["key_str"]], False, ("bin1",), note="no stored key: key_str is unknown")
 
+# scan_filter_rec_int_key: left out (an integer key).
+
 # ============================================================================
 # Java: test/src/com/aerospike/test/sync/query/TestQueryFilterSet.java
 # ============================================================================
@@ -903,6 +916,7 @@ Rec(J, QS, "queryKeyExists", {"a": 25}).get(["key_exist"], False, ("a",), note="
 for n, pattern, ok in ((1, "^java/TestQueryFilterSet/queryKeyString/.*1$", True), (2, "^key-.*-35$", False)):
     Rec(J, QS, "queryKeyString", {"a": 35}, True).get(["cmp_regex", [], pattern, ["key_str"]], ok, ("a",),
                                                      note="the regex written for the case ids (the keys here)")
+# queryKeyInt: left out (an integer key; keys here are the case ids).
 # queryVoidTime (void time within [now, now + 2 minutes)) with the record's
 # last_update for now; queryTTL as is. Records 1-5 expire in i minutes.
 T15 = [(i, {"a": i}, i * 60) for i in range(1, 6)]
