@@ -350,6 +350,15 @@ inline constexpr hll_macro hll_macros[] = {
     {"hll_may_contain", cdt::hll_op_code::hll_may_contain, exp::type::integer, hll_macro::read_list},
 };
 
+/// The entry of a macro table named `name`, or nullptr.
+template <class Macro, std::size_t N>
+const Macro* find_macro(const Macro (&table)[N], std::string_view name) {
+    for (const Macro& m : table)
+        if (m.name == name)
+            return &m;
+    return nullptr;
+}
+
 /// Packs JSON expressions; remembers nothing between calls.
 class exp_packer {
 public:
@@ -564,10 +573,7 @@ private:
         }
 
         bool cdt(exp::expr& out) const {
-            const cdt_macro* m = nullptr;
-            for (const cdt_macro& c : cdt_macros)
-                if (c.name == name)
-                    m = &c;
+            const cdt_macro* m = find_macro(cdt_macros, name);
             if (m == nullptr)
                 return false;
             // Constants between the ctx and the expression parameters.
@@ -675,10 +681,7 @@ private:
         }
 
         bool bits(exp::expr& out) const {
-            const bit_macro* m = nullptr;
-            for (const bit_macro& b : bit_macros)
-                if (b.name == name)
-                    m = &b;
+            const bit_macro* m = find_macro(bit_macros, name);
             if (m == nullptr)
                 return false;
             // Modifies: policy, params..., [tail], bin. Reads: params..., [tail], bin.
@@ -721,10 +724,7 @@ private:
         /// The HLL macros: the policy (null or HLL flag names) and bit counts
         /// are C constants, the list an expression, as in as_exp.h.
         bool hll(exp::expr& out) const {
-            const hll_macro* m = nullptr;
-            for (const hll_macro& h : hll_macros)
-                if (h.name == name)
-                    m = &h;
+            const hll_macro* m = find_macro(hll_macros, name);
             if (m == nullptr)
                 return false;
             static constexpr std::size_t argcs[] = {3, 4, 4, 5, 3, 1, 2};

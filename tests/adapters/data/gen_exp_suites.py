@@ -96,29 +96,13 @@ def mv(pairs, order=None):
     return out
 
 
-# expression shorthands (the spec's names; arguments in the macro's order)
-def bi(n):
-    return ["bin_int", n]
+# expression shorthands (the spec's names; arguments in the macro's order):
+# bi("A") is ["bin_int", "A"], and so on
+def _bin_read(t):
+    return lambda n: ["bin_" + t, n]
 
 
-def bf(n):
-    return ["bin_float", n]
-
-
-def bs(n):
-    return ["bin_str", n]
-
-
-def bl(n):
-    return ["bin_list", n]
-
-
-def bm(n):
-    return ["bin_map", n]
-
-
-def bb(n):
-    return ["bin_blob", n]
+bi, bf, bs, bl, bm, bb = (_bin_read(t) for t in ("int", "float", "str", "list", "map", "blob"))
 
 
 def eq(a, b):
@@ -486,16 +470,23 @@ r.call([xw("C", ADD4, "EVAL_NO_FAIL"), xr("EV", bi("C"))], None, {"error": OP_NO
        "bin C does not exist since the write failed")
 r.call([xw("C", ADD4, "EVAL_NO_FAIL"), xr("EV", bi("C"), "EVAL_NO_FAIL")], None, {"results": [None, None]})
 
-r = eo("exp_write_policy_errors")
-r.call([xw("C", ADD4, "UPDATE_ONLY")], None, {"error": BIN_NOT_FOUND})
-r.call([xw("C", ADD4, "UPDATE_ONLY", "POLICY_NO_FAIL")], None, {"results": [None]})
-r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"results": [None]})
-r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"error": BIN_EXISTS})
-r.call([xw("C", ADD4, "CREATE_ONLY", "POLICY_NO_FAIL")], None, {"results": [None]})
-r.call([xw("C", None)], None, {"error": OP_NOT_APPLICABLE}, "deleting a bin needs ALLOW_DELETE")
-r.call([xw("C", None, "POLICY_NO_FAIL")], None, {"results": [None]})
-r.call([xw("C", None, "ALLOW_DELETE")], None, {"results": [None]})
-r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"results": [None]}, "bin C was deleted")
+
+
+def write_policy_errors(r):
+    """exp_write_policy_errors (C) / expWritePolicyError (Java): the write
+    flags one after another on record A."""
+    r.call([xw("C", ADD4, "UPDATE_ONLY")], None, {"error": BIN_NOT_FOUND})
+    r.call([xw("C", ADD4, "UPDATE_ONLY", "POLICY_NO_FAIL")], None, {"results": [None]})
+    r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"results": [None]})
+    r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"error": BIN_EXISTS})
+    r.call([xw("C", ADD4, "CREATE_ONLY", "POLICY_NO_FAIL")], None, {"results": [None]})
+    r.call([xw("C", None)], None, {"error": OP_NOT_APPLICABLE}, "deleting a bin needs ALLOW_DELETE")
+    r.call([xw("C", None, "POLICY_NO_FAIL")], None, {"results": [None]})
+    r.call([xw("C", None, "ALLOW_DELETE")], None, {"results": [None]})
+    r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"results": [None]}, "bin C was deleted")
+
+
+write_policy_errors(eo("exp_write_policy_errors"))
 
 UNK = ["cond", eq(bi("C"), 5), ["unknown"], ["bin_exists", "A"], 5, ["unknown"]]
 r = eo("exp_returns_unknown")
@@ -617,16 +608,7 @@ te("expWriteEvalError").call([xw("C", ADD4), xr("EV", bi("C"))], None, {"results
 r = te("expWriteEvalError", OB)
 r.call([xw("C", ADD4), xr("EV", bi("C"))], None, {"error": OP_NOT_APPLICABLE})
 r.call([xw("C", ADD4, "EVAL_NO_FAIL"), xr("EV", bi("C"), "EVAL_NO_FAIL")], None, {"results": [None, None]})
-r = te("expWritePolicyError")
-r.call([xw("C", ADD4, "UPDATE_ONLY")], None, {"error": BIN_NOT_FOUND})
-r.call([xw("C", ADD4, "UPDATE_ONLY", "POLICY_NO_FAIL")], None, {"results": [None]})
-r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"results": [None]})
-r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"error": BIN_EXISTS})
-r.call([xw("C", ADD4, "CREATE_ONLY", "POLICY_NO_FAIL")], None, {"results": [None]})
-r.call([xw("C", None)], None, {"error": OP_NOT_APPLICABLE})
-r.call([xw("C", None, "POLICY_NO_FAIL")], None, {"results": [None]})
-r.call([xw("C", None, "ALLOW_DELETE")], None, {"results": [None]})
-r.call([xw("C", ADD4, "CREATE_ONLY")], None, {"results": [None]})
+write_policy_errors(te("expWritePolicyError"))
 r = te("expReturnsUnknown")
 r.call([xw("C", UNK), rd("C")], None, {"error": OP_NOT_APPLICABLE})
 r.call([xw("C", UNK, "EVAL_NO_FAIL"), rd("C")], None, {"results": [None, None]})
