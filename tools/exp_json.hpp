@@ -322,12 +322,12 @@ struct hll_macro {
     cdt::hll_op_code op;
     exp::type result;
     enum shape_kind : std::uint8_t {
-        init,    // policy, index_bit_count, bin
-        init_mh, // policy, index_bit_count, mh_bit_count, bin
-        add,     // policy, list, index_bit_count, bin
-        add_mh,  // policy, list, index_bit_count, mh_bit_count, bin
-        update,  // policy, list, bin
-        read,    // bin
+        init,      // policy, index_bit_count, bin
+        init_mh,   // policy, index_bit_count, mh_bit_count, bin
+        add,       // policy, list, index_bit_count, bin
+        add_mh,    // policy, list, index_bit_count, mh_bit_count, bin
+        update,    // policy, list, bin
+        read,      // bin
         read_list, // list, bin
     } shape;
 };

@@ -633,7 +633,8 @@ public:
         bool with_key = send_key && k.user_key();
         bytes_t body{22, i1, i2, 0, 0, 0};
         put_be(body, 0, 4); // generation
-        put_be(body, static_cast<std::uint32_t>(ttl), 4); // record ttl
+        // The record ttl: -1 and -2 go as 0xFFFFFFFF and 0xFFFFFFFE.
+        put_be(body, static_cast<std::uint32_t>(ttl), 4);
         put_be(body, 0, 4); // transaction ttl
         put_be(body, 3U + (filter.empty() ? 0U : 1U) + (with_key ? 1U : 0U), 2);
         put_be(body, ops.size(), 2);
