@@ -143,26 +143,9 @@ class Rec:
         self.reg, self.file, self.test = reg, file, test
         self.calls = []
         self.next_bins = dict(bins) if bins is not None else None
-        self.given = True  # the next call's bins are written here, not chained
+        self.given = True  # the next call's bins are these, not the previous call's
         self.send_key = send_key
         reg.recs.append(self)
-
-    def put(self, bins, send_key=None, replace=False):
-        """A put without filter between calls: merges bins (replace: the
-        record is written anew)."""
-        assert self.given, "put after a chained call: give the bins whole"
-        if self.next_bins is None or replace:
-            self.next_bins = {}
-        self.next_bins.update(bins)
-        if send_key is not None:
-            self.send_key = send_key
-        return self
-
-    def reset(self, bins=None, send_key=False):
-        self.next_bins = dict(bins) if bins is not None else None
-        self.given = True
-        self.send_key = send_key
-        return self
 
     def call(self, ops, filter=None, expected=None, note=None, test=None):
         key = (self.file, test or self.test)
@@ -197,6 +180,10 @@ class Registry:
         self.counts = {}
 
 
+# a case's fields in the order they are written
+FIELD_ORDER = ["id", "notes", "bin_name", "record_exists", "bins", "ttl", "send_key", "filter", "ops", "expected"]
+
+
 def signature(c):
     """What a case asks, without its id and notes; None when the answer may
     depend on the key (the id), so the case is never a duplicate."""
@@ -223,9 +210,7 @@ def build(reg, kvmodel, extra, seen):
                 c["record_exists"] = False
             else:
                 c["bins"] = bins
-            # (id, notes, record, ops, filter, expected: a stable field order)
-            order = ["id", "notes", "bin_name", "record_exists", "bins", "ttl", "send_key", "filter", "ops", "expected"]
-            c2 = {f: c[f] for f in order if f in c}
+            c2 = {f: c[f] for f in FIELD_ORDER if f in c}
             c.clear()
             c.update(c2)
             batch.append((r, c))
