@@ -551,7 +551,7 @@ public:
                 i1 |= info1::read;
             else
                 i2 |= info2::write;
-        return send(k, ops, i1, i2, wp.filter_exp, wp.send_key);
+        return send(k, ops, i1, i2, wp.filter_exp, wp.send_key, wp.ttl);
     }
 
 private:
@@ -635,8 +635,9 @@ private:
                             std::uint8_t i1,
                             std::uint8_t i2,
                             std::span<const std::uint8_t> filter,
-                            bool send_key = false) {
-        auto body = request(k, ops, i1, i2, filter, send_key);
+                            bool send_key = false,
+                            std::int64_t ttl = kv::ttl_namespace_default) {
+        auto body = request(k, ops, i1, i2, filter, send_key, ttl);
         if (!body)
             return body.error();
         reply r = m_svc.handle(0, proto::type_message, *body);
@@ -646,17 +647,20 @@ private:
 public:
     /// One command's as_msg (the proto body): the key's namespace, set and
     /// digest, the user key when `send_key`, the filter expression when
-    /// there is one, the ops.
+    /// there is one, the record TTL (kv::write_policy's: -1 never, -2 do not
+    /// update, as the C client sends them), the ops.
     static result<bytes_t> request(const kv::key& k,
                                    std::span<const kv::operation> ops,
                                    std::uint8_t i1,
                                    std::uint8_t i2,
                                    std::span<const std::uint8_t> filter = {},
-                                   bool send_key = false) {
+                                   bool send_key = false,
+                                   std::int64_t ttl = kv::ttl_namespace_default) {
         bool with_key = send_key && k.user_key();
         bytes_t body{22, i1, i2, 0, 0, 0};
         put_be(body, 0, 4); // generation
-        put_be(body, 0, 4); // record ttl
+        // The record ttl: -1 and -2 go as 0xFFFFFFFF and 0xFFFFFFFE.
+        put_be(body, static_cast<std::uint32_t>(ttl), 4);
         put_be(body, 0, 4); // transaction ttl
         put_be(body, 3U + (filter.empty() ? 0U : 1U) + (with_key ? 1U : 0U), 2);
         put_be(body, ops.size(), 2);

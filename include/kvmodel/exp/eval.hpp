@@ -21,9 +21,6 @@
 // values, bins and calls the HLL engine (exp/detail/hll.hpp: an HLL is a
 // bytes value holding a sketch). A
 // call of more than 18 arguments is refused too (the server asserts on it).
-// A list set-order and a map set-policy call inside an expression evaluate
-// to unknown (not implemented).
-//
 // Path expressions (select_by_path, modify_by_path: a call with CDT op
 // cdt_select) walk their operand as cdt.c's cdt_select_* functions do (see
 // evaluator's "path expressions" section): the server's build step checks
@@ -40,6 +37,9 @@
 // passes makes 8.1.2 send a garbled map (its loop variables move the
 // reader the step then copies the entry from; a modify writes at the wrong
 // offsets); kvmodel answers what the step means, the entry picked.
+// A list set-order (op 0) or map set-policy (op 64) call, which no as_exp.h
+// macro makes but any client can send, answers the re-ordered container as
+// the server does.
 //
 // evaluate (the server's eval_* functions): the result is a value or
 // *unknown* (std::nullopt): a missing bin, a bin of another type than the
@@ -1957,6 +1957,29 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
     };
     switch (ci.op) {
     // --- list
+    case 0:
+    case 64: {
+        // Set type (the server's list_set_flags / map_set_flags): [flags],
+        // order in the low bits, 0x10 a persisted index (top level only);
+        // other bits fail (OP_NOT_APPLICABLE: unknown here).
+        std::int64_t f = 0;
+        const std::int64_t valid = ci.op == 0 ? 0x11 : 0x13;
+        if (n != 1 || !int_at(0, f) || (f & ~valid) != 0)
+            return std::nullopt;
+        o.persist_index = (f & 0x10) != 0;
+        if (ci.op == 0) {
+            o.code = op_code::list_set_order;
+            o.order = (f & 1) ? list_order::ordered : list_order::unordered;
+        } else {
+            o.code = op_code::map_set_policy;
+            o.morder = (f & 3) == 3   ? map_order::key_value_ordered
+                       : (f & 1) != 0 ? map_order::key_ordered
+                                      : map_order::unordered;
+            o.mpolicy.order = o.morder;
+            o.mpolicy.persist_index = o.persist_index;
+        }
+        return o;
+    }
     case 1:
         o.code = op_code::list_append;
         if (n < 1)
