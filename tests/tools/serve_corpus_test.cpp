@@ -85,7 +85,8 @@ TEST_CASE("the recorded CDT corpora answer through the wire as the server did", 
                 expected = std::move(some_expected);
             }
 
-            sim::cluster db;
+            // nsup every 60 s, as the recording server (a case may write a TTL).
+            sim::cluster db(sim::cluster_config{}.with_nsup_period(60));
             tools::serve::service svc(db, {3000, 3001, 3002}, "kvmodel");
             tools::serve::testing::wire_store wire(svc);
             std::ostringstream through_wire;
@@ -98,7 +99,7 @@ TEST_CASE("the recorded CDT corpora answer through the wire as the server did", 
             for (std::size_t i = 0; i < got.size(); ++i)
                 if (got[i] != expected[i])
                     differing.push_back(cases[i]);
-            sim::cluster direct_db;
+            sim::cluster direct_db(sim::cluster_config{}.with_nsup_period(60));
             std::ostringstream direct;
             CHECK(tools::cdt_json::run_cases(direct_db, differing.dump(), direct) == 0);
             std::vector<std::string> sim_lines = split_lines(direct.str());

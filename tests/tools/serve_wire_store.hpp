@@ -525,7 +525,7 @@ public:
                 i1 |= info1::read;
             else
                 i2 |= info2::write;
-        return send(k, ops, i1, i2, wp.filter_exp, wp.send_key);
+        return send(k, ops, i1, i2, wp.filter_exp, wp.send_key, wp.ttl);
     }
 
 private:
@@ -609,8 +609,9 @@ private:
                             std::uint8_t i1,
                             std::uint8_t i2,
                             std::span<const std::uint8_t> filter,
-                            bool send_key = false) {
-        auto body = request(k, ops, i1, i2, filter, send_key);
+                            bool send_key = false,
+                            std::int64_t ttl = kv::ttl_namespace_default) {
+        auto body = request(k, ops, i1, i2, filter, send_key, ttl);
         if (!body)
             return body.error();
         reply r = m_svc.handle(0, proto::type_message, *body);
@@ -620,17 +621,19 @@ private:
 public:
     /// One command's as_msg (the proto body): the key's namespace, set and
     /// digest, the user key when `send_key`, the filter expression when
-    /// there is one, the ops.
+    /// there is one, the ops; `ttl` (kv::write_policy's) is the record ttl
+    /// field, -1 and -2 as the 32-bit 0xFFFFFFFF and 0xFFFFFFFE.
     static result<bytes_t> request(const kv::key& k,
                                    std::span<const kv::operation> ops,
                                    std::uint8_t i1,
                                    std::uint8_t i2,
                                    std::span<const std::uint8_t> filter = {},
-                                   bool send_key = false) {
+                                   bool send_key = false,
+                                   std::int64_t ttl = kv::ttl_namespace_default) {
         bool with_key = send_key && k.user_key();
         bytes_t body{22, i1, i2, 0, 0, 0};
         put_be(body, 0, 4); // generation
-        put_be(body, 0, 4); // record ttl
+        put_be(body, static_cast<std::uint32_t>(ttl), 4); // record ttl
         put_be(body, 0, 4); // transaction ttl
         put_be(body, 3U + (filter.empty() ? 0U : 1U) + (with_key ? 1U : 0U), 2);
         put_be(body, ops.size(), 2);

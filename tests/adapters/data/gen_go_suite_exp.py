@@ -57,12 +57,12 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from go_exp_translate import Translator, parse, Untranslatable  # noqa: E402
+from suite_lib import run, spread  # noqa: E402
 
 FILTERED = {"error": "FILTERED_OUT", "code": 27}
 CODES = {"FILTERED_OUT": 27, "OP_NOT_APPLICABLE": 26, "BIN_NOT_FOUND": 17, "BIN_EXISTS_ERROR": 6,
@@ -111,19 +111,6 @@ def call_args(text, at):
         i += 1
 
 
-def run(kvmodel, extra, cases):
-    if not cases:
-        return []
-    p = subprocess.run([kvmodel, "cdt", "-"] + extra, input="\n".join(json.dumps(c) for c in cases),
-                       capture_output=True, text=True)
-    out = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-    assert len(out) == len(cases), p.stderr
-    for c, o in zip(cases, out):
-        if "invalid" in o:
-            sys.exit("invalid case %s: %s" % (c["id"], o["invalid"]))
-    return out
-
-
 # --- the records each group of query tests puts ---------------------------------------------------
 def d(x):
     return {"$double": float(x)}
@@ -145,12 +132,6 @@ GROUPS = {
                                        "mapval": {"$map": [[f, "0x%04x" % f] for f in PRIMES
                                                            if i >= f and i % f == 0]}}),
 }
-
-
-def spread(xs, n=3):
-    if len(xs) <= n:
-        return xs
-    return [xs[0], xs[len(xs) // 2], xs[-1]]
 
 
 class Suite:

@@ -59,6 +59,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen_python_suite as gps  # noqa: E402
+from suite_lib import spread  # noqa: E402
 
 FILES = ["test_expressions_base", "test_expressions_list", "test_expressions_map", "test_expressions_bit",
          "test_expressions_bitwise_operators", "test_arithmetic_expressions", "test_expressions_everywhere",
@@ -439,10 +440,6 @@ class Harness:
 
 
 H = None
-
-
-def spread(xs, n=3):
-    return xs if len(xs) <= n else [xs[0], xs[len(xs) // 2], xs[-1]]
 
 
 def filt_of(policy):

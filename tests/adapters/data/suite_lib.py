@@ -175,6 +175,13 @@ def as_initial(bin_type, final):
     return final
 
 
+def spread(xs, n=3):
+    """At most n of xs (n <= 3): the first, the middle and the last."""
+    if len(xs) <= n:
+        return xs
+    return [xs[0], xs[len(xs) // 2], xs[-1]]
+
+
 def run(kvmodel, extra, cases):
     if not cases:
         return []
