@@ -29,6 +29,8 @@ up, runs and asserts is written here, by hand, per test group:
   * "Expression Filter Operations" (a matrix of filters over three
     records): each row's filter on its record (FILTERED_OUT) and, NOT-ed
     when the row says so, on its other record (passes).
+  * batch_test.go, query_test.go, scan_test.go and examples/expressions:
+    their few filters, written out by hand in other_files().
   * expression_ops_test.go (exp_read / exp_write in operate, with their
     flags): each Operate() is a case on the record the test's BeforeEach
     wrote (A: {A: 1, D: 2}; B: {B: 2, D: 2}), chained: each case starts from
@@ -368,6 +370,42 @@ def ops_file(suite, text):
             suite.cases.append(c)
 
 
+def other_files(suite):
+    """The filter expressions of batch_test.go, query_test.go and
+    scan_test.go, written out here (one or two each): a random bin value of
+    the Go test is a fixed one."""
+    bad = ["cmp_eq", ["list_get_by_value_range", None, "VALUE", 10, 13, ["bin_list", "Aerospike1"]], 11]
+    for file, bins in [("scan_test", {"Aerospike1": 12345, "Aerospike2": "abc"}),
+                       ("query_test", {"Aerospike1": 12345, "Aerospike2": "abc", "Aerospike3": 77,
+                                       "Aerospike4": "constValue", "Aerospike5": -1, "Aerospike6": 1})]:
+        suite.chained(file, "must return the error for invalid expression", bins, [
+            ([{"op": "read_bin", "bin": "Aerospike1"}], bad, {"error": 4},
+             "a list read of an integer bin: every record of the scan / query fails")])
+    name = "must successfully execute ops with policies"
+    writes = [{"op": "write_bin", "bin": "bin3", "value": 3}, {"op": "write_bin", "bin": "bin4", "value": 4}]
+    suite.chained("batch_test", name, {"bin1": 1, "bin2": 2}, [
+        (writes, ["cmp_lt", ["bin_int", "bin1"], 1], {"error": 27}, "BatchWrite with the filter bin1 < 1"),
+        (writes, None, {"results": [None, None]}, "the same BatchWrite without the filter")])
+    for i in (0, 2, 3, 49):
+        f = ["cmp_lt", ["bin_int", "i"], 3]
+        want = (lambda r: {"results": r}) if i < 3 else (lambda r: {"error": 27})
+        suite.chained("batch_test", "must return the result with same ordering/i %d" % i, {"i": i}, [
+            ([{"op": "write_bin", "bin": "bin1", "value": "a"}], f, want([None]), "BatchOperate with i < 3"),
+            ([{"op": "write_bin", "bin": "bin2", "value": "b"}], f, want([None]), None),
+            ([{"op": "read_bin", "bin": "bin2"}], f, want(["b"]), None)])
+    # examples/expressions: a regex (ICASE) on the stored string key; a
+    # case's key is its id, so each id ends with the example's key.
+    for k, b, v in [("jacksapplekey1", "Jack", 26), ("jillgrapekey2", "Jill", 20), ("mangokey3", "James", 38),
+                    ("Jimkey4apple", "Jim", 46), ("SeanaPPlekey7", "Sean", 24), ("Susankey9", "Susan", 42)]:
+        suite.cases.append({"id": "go/examples.expressions/testKeyRegex/%s" % k, "send_key": True, "bins": {b: v},
+                            "filter": ["cmp_regex", ["ICASE"], "^.*apple.*", ["key_str"]],
+                            "ops": [{"op": "read_bin", "bin": b}],
+                            "expected": {"results": [v]} if "apple" in k.lower() else {"error": 27}})
+    suite.chained("batch_test", "BatchDelete with a per-record filter", {"count": 0}, [
+        ([{"op": "read_bin", "bin": "count"}], ["cmp_eq", ["bin_int", "count"], 0], {"results": [0]},
+         "BatchDelete's per-record filter count == 0 (over the batch policy's count == 999): asked with a read")])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kvmodel")
@@ -396,6 +434,7 @@ def main():
     commands_group(suite, et)
     matrix_group(suite, et)
     ops_file(suite, read("expression_ops_test.go"))
+    other_files(suite)
 
     ids = [c["id"] for c in suite.cases]
     assert len(ids) == len(set(ids)), "duplicate ids"
