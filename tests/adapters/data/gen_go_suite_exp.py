@@ -55,7 +55,6 @@ usage: gen_go_suite_exp.py KVMODEL --client DIR [--backend aerospike --host H[:P
        DIR: a checkout of aerospike/aerospike-client-go (the *_test.go files
        at its top), e.g. git --git-dir=REPO archive HEAD | tar -x -C DIR
 """
-import argparse
 import json
 import os
 import re
@@ -64,11 +63,20 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from go_exp_translate import Translator, parse, Untranslatable  # noqa: E402
-from suite_lib import run, spread  # noqa: E402
+from suite_lib import client_args, run, spread  # noqa: E402
 
 FILTERED = {"error": "FILTERED_OUT", "code": 27}
 CODES = {"FILTERED_OUT": 27, "OP_NOT_APPLICABLE": 26, "BIN_NOT_FOUND": 17, "BIN_EXISTS_ERROR": 6,
          "PARAMETER_ERROR": 4}
+
+
+def string_end(text, i):
+    """The index of the quote that closes the Go string literal opening at text[i]."""
+    q = text[i]
+    i = text.index(q, i + 1)
+    while q == '"' and text[i - 1] == "\\":
+        i = text.index(q, i + 1)
+    return i
 
 
 def its(text):
@@ -77,12 +85,8 @@ def its(text):
         depth, i = 1, m.end()
         while depth:
             c = text[i]
-            if c == '"':
-                i = text.index('"', i + 1)
-                while text[i - 1] == "\\":
-                    i = text.index('"', i + 1)
-            elif c == "`":
-                i = text.index("`", i + 1)
+            if c in "\"`":
+                i = string_end(text, i)
             elif c == "{":
                 depth += 1
             elif c == "}":
@@ -96,10 +100,8 @@ def call_args(text, at):
     depth, i, start, out = 0, at, at + 1, []
     while True:
         c = text[i]
-        if c == '"':
-            i = text.index('"', i + 1)
-            while text[i - 1] == "\\":
-                i = text.index('"', i + 1)
+        if c in "\"`":
+            i = string_end(text, i)
         elif c in "([{":
             depth += 1
         elif c in ")]}":
@@ -407,21 +409,11 @@ def other_files(suite):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("kvmodel")
-    ap.add_argument("--client", required=True)
-    ap.add_argument("--backend")
-    ap.add_argument("--host")
-    a = ap.parse_args()
-    extra = []
-    if a.backend:
-        extra += ["--backend", a.backend]
-    if a.host:
-        extra += ["--host", a.host]
-    suite = Suite(a.kvmodel, extra)
+    kvmodel, client, extra = client_args()
+    suite = Suite(kvmodel, extra)
 
     def read(f):
-        with open(os.path.join(a.client, f)) as fh:
+        with open(os.path.join(client, f)) as fh:
             # whole-line comments out (commented-out tests among them)
             return dedupe_names(re.sub(r"(?m)^\s*//.*$", "", fh.read()))
 

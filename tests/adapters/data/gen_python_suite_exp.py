@@ -48,7 +48,6 @@ Differences from the Python tests, forced by the case format:
 usage: gen_python_suite_exp.py KVMODEL --client DIR [--backend aerospike --host H[:P]]
        DIR as for gen_python_suite.py (test/new_tests and aerospike_helpers).
 """
-import argparse
 import importlib
 import inspect
 import json
@@ -59,7 +58,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen_python_suite as gps  # noqa: E402
-from suite_lib import spread  # noqa: E402
+from suite_lib import client_args, spread  # noqa: E402
 
 FILES = ["test_expressions_base", "test_expressions_list", "test_expressions_map", "test_expressions_bit",
          "test_expressions_bitwise_operators", "test_arithmetic_expressions", "test_expressions_everywhere",
@@ -467,17 +466,10 @@ class BatchRecords:
         self.result = 0
 
 
-class FakeClient:
+class FakeClient(gps.FakeClient):
+    """gen_python_suite's client (connect, close, ...) with the commands
+    below keeping records in H.records and making expression cases."""
     case_bin = None  # (bin, kind) of the CDT ops of the operate being translated
-
-    def connect(self, *a, **k):
-        return self
-
-    def close(self):
-        pass
-
-    def is_connected(self):
-        return True
 
     def _rk(self, key):
         return repr(tuple(key[:3]))
@@ -672,23 +664,17 @@ class Query:
 
 def main():
     global H
-    ap = argparse.ArgumentParser()
-    ap.add_argument("kvmodel")
-    ap.add_argument("--client", required=True)
-    ap.add_argument("--backend")
-    ap.add_argument("--host")
-    a = ap.parse_args()
-    extra = (["--backend", a.backend] if a.backend else []) + (["--host", a.host] if a.host else [])
-    H = Harness(a.kvmodel, extra)
+    kvmodel, client, extra = client_args()
+    H = Harness(kvmodel, extra)
     H.mods = {}
     gps.HARNESS = H
     gps.FakeClient = FakeClient
     gps.FILES = FILES
     sys.modules["aerospike"] = gps.AS
     sys.modules["aerospike.exception"] = gps.EX
-    sys.path.insert(0, a.client)
+    sys.path.insert(0, client)
     instrument()
-    mods = gps.load_modules(a.client)
+    mods = gps.load_modules(client)
     H.mods = mods
     sys.modules["new_tests.test_base_class"].TestBaseClass.get_connection_config = staticmethod(
         lambda: {"hosts": [("127.0.0.1", 3000)], "user": None, "password": None})
