@@ -81,8 +81,10 @@
 //     against 8.1.2.0 built from source (namespace test in memory).
 //   * go_suite_exp: gen_go_suite_exp.py: the Go client's expression tests
 //     (exp_list_test.go, exp_map_test.go, exp_bit_test.go,
-//     expression_test.go, expression_ops_test.go; ids "go/<file>/<It
-//     text>/..."), their builder calls read from a checkout and translated
+//     expression_test.go, expression_ops_test.go, the filters of
+//     batch_test.go, query_test.go, scan_test.go and examples/expressions;
+//     ids "go/<file>/<It text>/..."), their builder calls read from a
+//     checkout and translated
 //     by go_exp_translate.py. A query test's filter runs on every record the
 //     Go test puts (the Go count checked on the server); up to three records
 //     that pass and three filtered out are kept. Commands with filters

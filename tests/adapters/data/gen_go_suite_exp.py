@@ -2,7 +2,8 @@
 """Generates tests/adapters/data/go_suite_exp.json: the scenarios of the
 Aerospike Go client's expression tests (aerospike-client-go v7:
 exp_list_test.go, exp_map_test.go, exp_bit_test.go, expression_test.go,
-expression_ops_test.go) written as expression cases
+expression_ops_test.go, and the filters of batch_test.go, query_test.go,
+scan_test.go and examples/expressions) written as expression cases
 (shared/spec/exp-json.md), the way gen_go_suite.py writes its CDT tests.
 
 The Go tests build expressions with the client's builder; this script reads
@@ -25,7 +26,7 @@ up, runs and asserts is written here, by hand, per test group:
     Exists, Put, Add, Prepend, Operate with a filter that fails, then one
     that passes): reads become read_bin, writes write_bin (the runner has no
     delete or touch: those tests' filters are asked with a read); the batch
-    test is its five keys, each a case.
+    test is its five keys, each read without and with the filter.
   * "Expression Filter Operations" (a matrix of filters over three
     records): each row's filter on its record (FILTERED_OUT) and, NOT-ed
     when the row says so, on its other record (passes).
@@ -39,9 +40,9 @@ up, runs and asserts is written here, by hand, per test group:
 
 Differences from the Go tests, forced by the case format:
   * A case's record key is its id (a string) in set "cdt", so ExpKey,
-    ExpDigestModulo and ExpSetName are asked of that key and set (ExpKey
-    with ExpTypeSTRING on a stored key is added beside the Go test's
-    ExpTypeINT on a key not stored).
+    ExpDigestModulo and ExpSetName are asked of that key and set
+    (examples/expressions' regex on the stored string key keeps its intent:
+    each of its case ids ends with the example's key).
   * GeoJSON bins (expression_test's locval / rgnval) and the 16*i-byte
     "ballast" bins of the Generic group are left out; the Generic group's
     secondary-index range (intval 0..400) is applied as a record range.

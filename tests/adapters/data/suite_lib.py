@@ -175,9 +175,9 @@ def as_initial(bin_type, final):
     return final
 
 
-def spread(xs, n=3):
-    """At most n of xs (n <= 3): the first, the middle and the last."""
-    if len(xs) <= n:
+def spread(xs):
+    """At most three of xs: all of them, or the first, the middle and the last."""
+    if len(xs) <= 3:
         return xs
     return [xs[0], xs[len(xs) // 2], xs[-1]]
 
