@@ -52,6 +52,9 @@ Differences from the Go tests, forced by the case format:
   * exp_hll_test.go and the HLL test of expression_ops_test.go are left out:
     the runner does not pack HLL calls inside expressions yet.
 
+Recorded from aerospike-client-go 7022c84 (v7): 542 cases; every Go count
+matched on the server.
+
 usage: gen_go_suite_exp.py KVMODEL --client DIR [--backend aerospike --host H[:P]]
        DIR: a checkout of aerospike/aerospike-client-go (the *_test.go files
        at its top), e.g. git --git-dir=REPO archive HEAD | tar -x -C DIR
