@@ -97,6 +97,25 @@
 //     as the call's value, on nested contexts, persisted-index and invalid
 //     flags, wrong bin types, nil and constant operands, in filters and
 //     exp_write.
+//   * go_suite_exp: gen_go_suite_exp.py: the Go client's expression tests
+//     (exp_list_test.go, exp_map_test.go, exp_bit_test.go,
+//     expression_test.go, expression_ops_test.go, the filters of
+//     batch_test.go, query_test.go, scan_test.go and examples/expressions;
+//     ids "go/<file>/<It text>/..."), their builder calls read from a
+//     checkout and translated
+//     by go_exp_translate.py. A query test's filter runs on every record the
+//     Go test puts (the Go count checked on the server); up to three records
+//     that pass and three filtered out are kept. Commands with filters
+//     (get, put, ... as read_bin / write_bin), the filter matrix over three
+//     records, and exp_read / exp_write with every flag, chained.
+//   * python_suite_exp: gen_python_suite_exp.py: the Python client's
+//     expression tests (test_expressions_*, test_arithmetic_expressions,
+//     test_expression_operations, test_query_expressions; ids
+//     "python/<file>/<test>/<n>"), run unchanged against a fake client that
+//     makes a case of every command carrying an expression (a query: a
+//     sample of its records); what pytest.raises expects is "expected".
+//     Time-dependent metadata only where the answer cannot depend on when
+//     the case runs (the tests' "now" bounds moved to 2020 / 2116).
 //   * item7_probes: gen_cdt_item7_probes.py: list_increment / list_insert
 //     flags on ORDERED lists and missing bins, relative ranges near
 //     INT64_MAX, WILDCARD key- and value-range bounds, map return types on

@@ -175,6 +175,28 @@ def as_initial(bin_type, final):
     return final
 
 
+def spread(xs):
+    """At most three of xs: all of them, or the first, the middle and the last."""
+    if len(xs) <= 3:
+        return xs
+    return [xs[0], xs[len(xs) // 2], xs[-1]]
+
+
+def client_args():
+    """The command line of a generator that reads a client checkout:
+    KVMODEL --client DIR [--backend B] [--host H]; (kvmodel, dir, the
+    `kvmodel cdt` options)."""
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kvmodel")
+    ap.add_argument("--client", required=True)
+    ap.add_argument("--backend")
+    ap.add_argument("--host")
+    a = ap.parse_args()
+    extra = (["--backend", a.backend] if a.backend else []) + (["--host", a.host] if a.host else [])
+    return a.kvmodel, a.client, extra
+
+
 def run(kvmodel, extra, cases):
     if not cases:
         return []
