@@ -18,8 +18,12 @@
 //
 // Cost: one RIPEMD-160 over (set + 1 + key) bytes; nothing is allocated.
 // Compute it once per key (kv::key does, at construction) — it costs more
-// than the hash lookup that follows it in a store.
+// than the hash lookup that follows it in a store. The RIPEMD-160 calls are
+// behind the library switch (config.hpp): with kvmodel::compiled a user's
+// translation unit does not parse OpenSSL's EVP headers.
 #pragma once
+
+#include <kvmodel/config.hpp>
 
 #include <array>
 #include <cstddef>
@@ -32,12 +36,7 @@
 #include <string>
 #include <string_view>
 
-#include <openssl/evp.h>
-#include <openssl/opensslv.h>
-#include <openssl/ripemd.h>
-#if OPENSSL_VERSION_MAJOR >= 3
-#    include <openssl/provider.h>
-#endif
+#include <openssl/opensslv.h> // OPENSSL_VERSION_MAJOR, OPENSSL_NO_* (the configuration)
 
 namespace kvmodel::kv {
 
@@ -117,7 +116,62 @@ namespace detail {
 #    define KVMODEL_DETAIL_HAVE_RIPEMD160_LOW                                                      \
         1 // NOLINT(cppcoreguidelines-macro-usage): a feature test
 /// RIPEMD-160 of the concatenated parts through the RIPEMD160_* calls.
-inline digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts) noexcept {
+KVMODEL_DECL digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts) noexcept;
+#endif
+
+/// RIPEMD-160 of the concatenated parts through EVP; false if unavailable.
+KVMODEL_DECL bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
+                                digest& out) noexcept;
+
+/// RIPEMD-160 of the concatenated parts (the fastest path OpenSSL has).
+KVMODEL_DECL digest ripemd160(std::span<const std::span<const std::uint8_t>> parts) noexcept;
+
+inline std::span<const std::uint8_t> as_bytes(std::string_view s) noexcept {
+    // Viewing chars as bytes: the one cast the digest needs.
+    return {reinterpret_cast<const std::uint8_t*>(s.data()), // NOLINT(*-reinterpret-cast)
+            s.size()};
+}
+
+} // namespace detail
+
+/// The digest of a user key given as its type and its bytes (an integer's 8
+/// big-endian bytes). An empty set means no set. Complexity: O(|set| + |key|).
+inline digest compute_digest(std::string_view set,
+                             key_type type,
+                             std::span<const std::uint8_t> key_bytes) noexcept {
+    const auto type_byte = static_cast<std::uint8_t>(type);
+    const std::array<std::span<const std::uint8_t>, 3> parts = {
+        detail::as_bytes(set), std::span<const std::uint8_t>(&type_byte, 1), key_bytes};
+    return detail::ripemd160(parts);
+}
+
+/// The digest of an integer user key.
+inline digest compute_digest(std::string_view set, std::int64_t key) noexcept {
+    auto u = static_cast<std::uint64_t>(key);
+    std::array<std::uint8_t, 8> be{};
+    for (std::size_t i = 0; i < 8; ++i)
+        be[i] = static_cast<std::uint8_t>(u >> (56 - 8 * i));
+    return compute_digest(set, key_type::integer, be);
+}
+
+/// The digest of a string user key.
+inline digest compute_digest(std::string_view set, std::string_view key) noexcept {
+    return compute_digest(set, key_type::string, detail::as_bytes(key));
+}
+
+} // namespace kvmodel::kv
+
+#if KVMODEL_DEFINITIONS
+#    include <openssl/evp.h>
+#    include <openssl/ripemd.h>
+#    if OPENSSL_VERSION_MAJOR >= 3
+#        include <openssl/provider.h>
+#    endif
+
+namespace kvmodel::kv::detail {
+
+#if defined(KVMODEL_DETAIL_HAVE_RIPEMD160_LOW)
+KVMODEL_DECL digest ripemd160_low(std::span<const std::span<const std::uint8_t>> parts) noexcept {
 #    if defined(__GNUC__)
 #        pragma GCC diagnostic push
 #        pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -154,9 +208,8 @@ inline const EVP_MD* ripemd160_md() noexcept {
 #endif
 }
 
-/// RIPEMD-160 of the concatenated parts through EVP; false if unavailable.
-inline bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
-                          digest& out) noexcept {
+KVMODEL_DECL bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
+                                digest& out) noexcept {
     const EVP_MD* md = ripemd160_md();
     if (md == nullptr)
         return false;
@@ -187,7 +240,7 @@ inline bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
     std::abort();
 }
 
-inline digest ripemd160(std::span<const std::span<const std::uint8_t>> parts) noexcept {
+KVMODEL_DECL digest ripemd160(std::span<const std::span<const std::uint8_t>> parts) noexcept {
 #if defined(KVMODEL_DETAIL_HAVE_RIPEMD160_LOW)
     return ripemd160_low(parts);
 #else
@@ -198,37 +251,6 @@ inline digest ripemd160(std::span<const std::span<const std::uint8_t>> parts) no
 #endif
 }
 
-inline std::span<const std::uint8_t> as_bytes(std::string_view s) noexcept {
-    // Viewing chars as bytes: the one cast the digest needs.
-    return {reinterpret_cast<const std::uint8_t*>(s.data()), // NOLINT(*-reinterpret-cast)
-            s.size()};
-}
+} // namespace kvmodel::kv::detail
 
-} // namespace detail
-
-/// The digest of a user key given as its type and its bytes (an integer's 8
-/// big-endian bytes). An empty set means no set. Complexity: O(|set| + |key|).
-inline digest compute_digest(std::string_view set,
-                             key_type type,
-                             std::span<const std::uint8_t> key_bytes) noexcept {
-    const auto type_byte = static_cast<std::uint8_t>(type);
-    const std::array<std::span<const std::uint8_t>, 3> parts = {
-        detail::as_bytes(set), std::span<const std::uint8_t>(&type_byte, 1), key_bytes};
-    return detail::ripemd160(parts);
-}
-
-/// The digest of an integer user key.
-inline digest compute_digest(std::string_view set, std::int64_t key) noexcept {
-    auto u = static_cast<std::uint64_t>(key);
-    std::array<std::uint8_t, 8> be{};
-    for (std::size_t i = 0; i < 8; ++i)
-        be[i] = static_cast<std::uint8_t>(u >> (56 - 8 * i));
-    return compute_digest(set, key_type::integer, be);
-}
-
-/// The digest of a string user key.
-inline digest compute_digest(std::string_view set, std::string_view key) noexcept {
-    return compute_digest(set, key_type::string, detail::as_bytes(key));
-}
-
-} // namespace kvmodel::kv
+#endif // KVMODEL_DEFINITIONS

@@ -32,9 +32,13 @@
 // a simulation passes its own (sim::retry_on moves a manual clock instead of
 // sleeping), so backoff is tested without real sleeps.
 //
-// Cost: two clock reads per attempt; one pause per retry.
+// Cost: two clock reads per attempt; one pause per retry. The loop's
+// non-template parts (pauses, jitter, the error it returns) are behind the
+// library switch (config.hpp): with kvmodel::compiled a user's translation
+// unit neither compiles them nor parses <random> and <thread>.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/kv/status.hpp>
 
@@ -42,9 +46,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <random>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -74,29 +76,26 @@ struct retry_policy {
 };
 
 /// The pause before attempt `attempt + 1` (attempt >= 1), before jitter.
-inline std::chrono::milliseconds backoff_before(const retry_policy& p, std::uint32_t attempt) {
-    double b = static_cast<double>(p.initial_backoff.count());
-    const auto cap = static_cast<double>(p.max_backoff.count());
-    for (std::uint32_t i = 1; i < attempt && b < cap; ++i)
-        b *= std::max(p.multiplier, 1.0);
-    return std::chrono::milliseconds(static_cast<std::int64_t>(std::min(b, cap)));
-}
+KVMODEL_DECL std::chrono::milliseconds backoff_before(const retry_policy& p, std::uint32_t attempt);
 
 /// e as a call returns it after one of its write steps succeeded: in doubt
 /// (the call has applied something), whatever e's own attempt said.
-inline error after_applied(error e) {
-    if (!e.in_doubt) {
-        e.in_doubt = true;
-        e.message += " (in doubt: an earlier step of the call was applied)";
-    }
-    return e;
-}
+KVMODEL_DECL error after_applied(error e);
 
 /// e as a call returns it: after_applied(e) when a write step of the call
 /// already succeeded (`applied`), else e as it is.
 inline error after_step(bool applied, error e) {
     return applied ? after_applied(std::move(e)) : e;
 }
+
+namespace detail {
+
+/// 64 random bits from the calling thread's generator (std::mt19937_64,
+/// seeded once per thread from 64 bits of std::random_device): the
+/// patterns' fresh ids (append ids, message ids).
+KVMODEL_DECL std::uint64_t random_bits();
+
+} // namespace detail
 
 /// Whether a step only reads (its success changes nothing) or writes (its
 /// success means the call has applied something).
@@ -133,26 +132,13 @@ public:
             const std::chrono::milliseconds pause = jittered(backoff_before(*m_policy, n));
             if (m_policy->total_timeout.count() > 0 && m_spent + pause.count() > m_policy->total_timeout.count())
                 return r(failure{fail(got.error())});
-            if (pause.count() > 0) {
-                if (m_policy->sleep) m_policy->sleep(pause);
-                else std::this_thread::sleep_for(pause);
-                m_spent += pause.count();
-            }
+            if (pause.count() > 0) pause_for(pause);
         }
     }
 
     /// e as this call returns it: in doubt when any attempt of the call may
     /// have been applied or a write step succeeded before e.
-    error fail(error e) const {
-        if (m_applied) e = after_applied(std::move(e));
-        if (!e.in_doubt && m_doubt) {
-            e.in_doubt = true;
-            e.message += " (in doubt: an earlier attempt may have been applied)";
-        }
-        if (m_sent > 1)
-            e.message += " [" + std::to_string(m_sent) + " attempts, " + std::to_string(m_spent) + " ms]";
-        return e;
-    }
+    KVMODEL_DECL error fail(error e) const;
 
     /// Whether an error of the call from now on is in doubt.
     bool in_doubt() const noexcept { return m_doubt || m_applied; }
@@ -162,21 +148,11 @@ public:
     std::int64_t spent_ms() const noexcept { return m_spent; }
 
 private:
-    std::int64_t now() const {
-        if (m_policy->clock) return m_policy->clock();
-        return std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::steady_clock::now().time_since_epoch())
-            .count();
-    }
-
-    std::chrono::milliseconds jittered(std::chrono::milliseconds b) const {
-        const double j = std::clamp(m_policy->jitter, 0.0, 1.0);
-        if (j == 0.0 || b.count() == 0) return b;
-        thread_local std::mt19937_64 rng{std::random_device{}()};
-        const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-        return std::chrono::milliseconds(
-            static_cast<std::int64_t>(static_cast<double>(b.count()) * (1.0 - j * u)));
-    }
+    KVMODEL_DECL std::int64_t now() const;
+    KVMODEL_DECL std::chrono::milliseconds jittered(std::chrono::milliseconds b) const;
+    // The policy's sleep hook, else this thread sleeps; the pause counts as
+    // time spent.
+    KVMODEL_DECL void pause_for(std::chrono::milliseconds pause);
 
     const retry_policy* m_policy;
     std::uint32_t m_max_attempts;
@@ -194,3 +170,68 @@ std::invoke_result_t<F&> retry(const retry_policy& p, std::uint32_t max_attempts
 }
 
 } // namespace kvmodel::kv
+
+#if KVMODEL_DEFINITIONS
+#    include <random>
+#    include <thread>
+
+namespace kvmodel::kv {
+
+KVMODEL_DECL std::chrono::milliseconds backoff_before(const retry_policy& p, std::uint32_t attempt) {
+    double b = static_cast<double>(p.initial_backoff.count());
+    const auto cap = static_cast<double>(p.max_backoff.count());
+    for (std::uint32_t i = 1; i < attempt && b < cap; ++i)
+        b *= std::max(p.multiplier, 1.0);
+    return std::chrono::milliseconds(static_cast<std::int64_t>(std::min(b, cap)));
+}
+
+KVMODEL_DECL error after_applied(error e) {
+    if (!e.in_doubt) {
+        e.in_doubt = true;
+        e.message += " (in doubt: an earlier step of the call was applied)";
+    }
+    return e;
+}
+
+KVMODEL_DECL std::uint64_t detail::random_bits() {
+    thread_local std::mt19937_64 rng{[] {
+        std::random_device rd;
+        return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    }()};
+    return rng();
+}
+
+KVMODEL_DECL error retry_scope::fail(error e) const {
+    if (m_applied) e = after_applied(std::move(e));
+    if (!e.in_doubt && m_doubt) {
+        e.in_doubt = true;
+        e.message += " (in doubt: an earlier attempt may have been applied)";
+    }
+    if (m_sent > 1)
+        e.message += " [" + std::to_string(m_sent) + " attempts, " + std::to_string(m_spent) + " ms]";
+    return e;
+}
+
+KVMODEL_DECL std::int64_t retry_scope::now() const {
+    if (m_policy->clock) return m_policy->clock();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+KVMODEL_DECL std::chrono::milliseconds retry_scope::jittered(std::chrono::milliseconds b) const {
+    const double j = std::clamp(m_policy->jitter, 0.0, 1.0);
+    if (j == 0.0 || b.count() == 0) return b;
+    thread_local std::mt19937_64 rng{std::random_device{}()};
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+    return std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(b.count()) * (1.0 - j * u)));
+}
+
+KVMODEL_DECL void retry_scope::pause_for(std::chrono::milliseconds pause) {
+    if (m_policy->sleep) m_policy->sleep(pause);
+    else std::this_thread::sleep_for(pause);
+    m_spent += pause.count();
+}
+
+} // namespace kvmodel::kv
+
+#endif // KVMODEL_DEFINITIONS

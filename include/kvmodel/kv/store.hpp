@@ -42,6 +42,7 @@
 // INDEX_NOT_FOUND (201).
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -429,33 +430,8 @@ concept has_query_page =
 // One page out of a whole answer: the records of the cursor's partitions
 // after its digests, in (partition, digest) order, at most `max` (0 = all);
 // the cursor moves past them. What a store without paging can do.
-inline std::vector<keyed_record>
-page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max) {
-    const auto order = [](const keyed_record& a, const keyed_record& b) {
-        const std::uint32_t pa = a.k.partition_id();
-        const std::uint32_t pb = b.k.partition_id();
-        return pa != pb ? pa < pb : a.k.digest() < b.k.digest();
-    };
-    std::sort(all.begin(), all.end(), order);
-    std::vector<keyed_record> out;
-    auto it = all.begin();
-    for (partition_cursor::part& p : c.parts) {
-        if (p.done)
-            continue;
-        while (it != all.end() && it->k.partition_id() < p.id)
-            ++it;
-        for (; it != all.end() && it->k.partition_id() == p.id; ++it) {
-            if (p.last && !(*p.last < it->k.digest()))
-                continue;
-            if (max != 0 && out.size() == max)
-                return out; // p stays open after its last digest
-            p.last = it->k.digest();
-            out.push_back(*it);
-        }
-        p.done = true;
-    }
-    return out;
-}
+KVMODEL_DECL std::vector<keyed_record>
+page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max);
 } // namespace detail
 
 /// One page of a scan: at most sr.max_records records (0 = all that are
@@ -500,3 +476,38 @@ query_page(S& s, const query_request& qr, partition_cursor& cursor, const read_p
 }
 
 } // namespace kvmodel::kv
+
+// Compiled once in the library with kvmodel::compiled (config.hpp).
+#if KVMODEL_DEFINITIONS
+namespace kvmodel::kv::detail {
+
+KVMODEL_DECL std::vector<keyed_record>
+page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max) {
+    const auto order = [](const keyed_record& a, const keyed_record& b) {
+        const std::uint32_t pa = a.k.partition_id();
+        const std::uint32_t pb = b.k.partition_id();
+        return pa != pb ? pa < pb : a.k.digest() < b.k.digest();
+    };
+    std::sort(all.begin(), all.end(), order);
+    std::vector<keyed_record> out;
+    auto it = all.begin();
+    for (partition_cursor::part& p : c.parts) {
+        if (p.done)
+            continue;
+        while (it != all.end() && it->k.partition_id() < p.id)
+            ++it;
+        for (; it != all.end() && it->k.partition_id() == p.id; ++it) {
+            if (p.last && !(*p.last < it->k.digest()))
+                continue;
+            if (max != 0 && out.size() == max)
+                return out; // p stays open after its last digest
+            p.last = it->k.digest();
+            out.push_back(*it);
+        }
+        p.done = true;
+    }
+    return out;
+}
+
+} // namespace kvmodel::kv::detail
+#endif // KVMODEL_DEFINITIONS

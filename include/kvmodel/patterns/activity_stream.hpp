@@ -41,7 +41,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -107,12 +106,8 @@ namespace detail {
 
 /// A fresh message id: sender, timestamp and 64 random bits.
 inline std::string new_message_id(const message& m) {
-    thread_local std::mt19937_64 rng{[] {
-        std::random_device rd;
-        return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-    }()};
     static constexpr char hex[] = "0123456789abcdef";
-    std::uint64_t r = rng();
+    std::uint64_t r = kv::detail::random_bits();
     std::string s = m.from + ":" + std::to_string(m.sent_ts) + ":";
     for (int i = 0; i < 16; ++i) s += hex[(r >> (4 * i)) & 15];
     return s;

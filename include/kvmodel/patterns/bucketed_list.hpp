@@ -133,7 +133,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -789,11 +788,7 @@ private:
     // processes with overwhelming probability, nothing to coordinate, and
     // its time tells a reader of the head when a claim was made.
     value next_append_id() const {
-        thread_local std::mt19937_64 rng{[] {
-            std::random_device rd;
-            return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-        }()};
-        return value{list{now_ms(), static_cast<std::int64_t>(rng() >> 1)}};
+        return value{list{now_ms(), static_cast<std::int64_t>(kv::detail::random_bits() >> 1)}};
     }
 
     stream stream_of(const std::string& owner, std::int64_t day) const {

@@ -81,7 +81,6 @@
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
-#include <kvmodel/sim/detail/pending_writes.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>

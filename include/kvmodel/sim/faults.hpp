@@ -55,6 +55,7 @@
 // tend a little earlier or later.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -277,38 +278,13 @@ public:
         : m_seed(seed) {}
 
     /// Installs a fault; returns its id.
-    std::size_t add(fault f) {
-        std::unique_lock lock(m_mu);
-        auto s = std::make_unique<state>();
-        s->f = std::move(f);
-        s->start = m_commands.load(std::memory_order_relaxed);
-        s->id = m_next_id++;
-        m_faults.push_back(std::move(s));
-        m_armed.store(true, std::memory_order_release);
-        return m_faults.back()->id;
-    }
+    KVMODEL_DECL std::size_t add(fault f);
     /// Removes every fault (commands stop being counted).
-    void clear() {
-        std::unique_lock lock(m_mu);
-        m_faults.clear();
-        m_armed.store(false, std::memory_order_release);
-    }
+    KVMODEL_DECL void clear();
     /// How often the fault with this id fired (0 for an unknown id).
-    std::uint64_t fires(std::size_t id) const {
-        std::shared_lock lock(m_mu);
-        for (const auto& s : m_faults)
-            if (s->id == id)
-                return s->fires.load(std::memory_order_relaxed);
-        return 0;
-    }
+    KVMODEL_DECL std::uint64_t fires(std::size_t id) const;
     /// Total fires of all installed faults.
-    std::uint64_t total_fires() const {
-        std::shared_lock lock(m_mu);
-        std::uint64_t n = 0;
-        for (const auto& s : m_faults)
-            n += s->fires.load(std::memory_order_relaxed);
-        return n;
-    }
+    KVMODEL_DECL std::uint64_t total_fires() const;
     bool armed() const noexcept { return m_armed.load(std::memory_order_relaxed); }
 
     /// Numbers a command (1, 2, ...); 0 when no fault is installed.
@@ -320,89 +296,10 @@ public:
 
     /// The node faults due for this attempt, as (node, up) pairs, in
     /// installation order; each one counted as fired.
-    std::vector<std::pair<int, bool>> topology_changes(const attempt_info& a) {
-        std::vector<std::pair<int, bool>> out;
-        if (a.command == 0)
-            return out;
-        std::shared_lock lock(m_mu);
-        for (const auto& s : m_faults) {
-            const fault& f = s->f;
-            if (f.kind == fault_kind::node_crash) {
-                const int dead = s->crashed_node.load(std::memory_order_acquire);
-                if (dead >= 0 && a.now >= s->refused_until.load(std::memory_order_relaxed) &&
-                    !s->taken_down.exchange(true, std::memory_order_relaxed))
-                    out.emplace_back(dead, false);
-                continue;
-            }
-            if (f.kind != fault_kind::node_down && f.kind != fault_kind::node_up)
-                continue;
-            if (!due(*s, a))
-                continue;
-            out.emplace_back(f.node, f.kind == fault_kind::node_up);
-        }
-        return out;
-    }
+    KVMODEL_DECL std::vector<std::pair<int, bool>> topology_changes(const attempt_info& a);
 
     /// The timeout / in-doubt / latency faults due for this attempt.
-    fault_effects effects(const attempt_info& a) {
-        fault_effects e;
-        if (a.command == 0)
-            return e;
-        std::shared_lock lock(m_mu);
-        for (const auto& s : m_faults) {
-            const fault& f = s->f;
-            if (f.kind == fault_kind::node_down || f.kind == fault_kind::node_up)
-                continue;
-            if (f.kind == fault_kind::node_crash) {
-                const int dead = s->crashed_node.load(std::memory_order_acquire);
-                if (dead >= 0) {
-                    // Reads and writes alike meet the dead node's closed port.
-                    if (dead == a.node && !s->taken_down.load(std::memory_order_relaxed) &&
-                        a.now < s->refused_until.load(std::memory_order_relaxed))
-                        e.refused = true;
-                    continue;
-                }
-            }
-            if (f.scope == op_scope::reads && a.is_write)
-                continue;
-            if (f.scope == op_scope::writes && !a.is_write)
-                continue;
-            if (f.kind == fault_kind::in_doubt && !a.is_write)
-                continue;
-            if (f.node >= 0 && f.node != a.node)
-                continue;
-            if (f.digest && (a.digest == nullptr || *f.digest != *a.digest))
-                continue;
-            if (!due(*s, a))
-                continue;
-            switch (f.kind) {
-            case fault_kind::timeout:
-                e.timeout = true;
-                break;
-            case fault_kind::in_doubt:
-                e.in_doubt = true;
-                break;
-            case fault_kind::latency:
-                e.latency += f.added_latency;
-                break;
-            case fault_kind::fail_with:
-                e.answer = f.answer;
-                break;
-            case fault_kind::node_crash:
-                // The first write that meets the conditions takes its node
-                // down with it (due() lets exactly one fire).
-                if (a.node >= 0) {
-                    s->refused_until.store(a.now + f.refused_for.count(), std::memory_order_relaxed);
-                    s->crashed_node.store(a.node, std::memory_order_release);
-                    e.crashed = true;
-                }
-                break;
-            default:
-                break;
-            }
-        }
-        return e;
-    }
+    KVMODEL_DECL fault_effects effects(const attempt_info& a);
 
 private:
     struct state {
@@ -420,34 +317,7 @@ private:
     // Whether s fires for a (and counts the fire). Conditions first, the
     // draw next, the fire budget last, so a fault's budget is spent only by
     // commands it really hits.
-    bool due(state& s, const attempt_info& a) const noexcept {
-        const fault& f = s.f;
-        if (!f.ns.empty() && (a.ns == nullptr || *a.ns != f.ns))
-            return false;
-        if (a.command <= s.start + f.after_ops)
-            return false;
-        if (f.at_ms && a.now < *f.at_ms)
-            return false;
-        if (f.probability < 1.0) {
-            if (f.probability <= 0.0)
-                return false;
-            std::uint64_t h = splitmix64(m_seed ^ splitmix64(s.id * 0x100000001b3ULL + a.command) ^
-                                         (std::uint64_t{a.attempt} << 48U));
-            double u = static_cast<double>(h >> 11U) * 0x1.0p-53;
-            if (u >= f.probability)
-                return false;
-        }
-        if (f.max_fires == 0) {
-            s.fires.fetch_add(1, std::memory_order_relaxed);
-            return true;
-        }
-        std::uint64_t n = s.fires.load(std::memory_order_relaxed);
-        while (n < f.max_fires) {
-            if (s.fires.compare_exchange_weak(n, n + 1, std::memory_order_relaxed))
-                return true;
-        }
-        return false;
-    }
+    KVMODEL_DECL bool due(state& s, const attempt_info& a) const noexcept;
 
     std::uint64_t m_seed;
     mutable std::shared_mutex m_mu;
@@ -459,3 +329,156 @@ private:
 
 } // namespace detail
 } // namespace kvmodel::sim
+
+// The injector's members are compiled where the cluster's are: in each user's
+// translation unit when header-only, once in the library with kvmodel::compiled.
+#if KVMODEL_DEFINITIONS
+namespace kvmodel::sim::detail {
+
+KVMODEL_DECL std::size_t fault_injector::add(fault f) {
+    std::unique_lock lock(m_mu);
+    auto s = std::make_unique<state>();
+    s->f = std::move(f);
+    s->start = m_commands.load(std::memory_order_relaxed);
+    s->id = m_next_id++;
+    m_faults.push_back(std::move(s));
+    m_armed.store(true, std::memory_order_release);
+    return m_faults.back()->id;
+}
+
+KVMODEL_DECL void fault_injector::clear() {
+    std::unique_lock lock(m_mu);
+    m_faults.clear();
+    m_armed.store(false, std::memory_order_release);
+}
+
+KVMODEL_DECL std::uint64_t fault_injector::fires(std::size_t id) const {
+    std::shared_lock lock(m_mu);
+    for (const auto& s : m_faults)
+        if (s->id == id)
+            return s->fires.load(std::memory_order_relaxed);
+    return 0;
+}
+
+KVMODEL_DECL std::uint64_t fault_injector::total_fires() const {
+    std::shared_lock lock(m_mu);
+    std::uint64_t n = 0;
+    for (const auto& s : m_faults)
+        n += s->fires.load(std::memory_order_relaxed);
+    return n;
+}
+
+KVMODEL_DECL std::vector<std::pair<int, bool>> fault_injector::topology_changes(const attempt_info& a) {
+    std::vector<std::pair<int, bool>> out;
+    if (a.command == 0)
+        return out;
+    std::shared_lock lock(m_mu);
+    for (const auto& s : m_faults) {
+        const fault& f = s->f;
+        if (f.kind == fault_kind::node_crash) {
+            const int dead = s->crashed_node.load(std::memory_order_acquire);
+            if (dead >= 0 && a.now >= s->refused_until.load(std::memory_order_relaxed) &&
+                !s->taken_down.exchange(true, std::memory_order_relaxed))
+                out.emplace_back(dead, false);
+            continue;
+        }
+        if (f.kind != fault_kind::node_down && f.kind != fault_kind::node_up)
+            continue;
+        if (!due(*s, a))
+            continue;
+        out.emplace_back(f.node, f.kind == fault_kind::node_up);
+    }
+    return out;
+}
+
+KVMODEL_DECL fault_effects fault_injector::effects(const attempt_info& a) {
+    fault_effects e;
+    if (a.command == 0)
+        return e;
+    std::shared_lock lock(m_mu);
+    for (const auto& s : m_faults) {
+        const fault& f = s->f;
+        if (f.kind == fault_kind::node_down || f.kind == fault_kind::node_up)
+            continue;
+        if (f.kind == fault_kind::node_crash) {
+            const int dead = s->crashed_node.load(std::memory_order_acquire);
+            if (dead >= 0) {
+                // Reads and writes alike meet the dead node's closed port.
+                if (dead == a.node && !s->taken_down.load(std::memory_order_relaxed) &&
+                    a.now < s->refused_until.load(std::memory_order_relaxed))
+                    e.refused = true;
+                continue;
+            }
+        }
+        if (f.scope == op_scope::reads && a.is_write)
+            continue;
+        if (f.scope == op_scope::writes && !a.is_write)
+            continue;
+        if (f.kind == fault_kind::in_doubt && !a.is_write)
+            continue;
+        if (f.node >= 0 && f.node != a.node)
+            continue;
+        if (f.digest && (a.digest == nullptr || *f.digest != *a.digest))
+            continue;
+        if (!due(*s, a))
+            continue;
+        switch (f.kind) {
+        case fault_kind::timeout:
+            e.timeout = true;
+            break;
+        case fault_kind::in_doubt:
+            e.in_doubt = true;
+            break;
+        case fault_kind::latency:
+            e.latency += f.added_latency;
+            break;
+        case fault_kind::fail_with:
+            e.answer = f.answer;
+            break;
+        case fault_kind::node_crash:
+            // The first write that meets the conditions takes its node
+            // down with it (due() lets exactly one fire).
+            if (a.node >= 0) {
+                s->refused_until.store(a.now + f.refused_for.count(), std::memory_order_relaxed);
+                s->crashed_node.store(a.node, std::memory_order_release);
+                e.crashed = true;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return e;
+}
+
+KVMODEL_DECL bool fault_injector::due(state& s, const attempt_info& a) const noexcept {
+    const fault& f = s.f;
+    if (!f.ns.empty() && (a.ns == nullptr || *a.ns != f.ns))
+        return false;
+    if (a.command <= s.start + f.after_ops)
+        return false;
+    if (f.at_ms && a.now < *f.at_ms)
+        return false;
+    if (f.probability < 1.0) {
+        if (f.probability <= 0.0)
+            return false;
+        std::uint64_t h = splitmix64(m_seed ^ splitmix64(s.id * 0x100000001b3ULL + a.command) ^
+                                     (std::uint64_t{a.attempt} << 48U));
+        double u = static_cast<double>(h >> 11U) * 0x1.0p-53;
+        if (u >= f.probability)
+            return false;
+    }
+    if (f.max_fires == 0) {
+        s.fires.fetch_add(1, std::memory_order_relaxed);
+        return true;
+    }
+    std::uint64_t n = s.fires.load(std::memory_order_relaxed);
+    while (n < f.max_fires) {
+        if (s.fires.compare_exchange_weak(n, n + 1, std::memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
+
+} // namespace kvmodel::sim::detail
+#endif // KVMODEL_DEFINITIONS

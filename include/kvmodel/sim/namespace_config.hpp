@@ -6,13 +6,17 @@
 #pragma once
 
 #include <kvmodel/kv/record_size.hpp>
-#include <kvmodel/sim/detail/pending_writes.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace kvmodel::sim {
+
+namespace detail {
+/// Aerospike's default transaction-pending-limit (sim/detail/pending_writes.hpp).
+inline constexpr std::uint32_t default_transaction_pending_limit = 20;
+} // namespace detail
 
 /// One namespace's settings.
 struct namespace_config {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <kvmodel/kv/digest.hpp>
+#include <kvmodel/sim/namespace_config.hpp> // detail::default_transaction_pending_limit
 
 #include <cstddef>
 #include <cstdint>
@@ -27,9 +28,6 @@
 #include <unordered_map>
 
 namespace kvmodel::sim::detail {
-
-/// Aerospike's default transaction-pending-limit.
-inline constexpr std::uint32_t default_transaction_pending_limit = 20;
 
 class pending_writes {
 public:
