@@ -866,7 +866,7 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
                     r->results.clear();
                     count_read(p, *e);
                 } else {
-                    r = count_failure(p, std::move(r));
+                    count_error(p, r.code());
                 }
                 out[i] = std::move(r);
                 continue;
