@@ -15,7 +15,13 @@
 // macros without an rtype send NONE), a bit call `call(type, BITS[|MODIFY],
 // [op, params..., policy flags...], bin)`.
 //
-// Not yet packed (the case is invalid, saying so): HLL calls, the path
+// Two names are not as_exp.h macros: ["list_set_order", ctx, ORDER, bin] and
+// ["map_set_policy", ctx, ORDER, bin] send the list set-order (0) and map
+// set-policy (64) ops as a modify call, as any client can; ORDER is an order
+// name, {"order": ..., "persist_index": true}, or the wire flags as an
+// integer.
+//
+// Not yet packed (the case is invalid, saying so): the path
 // expressions of 8.1 (select_by_path, modify_by_path, loopvar_*,
 // map_keys_in, map_values_in, remove_result) and the string calls of later
 // clients.
@@ -32,6 +38,7 @@
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/kv/record.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -61,6 +68,7 @@ struct cdt_macro {
         modify_mod,  // ctx, policy, params..., bin (flags when a policy is given)
         clear,       // ctx, bin
         sort,        // ctx, sort flags, bin
+        set_type,    // ctx, order (a name, {"order", "persist_index"} or the raw flags), bin
     } shape;
     std::uint8_t params; // expression parameters between the constants and the bin
 };
@@ -88,6 +96,9 @@ inline constexpr cdt_macro cdt_macros[] = {
     {"list_clear", false, 11, cdt_macro::clear, 0},
     {"list_increment", false, 12, cdt_macro::modify_crmod, 2},
     {"list_sort", false, 13, cdt_macro::sort, 0},
+    // (not an as_exp.h macro: the list set-order op, 0, sent in a call as any
+    // client can; see set_type_flags)
+    {"list_set_order", false, 0, cdt_macro::set_type, 0},
     {"list_remove_by_index", false, 32, cdt_macro::remove_none, 1},
     {"list_remove_by_rank", false, 34, cdt_macro::remove_none, 1},
     {"list_remove_by_value", false, 35, cdt_macro::remove_rt, 1},
@@ -122,6 +133,8 @@ inline constexpr cdt_macro cdt_macros[] = {
     {"map_put_items", true, 68, cdt_macro::modify_crmod, 1},
     {"map_increment", true, 73, cdt_macro::modify_mod, 2},
     {"map_clear", true, 75, cdt_macro::clear, 0},
+    // (not an as_exp.h macro either: the map set-policy op, 64)
+    {"map_set_policy", true, 64, cdt_macro::set_type, 0},
     {"map_remove_by_key", true, 76, cdt_macro::remove_none, 1},
     {"map_remove_by_index", true, 77, cdt_macro::remove_none, 1},
     {"map_remove_by_rank", true, 79, cdt_macro::remove_none, 1},
@@ -217,8 +230,8 @@ inline constexpr plain_macro plain_macros[] = {
 
 /// Names of as_exp.h this runner knows but does not pack yet.
 inline constexpr std::string_view unsupported_prefixes[] = {
-    "hll_", "select_by_path", "modify_by_path", "loopvar_", "map_keys", "map_values",
-    "remove_result", "result_remove", "string_", "to_string", "bin_geo", "geo", "bin_hll"};
+    "select_by_path", "modify_by_path", "loopvar_", "map_keys", "map_values",
+    "remove_result", "result_remove", "string_", "to_string", "bin_geo", "geo"};
 
 inline exp::type to_exp_type(const json& j, const std::string& where) {
     static constexpr std::pair<std::string_view, exp::type> names[] = {
@@ -268,9 +281,82 @@ inline value to_exp_value(const json& j, const std::string& where) {
             reject(where + ".$list: expected an array, got " + brief(l));
         return to_value(l, where + ".$list");
     }
-    if (j.is_object() && j.contains("$hll"))
-        reject(where + ": HLL values are not packed by this runner yet");
     return to_value(j, where);
+}
+
+/// Whether j is {"$hll": hex}.
+inline bool is_hll_json(const json& j) {
+    return j.is_object() && j.size() == 1 && j.contains("$hll");
+}
+
+/// A constant in the spec's notation as the C client packs it: an HLL
+/// ({"$hll": hex}, or a list holding some) keeps its HLL particle type, which
+/// a kvmodel value (bytes) does not carry.
+inline exp::expr to_exp_constant(const json& j, const std::string& where) {
+    if (is_hll_json(j))
+        return exp::hll_val(hll_bytes(j, where));
+    const json* l = j.is_object() && j.size() == 1 && j.contains("$list") ? &j["$list"] : nullptr;
+    if (l == nullptr || !l->is_array() || std::none_of(l->begin(), l->end(), is_hll_json))
+        return exp::val(to_exp_value(j, where));
+    exp::expr out;
+    adapters::detail::msgpack_writer w(out.raw());
+    w.array_header(2);
+    w.integer(exp::code::quote);
+    w.array_header(l->size());
+    std::size_t i = 0;
+    for (const json& e : *l) {
+        const std::string at = where + ".$list[" + std::to_string(i++) + "]";
+        if (is_hll_json(e)) {
+            const kvmodel::bytes b = hll_bytes(e, at);
+            w.prefixed(adapters::detail::particle::hll, b.data(), b.size());
+        } else {
+            adapters::detail::encode_into(w, to_value(e, at));
+        }
+    }
+    return out;
+}
+
+/// One HLL macro of as_exp.h: its wire op, result type, and shape.
+struct hll_macro {
+    std::string_view name;
+    cdt::hll_op_code op;
+    exp::type result;
+    enum shape_kind : std::uint8_t {
+        init,      // policy, index_bit_count, bin
+        init_mh,   // policy, index_bit_count, mh_bit_count, bin
+        add,       // policy, list, index_bit_count, bin
+        add_mh,    // policy, list, index_bit_count, mh_bit_count, bin
+        update,    // policy, list, bin
+        read,      // bin
+        read_list, // list, bin
+    } shape;
+};
+
+inline constexpr hll_macro hll_macros[] = {
+    {"hll_init", cdt::hll_op_code::hll_init, exp::type::hll, hll_macro::init},
+    {"hll_init_mh", cdt::hll_op_code::hll_init, exp::type::hll, hll_macro::init_mh},
+    {"hll_add", cdt::hll_op_code::hll_add, exp::type::hll, hll_macro::add},
+    {"hll_add_mh", cdt::hll_op_code::hll_add, exp::type::hll, hll_macro::add_mh},
+    {"hll_update", cdt::hll_op_code::hll_add, exp::type::hll, hll_macro::update},
+    {"hll_get_count", cdt::hll_op_code::hll_get_count, exp::type::integer, hll_macro::read},
+    {"hll_describe", cdt::hll_op_code::hll_describe, exp::type::list, hll_macro::read},
+    {"hll_get_union", cdt::hll_op_code::hll_get_union, exp::type::hll, hll_macro::read_list},
+    {"hll_get_union_count", cdt::hll_op_code::hll_get_union_count, exp::type::integer,
+     hll_macro::read_list},
+    {"hll_get_intersect_count", cdt::hll_op_code::hll_get_intersect_count, exp::type::integer,
+     hll_macro::read_list},
+    {"hll_get_similarity", cdt::hll_op_code::hll_get_similarity, exp::type::floating,
+     hll_macro::read_list},
+    {"hll_may_contain", cdt::hll_op_code::hll_may_contain, exp::type::integer, hll_macro::read_list},
+};
+
+/// The entry of a macro table named `name`, or nullptr.
+template <class Macro, std::size_t N>
+const Macro* find_macro(const Macro (&table)[N], std::string_view name) {
+    for (const Macro& m : table)
+        if (m.name == name)
+            return &m;
+    return nullptr;
 }
 
 /// Packs JSON expressions; remembers nothing between calls.
@@ -280,7 +366,7 @@ public:
         if (depth > 256)
             reject(where + ": expression nested deeper than 256");
         if (!j.is_array())
-            return exp::val(to_exp_value(j, where));
+            return to_exp_constant(j, where);
         if (j.empty() || !j[0].is_string())
             reject(where + ": expected [NAME, args...] with NAME an as_exp macro name, got " +
                    brief(j));
@@ -323,7 +409,7 @@ private:
 
         exp::expr build() const {
             if (exp::expr out; value_macro(out) || plain(out) || metadata(out) || cdt(out) ||
-                                bits(out))
+                                bits(out) || hll(out))
                 return out;
             for (std::string_view pre : unsupported_prefixes)
                 if (std::string_view(name).substr(0, pre.size()) == pre)
@@ -436,7 +522,7 @@ private:
                 {"bin_bool", exp::type::boolean}, {"bin_int", exp::type::integer},
                 {"bin_float", exp::type::floating}, {"bin_str", exp::type::string},
                 {"bin_blob", exp::type::blob},    {"bin_list", exp::type::list},
-                {"bin_map", exp::type::map},
+                {"bin_map", exp::type::map},      {"bin_hll", exp::type::hll},
             };
             for (const auto& [n, t] : bins) {
                 if (n == name) {
@@ -487,10 +573,7 @@ private:
         }
 
         bool cdt(exp::expr& out) const {
-            const cdt_macro* m = nullptr;
-            for (const cdt_macro& c : cdt_macros)
-                if (c.name == name)
-                    m = &c;
+            const cdt_macro* m = find_macro(cdt_macros, name);
             if (m == nullptr)
                 return false;
             // Constants between the ctx and the expression parameters.
@@ -504,6 +587,7 @@ private:
             case cdt_macro::modify_crmod:
             case cdt_macro::modify_mod:
             case cdt_macro::sort:
+            case cdt_macro::set_type:
                 consts = 1;
                 break;
             default:
@@ -557,8 +641,33 @@ private:
                 out = modify(*m, cp, params, {}, bin);
                 break;
             }
+            case cdt_macro::set_type:
+                params.insert(params.begin(), exp::expr(set_type_flags(arg(1), at(1), m->is_map)));
+                out = modify(*m, cp, params, {}, bin);
+                break;
             }
             return true;
+        }
+
+        /// The set-type op's flags: an order name, {"order", "persist_index"},
+        /// or an integer sent as is (to ask the server about invalid flags).
+        static std::int64_t set_type_flags(const json& j2, const std::string& w, bool is_map) {
+            if (j2.is_number_integer())
+                return j2.get<std::int64_t>();
+            const json* order = &j2;
+            std::int64_t persist = 0;
+            if (j2.is_object()) {
+                for (const auto& item : j2.items())
+                    if (item.key() != "order" && item.key() != "persist_index")
+                        reject(w + ": unknown field '" + item.key() + "' (order, persist_index)");
+                if (!j2.contains("order"))
+                    reject(w + ": missing the order");
+                order = &j2["order"];
+                if (j2.contains("persist_index") && to_bool(j2["persist_index"], w + ".persist_index"))
+                    persist = 0x10;
+            }
+            return persist | (is_map ? static_cast<std::int64_t>(to_map_order(*order, w + ".order"))
+                                     : static_cast<std::int64_t>(to_list_order(*order, w + ".order")));
         }
 
         static exp::expr modify(const cdt_macro& m,
@@ -572,10 +681,7 @@ private:
         }
 
         bool bits(exp::expr& out) const {
-            const bit_macro* m = nullptr;
-            for (const bit_macro& b : bit_macros)
-                if (b.name == name)
-                    m = &b;
+            const bit_macro* m = find_macro(bit_macros, name);
             if (m == nullptr)
                 return false;
             // Modifies: policy, params..., [tail], bin. Reads: params..., [tail], bin.
@@ -612,6 +718,47 @@ private:
                 m->modify ? exp::call_system::bits | exp::call_system::modify_local
                           : exp::call_system::bits,
                 nullptr, m->op, params, pol, e(argc() - 1));
+            return true;
+        }
+
+        /// The HLL macros: the policy (null or HLL flag names) and bit counts
+        /// are C constants, the list an expression, as in as_exp.h.
+        bool hll(exp::expr& out) const {
+            const hll_macro* m = find_macro(hll_macros, name);
+            if (m == nullptr)
+                return false;
+            static constexpr std::size_t argcs[] = {3, 4, 4, 5, 3, 1, 2};
+            need(argcs[m->shape]);
+            const exp::expr bin = e(argc() - 1);
+            if (m->shape == hll_macro::read || m->shape == hll_macro::read_list) {
+                std::vector<exp::expr> params;
+                if (m->shape == hll_macro::read_list)
+                    params.push_back(e(0));
+                out = exp::detail::call(m->result, exp::call_system::hll, nullptr,
+                                        static_cast<std::int64_t>(m->op), params, {}, bin);
+                return true;
+            }
+            cdt::hll_policy pol;
+            if (!arg(0).is_null())
+                pol.flags = to_flags(arg(0), hll_flag_names, at(0));
+            const exp::expr none(std::int64_t{-1});
+            switch (m->shape) {
+            case hll_macro::init:
+                out = exp::hll_init(&pol, exp::expr(integer(1)), bin);
+                break;
+            case hll_macro::init_mh:
+                out = exp::hll_init_mh(&pol, exp::expr(integer(1)), exp::expr(integer(2)), bin);
+                break;
+            case hll_macro::add:
+                out = exp::hll_add_mh(&pol, e(1), exp::expr(integer(2)), none, bin);
+                break;
+            case hll_macro::add_mh:
+                out = exp::hll_add_mh(&pol, e(1), exp::expr(integer(2)), exp::expr(integer(3)), bin);
+                break;
+            default:
+                out = exp::hll_add_mh(&pol, e(1), none, none, bin);
+                break;
+            }
             return true;
         }
 

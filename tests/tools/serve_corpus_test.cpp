@@ -85,8 +85,10 @@ TEST_CASE("the recorded CDT corpora answer through the wire as the server did", 
                 expected = std::move(some_expected);
             }
 
-            // nsup every 60 s, as the recording server (a case may write a TTL).
-            sim::cluster db(sim::cluster_config{}.with_nsup_period(60));
+            // nsup every 60 s, as on the server the corpora were recorded on
+            // (a case may write its record with a TTL).
+            const auto config = sim::cluster_config{}.with_nsup_period(60);
+            sim::cluster db(config);
             tools::serve::service svc(db, {3000, 3001, 3002}, "kvmodel");
             tools::serve::testing::wire_store wire(svc);
             std::ostringstream through_wire;
@@ -99,7 +101,7 @@ TEST_CASE("the recorded CDT corpora answer through the wire as the server did", 
             for (std::size_t i = 0; i < got.size(); ++i)
                 if (got[i] != expected[i])
                     differing.push_back(cases[i]);
-            sim::cluster direct_db(sim::cluster_config{}.with_nsup_period(60));
+            sim::cluster direct_db(config);
             std::ostringstream direct;
             CHECK(tools::cdt_json::run_cases(direct_db, differing.dump(), direct) == 0);
             std::vector<std::string> sim_lines = split_lines(direct.str());

@@ -621,8 +621,8 @@ private:
 public:
     /// One command's as_msg (the proto body): the key's namespace, set and
     /// digest, the user key when `send_key`, the filter expression when
-    /// there is one, the ops; `ttl` (kv::write_policy's) is the record ttl
-    /// field, -1 and -2 as the 32-bit 0xFFFFFFFF and 0xFFFFFFFE.
+    /// there is one, the record TTL (kv::write_policy's: -1 never, -2 do not
+    /// update, as the C client sends them), the ops.
     static result<bytes_t> request(const kv::key& k,
                                    std::span<const kv::operation> ops,
                                    std::uint8_t i1,
@@ -633,7 +633,8 @@ public:
         bool with_key = send_key && k.user_key();
         bytes_t body{22, i1, i2, 0, 0, 0};
         put_be(body, 0, 4); // generation
-        put_be(body, static_cast<std::uint32_t>(ttl), 4); // record ttl
+        // The record ttl: -1 and -2 go as 0xFFFFFFFF and 0xFFFFFFFE.
+        put_be(body, static_cast<std::uint32_t>(ttl), 4);
         put_be(body, 0, 4); // transaction ttl
         put_be(body, 3U + (filter.empty() ? 0U : 1U) + (with_key ? 1U : 0U), 2);
         put_be(body, ops.size(), 2);

@@ -23,8 +23,9 @@
 // bytes value holding a sketch). A
 // call of more than 18 arguments is refused too (the server asserts on it).
 // Loop variables and remove_result, which only mean something inside path
-// expressions, evaluate to unknown elsewhere; so do a list set-order and a
-// map set-policy call inside an expression (not implemented).
+// expressions, evaluate to unknown elsewhere. A list set-order (op 0) or
+// map set-policy (op 64) call, which no as_exp.h macro makes but any client
+// can send, answers the re-ordered container as the server does.
 //
 // evaluate (the server's eval_* functions): the result is a value or
 // *unknown* (std::nullopt): a missing bin, a bin of another type than the
@@ -1795,6 +1796,29 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
     };
     switch (ci.op) {
     // --- list
+    case 0:
+    case 64: {
+        // Set type (the server's list_set_flags / map_set_flags): [flags],
+        // order in the low bits, 0x10 a persisted index (top level only);
+        // other bits fail (OP_NOT_APPLICABLE: unknown here).
+        std::int64_t f = 0;
+        const std::int64_t valid = ci.op == 0 ? 0x11 : 0x13;
+        if (n != 1 || !int_at(0, f) || (f & ~valid) != 0)
+            return std::nullopt;
+        o.persist_index = (f & 0x10) != 0;
+        if (ci.op == 0) {
+            o.code = op_code::list_set_order;
+            o.order = (f & 1) ? list_order::ordered : list_order::unordered;
+        } else {
+            o.code = op_code::map_set_policy;
+            o.morder = (f & 3) == 3   ? map_order::key_value_ordered
+                       : (f & 1) != 0 ? map_order::key_ordered
+                                      : map_order::unordered;
+            o.mpolicy.order = o.morder;
+            o.mpolicy.persist_index = o.persist_index;
+        }
+        return o;
+    }
     case 1:
         o.code = op_code::list_append;
         if (n < 1)
