@@ -2,9 +2,10 @@
 """Generates tests/adapters/data/go_suite_exp.json: the scenarios of the
 Aerospike Go client's expression tests (aerospike-client-go v7:
 exp_list_test.go, exp_map_test.go, exp_bit_test.go, exp_hll_test.go,
-expression_test.go, expression_ops_test.go, and the filters of batch_test.go, query_test.go,
-scan_test.go and examples/expressions) written as expression cases
-(shared/spec/exp-json.md), the way gen_go_suite.py writes its CDT tests.
+expression_test.go, expression_ops_test.go, and the filters of
+batch_test.go, query_test.go, scan_test.go and examples/expressions)
+written as expression cases (shared/spec/exp-json.md), the way
+gen_go_suite.py writes its CDT tests.
 
 The Go tests build expressions with the client's builder; this script reads
 them from a checkout of the client (--client DIR) and translates each call
