@@ -79,6 +79,28 @@
 //     language, bit calls, wrong types and unknowns, filters, exp_read /
 //     exp_write flags; recorded with `kvmodel cdt --backend aerospike`
 //     against 8.1.2.0 built from source (namespace test in memory).
+//   * go_suite_exp (573 cases): gen_go_suite_exp.py: the Go client's
+//     expression tests (exp_list_test.go, exp_map_test.go, exp_bit_test.go,
+//     exp_hll_test.go, expression_test.go, expression_ops_test.go, the
+//     filters of batch_test.go, query_test.go, scan_test.go and
+//     examples/expressions; ids "go/<file>/<It text>/..."), their builder
+//     calls read from a checkout and translated by go_exp_translate.py. A
+//     query test's filter runs on every record the Go test puts (the Go
+//     count checked on the server); up to three records that pass and three
+//     filtered out are kept (HLL bins made by the case's first ops, the
+//     filter's verdict read with exp_read). Commands with filters (get,
+//     put, ... as read_bin / write_bin), the filter matrix over three
+//     records, and exp_read / exp_write with every flag, chained.
+//   * python_suite_exp (1,471 cases): gen_python_suite_exp.py: the Python
+//     client's expression tests (test_expressions_*,
+//     test_arithmetic_expressions, test_expression_operations,
+//     test_query_expressions; ids "python/<file>/<test>/<n>"), run unchanged
+//     against a fake client that makes a case of every command carrying an
+//     expression (a query: a sample of its records); what pytest.raises
+//     expects is "expected". test_expressions_hll is written out by hand
+//     (its HLL bins made and deleted by each case's ops). Time-dependent
+//     metadata only where the answer cannot depend on when the case runs
+//     (the tests' "now" bounds moved to 2020 / 2116).
 //   * client_suite_exp, java_suite_exp: the C client's expression tests
 //     (src/test/filter_exp.c, exp_operate.c, and the filtered scans and
 //     queries of query_foreach.c and scan_basics.c) and the Java client's
@@ -97,25 +119,6 @@
 //     as the call's value, on nested contexts, persisted-index and invalid
 //     flags, wrong bin types, nil and constant operands, in filters and
 //     exp_write.
-//   * go_suite_exp: gen_go_suite_exp.py: the Go client's expression tests
-//     (exp_list_test.go, exp_map_test.go, exp_bit_test.go,
-//     expression_test.go, expression_ops_test.go, the filters of
-//     batch_test.go, query_test.go, scan_test.go and examples/expressions;
-//     ids "go/<file>/<It text>/..."), their builder calls read from a
-//     checkout and translated
-//     by go_exp_translate.py. A query test's filter runs on every record the
-//     Go test puts (the Go count checked on the server); up to three records
-//     that pass and three filtered out are kept. Commands with filters
-//     (get, put, ... as read_bin / write_bin), the filter matrix over three
-//     records, and exp_read / exp_write with every flag, chained.
-//   * python_suite_exp: gen_python_suite_exp.py: the Python client's
-//     expression tests (test_expressions_*, test_arithmetic_expressions,
-//     test_expression_operations, test_query_expressions; ids
-//     "python/<file>/<test>/<n>"), run unchanged against a fake client that
-//     makes a case of every command carrying an expression (a query: a
-//     sample of its records); what pytest.raises expects is "expected".
-//     Time-dependent metadata only where the answer cannot depend on when
-//     the case runs (the tests' "now" bounds moved to 2020 / 2116).
 //   * item7_probes: gen_cdt_item7_probes.py: list_increment / list_insert
 //     flags on ORDERED lists and missing bins, relative ranges near
 //     INT64_MAX, WILDCARD key- and value-range bounds, map return types on

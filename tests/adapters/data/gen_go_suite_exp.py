@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Generates tests/adapters/data/go_suite_exp.json: the scenarios of the
 Aerospike Go client's expression tests (aerospike-client-go v7:
-exp_list_test.go, exp_map_test.go, exp_bit_test.go, expression_test.go,
-expression_ops_test.go, and the filters of batch_test.go, query_test.go,
-scan_test.go and examples/expressions) written as expression cases
-(shared/spec/exp-json.md), the way gen_go_suite.py writes its CDT tests.
+exp_list_test.go, exp_map_test.go, exp_bit_test.go, exp_hll_test.go,
+expression_test.go, expression_ops_test.go, and the filters of
+batch_test.go, query_test.go, scan_test.go and examples/expressions)
+written as expression cases (shared/spec/exp-json.md), the way
+gen_go_suite.py writes its CDT tests.
 
 The Go tests build expressions with the client's builder; this script reads
 them from a checkout of the client (--client DIR) and translates each call
@@ -12,7 +13,7 @@ to the spec's notation (go_exp_translate.py: the Go names, argument orders
 and constants mapped to the C client's as_exp macros). What each test sets
 up, runs and asserts is written here, by hand, per test group:
 
-  * Query filters (exp_list, exp_map, exp_bit, and expression_test's
+  * Query filters (exp_list, exp_map, exp_bit, exp_hll, and expression_test's
     "Expressions" and "Generic" groups): a test puts N records, queries them
     with a filter expression and asserts how many come back. Each record is
     a case: its bins, the filter, and a read of its bin, so the case answers
@@ -36,7 +37,7 @@ up, runs and asserts is written here, by hand, per test group:
     flags): each Operate() is a case on the record the test's BeforeEach
     wrote (A: {A: 1, D: 2}; B: {B: 2, D: 2}), chained: each case starts from
     the bins the previous call of the test left (ids "go/expression_ops_test/
-    <It text>/<n>").
+    <It text>/<n>"); an HLLInitOp's bin is the case's bin.
 
 Differences from the Go tests, forced by the case format:
   * A case's record key is its id (a string) in set "cdt", so ExpKey,
@@ -49,10 +50,13 @@ Differences from the Go tests, forced by the case format:
   * ExpSinceUpdate > 150 after a 150 ms sleep depends on the clock: asked as
     ExpSinceUpdate >= 0 (exp_random's rule: time-dependent metadata only in
     comparisons whose answer does not depend on when the case runs).
-  * exp_hll_test.go and the HLL test of expression_ops_test.go are left out:
-    the runner does not pack HLL calls inside expressions yet.
+  * exp_hll_test.go: a case's record cannot hold an HLL bin before its ops,
+    so each record's hllbin / hllbin2 (the Go test's HLLAddOp) are made by
+    the case's first ops (exp_write of hll_add_mh on nil) and the filter's
+    verdict is read with exp_read (gen_exp_suites.py's way): the case
+    answers [null, null, true / false].
 
-Recorded from aerospike-client-go 7022c84 (v7): 542 cases; every Go count
+Recorded from aerospike-client-go 7022c84 (v7): 573 cases; every Go count
 matched on the server.
 
 usage: gen_go_suite_exp.py KVMODEL --client DIR [--backend aerospike --host H[:P]]
@@ -133,12 +137,22 @@ GROUPS = {
     "exp_list_test": (range(100), lambda i: {"bin": [1, 2, 3, i]}),
     "exp_map_test": (range(100), lambda i: {"bin": {"$map": [["test", i], ["test2", "a"]]}}),
     "exp_bit_test": (range(100), lambda i: {"bin": {"$bytes": "0142"}}),
+    "exp_hll_test": (range(100), lambda i: {"bin": i, "lbin": [i, "a"]}),
     "Expressions": (range(100), lambda i: {"bin": i, "bin2": str(i), "bin3": d(i / 3), "bin4": hexs("blob%d" % i),
                                            "bin5": ["a", "b", i], "bin6": {"$map": [["a", "test"], ["b", i]]}}),
     "Generic": (range(1000), lambda i: {"intval": i, "strval": "0x%04x" % i, "modval": i % 10,
                                        "lstval": [f for f in PRIMES if i >= f and i % f == 0],
                                        "mapval": {"$map": [[f, "0x%04x" % f] for f in PRIMES
                                                            if i >= f and i % f == 0]}}),
+}
+
+
+# The ops that make a group's HLL bins (its Go BeforeAll's HLLAddOp with 8
+# index bits and minhash 0), before the filter is read.
+HLL_SETUP = {
+    "exp_hll_test": lambda i: [
+        {"op": "exp_write", "bin": b, "exp": ["hll_add_mh", None, {"$list": ["asd"] + xs}, 8, 0, None]}
+        for b, xs in (("hllbin", [i]), ("hllbin2", [i, i + 1]))],
 }
 
 
@@ -157,19 +171,29 @@ class Suite:
             bins = make(i)
             c = {"id": "go/%s/%s/r%d" % (file, name, i), "bins": bins, "filter": exp,
                  "ops": [{"op": "read_bin", "bin": read_bin or next(iter(bins))}]}
+            if group in HLL_SETUP:
+                del c["filter"]
+                c["ops"] = HLL_SETUP[group](i) + [{"op": "exp_read", "name": "filter", "exp": exp}]
             if note:
                 c["notes"] = note
             batch.append(c)
         out = run(self.kvmodel, self.extra, batch)
-        passed = [i for i, o in enumerate(out) if o["results"][0] != FILTERED]
-        failed = [i for i, o in enumerate(out) if o["results"][0] == FILTERED]
+        if group in HLL_SETUP:
+            passed = [i for i, o in enumerate(out) if o.get("results", [None])[-1] is True]
+            failed = [i for i, o in enumerate(out) if i not in passed]
+        else:
+            passed = [i for i, o in enumerate(out) if o["results"][0] != FILTERED]
+            failed = [i for i, o in enumerate(out) if o["results"][0] == FILTERED]
         if want is not None and len(passed) != want:
             self.problems.append("%s/%s: %d records pass, the Go test asserts %d" % (file, name, len(passed), want))
         keep = sorted(spread(passed) + spread(failed))
         for i in keep:
             c = batch[i]
-            c["expected"] = {"error": True} if error else {"error": 27} if i in failed else \
-                {"results": [{"$any": True}]}
+            if group in HLL_SETUP:
+                c["expected"] = {"results": [None, None, i in passed]}
+            else:
+                c["expected"] = {"error": True} if error else {"error": 27} if i in failed else \
+                    {"results": [{"$any": True}]}
             self.cases.append(c)
 
     def chained(self, file, name, start, calls):
@@ -337,11 +361,10 @@ def ops_file(suite, text):
     env = {"binA": "A", "binB": "B", "binC": "C", "binD": "D", "binH": "H", "expVar": "EV"}
     start = {"keyA": {"A": 1, "D": 2}, "keyB": {"B": 2, "D": 2}}
     for name, body, _ in its(text):
-        if "HLL" in name:
-            continue  # HLL calls in expressions: not packed by the runner yet
         tr = Translator(env)
         state = {k: dict(v) for k, v in start.items()}
         n = 0
+        hll_bin = None  # an HLLInitOp's bin: the case's bin (the runner's hll_init acts on it)
         locals_of(body, tr)
         for m in re.finditer(r"client\.Operate\(", body):
             args, end = call_args(body, m.end() - 1)
@@ -356,6 +379,11 @@ def ops_file(suite, text):
                 elif f == "ExpReadOp":
                     ops.append({"op": "exp_read", "name": tr.value(node.args[0]), "exp": tr.exp(node.args[1]),
                                 "flags": tr.flags(node.args[2])})
+                elif f == "HLLInitOp" and tr.value(node.args[3]) == -1:
+                    hll_bin = tr.value(node.args[1])
+                    ops.append({"op": "hll_init", "args": {"index_bit_count": tr.value(node.args[2])}})
+                elif f == "GetBinOp" and tr.value(node.args[0]) == hll_bin:
+                    ops.append({"op": "read"})
                 elif f == "GetBinOp":
                     ops.append({"op": "read_bin", "bin": tr.value(node.args[0])})
                 else:
@@ -367,6 +395,8 @@ def ops_file(suite, text):
                 expect = {"error": CODES[re.search(r"ast\.(\w+)", rest).group(1)]}
             n += 1
             c = {"id": "go/expression_ops_test/%s/%d" % (name, n), "bins": state[key], "ops": ops}
+            if hll_bin is not None:
+                c["bin_name"] = hll_bin
             if key == "keyB":
                 c["notes"] = "record B"
             if expect is not None:
@@ -421,7 +451,7 @@ def main():
             # whole-line comments out (commented-out tests among them)
             return dedupe_names(re.sub(r"(?m)^\s*//.*$", "", fh.read()))
 
-    for f in ["exp_list_test.go", "exp_map_test.go", "exp_bit_test.go"]:
+    for f in ["exp_list_test.go", "exp_map_test.go", "exp_bit_test.go", "exp_hll_test.go"]:
         query_file(suite, read(f), f[:-3], lambda _at, g=f[:-3]: g)
     et = read("expression_test.go")
     generic_group(suite, et)

@@ -4,8 +4,9 @@ Aerospike Python client's expression tests (test/new_tests:
 test_expressions_base, test_expressions_list, test_expressions_map,
 test_expressions_bit, test_expressions_bitwise_operators,
 test_arithmetic_expressions, test_expressions_everywhere,
-test_expression_operations, test_query_expressions) written as expression
-cases (shared/spec/exp-json.md).
+test_expression_operations, test_query_expressions, and
+test_expressions_hll, written out by hand in hll_file()) written as
+expression cases (shared/spec/exp-json.md).
 
 Like gen_python_suite.py (whose fake `aerospike` and `pytest` modules, test
 runner and value conversions it reuses), this script RUNS the tests,
@@ -41,17 +42,18 @@ Differences from the Python tests, forced by the case format:
   * a case's record key is its id in set "cdt", so key_* / digest_modulo /
     set_name ask that key and set;
   * GeoJSON values in the tests' records are stored as their JSON text (a
-    string), and HLL expressions, path expressions and GeoJSON comparisons
-    end a test (the runner does not pack them yet);
+    string), and path expressions and GeoJSON comparisons end a test (the
+    runner does not pack them yet);
   * time-dependent metadata (ttl, void_time, last_update, since_update)
     keeps only the comparisons whose answer cannot depend on when the case
     runs (a test's "now" bound on last_update / void_time becomes 2020 for
     a lower bound, 2116 for an upper one); others would be left out (listed
     at the end), as gen_exp_cases.py does.
 
-Recorded from aerospike-client-python 8700253d: 1,455 cases. What stops a
-test early is printed at the end: GeoJSON comparisons, HLL calls, increments
-(no such runner op), aerospike.calc_digest, and asserts that the
+Recorded from aerospike-client-python 8700253d: 1,471 cases (16 of them
+test_expressions_hll's). What stops a test early is printed at the end:
+GeoJSON comparisons, increments (no such runner op), aerospike.calc_digest,
+and asserts that the
 GeoJSON-as-text records or the case keys make fail (the cases before them
 are kept; their recorded answers are the server's).
 
@@ -682,6 +684,88 @@ class Query:
         raise Unsupported("query UDF")
 
 
+# ============================================================================
+# test_expressions_hll.py, written out here: its nine records are alike (the
+# same three hll_add ops each, 15 index bits and 49 minhash bits: 225 KB
+# sketches), so each test's filter is asked of one record, as an exp_read
+# of the filter's verdict. A case's record cannot start with an HLL bin, so
+# the bins a test reads are made by the case's first ops (exp_write of
+# hll_add_mh on nil, as hll_operations.hll_add makes them) and deleted by its
+# last (so the 225 KB sketches are not in every answer); the sketches the
+# tests read back with get() are the backend's, and a value the test's And()
+# uses twice is bound once (let): an expression with two copies of the
+# three-sketch list (over 1 MiB) the server takes and the simulator refuses.
+# ============================================================================
+HLL_ELEMS = {"hll_bin": range(10000), "hll_bin2": range(5000, 15000), "hll_bin3": range(20000, 30000)}
+HLL_NOTE = "one of the test's nine alike records; its HLL bins made by the first ops"
+
+
+def hll_make(b):
+    return ["hll_add_mh", None, {"$list": ["key%d" % i for i in HLL_ELEMS[b]]}, 15, 49, None]
+
+
+def hll_bits(n):
+    return -1 if n is None else n
+
+
+def hll_file(kvmodel, extra):
+    from math import ceil, floor, sqrt
+    from suite_lib import run
+    cases = []
+    b1 = ["bin_hll", "hll_bin"]
+
+    def case(test, n, name, bins, e, expected):
+        cases.append({"id": "python/test_expressions_hll/%s/%d" % (test, n), "bins": {"k": 0}, "notes": HLL_NOTE,
+                      "ops": [{"op": "exp_write", "bin": b, "exp": hll_make(b)} for b in bins] +
+                      [{"op": "exp_read", "name": name, "exp": e}] +
+                      [{"op": "exp_write", "bin": b, "exp": None, "flags": ["ALLOW_DELETE"]} for b in bins],
+                      "expected": expected})
+
+    def verdict(test, n, bins, e):
+        case(test, n, "filter", bins, e, {"results": [None] * len(bins) + [True] + [None] * len(bins)})
+
+    def count_error(bits, expected):
+        return expected * (1.04 / sqrt(2 ** bits)) * 8
+
+    def near(e, expected, bits, lo_op="cmp_ge"):
+        """The test's And(GE(e, lower), LE(e, upper)), e computed once."""
+        lo, hi = floor(expected - count_error(bits, expected)), ceil(expected + count_error(bits, expected))
+        return ["let", ["def", "e", e], ["and", [lo_op, ["var", "e"], lo], ["cmp_le", ["var", "e"], hi]]]
+
+    adds = ([None, 15, None], [None, None, None], [None, 15, 49], [["NO_FAIL"], None, None])
+    for n, (pol, ib, mh) in enumerate(adds, 1):
+        add = ["hll_add_mh", pol, {"$list": ["key%d" % i for i in range(11000, 16000)]}, hll_bits(ib),
+               hll_bits(mh), b1]
+        verdict("test_hll_add_pos", n, ["hll_bin"], near(["hll_get_count", add], 15000, 15))
+    inits = [(None, 12, None, [12, 49]), (None, None, None, [15, 49]), (None, 8, 20, [8, 20]),
+             (["CREATE_ONLY", "NO_FAIL"], 15, 49, [15, 49]), (["CREATE_ONLY"], 8, 20, None)]
+    for n, (pol, ib, mh, want) in enumerate(inits, 1):
+        e = ["hll_describe", ["hll_init_mh", pol, hll_bits(ib), hll_bits(mh), b1]]
+        test, n = ("test_hll_init_pos", n) if want else ("test_hll_init_neg", 1)
+        case(test, n, "hll_bin", ["hll_bin"], e, {"results": [None, want, None]} if want else {"error": 26})
+    (o,) = run(kvmodel, extra, [{"id": "sketches", "bins": {"k": 0}, "ops": [
+        {"op": "exp_read", "name": b, "exp": hll_make(b)} for b in HLL_ELEMS]}])
+    s1, s2, s3 = ({"$hll": r["$bytes"]} for r in o["results"])
+    three = {"$list": [s1, s2, s3]}
+    verdict("test_hll_get_union_pos", 1, ["hll_bin"], near(["hll_get_count", ["hll_get_union", three, b1]], 25000, 10))
+    verdict("test_hll_get_union_pos", 2, ["hll_bin"], near(["hll_get_count", ["hll_get_union", s3, b1]], 20000, 10))
+    verdict("test_hll_get_union_count_pos", 1, ["hll_bin"],
+            near(["hll_get_union_count", three, b1], 25000, 10, "cmp_gt"))
+    sigma = 1.04 / sqrt(2 ** 10)
+    err = sqrt((sigma * 10000) ** 2 * 2 + sigma * 5000 ** 2)
+    verdict("test_hll_get_intersect_count_pos", 1, ["hll_bin"],
+            ["let", ["def", "e", ["hll_get_intersect_count", {"$list": [s2]}, b1]],
+             ["and", ["cmp_ge", ["var", "e"], floor(5000 - err)], ["cmp_le", ["var", "e"], ceil(5000 + err)]]])
+    verdict("test_hll_get_similarity_pos", 1, ["hll_bin"],
+            ["let", ["def", "e", ["hll_get_similarity", {"$list": [s2]}, b1]],
+             ["and", ["cmp_ge", ["var", "e"], {"$double": 0.33 - 0.03}],
+              ["cmp_le", ["var", "e"], {"$double": 0.33 + 0.03}]]])
+    verdict("test_hll_describe_pos", 1, ["hll_bin"], ["cmp_eq", ["hll_describe", b1], {"$list": [15, 49]}])
+    verdict("test_hll_may_contain_pos", 1, ["hll_bin"],
+            ["cmp_eq", ["hll_may_contain", {"$list": ["key1", "key2", "key3"]}, b1], 1])
+    return cases, run(kvmodel, extra, cases)
+
+
 def main():
     global H
     kvmodel, client, extra = client_args()
@@ -700,6 +784,9 @@ def main():
         lambda: {"hosts": [("127.0.0.1", 3000)], "user": None, "password": None})
     for f in FILES:
         gps.run_file(f, mods[f])
+    hll_cases, hll_outs = hll_file(kvmodel, extra)
+    H.cases += hll_cases
+    H.outs.update((o["id"], o) for o in hll_outs)
     # A result the test compares in the Python client's shape (a map result
     # as a flat list) is no expectation in the runner's notation: dropped.
     dropped = 0

@@ -421,7 +421,7 @@ class Translator:
         if f.startswith("ExpBit"):
             return self.bit(f, a)
         if f.startswith("ExpHLL"):
-            raise Untranslatable("%s: HLL calls in expressions are not packed by the runner yet" % f)
+            return self.hll(f, a)
         raise Untranslatable("no translation for %s" % f)
 
     def cdt(self, f, a):
@@ -449,6 +449,15 @@ class Translator:
             rest = [rest[0], Node("lit", v=INF)] + rest[2:]
         out += [self.exp(x) for x in rest]
         return out
+
+    def hll(self, f, a):
+        """The Go HLL builders as the C macros: ExpHLLAdd is hll_update (no
+        bit counts), ...WithIndex hll_add, ...WithIndexAndMinHash hll_add_mh."""
+        names = {"ExpHLLInit": "hll_init", "ExpHLLInitWithMinHash": "hll_init_mh", "ExpHLLAdd": "hll_update",
+                 "ExpHLLAddWithIndex": "hll_add", "ExpHLLAddWithIndexAndMinHash": "hll_add_mh"}
+        if f in names:
+            return [names[f], self.policy(a[0])] + [self.exp(x) for x in a[1:]]
+        return ["hll_" + snake(f[6:])] + [self.exp(x) for x in a]
 
     def bit(self, f, a):
         name = snake(f[3:]).replace("l_shift", "lshift").replace("r_shift", "rshift") \
