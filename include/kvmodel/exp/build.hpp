@@ -1486,7 +1486,7 @@ inline expr map_values_in(const expr& m) {
     return detail::op(code::map_values, {&m});
 }
 
-/// _as_exp_loopvar_make (as_exp_loopvar_<type>): loop variable `id` (the key, value or index of the
+/// _as_exp_loopvar_make (as_exp_loopvar_TYPE): loop variable `id` (the key, value or index of the
 /// element a path expression's filter or modify expression is looking at)
 /// if it has type `t`, else unknown; unknown outside a path expression.
 /// Lists have no key and maps no index. Compile refuses an index of

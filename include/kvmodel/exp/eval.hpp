@@ -2278,10 +2278,6 @@ inline std::optional<cdt::op> make_cdt_op(const call_info& ci, std::span<const v
 
 } // namespace detail
 
-/// Runs a program. Each node is evaluated by the function of its static type:
-/// ev_bool, ev_int, ev_float hold the scalar ops and never build a `value`;
-/// ev_any holds what any type can be (constants, bins, cond, let, var, CDT
-/// calls) and the string and container ops; ev picks by type.
 namespace detail {
 /// The loop variables of the element a path expression's filter or modify
 /// expression is evaluated on (loopvar key, value, index; nullptr: unset,
@@ -2307,6 +2303,10 @@ inline bool has_nonstorage(const value& v) {
 }
 } // namespace detail
 
+/// Runs a program. Each node is evaluated by the function of its static type:
+/// ev_bool, ev_int, ev_float hold the scalar ops and never build a `value`;
+/// ev_any holds what any type can be (constants, bins, cond, let, var, CDT
+/// calls) and the string and container ops; ev picks by type.
 class evaluator {
 public:
     /// Prepares to run `p` over `r`; allocates the variable slots of a `let`
