@@ -2,6 +2,7 @@
 // hll_operation): applied atomically with the command's other ops, reads of
 // missing bins nil, a failing HLL op rolling the whole command back, and the
 // record-level rules shared with bit ops.
+#include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/kv/operation.hpp>
 #include <kvmodel/sim/cluster.hpp>
@@ -121,6 +122,41 @@ TEST_CASE("HLL modify ops and record-level replace", "[sim][hll]") {
     auto r = db.operate(K(1), std::vector<kv::operation>{kv::op::hll("h", ho::hll_init(8))}, wp);
     REQUIRE(!r);
     CHECK(r.error().code == status::parameter_error);
+}
+
+TEST_CASE("a bit or HLL op with no engine registered fails the command, never crashes",
+          "[sim][hll][bit]") {
+    // Building an op registers its engine (cdt/detail/bit_op.hpp, hll_op.hpp),
+    // so a program cannot reach this state; the test clears the hooks to show
+    // what a store answers then: PARAMETER_ERROR naming the op, no change.
+    sim::cluster db;
+    REQUIRE(db.put(K(1), {{"n", 1}}));
+    const std::vector<kv::operation> bit_cmd = {
+        kv::op::write("n", 2), kv::op::bit("b", cdt::bit_ops::bit_resize(4))};
+    const std::vector<kv::operation> hll_cmd = {
+        kv::op::write("n", 2), kv::op::hll("h", ho::hll_add(users(0, 10), 8))};
+    const cdt::detail::bit_engine_fn bit_engine = cdt::detail::bit_engine().exchange(nullptr);
+    const cdt::detail::hll_engine_fn hll_engine = cdt::detail::hll_engine().exchange(nullptr);
+    REQUIRE(bit_engine != nullptr);
+    REQUIRE(hll_engine != nullptr);
+    auto b = db.operate(K(1), bit_cmd);
+    auto h = db.operate(K(1), hll_cmd);
+    cdt::detail::bit_engine().store(bit_engine);
+    cdt::detail::hll_engine().store(hll_engine);
+    REQUIRE(!b);
+    CHECK(b.error().code == status::parameter_error);
+    CHECK(b.error().message.find("bit_resize") != std::string::npos);
+    CHECK(b.error().message.find("<kvmodel/cdt/bit_ops.hpp>") != std::string::npos);
+    REQUIRE(!h);
+    CHECK(h.error().code == status::parameter_error);
+    CHECK(h.error().message.find("hll_add") != std::string::npos);
+    CHECK(h.error().message.find("<kvmodel/cdt/hll_ops.hpp>") != std::string::npos);
+    auto after = db.get(K(1));
+    REQUIRE(after);
+    CHECK(after->get("n")->as_int() == 1);
+    // With the engines back, the same commands succeed.
+    CHECK(db.operate(K(1), bit_cmd));
+    CHECK(db.operate(K(1), hll_cmd));
 }
 
 } // namespace sim_hll_operate_test

@@ -48,8 +48,8 @@
 // hand them over as a span.
 #pragma once
 
-#include <kvmodel/cdt/bit_ops.hpp>
-#include <kvmodel/cdt/hll_ops.hpp>
+#include <kvmodel/cdt/detail/bit_op.hpp> // cdt::bit_op, without its engine
+#include <kvmodel/cdt/detail/hll_op.hpp> // cdt::hll_op, without its engine
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/config.hpp>
 #include <kvmodel/core/value.hpp>

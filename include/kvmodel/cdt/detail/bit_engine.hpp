@@ -15,6 +15,7 @@
 #include <kvmodel/core/value.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -653,6 +654,14 @@ KVMODEL_DECL result<value> apply_bit_op(std::optional<value>& bin, const bit_op&
     case bit_op_code::bit_remove: return b::remove(bin, o);
     default: return b::modify_range(bin, o);
     }
+}
+
+// Whoever makes a bit op has compiled this engine: the op registers it for
+// the stores (cdt/detail/bit_op.hpp).
+KVMODEL_DECL bit_op::bit_op() noexcept {
+    std::atomic<detail::bit_engine_fn>& h = detail::bit_engine();
+    if (h.load(std::memory_order_relaxed) == nullptr)
+        h.store(&apply_bit_op, std::memory_order_release);
 }
 
 #endif // KVMODEL_DEFINITIONS

@@ -15,6 +15,7 @@
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
 
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -906,6 +907,14 @@ KVMODEL_DECL result<kvmodel::bytes> hll_empty_sketch(int index_bits, int minhash
                          " (0 or 4..51, sum <= 64) are out of range"};
     return std::move(
         h::sketch(static_cast<unsigned>(index_bits), static_cast<unsigned>(minhash_bits)).b);
+}
+
+// Whoever makes an HLL op has compiled this engine: the op registers it for
+// the stores (cdt/detail/hll_op.hpp).
+KVMODEL_DECL hll_op::hll_op() noexcept {
+    std::atomic<detail::hll_engine_fn>& h = detail::hll_engine();
+    if (h.load(std::memory_order_relaxed) == nullptr)
+        h.store(&apply_hll_op, std::memory_order_release);
 }
 #endif
 

@@ -16,9 +16,9 @@
 // A blob mutated by a bit op is copied likewise.
 #pragma once
 
-#include <kvmodel/cdt/bit_ops.hpp>
-#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/context.hpp> // detail::apply_in_context, for the in-place write
+#include <kvmodel/cdt/detail/bit_op.hpp> // the bit engine's hook, not the engine
+#include <kvmodel/cdt/detail/hll_op.hpp> // the HLL engine's hook, not the engine
 #include <kvmodel/cdt/detail/range_return.hpp> // detail::is_range_return
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
@@ -433,11 +433,21 @@ inline result<std::optional<value>> eval_exp_op(std::span<const std::uint8_t> pa
     return (*h)->eval(packed, v);
 }
 
-/// A bit or HLL op (the two blob engines) applied to `bin`.
+/// A bit or HLL op (the two blob engines) applied to `bin`, through the
+/// hooks the ops' constructors set (cdt/detail/bit_op.hpp, hll_op.hpp): a
+/// program compiles an engine only where it builds such ops.
 inline result<value> apply_bit_or_hll(std::optional<value>& bin, const kv::operation& o) {
-    if (const auto* b = std::get_if<kv::bit_operation>(&o))
-        return cdt::apply_bit_op(bin, b->op);
-    return cdt::apply_hll_op(bin, std::get<kv::hll_operation>(o).op);
+    if (const auto* b = std::get_if<kv::bit_operation>(&o)) {
+        result<cdt::detail::bit_engine_fn> f = cdt::detail::need_bit_engine(b->op);
+        if (!f)
+            return f.error();
+        return (*f)(bin, b->op, cdt::default_max_blob_bytes);
+    }
+    const cdt::hll_op& h = std::get<kv::hll_operation>(o).op;
+    result<cdt::detail::hll_engine_fn> f = cdt::detail::need_hll_engine(h);
+    if (!f)
+        return f.error();
+    return (*f)(bin, h);
 }
 
 /// Applies one read-type op to a bin value without changing it; the result.
