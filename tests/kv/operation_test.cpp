@@ -1,12 +1,14 @@
 // Tests for kvmodel/kv/operation.hpp: the builders, kinds, bins, names and
 // the read/write classification that decides a command's path.
 #include <kvmodel/cdt/bit_ops.hpp>
+#include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/kv/operation.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -129,6 +131,44 @@ TEST_CASE("an operation is used as a std::variant of its alternatives", "[kv][op
     copy[2] = std::move(copy[22]);
     CHECK(kv::op_name(copy[0]) == "map_size");
     CHECK(std::get<kv::write_op>(copy[2]).val == value(19));
+}
+
+TEST_CASE("an operation copies, moves and assigns as its variant, valueless included",
+          "[kv][operation]") {
+    // From a const alternative, and assigned one (held or not).
+    const kv::write_op w{"c", 3};
+    kv::operation d = w;
+    CHECK(std::get<kv::write_op>(d) == w);
+    d = kv::op::read("r");
+    d = w;
+    CHECK(std::get<kv::write_op>(d) == w);
+    d = kv::write_op{"e", 4};
+    CHECK(std::get<kv::write_op>(d) == kv::write_op{"e", 4});
+    const kv::operation& same = d;
+    d = same; // self-assignment keeps it
+    CHECK(std::get<kv::write_op>(d) == kv::write_op{"e", 4});
+
+    // An alternative whose construction throws leaves it valueless; copies,
+    // moves and assignments from a valueless operation are valueless too.
+    struct boom {
+        operator kv::write_op() const { throw std::runtime_error("boom"); }
+    };
+    kv::operation o = kv::op::read("r");
+    CHECK_THROWS_AS(o.emplace<kv::write_op>(boom{}), std::runtime_error);
+    REQUIRE(o.valueless_by_exception());
+    kv::operation c = o;
+    CHECK(c.valueless_by_exception());
+    kv::operation m = std::move(c);
+    CHECK(m.valueless_by_exception());
+    kv::operation a = kv::op::write("w", 1);
+    a = o;
+    CHECK(a.valueless_by_exception());
+    kv::operation b = kv::op::cdt("m", cdt::map_ops::size());
+    b = std::move(m);
+    CHECK(b.valueless_by_exception());
+    a = kv::op::add("x", 1); // and holds an alternative again when assigned one
+    CHECK(kv::kind(a) == kv::op_kind::add);
+    CHECK(*kv::bin_of(a) == "x");
 }
 
 } // namespace kv_operation_test

@@ -3,6 +3,7 @@
 // results, policies, TTL — plus partitions, batch reads, scans and queries.
 // Where a rule comes from the server source it is cited
 // (aerospike-server as/src/transaction/write.c, read.c, delete_ce.c).
+#include <kvmodel/cdt/bit_ops.hpp>
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/sim/cluster.hpp>

@@ -194,6 +194,32 @@ using operation_variant = std::variant<read_op,
                                        exp_write_op,
                                        hll_operation>;
 
+namespace detail {
+
+/// The index of T among the alternatives of V (a std::variant), or V's size
+/// when T is none of them.
+template <class T, class V>
+struct alternative_index;
+template <class T, class... A>
+struct alternative_index<T, std::variant<A...>> {
+    static constexpr std::size_t value = [] {
+        constexpr bool same[] = {std::is_same_v<T, A>...};
+        std::size_t i = 0;
+        while (i < sizeof...(A) && !same[i])
+            ++i;
+        return i;
+    }();
+};
+
+/// Converts to a read_op by throwing: emplacing one leaves a variant
+/// valueless, which is how a copy of a valueless operation becomes one.
+struct valueless_source {
+    struct thrown {};
+    [[noreturn]] operator read_op() const { throw thrown{}; }
+};
+
+} // namespace detail
+
 /// One operation of an operate() command: a std::variant of the alternatives
 /// above, used as one (std::get, std::get_if, std::holds_alternative,
 /// std::visit, index(), std::variant_size and std::variant_alternative).
@@ -202,16 +228,41 @@ using operation_variant = std::variant<read_op,
 /// the variant's visit over fourteen alternatives, which every file building a
 /// vector of operations would otherwise compile — are compiled once in
 /// kvmodel::compiled (KVMODEL_SEPARATE_COMPILATION, kvmodel/config.hpp).
+/// Its construction from an alternative, copies, moves and assignments
+/// emplace the alternative where it belongs: the variant's own constructors
+/// (libstdc++) reach alternative N through N nested union constructors, some
+/// 400 functions per file for fourteen alternatives. Same results, same
+/// exception guarantees.
 class operation : public operation_variant {
+    static constexpr std::size_t alternatives = std::variant_size_v<operation_variant>;
+    template <class T>
+    static constexpr std::size_t index_of =
+        detail::alternative_index<std::remove_cvref_t<T>, operation_variant>::value;
+
 public:
-    /// Constructs from an alternative (`kv::write_op{...}`) or in place, as
-    /// the variant does.
+    /// Constructs in place, or from what converts to an alternative, as the
+    /// variant does.
     using operation_variant::operation_variant;
-    /// Assigns an alternative, as the variant does.
+    /// Assigns what converts to an alternative, as the variant does.
     using operation_variant::operator=;
 
     /// A read_op of the empty bin name, as the variant's default.
     operation() = default;
+    /// Holds `x`, an alternative (`kv::write_op{...}`).
+    template <class T>
+        requires(index_of<T> < alternatives)
+    operation(T&& x) noexcept(std::is_nothrow_constructible_v<std::remove_cvref_t<T>, T&&>) {
+        this->template emplace<index_of<T>>(std::forward<T>(x));
+    }
+    /// Holds `x`, an alternative, in place of what it held.
+    template <class T>
+        requires(index_of<T> < alternatives)
+    operation& operator=(T&& x) noexcept(
+        std::is_nothrow_assignable_v<std::remove_cvref_t<T>&, T&&> &&
+        std::is_nothrow_constructible_v<std::remove_cvref_t<T>, T&&>) {
+        put<index_of<T>, true>(std::forward<T>(x));
+        return *this;
+    }
     /// A copy of o's alternative.
     operation(const operation& o);
     /// Takes o's alternative.
@@ -223,15 +274,74 @@ public:
     operator=(operation&& o) noexcept(std::is_nothrow_move_assignable_v<operation_variant>);
     /// Destroys the alternative held.
     ~operation();
+
+private:
+    // Holds alternative I made from x. Assigning, as the variant does: in
+    // place when I is held, else from a copy made aside first when that
+    // keeps the strong guarantee, then moved in. Constructing (*this holds
+    // the default read_op): in place.
+    template <std::size_t I, bool Assigning, class T>
+    void put(T&& x) {
+        using alt = std::variant_alternative_t<I, operation_variant>;
+        if (Assigning && this->index() == I)
+            *std::get_if<I>(this) = std::forward<T>(x);
+        else if constexpr (!Assigning || std::is_nothrow_constructible_v<alt, T&&> ||
+                           !std::is_nothrow_move_constructible_v<alt>)
+            this->template emplace<I>(std::forward<T>(x));
+        else {
+            alt copy(std::forward<T>(x));
+            this->template emplace<I>(std::move(copy));
+        }
+    }
+    // Holds a copy of o's alternative (From: const operation&) or takes it
+    // (From: operation).
+    template <bool Assigning, class From>
+    void take(From&& o) {
+        if (o.valueless_by_exception()) {
+            become_valueless();
+            return;
+        }
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)((o.index() == I && (take_held<I, Assigning>(std::forward<From>(o)), true)) ||
+                   ...);
+        }(std::make_index_sequence<alternatives>{});
+    }
+    // take() for o holding alternative I.
+    template <std::size_t I, bool Assigning, class From>
+    void take_held(From&& o) {
+        auto* x = std::get_if<I>(&o);
+        if constexpr (std::is_lvalue_reference_v<From>)
+            put<I, Assigning>(*x);
+        else
+            put<I, Assigning>(std::move(*x));
+    }
+    // Valueless, as a copy of (or assignment from) a valueless variant is.
+    void become_valueless() noexcept {
+        try {
+            this->template emplace<0>(detail::valueless_source{});
+        } catch (const detail::valueless_source::thrown&) {
+        }
+    }
 };
 
 #if KVMODEL_DEFINITIONS
-KVMODEL_DECL operation::operation(const operation&) = default;
-KVMODEL_DECL operation::operation(operation&&) noexcept(
-    std::is_nothrow_move_constructible_v<operation_variant>) = default;
-KVMODEL_DECL operation& operation::operator=(const operation&) = default;
-KVMODEL_DECL operation& operation::operator=(operation&&) noexcept(
-    std::is_nothrow_move_assignable_v<operation_variant>) = default;
+KVMODEL_DECL operation::operation(const operation& o) : operation_variant() {
+    take<false>(o);
+}
+KVMODEL_DECL operation::operation(operation&& o) noexcept(
+    std::is_nothrow_move_constructible_v<operation_variant>)
+    : operation_variant() {
+    take<false>(std::move(o));
+}
+KVMODEL_DECL operation& operation::operator=(const operation& o) {
+    take<true>(o);
+    return *this;
+}
+KVMODEL_DECL operation& operation::operator=(operation&& o) noexcept(
+    std::is_nothrow_move_assignable_v<operation_variant>) {
+    take<true>(std::move(o));
+    return *this;
+}
 KVMODEL_DECL operation::~operation() = default;
 #endif // KVMODEL_DEFINITIONS
 
