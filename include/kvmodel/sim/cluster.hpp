@@ -615,7 +615,7 @@ private:
     // digest in digest order, keeping the live records of the set that pass
     // `keep` and the policy's filter, up to max_records (0 = all), and moves
     // the cursor past them; one round trip per serving node.
-    template <class Keep>
+    using keep_fn = detail::function_ref<bool(const kv::digest&, const detail::entry&)>;
     result<std::vector<kv::keyed_record>> walk(const std::string& ns_name,
                                                const std::string& set,
                                                const std::vector<std::string>& bins,
@@ -623,19 +623,16 @@ private:
                                                kv::partition_cursor& cursor,
                                                const kv::read_policy& rp,
                                                std::string_view cmd,
-                                               Keep&& keep);
+                                               keep_fn keep);
 
     // --- capacity ------------------------------------------------------------
 
-    // What one node holds of a namespace (data_used_bytes, n_objects, and
-    // the nodes of its secondary-index B-trees).
+    // What each node holds of a namespace, by node id: data_used_bytes, and
+    // the bytes of its primary index and secondary-index B-trees. (Two
+    // vectors of integers, not a vector of structs: a type every TU has.)
     struct node_usage {
-        std::uint64_t data_bytes = 0;
-        std::uint64_t objects = 0;
-        std::uint64_t sindex_nodes = 0;
-        std::uint64_t index_bytes() const noexcept {
-            return objects * primary_index_bytes + sindex_nodes * sindex_node_bytes;
-        }
+        std::vector<std::uint64_t> data_bytes;
+        std::vector<std::uint64_t> index_bytes;
     };
     static std::uint64_t sindex_entries(const kv::index_spec& ix, const detail::entry& e,
                                          const kv::digest& d, std::int64_t now_ms);
@@ -655,7 +652,7 @@ private:
                                              const detail::entry& e,
                                              const kv::digest& d,
                                              std::int64_t now_ms);
-    std::vector<node_usage> usage(const detail::namespace_state& ns) const;
+    node_usage usage(const detail::namespace_state& ns) const;
     // Sets each node's stop-writes state from its usage (nsup.c
     // eval_stop_writes).
     void eval_stop_writes(detail::namespace_state& ns) const;
@@ -664,8 +661,8 @@ private:
                             int node,
                             std::uint32_t why) const;
     // Removes the records `doomed` picks; how many.
-    template <class Pred>
-    static std::size_t remove_records(detail::namespace_state& ns, Pred&& doomed);
+    static std::size_t remove_records(detail::namespace_state& ns,
+                                      detail::function_ref<bool(const detail::entry&)> doomed);
     // The void time below which an eviction round deletes (nsup.c
     // find_evict_void_time): now_s = only expiry, 0 = nothing to do.
     static std::int64_t evict_void_time(const detail::namespace_state& ns, std::int64_t now_s);

@@ -931,15 +931,14 @@ inline std::string_view cluster::index_type_name(kv::index_type t) noexcept {
     return "?";
 }
 
-template <class Keep>
-result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
-                                                    const std::string& set,
-                                                    const std::vector<std::string>& bins,
-                                                    std::uint64_t max_records,
-                                                    kv::partition_cursor& cursor,
-                                                    const kv::read_policy& rp,
-                                                    std::string_view cmd,
-                                                    Keep&& keep) {
+inline result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
+                                                           const std::string& set,
+                                                           const std::vector<std::string>& bins,
+                                                           std::uint64_t max_records,
+                                                           kv::partition_cursor& cursor,
+                                                           const kv::read_policy& rp,
+                                                           std::string_view cmd,
+                                                           keep_fn keep) {
     detail::namespace_state* ns = find_ns(ns_name);
     if (ns == nullptr)
         return unknown_namespace(cmd, ns_name);
@@ -1312,53 +1311,51 @@ inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spe
     return extra;
 }
 
-inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_state& ns) const {
+inline cluster::node_usage cluster::usage(const detail::namespace_state& ns) const {
     std::vector<kv::index_spec> indexes;
     {
         std::shared_lock lock(ns.index_mu);
         indexes = ns.indexes;
     }
     const std::int64_t now_ms = m_clock->now_ms();
-    std::vector<node_usage> out(m_cfg.nodes);
+    node_usage out;
+    out.data_bytes.assign(m_cfg.nodes, 0);
     // Every node has every index's tree of every partition.
-    for (node_usage& u : out)
-        u.sindex_nodes = indexes.size() * kv::partition_count;
+    out.index_bytes.assign(m_cfg.nodes, indexes.size() * kv::partition_count * sindex_node_bytes);
     std::vector<std::uint64_t> counts;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
         const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts, now_ms);
         for (int n : p.replicas) {
-            node_usage& u = out[static_cast<std::size_t>(n)];
-            u.data_bytes += p.used_bytes;
-            u.objects += p.objects;
-            u.sindex_nodes += extra;
+            out.data_bytes[static_cast<std::size_t>(n)] += p.used_bytes;
+            out.index_bytes[static_cast<std::size_t>(n)] +=
+                p.objects * primary_index_bytes + extra * sindex_node_bytes;
         }
     }
     return out;
 }
 
 inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
-    const std::vector<node_usage> use = usage(ns);
+    const node_usage use = usage(ns);
     // The nodes' memory, every namespace's (nsup.c's sys_mem_pct, rounded up).
     std::vector<std::uint64_t> memory(m_cfg.nodes, 0);
     if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0)
         for (const detail::namespace_state& other : namespaces()) {
-            const std::vector<node_usage> o = &other == &ns ? use : usage(other);
+            const node_usage o = &other == &ns ? use : usage(other);
             for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
-                memory[n] += o[n].data_bytes + o[n].index_bytes();
+                memory[n] += o.data_bytes[n] + o.index_bytes[n];
         }
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
-        const node_usage& u = use[n];
         std::uint32_t why = 0;
         if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0 &&
             (memory[n] * 100 + m_cfg.node_memory - 1) / m_cfg.node_memory >
                 ns.cfg.stop_writes_sys_memory_pct)
             why |= detail::stop_sys_memory;
         if (ns.cfg.stop_writes_used_pct != 0 &&
-            u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.stop_writes_used_pct)
+            use.data_bytes[n] * 100 / ns.cfg.data_size >= ns.cfg.stop_writes_used_pct)
             why |= detail::stop_data_used;
-        if (ns.cfg.indexes_memory_budget != 0 && u.index_bytes() > ns.cfg.indexes_memory_budget)
+        if (ns.cfg.indexes_memory_budget != 0 && use.index_bytes[n] > ns.cfg.indexes_memory_budget)
             why |= detail::stop_indexes_memory;
         ns.stop_writes[n].store(why, std::memory_order_relaxed);
     }
@@ -1387,8 +1384,9 @@ inline error cluster::stop_writes_error(const detail::namespace_state& ns,
                      "); deletes and expiry free space"};
 }
 
-template <class Pred>
-std::size_t cluster::remove_records(detail::namespace_state& ns, Pred&& doomed) {
+inline std::size_t
+cluster::remove_records(detail::namespace_state& ns,
+                        detail::function_ref<bool(const detail::entry&)> doomed) {
     std::size_t n = 0;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
@@ -1457,12 +1455,13 @@ inline std::size_t cluster::nsup_cycle(detail::namespace_state& ns, std::int64_t
     ns.nsup_cycles.fetch_add(1, std::memory_order_relaxed);
     bool breached = false;
     if (ns.cfg.evict_used_pct != 0 || ns.cfg.evict_indexes_memory_pct != 0) {
-        for (const node_usage& u : usage(ns)) {
+        const node_usage use = usage(ns);
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
             if (ns.cfg.evict_used_pct != 0 &&
-                u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.evict_used_pct)
+                use.data_bytes[n] * 100 / ns.cfg.data_size >= ns.cfg.evict_used_pct)
                 breached = true;
             if (ns.cfg.evict_indexes_memory_pct != 0 && ns.cfg.indexes_memory_budget != 0 &&
-                u.index_bytes() * 100 / ns.cfg.indexes_memory_budget >=
+                use.index_bytes[n] * 100 / ns.cfg.indexes_memory_budget >=
                     ns.cfg.evict_indexes_memory_pct)
                 breached = true;
         }
