@@ -65,7 +65,7 @@ inline void cluster::build_namespace(const namespace_config& nc, detail::namespa
         m_cfg.nodes); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns->parts[pid];
-        p.past_by_node.assign(m_cfg.nodes, counters{});
+        p.past_by_node = std::make_unique<counters[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
         p.copy_version.assign(m_cfg.nodes, 0);
         p.succession = succession(pid);
         // Every node starts with the (empty) partition's current version
@@ -164,12 +164,10 @@ inline void cluster::erase_record(detail::namespace_state& ns,
 }
 
 inline void cluster::count_error(detail::partition& p, status code) {
-    {
-        counters& c = p.current();
-        ++c.errors;
-        if (code == status::record_not_found)
-            ++c.not_found;
-    }
+    counters& c = p.current();
+    ++c.errors;
+    if (code == status::record_not_found)
+        ++c.not_found;
 }
 
 template <class R>
@@ -553,14 +551,12 @@ error cluster::timed_out(detail::partition& p,
                          std::chrono::microseconds latency,
                          bool was_ok,
                          bool doubt) {
-    {
-        counters& c = p.current();
-        ++c.timeouts;
-        if (was_ok)
-            ++c.errors;
-        if (doubt)
-            ++c.in_doubt;
-    }
+    counters& c = p.current();
+    ++c.timeouts;
+    if (was_ok)
+        ++c.errors;
+    if (doubt)
+        ++c.in_doubt;
     return error{status::timeout,
                  std::string(cmd) + ": timeout (" +
                      (fx.timeout ? "request lost"
@@ -572,13 +568,11 @@ error cluster::timed_out(detail::partition& p,
 
 error cluster::connection_lost(
     detail::partition& p, std::string_view cmd, int node, bool was_ok, bool doubt) {
-    {
-        counters& c = p.current();
-        if (was_ok)
-            ++c.errors;
-        if (doubt)
-            ++c.in_doubt;
-    }
+    counters& c = p.current();
+    if (was_ok)
+        ++c.errors;
+    if (doubt)
+        ++c.in_doubt;
     return error{status::connection,
                  std::string(cmd) + ": connection to node " + std::to_string(node) +
                      " dropped before the answer (the node died" +
@@ -889,14 +883,12 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
 
 inline error cluster::injected_answer(
     detail::partition& p, std::string_view cmd, status s, int node, time_ms now) {
-    {
-        counters& c = p.current();
-        ++c.errors;
-        if (s == status::key_busy)
-            ++c.key_busy;
-        if (s == status::record_not_found)
-            ++c.not_found;
-    }
+    counters& c = p.current();
+    ++c.errors;
+    if (s == status::key_busy)
+        ++c.key_busy;
+    if (s == status::record_not_found)
+        ++c.not_found;
     // The C client counts an overloaded device against the node's error
     // rate (as_node_put_conn_error), as it does timeouts.
     if (s == status::device_overload)

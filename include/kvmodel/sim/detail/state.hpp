@@ -152,7 +152,9 @@ struct alignas(64) partition {
     // Cold.
     /// Counters of earlier epochs, in total and by the node that served them.
     counters past;
-    std::vector<counters> past_by_node;
+    /// One per node, as copy_version (a fixed array, not a vector<counters>:
+    /// one container instantiation less in every TU).
+    std::unique_ptr<counters[]> past_by_node; // NOLINT(*-avoid-c-arrays)
     /// The hottest deleted records (bounded).
     std::vector<key_heat> departed;
     /// The data version: bumped at a topology change when writes happened
@@ -213,8 +215,8 @@ struct alignas(64) partition {
     void reset_counters() {
         epoch = counters{};
         past = counters{};
-        for (counters& c : past_by_node)
-            c = counters{};
+        for (std::size_t n = 0; n < copy_version.size(); ++n)
+            past_by_node[n] = counters{};
         departed.clear();
     }
 
