@@ -81,6 +81,7 @@
 #include <kvmodel/kv/status.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
+#include <kvmodel/sim/detail/function_ref.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>
@@ -103,7 +104,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -435,7 +435,10 @@ public:
 private:
     // --- setup ---------------------------------------------------------------
 
-    void build_namespace(const namespace_config& nc);
+    // Sets up `into` (default-made) as namespace nc.
+    void build_namespace(const namespace_config& nc, detail::namespace_state& into);
+    // The namespaces, in configuration order (fixed at construction).
+    std::span<detail::namespace_state> namespaces() const noexcept;
 
     // Whether a write arriving now may queue on its record (else KEY_BUSY):
     // it keeps the record busy for its service time (the attempt's
@@ -519,9 +522,11 @@ private:
                                     op_report& rep,
                                     std::string_view cmd);
 
+    // A command's ops applied to the record inside its transaction.
+    using apply_fn = detail::function_ref<result<void>(detail::txn&)>;
+
     // The write path plus what the cluster does around it: storing the new
     // record or erasing it, the byte and hot-key accounting, the version.
-    template <class Apply>
     result<void> write_command(detail::namespace_state& ns,
                                detail::partition& p,
                                const kv::key& k,
@@ -531,7 +536,7 @@ private:
                                std::string_view cmd,
                                bool& applied,
                                kv::record* out,
-                               Apply&& apply);
+                               apply_fn apply);
 
     // put's bins applied inside t. For a put of a few bins the outcome is
     // predicted first — the final bin count and size, every value checked —
@@ -583,22 +588,21 @@ private:
     // Applies the node faults due for this attempt.
     void apply_topology_faults(const detail::attempt_info& a);
 
+    // The server's side of one attempt of a single-record command, under
+    // the partition lock: its answer; it sets `applied` (the last argument)
+    // when it committed a write.
+    using attempt_body = detail::function_ref<result<kv::record>(
+        detail::namespace_state&, detail::partition&, std::int64_t, bool&)>;
+
     // The client's command loop around one single-record command: routing,
-    // faults, latency and timeouts, retries, in-doubt. Body runs under the
-    // partition lock and returns the server's answer; it sets `applied` when
-    // it committed a write.
-    template <class Body,
-              class R = std::invoke_result_t<Body&,
-                                             detail::namespace_state&,
-                                             detail::partition&,
-                                             std::int64_t,
-                                             bool&>>
-    R run(const kv::key& k,
-          bool is_write,
-          const kv::base_policy& pol,
-          std::string_view cmd,
-          op_report& rep,
-          Body&& body);
+    // faults, latency and timeouts, retries, in-doubt. Not a template: every
+    // command shares one copy of it.
+    result<kv::record> run(const kv::key& k,
+                           bool is_write,
+                           const kv::base_policy& pol,
+                           std::string_view cmd,
+                           op_report& rep,
+                           attempt_body body);
 
     std::vector<result<kv::record>> batch_impl(std::span<const kv::key> keys,
                                                const std::span<const std::string>* bins,
@@ -611,7 +615,7 @@ private:
     // digest in digest order, keeping the live records of the set that pass
     // `keep` and the policy's filter, up to max_records (0 = all), and moves
     // the cursor past them; one round trip per serving node.
-    template <class Keep>
+    using keep_fn = detail::function_ref<bool(const kv::digest&, const detail::entry&)>;
     result<std::vector<kv::keyed_record>> walk(const std::string& ns_name,
                                                const std::string& set,
                                                const std::vector<std::string>& bins,
@@ -619,19 +623,16 @@ private:
                                                kv::partition_cursor& cursor,
                                                const kv::read_policy& rp,
                                                std::string_view cmd,
-                                               Keep&& keep);
+                                               keep_fn keep);
 
     // --- capacity ------------------------------------------------------------
 
-    // What one node holds of a namespace (data_used_bytes, n_objects, and
-    // the nodes of its secondary-index B-trees).
+    // What each node holds of a namespace, by node id: data_used_bytes, and
+    // the bytes of its primary index and secondary-index B-trees. (Two
+    // vectors of integers, not a vector of structs: a type every TU has.)
     struct node_usage {
-        std::uint64_t data_bytes = 0;
-        std::uint64_t objects = 0;
-        std::uint64_t sindex_nodes = 0;
-        std::uint64_t index_bytes() const noexcept {
-            return objects * primary_index_bytes + sindex_nodes * sindex_node_bytes;
-        }
+        std::vector<std::uint64_t> data_bytes;
+        std::vector<std::uint64_t> index_bytes;
     };
     static std::uint64_t sindex_entries(const kv::index_spec& ix, const detail::entry& e,
                                          const kv::digest& d, std::int64_t now_ms);
@@ -651,7 +652,7 @@ private:
                                              const detail::entry& e,
                                              const kv::digest& d,
                                              std::int64_t now_ms);
-    std::vector<node_usage> usage(const detail::namespace_state& ns) const;
+    node_usage usage(const detail::namespace_state& ns) const;
     // Sets each node's stop-writes state from its usage (nsup.c
     // eval_stop_writes).
     void eval_stop_writes(detail::namespace_state& ns) const;
@@ -660,8 +661,8 @@ private:
                             int node,
                             std::uint32_t why) const;
     // Removes the records `doomed` picks; how many.
-    template <class Pred>
-    static std::size_t remove_records(detail::namespace_state& ns, Pred&& doomed);
+    static std::size_t remove_records(detail::namespace_state& ns,
+                                      detail::function_ref<bool(const detail::entry&)> doomed);
     // The void time below which an eviction round deletes (nsup.c
     // find_evict_void_time): now_s = only expiry, 0 = nothing to do.
     static std::int64_t evict_void_time(const detail::namespace_state& ns, std::int64_t now_s);
@@ -694,7 +695,7 @@ private:
     detail::fault_injector m_faults;
     mutable std::mutex m_topology_mu;
     std::vector<bool> m_alive;
-    std::vector<std::unique_ptr<detail::namespace_state>> m_namespaces;
+    std::unique_ptr<detail::namespace_state[]> m_namespaces; // NOLINT(*-avoid-c-arrays): fixed
     std::unique_ptr<node_health[]> m_health; // NOLINT(*-avoid-c-arrays): one per node, fixed
 };
 
@@ -722,8 +723,10 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
     m_alive.assign(m_cfg.nodes, true);
     m_health = std::make_unique<node_health[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
-    for (const namespace_config& nc : m_cfg.namespaces)
-        build_namespace(nc);
+    m_namespaces = std::make_unique<detail::namespace_state[]>( // NOLINT(*-avoid-c-arrays)
+        m_cfg.namespaces.size());
+    for (std::size_t i = 0; i < m_cfg.namespaces.size(); ++i)
+        build_namespace(m_cfg.namespaces[i], m_namespaces[i]);
 }
 
 KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
@@ -822,7 +825,7 @@ KVMODEL_DECL result<bool> cluster::exists(const kv::key& k, const kv::read_polic
                 if (e != nullptr) {
                     detail::copy_header(*e, now_s, out);
                     ++e->reads;
-                    p.account([](counters& c) { ++c.reads; });
+                    ++p.current().reads;
                 }
                 return out;
             });
@@ -862,20 +865,25 @@ cluster::put(const kv::key& k, std::span<const kv::bin> bins, const kv::write_po
                             std::string(kv::exists_action_name(wp.exists)) + ")");
     }
     op_report rep;
-    return run(k,
-               true,
-               wp,
-               cmd,
-               rep,
-               [&](detail::namespace_state& ns,
-                   detail::partition& p,
-                   std::int64_t now_ms,
-                   bool& applied) -> result<void> {
-                   return write_command(
-                       ns, p, k, false, wp, now_ms, cmd, applied, nullptr, [&](detail::txn& t) {
-                           return apply_put(t, bins, wp, ns);
-                       });
-               });
+    result<kv::record> r = run(
+        k,
+        true,
+        wp,
+        cmd,
+        rep,
+        [&](detail::namespace_state& ns, detail::partition& p, std::int64_t now_ms, bool& applied)
+            -> result<kv::record> {
+            result<void> w = write_command(
+                ns, p, k, false, wp, now_ms, cmd, applied, nullptr, [&](detail::txn& t) {
+                    return apply_put(t, bins, wp, ns);
+                });
+            if (!w)
+                return w.error(); // the rare failed put copies its message
+            return kv::record{};
+        });
+    if (!r)
+        return std::move(r).error();
+    return {};
 }
 
 KVMODEL_DECL result<void> cluster::remove(const kv::key& k, const kv::write_policy& wp) {
@@ -1013,22 +1021,22 @@ KVMODEL_DECL sim::stats cluster::stats() const {
         std::lock_guard lock(m_topology_mu);
         alive = m_alive;
     }
-    for (const auto& ns : m_namespaces)
-        out.namespaces.push_back(snapshot(*ns, alive, now_s));
+    for (const detail::namespace_state& ns : namespaces())
+        out.namespaces.push_back(snapshot(ns, alive, now_s));
     return out;
 }
 
 KVMODEL_DECL void cluster::reset_stats() {
-    for (const auto& ns : m_namespaces) {
+    for (detail::namespace_state& ns : namespaces()) {
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-            detail::partition& p = ns->parts[pid];
+            detail::partition& p = ns.parts[pid];
             std::lock_guard lock(p.mu);
             p.reset_counters();
-            for (auto& [d, e] : ns->records[pid])
+            for (auto& [d, e] : ns.records[pid])
                 e.reads = e.writes = 0;
         }
         for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
-            ns->extras[n].round_trips.store(0, std::memory_order_relaxed);
+            ns.extras[n].round_trips.store(0, std::memory_order_relaxed);
         }
     }
 }
@@ -1036,18 +1044,18 @@ KVMODEL_DECL void cluster::reset_stats() {
 KVMODEL_DECL std::size_t cluster::expire() {
     const std::int64_t now_s = m_clock->now_s();
     std::size_t n = 0;
-    for (const auto& ns : m_namespaces)
-        n += remove_records(*ns, [now_s](const detail::entry& e) { return e.expired(now_s); });
+    for (detail::namespace_state& ns : namespaces())
+        n += remove_records(ns, [now_s](const detail::entry& e) { return e.expired(now_s); });
     return n;
 }
 
 KVMODEL_DECL std::size_t cluster::nsup() {
     const std::int64_t now_s = m_clock->now_s();
     std::size_t n = 0;
-    for (const auto& ns : m_namespaces) {
-        std::lock_guard lock(ns->nsup_mu);
-        n += nsup_cycle(*ns, now_s);
-        eval_stop_writes(*ns);
+    for (detail::namespace_state& ns : namespaces()) {
+        std::lock_guard lock(ns.nsup_mu);
+        n += nsup_cycle(ns, now_s);
+        eval_stop_writes(ns);
     }
     return n;
 }

@@ -302,7 +302,21 @@ public:
     KVMODEL_DECL fault_effects effects(const attempt_info& a);
 
 private:
+    // One installed fault. Moved only when add() grows the list, under the
+    // exclusive lock (no command reads it then).
     struct state {
+        state() = default;
+        state(state&& o) noexcept
+            : f(std::move(o.f))
+            , start(o.start)
+            , id(o.id)
+            , fires(o.fires.load(std::memory_order_relaxed))
+            , crashed_node(o.crashed_node.load(std::memory_order_relaxed))
+            , refused_until(o.refused_until.load(std::memory_order_relaxed))
+            , taken_down(o.taken_down.load(std::memory_order_relaxed)) {}
+        state& operator=(state&&) = delete;
+        ~state() = default;
+
         fault f;
         std::uint64_t start = 0;
         std::size_t id = 0;
@@ -321,7 +335,7 @@ private:
 
     std::uint64_t m_seed;
     mutable std::shared_mutex m_mu;
-    std::vector<std::unique_ptr<state>> m_faults;
+    std::vector<state> m_faults; // not vector<unique_ptr>: one instantiation less per TU
     std::size_t m_next_id = 0;
     std::atomic<bool> m_armed{false};
     std::atomic<std::uint64_t> m_commands{0};
@@ -337,13 +351,12 @@ namespace kvmodel::sim::detail {
 
 KVMODEL_DECL std::size_t fault_injector::add(fault f) {
     std::unique_lock lock(m_mu);
-    auto s = std::make_unique<state>();
-    s->f = std::move(f);
-    s->start = m_commands.load(std::memory_order_relaxed);
-    s->id = m_next_id++;
-    m_faults.push_back(std::move(s));
+    state& s = m_faults.emplace_back();
+    s.f = std::move(f);
+    s.start = m_commands.load(std::memory_order_relaxed);
+    s.id = m_next_id++;
     m_armed.store(true, std::memory_order_release);
-    return m_faults.back()->id;
+    return s.id;
 }
 
 KVMODEL_DECL void fault_injector::clear() {
@@ -354,17 +367,17 @@ KVMODEL_DECL void fault_injector::clear() {
 
 KVMODEL_DECL std::uint64_t fault_injector::fires(std::size_t id) const {
     std::shared_lock lock(m_mu);
-    for (const auto& s : m_faults)
-        if (s->id == id)
-            return s->fires.load(std::memory_order_relaxed);
+    for (const state& s : m_faults)
+        if (s.id == id)
+            return s.fires.load(std::memory_order_relaxed);
     return 0;
 }
 
 KVMODEL_DECL std::uint64_t fault_injector::total_fires() const {
     std::shared_lock lock(m_mu);
     std::uint64_t n = 0;
-    for (const auto& s : m_faults)
-        n += s->fires.load(std::memory_order_relaxed);
+    for (const state& s : m_faults)
+        n += s.fires.load(std::memory_order_relaxed);
     return n;
 }
 
@@ -373,18 +386,18 @@ KVMODEL_DECL std::vector<std::pair<int, bool>> fault_injector::topology_changes(
     if (a.command == 0)
         return out;
     std::shared_lock lock(m_mu);
-    for (const auto& s : m_faults) {
-        const fault& f = s->f;
+    for (state& s : m_faults) {
+        const fault& f = s.f;
         if (f.kind == fault_kind::node_crash) {
-            const int dead = s->crashed_node.load(std::memory_order_acquire);
-            if (dead >= 0 && a.now >= s->refused_until.load(std::memory_order_relaxed) &&
-                !s->taken_down.exchange(true, std::memory_order_relaxed))
+            const int dead = s.crashed_node.load(std::memory_order_acquire);
+            if (dead >= 0 && a.now >= s.refused_until.load(std::memory_order_relaxed) &&
+                !s.taken_down.exchange(true, std::memory_order_relaxed))
                 out.emplace_back(dead, false);
             continue;
         }
         if (f.kind != fault_kind::node_down && f.kind != fault_kind::node_up)
             continue;
-        if (!due(*s, a))
+        if (!due(s, a))
             continue;
         out.emplace_back(f.node, f.kind == fault_kind::node_up);
     }
@@ -396,16 +409,16 @@ KVMODEL_DECL fault_effects fault_injector::effects(const attempt_info& a) {
     if (a.command == 0)
         return e;
     std::shared_lock lock(m_mu);
-    for (const auto& s : m_faults) {
-        const fault& f = s->f;
+    for (state& s : m_faults) {
+        const fault& f = s.f;
         if (f.kind == fault_kind::node_down || f.kind == fault_kind::node_up)
             continue;
         if (f.kind == fault_kind::node_crash) {
-            const int dead = s->crashed_node.load(std::memory_order_acquire);
+            const int dead = s.crashed_node.load(std::memory_order_acquire);
             if (dead >= 0) {
                 // Reads and writes alike meet the dead node's closed port.
-                if (dead == a.node && !s->taken_down.load(std::memory_order_relaxed) &&
-                    a.now < s->refused_until.load(std::memory_order_relaxed))
+                if (dead == a.node && !s.taken_down.load(std::memory_order_relaxed) &&
+                    a.now < s.refused_until.load(std::memory_order_relaxed))
                     e.refused = true;
                 continue;
             }
@@ -420,7 +433,7 @@ KVMODEL_DECL fault_effects fault_injector::effects(const attempt_info& a) {
             continue;
         if (f.digest && (a.digest == nullptr || *f.digest != *a.digest))
             continue;
-        if (!due(*s, a))
+        if (!due(s, a))
             continue;
         switch (f.kind) {
         case fault_kind::timeout:
@@ -439,8 +452,8 @@ KVMODEL_DECL fault_effects fault_injector::effects(const attempt_info& a) {
             // The first write that meets the conditions takes its node
             // down with it (due() lets exactly one fire).
             if (a.node >= 0) {
-                s->refused_until.store(a.now + f.refused_for.count(), std::memory_order_relaxed);
-                s->crashed_node.store(a.node, std::memory_order_release);
+                s.refused_until.store(a.now + f.refused_for.count(), std::memory_order_relaxed);
+                s.crashed_node.store(a.node, std::memory_order_release);
                 e.crashed = true;
             }
             break;

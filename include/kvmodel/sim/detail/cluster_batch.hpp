@@ -237,10 +237,11 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                 continue;
             }
             if (g->broken) {
-                p.account([](counters& c) {
+                {
+                    counters& c = p.current();
                     ++c.ops;
                     ++c.errors;
-                });
+                }
                 if (g->rest_applied)
                     (void)serve();
                 answer(*g->broken);
@@ -250,39 +251,28 @@ cluster::batch_operate(std::span<const kv::batch_record> batch, const kv::batch_
                 continue;
             }
             if (!g->rate_ok) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                });
-                answer(fail(status::max_error_rate,
-                            "batch_operate: max error rate exceeded (node " + std::to_string(node) +
-                                ")"));
+                answer(p.not_sent(status::max_error_rate, cmd, node, ")"));
                 retry.push_back(i);
                 continue;
             }
             const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
             if (fx.refused) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                });
                 add_node_error(node, now);
-                g->broken = error{status::connection,
-                                  "batch_operate: connection refused by node " +
-                                      std::to_string(node) + " (dead)"};
+                g->broken = p.not_sent(status::connection, cmd, node, " (dead)");
                 answer(*g->broken);
                 retry.push_back(i);
                 continue;
             }
             g->sent = true;
-            p.account([](counters& c) { ++c.ops; });
+            ++p.current().ops;
             const microseconds latency = m_cfg.base_latency + fx.latency;
             const bool late = socket_to.count() > 0 && latency > socket_to;
             if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
-                p.account([](counters& c) {
+                {
+                    counters& c = p.current();
                     ++c.errors;
                     ++c.key_busy;
-                });
+                }
                 answer(fail(status::key_busy,
                             "batch_operate: key busy (more than " +
                                 std::to_string(ns->transaction_pending_limit) +

@@ -32,8 +32,12 @@
 
 namespace kvmodel::sim {
 
-inline void cluster::build_namespace(const namespace_config& nc) {
-    auto ns = std::make_unique<detail::namespace_state>();
+inline std::span<detail::namespace_state> cluster::namespaces() const noexcept {
+    return {m_namespaces.get(), m_cfg.namespaces.size()};
+}
+
+inline void cluster::build_namespace(const namespace_config& nc, detail::namespace_state& into) {
+    detail::namespace_state* ns = &into;
     ns->name = nc.name;
     ns->lim.max_record_size = nc.max_record_size;
     ns->lim.default_ttl = nc.default_ttl;
@@ -61,7 +65,7 @@ inline void cluster::build_namespace(const namespace_config& nc) {
         m_cfg.nodes); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns->parts[pid];
-        p.past_by_node.assign(m_cfg.nodes, counters{});
+        p.past_by_node = std::make_unique<counters[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
         p.copy_version.assign(m_cfg.nodes, 0);
         p.succession = succession(pid);
         // Every node starts with the (empty) partition's current version
@@ -69,7 +73,6 @@ inline void cluster::build_namespace(const namespace_config& nc) {
         std::fill(p.copy_version.begin(), p.copy_version.end(), p.version);
         p.recompute(m_alive, ns->replication_factor);
     }
-    m_namespaces.push_back(std::move(ns));
 }
 
 inline bool cluster::admit_write(const detail::namespace_state& ns,
@@ -106,9 +109,9 @@ inline std::vector<int> cluster::succession(std::uint32_t pid) const {
 }
 
 inline detail::namespace_state* cluster::find_ns(std::string_view name) const noexcept {
-    for (const auto& ns : m_namespaces)
-        if (detail::same_name(ns->name, name))
-            return ns.get();
+    for (detail::namespace_state& ns : namespaces())
+        if (detail::same_name(ns.name, name))
+            return &ns;
     return nullptr;
 }
 
@@ -126,11 +129,11 @@ inline result<void> cluster::set_alive(int node, bool up) {
     if (m_alive[static_cast<std::size_t>(node)] == up)
         return {};
     m_alive[static_cast<std::size_t>(node)] = up;
-    for (const auto& ns : m_namespaces) {
+    for (detail::namespace_state& ns : namespaces()) {
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
-            detail::partition& p = ns->parts[pid];
+            detail::partition& p = ns.parts[pid];
             std::lock_guard plock(p.mu);
-            p.recompute(m_alive, ns->replication_factor);
+            p.recompute(m_alive, ns.replication_factor);
         }
     }
     return {};
@@ -161,11 +164,10 @@ inline void cluster::erase_record(detail::namespace_state& ns,
 }
 
 inline void cluster::count_error(detail::partition& p, status code) {
-    p.account([code](counters& c) {
-        ++c.errors;
-        if (code == status::record_not_found)
-            ++c.not_found;
-    });
+    counters& c = p.current();
+    ++c.errors;
+    if (code == status::record_not_found)
+        ++c.not_found;
 }
 
 template <class R>
@@ -195,11 +197,12 @@ inline result<void> cluster::filter(const kv::base_policy& pol,
 inline void cluster::count_read(detail::partition& p, detail::entry& e) {
     const std::uint64_t size = e.stored_size();
     ++e.reads;
-    p.account([size](counters& c) {
+    {
+        counters& c = p.current();
         ++c.reads;
         c.bytes_read += size;
         c.largest_record = std::max(c.largest_record, size);
-    });
+    }
 }
 
 inline result<kv::record> cluster::operate_impl(const kv::key& k,
@@ -321,13 +324,12 @@ inline result<kv::record> cluster::serve_remove(detail::namespace_state& ns,
                                       std::to_string(wp.generation)));
     erase_record(ns, p, k, *e);
     p.written();
-    p.account([](counters& c) { ++c.deletes; });
+    ++p.current().deletes;
     applied = true;
     return kv::record{};
 }
 
-template <class Apply>
-result<void> cluster::write_command(detail::namespace_state& ns,
+inline result<void> cluster::write_command(detail::namespace_state& ns,
                                     detail::partition& p,
                                     const kv::key& k,
                                     bool has_touch,
@@ -336,7 +338,7 @@ result<void> cluster::write_command(detail::namespace_state& ns,
                                     std::string_view cmd,
                                     bool& applied,
                                     kv::record* out,
-                                    Apply&& apply) {
+                                    apply_fn apply) {
     // Stop-writes refuses before the record is even looked up
     // (write_master_preprocessing); deletes are not refused.
     if (const std::uint32_t why =
@@ -376,7 +378,7 @@ result<void> cluster::write_command(detail::namespace_state& ns,
                                         cmd,
                                         oc,
                                         out,
-                                        std::forward<Apply>(apply));
+                                        apply);
     if (!r)
         return count_failure(p, std::move(r));
     applied = true;
@@ -385,7 +387,7 @@ result<void> cluster::write_command(detail::namespace_state& ns,
         // what it held before the command.
         p.charge(0, static_cast<std::int64_t>(cur->stored_size()) - old_size);
         erase_record(ns, p, k, *cur);
-        p.account([](counters& c) { ++c.deletes; });
+        ++p.current().deletes;
     } else {
         detail::entry* e = cur;
         if (e == nullptr)
@@ -396,11 +398,12 @@ result<void> cluster::write_command(detail::namespace_state& ns,
         const std::uint64_t size = e->stored_size();
         p.charge(cur == nullptr ? 1 : 0, static_cast<std::int64_t>(size) - old_size);
         ++e->writes;
-        p.account([size](counters& c) {
+        {
+            counters& c = p.current();
             ++c.writes;
             c.bytes_written += size;
             c.largest_record = std::max(c.largest_record, size);
-        });
+        }
     }
     p.written();
     return {}; // r succeeded: a fresh success, not a move of it
@@ -548,13 +551,12 @@ error cluster::timed_out(detail::partition& p,
                          std::chrono::microseconds latency,
                          bool was_ok,
                          bool doubt) {
-    p.account([was_ok, doubt](counters& c) {
-        ++c.timeouts;
-        if (was_ok)
-            ++c.errors;
-        if (doubt)
-            ++c.in_doubt;
-    });
+    counters& c = p.current();
+    ++c.timeouts;
+    if (was_ok)
+        ++c.errors;
+    if (doubt)
+        ++c.in_doubt;
     return error{status::timeout,
                  std::string(cmd) + ": timeout (" +
                      (fx.timeout ? "request lost"
@@ -566,12 +568,11 @@ error cluster::timed_out(detail::partition& p,
 
 error cluster::connection_lost(
     detail::partition& p, std::string_view cmd, int node, bool was_ok, bool doubt) {
-    p.account([was_ok, doubt](counters& c) {
-        if (was_ok)
-            ++c.errors;
-        if (doubt)
-            ++c.in_doubt;
-    });
+    counters& c = p.current();
+    if (was_ok)
+        ++c.errors;
+    if (doubt)
+        ++c.in_doubt;
     return error{status::connection,
                  std::string(cmd) + ": connection to node " + std::to_string(node) +
                      " dropped before the answer (the node died" +
@@ -617,13 +618,13 @@ inline void cluster::apply_topology_faults(const detail::attempt_info& a) {
         (void)set_alive(node, up);
 }
 
-template <class Body, class R>
-R cluster::run(const kv::key& k,
-               bool is_write,
-               const kv::base_policy& pol,
-               std::string_view cmd,
-               op_report& rep,
-               Body&& body) {
+inline result<kv::record> cluster::run(const kv::key& k,
+                                      bool is_write,
+                                      const kv::base_policy& pol,
+                                      std::string_view cmd,
+                                      op_report& rep,
+                                      attempt_body body) {
+    using R = result<kv::record>;
     using std::chrono::microseconds;
     detail::namespace_state* ns = find_ns(k.ns());
     if (ns == nullptr)
@@ -668,51 +669,44 @@ R cluster::run(const kv::key& k,
             rep.attempts = attempt + 1;
             if (node < 0)
                 return p.unavailable(cmd, pid, " of namespace '" + ns->name + "'");
-            if (!error_rate_ok(node, now)) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                });
-                return fail(status::max_error_rate,
-                            std::string(cmd) + ": max error rate exceeded (node " +
-                                std::to_string(node) +
-                                " had more errors than the client allows in one tend interval)");
-            }
+            if (!error_rate_ok(node, now))
+                return p.not_sent(
+                    status::max_error_rate,
+                    cmd,
+                    node,
+                    " had more errors than the client allows in one tend interval)");
             const fault_effects fx =
                 command != 0 ? m_faults.effects(attempt_of(node)) : fault_effects{};
-            if (fx.refused) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                });
-                return fail(status::connection,
-                            std::string(cmd) + ": connection refused by node " +
-                                std::to_string(node) +
-                                " (dead; the client's partition map still names it)");
-            }
+            if (fx.refused)
+                return p.not_sent(status::connection,
+                                  cmd,
+                                  node,
+                                  " (dead; the client's partition map still names it)");
             ++sent;
             const microseconds latency = m_cfg.base_latency + fx.latency;
             const bool late = (socket_to.count() > 0 && latency > socket_to) ||
                               (total_to.count() > 0 && elapsed + latency > total_to);
             spent = socket_to.count() > 0 ? std::min(latency, socket_to) : latency;
             const auto us = static_cast<std::uint64_t>(spent.count());
-            p.account([us](counters& c) {
+            {
+                counters& c = p.current();
                 ++c.ops;
                 ++c.round_trips;
                 if (us != 0) {
                     c.latency_us += us;
                     c.max_latency_us = std::max(c.max_latency_us, us);
                 }
-            });
+            }
             const bool lost = fx.timeout || fx.in_doubt || late || fx.crashed;
             if (fx.answer != status::ok && !fx.timeout)
                 return injected_answer(p, cmd, fx.answer, node, now);
             if (is_write && !fx.timeout && !admit_write(*ns, p, k, now, latency)) {
                 // Hot key: refused before it is applied (not retried, as the clients do).
-                p.account([](counters& c) {
+                {
+                    counters& c = p.current();
                     ++c.errors;
                     ++c.key_busy;
-                });
+                }
                 if (!lost)
                     return fail(status::key_busy,
                                 std::string(cmd) + ": key busy (more than " +
@@ -779,7 +773,9 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
     const auto socket_to = std::chrono::duration_cast<microseconds>(rp.socket_timeout);
     for (std::uint32_t attempt = 0; !pending.empty(); ++attempt) {
         std::vector<std::size_t> retry;
-        std::vector<std::pair<detail::namespace_state*, int>> touched;
+        // The (namespace, node) pairs this attempt sent to, as namespace
+        // index * nodes + node: one round trip each.
+        std::vector<std::size_t> touched;
         const time_ms now = m_clock->now_ms();
         for (std::size_t i : pending) {
             const kv::key& k = keys[i];
@@ -803,38 +799,32 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
                 retry.push_back(i);
                 continue;
             }
-            if (std::find(touched.begin(), touched.end(), std::make_pair(ns, node)) ==
-                touched.end())
-                touched.emplace_back(ns, node);
+            const std::size_t slot =
+                static_cast<std::size_t>(ns - m_namespaces.get()) * m_cfg.nodes +
+                static_cast<std::size_t>(node);
+            if (std::find(touched.begin(), touched.end(), slot) == touched.end())
+                touched.push_back(slot);
             info.node = node;
             if (!error_rate_ok(node, now)) {
-                p.account([](counters& c) {
-                    ++c.ops;
-                    ++c.errors;
-                });
-                out[i] =
-                    fail(status::max_error_rate,
-                         "batch_get: max error rate exceeded (node " + std::to_string(node) + ")");
+                out[i] = p.not_sent(status::max_error_rate, "batch_get", node, ")");
                 retry.push_back(i);
                 continue;
             }
             const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
             const microseconds latency = m_cfg.base_latency + fx.latency;
-            p.account([](counters& c) { ++c.ops; });
             if (fx.refused) {
-                p.account([](counters& c) { ++c.errors; });
                 add_node_error(node, now);
-                out[i] = fail(status::connection,
-                              "batch_get: connection refused by node " + std::to_string(node) +
-                                  " (dead)");
+                out[i] = p.not_sent(status::connection, "batch_get", node, " (dead)");
                 retry.push_back(i);
                 continue;
             }
+            ++p.current().ops;
             if (fx.timeout || (socket_to.count() > 0 && latency > socket_to)) {
-                p.account([](counters& c) {
+                {
+                    counters& c = p.current();
                     ++c.errors;
                     ++c.timeouts;
-                });
+                }
                 add_node_error(node, now);
                 out[i] = fail(status::timeout, "batch_get: timeout");
                 retry.push_back(i);
@@ -881,8 +871,8 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
             count_read(p, *e);
             out[i] = std::move(rec);
         }
-        for (const auto& [ns, node] : touched)
-            ns->extras[static_cast<std::size_t>(node)].round_trips.fetch_add(
+        for (std::size_t slot : touched)
+            m_namespaces[slot / m_cfg.nodes].extras[slot % m_cfg.nodes].round_trips.fetch_add(
                 1, std::memory_order_relaxed);
         if (attempt >= rp.max_retries)
             break;
@@ -893,13 +883,12 @@ inline std::vector<result<kv::record>> cluster::batch_impl(std::span<const kv::k
 
 inline error cluster::injected_answer(
     detail::partition& p, std::string_view cmd, status s, int node, time_ms now) {
-    p.account([s](counters& c) {
-        ++c.errors;
-        if (s == status::key_busy)
-            ++c.key_busy;
-        if (s == status::record_not_found)
-            ++c.not_found;
-    });
+    counters& c = p.current();
+    ++c.errors;
+    if (s == status::key_busy)
+        ++c.key_busy;
+    if (s == status::record_not_found)
+        ++c.not_found;
     // The C client counts an overloaded device against the node's error
     // rate (as_node_put_conn_error), as it does timeouts.
     if (s == status::device_overload)
@@ -934,15 +923,14 @@ inline std::string_view cluster::index_type_name(kv::index_type t) noexcept {
     return "?";
 }
 
-template <class Keep>
-result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
-                                                    const std::string& set,
-                                                    const std::vector<std::string>& bins,
-                                                    std::uint64_t max_records,
-                                                    kv::partition_cursor& cursor,
-                                                    const kv::read_policy& rp,
-                                                    std::string_view cmd,
-                                                    Keep&& keep) {
+inline result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
+                                                           const std::string& set,
+                                                           const std::vector<std::string>& bins,
+                                                           std::uint64_t max_records,
+                                                           kv::partition_cursor& cursor,
+                                                           const kv::read_policy& rp,
+                                                           std::string_view cmd,
+                                                           keep_fn keep) {
     detail::namespace_state* ns = find_ns(ns_name);
     if (ns == nullptr)
         return unknown_namespace(cmd, ns_name);
@@ -996,38 +984,27 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                                  int node,
                                  std::uint32_t attempt,
                                  time_ms now) -> std::optional<error> {
-        const std::string on_node = " (node " + std::to_string(node) + ")";
-        if (!error_rate_ok(node, now)) {
-            p.account([](counters& c) {
-                ++c.ops;
-                ++c.errors;
-            });
-            return error{status::max_error_rate,
-                         std::string(cmd) + ": max error rate exceeded" + on_node};
-        }
+        if (!error_rate_ok(node, now))
+            return p.not_sent(status::max_error_rate, cmd, node, ")");
         detail::attempt_info info{command, attempt, now, &ns->name, nullptr, false, node};
         const fault_effects fx = command != 0 ? m_faults.effects(info) : fault_effects{};
         if (fx.refused) {
-            p.account([](counters& c) {
-                ++c.ops;
-                ++c.errors;
-            });
             add_node_error(node, now);
-            return error{status::connection,
-                         std::string(cmd) + ": connection refused by node " + std::to_string(node) +
-                             " (dead)"};
+            return p.not_sent(status::connection, cmd, node, " (dead)");
         }
         if (fx.timeout || (socket_to.count() > 0 && m_cfg.base_latency + fx.latency > socket_to)) {
-            p.account([](counters& c) {
+            {
+                counters& c = p.current();
                 ++c.ops;
                 ++c.errors;
                 ++c.timeouts;
-            });
+            }
             add_node_error(node, now);
-            return error{status::timeout, std::string(cmd) + ": timeout" + on_node};
+            return error{status::timeout,
+                         std::string(cmd) + ": timeout (node " + std::to_string(node) + ")"};
         }
         if (fx.answer != status::ok) {
-            p.account([](counters& c) { ++c.ops; });
+            ++p.current().ops;
             return injected_answer(p, cmd, fx.answer, node, now);
         }
         return std::nullopt;
@@ -1089,10 +1066,11 @@ result<std::vector<kv::keyed_record>> cluster::walk(const std::string& ns_name,
                 }
                 detail::copy_header(*e, now_s, rec);
                 count_read(p, *e);
-                p.account([throttle_us](counters& c) {
+                {
+                    counters& c = p.current();
                     ++c.ops;
                     c.latency_us += throttle_us;
-                });
+                }
                 std::optional<kv::key> k;
                 if (e->stored_key) {
                     auto made = kv::key::make(ns->name, e->set(), *e->stored_key);
@@ -1325,53 +1303,51 @@ inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spe
     return extra;
 }
 
-inline std::vector<cluster::node_usage> cluster::usage(const detail::namespace_state& ns) const {
+inline cluster::node_usage cluster::usage(const detail::namespace_state& ns) const {
     std::vector<kv::index_spec> indexes;
     {
         std::shared_lock lock(ns.index_mu);
         indexes = ns.indexes;
     }
     const std::int64_t now_ms = m_clock->now_ms();
-    std::vector<node_usage> out(m_cfg.nodes);
+    node_usage out;
+    out.data_bytes.assign(m_cfg.nodes, 0);
     // Every node has every index's tree of every partition.
-    for (node_usage& u : out)
-        u.sindex_nodes = indexes.size() * kv::partition_count;
+    out.index_bytes.assign(m_cfg.nodes, indexes.size() * kv::partition_count * sindex_node_bytes);
     std::vector<std::uint64_t> counts;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
         const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts, now_ms);
         for (int n : p.replicas) {
-            node_usage& u = out[static_cast<std::size_t>(n)];
-            u.data_bytes += p.used_bytes;
-            u.objects += p.objects;
-            u.sindex_nodes += extra;
+            out.data_bytes[static_cast<std::size_t>(n)] += p.used_bytes;
+            out.index_bytes[static_cast<std::size_t>(n)] +=
+                p.objects * primary_index_bytes + extra * sindex_node_bytes;
         }
     }
     return out;
 }
 
 inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
-    const std::vector<node_usage> use = usage(ns);
+    const node_usage use = usage(ns);
     // The nodes' memory, every namespace's (nsup.c's sys_mem_pct, rounded up).
     std::vector<std::uint64_t> memory(m_cfg.nodes, 0);
     if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0)
-        for (const auto& other : m_namespaces) {
-            const std::vector<node_usage> o = other.get() == &ns ? use : usage(*other);
+        for (const detail::namespace_state& other : namespaces()) {
+            const node_usage o = &other == &ns ? use : usage(other);
             for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
-                memory[n] += o[n].data_bytes + o[n].index_bytes();
+                memory[n] += o.data_bytes[n] + o.index_bytes[n];
         }
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
-        const node_usage& u = use[n];
         std::uint32_t why = 0;
         if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0 &&
             (memory[n] * 100 + m_cfg.node_memory - 1) / m_cfg.node_memory >
                 ns.cfg.stop_writes_sys_memory_pct)
             why |= detail::stop_sys_memory;
         if (ns.cfg.stop_writes_used_pct != 0 &&
-            u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.stop_writes_used_pct)
+            use.data_bytes[n] * 100 / ns.cfg.data_size >= ns.cfg.stop_writes_used_pct)
             why |= detail::stop_data_used;
-        if (ns.cfg.indexes_memory_budget != 0 && u.index_bytes() > ns.cfg.indexes_memory_budget)
+        if (ns.cfg.indexes_memory_budget != 0 && use.index_bytes[n] > ns.cfg.indexes_memory_budget)
             why |= detail::stop_indexes_memory;
         ns.stop_writes[n].store(why, std::memory_order_relaxed);
     }
@@ -1400,8 +1376,9 @@ inline error cluster::stop_writes_error(const detail::namespace_state& ns,
                      "); deletes and expiry free space"};
 }
 
-template <class Pred>
-std::size_t cluster::remove_records(detail::namespace_state& ns, Pred&& doomed) {
+inline std::size_t
+cluster::remove_records(detail::namespace_state& ns,
+                        detail::function_ref<bool(const detail::entry&)> doomed) {
     std::size_t n = 0;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns.parts[pid];
@@ -1470,12 +1447,13 @@ inline std::size_t cluster::nsup_cycle(detail::namespace_state& ns, std::int64_t
     ns.nsup_cycles.fetch_add(1, std::memory_order_relaxed);
     bool breached = false;
     if (ns.cfg.evict_used_pct != 0 || ns.cfg.evict_indexes_memory_pct != 0) {
-        for (const node_usage& u : usage(ns)) {
+        const node_usage use = usage(ns);
+        for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
             if (ns.cfg.evict_used_pct != 0 &&
-                u.data_bytes * 100 / ns.cfg.data_size >= ns.cfg.evict_used_pct)
+                use.data_bytes[n] * 100 / ns.cfg.data_size >= ns.cfg.evict_used_pct)
                 breached = true;
             if (ns.cfg.evict_indexes_memory_pct != 0 && ns.cfg.indexes_memory_budget != 0 &&
-                u.index_bytes() * 100 / ns.cfg.indexes_memory_budget >=
+                use.index_bytes[n] * 100 / ns.cfg.indexes_memory_budget >=
                     ns.cfg.evict_indexes_memory_pct)
                 breached = true;
         }
@@ -1532,7 +1510,10 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
         s.totals.round_trips += s.nodes[n].ops.round_trips;
     }
     s.partitions.resize(kv::partition_count);
-    std::unordered_map<kv::digest, key_heat, kv::digest_hash> heat;
+    // The hot-key candidates: every accessed record, live or departed. A
+    // digest belongs to one partition, so a departed record can only merge
+    // with a candidate of its own partition (no hash map needed).
+    std::vector<key_heat> keys;
     std::vector<kv::index_spec> indexes;
     {
         std::shared_lock lock(ns.index_mu);
@@ -1553,6 +1534,7 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
         std::uint64_t bytes = 0;
         const std::uint64_t sindex_extra =
             sindex_extra_nodes(indexes, ns.records[pid], counts, now_s * 1000);
+        const std::size_t first_key = keys.size();
         for (const auto& [d, e] : ns.records[pid]) {
             if (!e.expired(now_s)) {
                 ++live_records;
@@ -1560,21 +1542,25 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
             }
             if (e.reads + e.writes == 0)
                 continue;
-            key_heat& h = heat[d];
+            key_heat& h = keys.emplace_back();
             h.digest = d;
             h.set = e.set();
             if (e.stored_key)
                 h.user_key = *e.stored_key;
             h.partition = pid;
-            h.reads += e.reads;
-            h.writes += e.writes;
+            h.reads = e.reads;
+            h.writes = e.writes;
             h.live = true;
         }
         for (const key_heat& dk : p.departed) {
-            auto [it, fresh] = heat.try_emplace(dk.digest, dk);
-            if (!fresh) {
-                it->second.reads += dk.reads;
-                it->second.writes += dk.writes;
+            std::size_t at = first_key;
+            while (at < keys.size() && keys[at].digest != dk.digest)
+                ++at;
+            if (at == keys.size()) {
+                keys.push_back(dk);
+            } else {
+                keys[at].reads += dk.reads;
+                keys[at].writes += dk.writes;
             }
         }
         ps.records = live_records;
@@ -1613,10 +1599,6 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     s.evicted_records = ns.evicted.load(std::memory_order_relaxed);
     s.evict_void_time = ns.evict_void_time.load(std::memory_order_relaxed);
     s.stop_writes_refused = ns.stop_writes_refused.load(std::memory_order_relaxed);
-    std::vector<key_heat> keys;
-    keys.reserve(heat.size());
-    for (auto& [d, h] : heat)
-        keys.push_back(std::move(h));
     const std::size_t k = std::min(m_cfg.hot_list_size, keys.size());
     auto hotter = [](const key_heat& a, const key_heat& b) {
         const std::uint64_t x = a.reads + a.writes;

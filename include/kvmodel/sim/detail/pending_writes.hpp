@@ -16,16 +16,21 @@
 //
 // Not thread-safe: one instance per partition, used under the partition's
 // lock. Memory: one entry per record with writes still pending at the last
-// arrival, swept every 1024 admissions. Cost: O(1) amortised per admission.
+// arrival, swept every 1024 admissions. Cost: a binary search among the
+// partition's tracked records (few: a partition is 1/4096 of the keys) per
+// admission, plus a shift of them when a record starts being tracked. A
+// sorted vector of vectors rather than a hash map of deques: the types
+// every user's translation unit instantiates anyway (compile time).
 #pragma once
 
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/sim/namespace_config.hpp> // detail::default_transaction_pending_limit
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace kvmodel::sim::detail {
 
@@ -34,33 +39,37 @@ public:
     /// Admits a write to record d arriving at now_us (simulated microseconds)
     /// that will keep the record busy for service_us; false = KEY_BUSY (the
     /// write is refused and leaves no trace). limit 0 disables the check.
-    /// Complexity: O(1) amortised.
+    /// Complexity: O(log n) for n tracked records, O(n) to track a new one.
     bool admit(const kv::digest& d, std::int64_t now_us, std::int64_t service_us,
                std::uint32_t limit) {
         if (limit == 0) return true;
         if (++m_since_sweep >= sweep_every) sweep(now_us);
-        auto it = m_queues.find(d);
-        if (it == m_queues.end()) {
+        auto it = find(d);
+        if (it == m_queues.end() || it->first != d) {
             // Nothing pending: served at once; tracked only if it takes time.
-            if (service_us > 0) m_queues[d].push_back(now_us + service_us);
+            if (service_us > 0)
+                m_queues.insert(it, {d, std::vector<std::int64_t>{now_us + service_us}});
             return true;
         }
-        std::deque<std::int64_t>& q = it->second;
-        while (!q.empty() && q.front() <= now_us) q.pop_front();
+        // The completion times, oldest first (FIFO: never decreasing).
+        std::vector<std::int64_t>& q = it->second;
+        std::size_t done = 0;
+        while (done < q.size() && q[done] <= now_us) ++done;
+        q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(done));
         // One write in progress, q.size() - 1 waiting: refuse when the wait
         // queue is already deeper than the limit.
         if (q.size() >= static_cast<std::size_t>(limit) + 2) return false;
         const std::int64_t start = q.empty() ? now_us : q.back();
-        const std::int64_t done = start + (service_us > 0 ? service_us : 0);
-        if (done > now_us) q.push_back(done);
+        const std::int64_t finish = start + (service_us > 0 ? service_us : 0);
+        if (finish > now_us) q.push_back(finish);
         if (q.empty()) m_queues.erase(it);
         return true;
     }
 
     /// Writes pending on record d at now_us (in progress plus waiting).
     std::size_t pending(const kv::digest& d, std::int64_t now_us) const {
-        auto it = m_queues.find(d);
-        if (it == m_queues.end()) return 0;
+        auto it = find(d);
+        if (it == m_queues.end() || it->first != d) return 0;
         std::size_t n = 0;
         for (std::int64_t t : it->second) n += t > now_us ? 1 : 0;
         return n;
@@ -77,17 +86,25 @@ public:
 private:
     static constexpr std::uint32_t sweep_every = 1024;
 
+    using queue = std::pair<kv::digest, std::vector<std::int64_t>>;
+
+    // The first queue whose digest is not below d.
+    std::vector<queue>::iterator find(const kv::digest& d) {
+        return std::lower_bound(m_queues.begin(), m_queues.end(), d, digest_below);
+    }
+    std::vector<queue>::const_iterator find(const kv::digest& d) const {
+        return std::lower_bound(m_queues.begin(), m_queues.end(), d, digest_below);
+    }
+    static bool digest_below(const queue& q, const kv::digest& d) noexcept { return q.first < d; }
+
     void sweep(std::int64_t now_us) {
         m_since_sweep = 0;
-        for (auto it = m_queues.begin(); it != m_queues.end();) {
-            if (it->second.empty() || it->second.back() <= now_us)
-                it = m_queues.erase(it);
-            else
-                ++it;
-        }
+        std::erase_if(m_queues, [now_us](const queue& q) {
+            return q.second.empty() || q.second.back() <= now_us;
+        });
     }
 
-    std::unordered_map<kv::digest, std::deque<std::int64_t>, kv::digest_hash> m_queues;
+    std::vector<queue> m_queues; // by digest
     std::uint32_t m_since_sweep = 0;
 };
 

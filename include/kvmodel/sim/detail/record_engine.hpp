@@ -33,6 +33,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/sim/detail/function_ref.hpp>
 
 #include <boost/container/small_vector.hpp>
 
@@ -1183,9 +1184,9 @@ inline result<void> apply_ops(txn& t,
 /// applied by apply(txn&) -> result<void>. On success: the record (cur, or
 /// fresh to be inserted) holds the new state, or outcome.deleted says to
 /// erase it, and out (if given) gets the record's new metadata. On failure:
-/// cur is exactly as it was.
-template <class Apply>
-result<void> write_path(entry* cur,
+/// cur is exactly as it was. (apply is a function_ref: one copy of the path
+/// serves put and operate.)
+inline result<void> write_path(entry* cur,
                         entry& fresh,
                         const std::string* new_set,
                         const kv::key& k,
@@ -1196,7 +1197,7 @@ result<void> write_path(entry* cur,
                         std::string_view cmd,
                         write_outcome& outcome,
                         kv::record* out,
-                        Apply&& apply) {
+                        function_ref<result<void>(txn&)> apply) {
     const bool must_not_create = wp.exists == kv::record_exists_action::update_only ||
                                  wp.exists == kv::record_exists_action::replace_only || has_touch;
     const bool replace = wp.exists == kv::record_exists_action::replace ||

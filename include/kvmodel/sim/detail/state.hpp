@@ -152,7 +152,9 @@ struct alignas(64) partition {
     // Cold.
     /// Counters of earlier epochs, in total and by the node that served them.
     counters past;
-    std::vector<counters> past_by_node;
+    /// One per node, as copy_version (a fixed array, not a vector<counters>:
+    /// one container instantiation less in every TU).
+    std::unique_ptr<counters[]> past_by_node; // NOLINT(*-avoid-c-arrays)
     /// The hottest deleted records (bounded).
     std::vector<key_heat> departed;
     /// The data version: bumped at a topology change when writes happened
@@ -169,24 +171,33 @@ struct alignas(64) partition {
 
     int master() const noexcept { return master_node; }
 
-    /// Applies f to the counters of the current epoch. Node counters are
-    /// derived: an epoch's counters belong to its master.
-    template <class F>
-    void account(F&& f) {
-        f(epoch);
-    }
+    /// The counters of the current epoch, which a command bumps. Node
+    /// counters are derived: an epoch's counters belong to its master.
+    counters& current() noexcept { return epoch; }
     /// Counts a command refused because the partition has no live copy and
     /// returns its PARTITION_UNAVAILABLE error (`where` follows the id, e.g.
     /// " of namespace 'test'").
     error unavailable(std::string_view cmd, std::uint32_t id, std::string_view where = {}) {
-        account([](counters& c) {
-            ++c.ops;
-            ++c.errors;
-            ++c.unavailable;
-        });
+        ++epoch.ops;
+        ++epoch.errors;
+        ++epoch.unavailable;
         return error{status::partition_unavailable,
                      std::string(cmd) + ": partition " + std::to_string(id) + std::string(where) +
                          " has no live copy"};
+    }
+    /// Counts a command the client did not send to `node` and returns its
+    /// error: the node's connection refused (status::connection) or the node
+    /// past the client's error rate (status::max_error_rate). `detail`
+    /// follows the node id in the message (a single command explains more
+    /// than a batch does).
+    error not_sent(status code, std::string_view cmd, int node, std::string_view detail) {
+        ++epoch.ops;
+        ++epoch.errors;
+        return error{code,
+                     std::string(cmd) +
+                         (code == status::max_error_rate ? ": max error rate exceeded (node "
+                                                         : ": connection refused by node ") +
+                         std::to_string(node) + std::string(detail)};
     }
     /// All counters (past + current epoch).
     counters total() const noexcept {
@@ -204,8 +215,8 @@ struct alignas(64) partition {
     void reset_counters() {
         epoch = counters{};
         past = counters{};
-        for (counters& c : past_by_node)
-            c = counters{};
+        for (std::size_t n = 0; n < copy_version.size(); ++n)
+            past_by_node[n] = counters{};
         departed.clear();
     }
 
