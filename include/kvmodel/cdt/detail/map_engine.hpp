@@ -95,44 +95,6 @@ inline bool map_returns_elements(return_type t) noexcept {
            t == return_type::unordered_map || t == return_type::ordered_map;
 }
 
-inline bool map_storable(const value& v) noexcept;
-
-/// map_storable for a list element: scalars decided inline, containers recursed into.
-inline bool map_storable_element(const value& e) noexcept {
-    switch (e.type()) {
-    case value_type::inf:
-    case value_type::wildcard:
-        return false;
-    case value_type::list:
-    case value_type::map:
-        return map_storable(e);
-    default:
-        return true;
-    }
-}
-
-/// True when v can be stored: no INF or WILDCARD anywhere in it.
-inline bool map_storable(const value& v) noexcept {
-    switch (v.type()) {
-    case value_type::inf:
-    case value_type::wildcard:
-        return false;
-    case value_type::list: {
-        // A flat list (a map value usually is) is scanned as its vector.
-        std::size_t n = 0;
-        if (const value* items = map_access::flat_items(v.as_list(), n))
-            return std::all_of(items, items + n, map_storable_element);
-        return std::all_of(v.as_list().begin(), v.as_list().end(), map_storable_element);
-    }
-    case value_type::map:
-        return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
-            return map_storable(e.key) && map_storable(e.val);
-        });
-    default:
-        return true;
-    }
-}
-
 /// A key map_put / map_increment accept (server: map_is_key): int, string, bytes.
 inline bool map_put_key_ok(const value& k) noexcept {
     return k.is_int() || k.is_string() || k.is_bytes();
@@ -239,54 +201,79 @@ inline void map_copy_out(std::vector<value>& out, const value& v) {
         out.push_back(v);
 }
 
-/// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
-/// `count` entries from `it` (*it is a map_entry), in that order. A single
-/// result needs exactly one entry. Walks the entries once: no list of them
-/// is built first.
+/// The entries an element result is built from, one at a time: next(state)
+/// hands over the next entry. One cursor type for every source (key or rank
+/// iterators, picks, keyed entries) keeps map_elements_walk one function
+/// instead of one copy per source; a source is a small step function.
+struct map_entry_cursor {
+    void* state = nullptr;
+    const map_entry& (*next)(void*) = nullptr;
+};
+
+/// The step of a cursor over `It`: an iterator or a walker (operator* gives a
+/// map_entry that stays where it is when the walker moves on, operator++).
 template <class It>
-value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
+struct map_cursor_step {
+    static const map_entry& next(void* state) {
+        It& it = *static_cast<It*>(state);
+        const map_entry& e = *it;
+        ++it;
+        return e;
+    }
+};
+
+/// A cursor over it (which must outlive the cursor's use).
+template <class It>
+map_entry_cursor map_cursor(It& it) noexcept {
+    return {&it, &map_cursor_step<It>::next};
+}
+
+/// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
+/// `count` entries `at` hands over, in that order. A single result needs
+/// exactly one entry. Walks the entries once: no list of them is built
+/// first.
+inline value map_elements_walk(return_type t, bool multi, map_entry_cursor at, std::size_t count) {
     switch (t) {
     case return_type::key:
     case return_type::value: {
         bool keys = t == return_type::key;
-        if (!multi)
-            return keys ? (*it).key : (*it).val;
+        if (!multi) {
+            const map_entry& e = at.next(at.state);
+            return keys ? e.key : e.val;
+        }
         std::vector<value> out;
         out.reserve(count);
-        for (std::size_t i = 0; i < count; ++i, ++it)
-            map_copy_out(out, keys ? (*it).key : (*it).val);
+        for (std::size_t i = 0; i < count; ++i) {
+            const map_entry& e = at.next(at.state);
+            map_copy_out(out, keys ? e.key : e.val);
+        }
         return map_list_of(std::move(out));
     }
     case return_type::key_value: {
         // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
         std::vector<value> out;
         out.reserve(count);
-        for (std::size_t i = 0; i < count; ++i, ++it)
-            out.emplace_back(list{(*it).key, (*it).val});
+        for (std::size_t i = 0; i < count; ++i) {
+            const map_entry& e = at.next(at.state);
+            out.emplace_back(list{e.key, e.val});
+        }
         return map_list_of(std::move(out));
     }
     default: {
         map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
-        for (std::size_t i = 0; i < count; ++i, ++it)
-            out.put((*it).key, (*it).val);
+        for (std::size_t i = 0; i < count; ++i) {
+            const map_entry& e = at.next(at.state);
+            out.put(e.key, e.val);
+        }
         return value(std::move(out));
     }
     }
 }
 
-/// Steps through a vector of entry pointers as entries.
-struct map_entry_ptr_walker {
-    const map_entry* const* p;
-    const map_entry& operator*() const { return **p; }
-    map_entry_ptr_walker& operator++() {
-        ++p;
-        return *this;
-    }
-};
-
-/// map_elements_walk over the entries es, in the order given.
-inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
-    return map_elements_walk(t, multi, map_entry_ptr_walker{es.data()}, es.size());
+/// map_elements_walk over `count` entries from iterator or walker it.
+template <class It>
+value map_elements_from(return_type t, bool multi, It it, std::size_t count) {
+    return map_elements_walk(t, multi, map_cursor(it), count);
 }
 
 /// The element result (KEY, VALUE, ...) of one entry, for a single-result op.
@@ -313,22 +300,42 @@ struct map_pick {
     std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
+/// An integer key and what it keys: a position in a vector, or an entry's
+/// address (map_rank_run_by_int_key). One element type and one comparator
+/// for both integer-key sorts: one std::sort instantiation.
+using map_int_keyed = std::pair<std::int64_t, std::uintptr_t>;
+
+/// Keys are unique: the key alone orders the pairs.
+struct map_int_key_less {
+    bool operator()(const map_int_keyed& a, const map_int_keyed& b) const noexcept {
+        return a.first < b.first;
+    }
+};
+
+/// Orders picks by index when their indexes are known, else by key: the
+/// same order (an index is a place in key order). One comparator type for
+/// both: one std::sort of picks.
+struct map_pick_order {
+    bool by_index;
+    bool operator()(const map_pick& a, const map_pick& b) const noexcept {
+        return by_index ? a.index < b.index : kvmodel::detail::map_key_less{}(*a.entry, *b.entry);
+    }
+};
+
 /// Sorts picks into key order. Integer keys (the usual) sort by their value
 /// alone, without the comparison's type dispatch; keys are unique, so the
 /// order is the same.
 inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
-    bool all_int = std::all_of(
-        picks.begin(), picks.end(), [](const map_pick& p) { return p.entry->key.is_int(); });
-    if (all_int) {
+    std::size_t ints = 0;
+    while (ints < picks.size() && picks[ints].entry->key.is_int())
+        ++ints;
+    if (ints == picks.size()) {
         // Sorted as (key, position) pairs: no pointer chasing per comparison.
-        std::vector<std::pair<std::int64_t, std::size_t>> keyed;
+        std::vector<map_int_keyed> keyed;
         keyed.reserve(picks.size());
         for (std::size_t i = 0; i < picks.size(); ++i)
             keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
-        // Keys are unique: the key alone orders the pairs.
-        std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-            return a.first < b.first;
-        });
+        std::sort(keyed.begin(), keyed.end(), map_int_key_less{});
         std::vector<map_pick> sorted;
         sorted.reserve(picks.size());
         for (const auto& kp : keyed)
@@ -336,10 +343,7 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
         picks = std::move(sorted);
         return;
     }
-    kvmodel::detail::map_key_less less;
-    std::sort(picks.begin(), picks.end(), [&](const map_pick& a, const map_pick& b) {
-        return less(*a.entry, *b.entry);
-    });
+    std::sort(picks.begin(), picks.end(), map_pick_order{false});
 }
 
 /// Appends the entries of ranks [a, b) in rank order, with their indexes
@@ -356,13 +360,10 @@ inline void map_add_rank_run(
 /// Puts picks gathered in rank order into key order: by index when known,
 /// else by key.
 inline void map_picks_to_key_order(std::vector<map_pick>& out, bool with_index) {
-    if (with_index) {
-        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
-            return a.index < b.index;
-        });
-    } else {
+    if (with_index)
+        std::sort(out.begin(), out.end(), map_pick_order{true});
+    else
         map_sort_picks_by_key(out);
-    }
 }
 
 /// Entries at sorted unique ranks, in key order, with their indexes when
@@ -446,44 +447,66 @@ map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside,
     return out;
 }
 
-/// Steps through an array of items as the entries they point at (Entry).
-template <class Item, const map_entry* Item::*Entry>
-struct map_entry_walker {
-    const Item* p;
-    const map_entry& operator*() const { return *(p->*Entry); }
-    map_entry_walker& operator++() {
+/// Steps through picks as their entries.
+struct map_pick_walker {
+    const map_pick* p;
+    const map_entry& operator*() const { return *p->entry; }
+    map_pick_walker& operator++() {
         ++p;
         return *this;
     }
 };
 
-/// Steps through picks as their entries.
-using map_pick_walker = map_entry_walker<map_pick, &map_pick::entry>;
+/// Steps through the map in key order, skipping indexes [a, b): one search
+/// at the start of each run.
+struct map_index_outside_walker {
+    const map& m;
+    std::size_t a;
+    std::size_t b;
+    std::size_t i = 0; // the index *it is at once a run has started
+    map_access::key_iterator it{};
+    const map_entry& operator*() {
+        if (i == 0 || i == a) {
+            if (i == a)
+                i = b;
+            it = map_access::key_at(m, i);
+        }
+        return *it;
+    }
+    map_index_outside_walker& operator++() {
+        ++it;
+        ++i;
+        return *this;
+    }
+};
 
-/// An integer key and its entry.
-using map_keyed_entry = std::pair<std::int64_t, const map_entry*>;
-
-/// Steps through keyed entries as their entries.
-using map_keyed_walker = map_entry_walker<map_keyed_entry, &map_keyed_entry::second>;
+/// Steps through integer-keyed entry addresses (map_rank_run_by_int_key) as
+/// their entries.
+struct map_keyed_walker {
+    const map_int_keyed* p;
+    const map_entry& operator*() const { return *reinterpret_cast<const map_entry*>(p->second); }
+    map_keyed_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
 
 /// The entries of ranks [a, b), a < b, in key order when every key is an
 /// integer (the usual), else empty. One search, a walk, and a sort by the
 /// bare integers (keys are unique, so the key alone orders them): no picks
 /// gathered and re-gathered. O(log n + k log k).
-inline std::vector<map_keyed_entry>
+inline std::vector<map_int_keyed>
 map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
-    std::vector<map_keyed_entry> out;
+    std::vector<map_int_keyed> out;
     out.reserve(b - a);
     auto it = map_access::rank_at(m, a);
     for (std::size_t r = a; r < b; ++r, ++it) {
         const auto* k = std::get_if<std::int64_t>(&it->key.variant());
         if (k == nullptr)
             return {};
-        out.emplace_back(*k, &*it);
+        out.emplace_back(*k, reinterpret_cast<std::uintptr_t>(&*it));
     }
-    std::sort(out.begin(), out.end(), [](const map_keyed_entry& x, const map_keyed_entry& y) {
-        return x.first < y.first;
-    });
+    std::sort(out.begin(), out.end(), map_int_key_less{});
     return out;
 }
 
@@ -791,27 +814,17 @@ private:
                                  std::to_string(m_n) + ")"));
     }
 
-    [[nodiscard]] std::vector<const map_entry*> index_entries(std::size_t a, std::size_t b) const {
-        std::vector<const map_entry*> out;
-        if (a >= b)
-            return out;
-        out.reserve(b - a);
-        auto it = map_access::key_at(m_map, a);
-        for (std::size_t i = a; i < b; ++i, ++it)
-            out.push_back(&*it);
-        return out;
-    }
     /// Element results of indexes [u, u + c), walked in key order.
     [[nodiscard]] value elements_by_index(bool multi, std::size_t u, std::size_t c) const {
         if (c == 0) // an empty map may have no index to walk
-            return map_elements(m_rt, multi, {});
-        return map_elements_walk(m_rt, multi, map_access::key_at(m_map, u), c);
+            return map_elements_walk(m_rt, multi, {}, 0);
+        return map_elements_from(m_rt, multi, map_access::key_at(m_map, u), c);
     }
     /// Element results of ranks [u, u + c), walked in rank order.
     [[nodiscard]] value elements_by_rank(bool multi, std::size_t u, std::size_t c) const {
         if (c == 0)
-            return map_elements(m_rt, multi, {});
-        return map_elements_walk(m_rt, multi, map_access::rank_at(m_map, u), c);
+            return map_elements_walk(m_rt, multi, {}, 0);
+        return map_elements_from(m_rt, multi, map_access::rank_at(m_map, u), c);
     }
     /// Ranks of indexes [a, b), element by element, in key order.
     void ranks_of_indexes(std::vector<value>& out, std::size_t a, std::size_t b) const {
@@ -939,10 +952,8 @@ private:
             return map_list_of(std::move(out));
         }
         default: {
-            std::vector<const map_entry*> es = index_entries(0, u);
-            std::vector<const map_entry*> tail = index_entries(u + c, m_n);
-            es.insert(es.end(), tail.begin(), tail.end());
-            return map_elements(m_rt, true, es);
+            return map_elements_from(
+                m_rt, true, map_index_outside_walker{m_map, u, u + c}, m_n - c);
         }
         }
     }
@@ -1037,7 +1048,7 @@ private:
                 out.push_back(map_pos(p.index, m_n, rev_index()));
             return map_list_of(std::move(out));
         }
-        return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+        return map_elements_from(m_rt, true, map_pick_walker{picks.data()}, picks.size());
     }
 
     /// A value interval selecting ranks [r, r + c), not yet inverted.
@@ -1083,9 +1094,9 @@ private:
             // A small share of the map (map_rank_window_by_key's rank-run
             // case) with integer keys: sorted by the keys alone.
             if (!m_inv && 2 * c < n) {
-                std::vector<map_keyed_entry> keyed = map_rank_run_by_int_key(m_map, r, r + c);
+                std::vector<map_int_keyed> keyed = map_rank_run_by_int_key(m_map, r, r + c);
                 if (!keyed.empty())
-                    return map_elements_walk(
+                    return map_elements_from(
                         m_rt, true, map_keyed_walker{keyed.data()}, keyed.size());
             }
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
@@ -1211,7 +1222,7 @@ private:
             return map_list_of(std::move(out));
         default: {
             std::vector<map_pick> picks = map_picks_by_indexes(m_map, mask);
-            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+            return map_elements_from(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
@@ -1300,7 +1311,7 @@ private:
         default: {
             std::vector<map_pick> picks = by_rank ? map_picks_by_ranks(m_map, mask, wants_index())
                                                   : map_picks_by_indexes(m_map, mask);
-            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+            return map_elements_from(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
@@ -1368,7 +1379,7 @@ inline result<value> map_put(std::optional<value>& target, const op& o, bool top
     if (!map_put_key_ok(o.key))
         return fail(map_key_type_error(o.code, o.key));
     // An int, string or bytes key is storable: only the value can hold INF or WILDCARD.
-    if (!map_storable(o.val))
+    if (!storable(o.val))
         return fail(op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
     const map empty;
     const map& m = target ? target->as_map() : empty;
@@ -1398,18 +1409,16 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
     if (mode.replace && !target)
         return fail(op_error(status::element_not_found, o.code, "no map to update (UPDATE_ONLY)"));
     for (const auto& [k, v] : o.items)
-        if (!map_storable(k) || !map_storable(v))
+        if (!storable(k) || !storable(v))
             return fail(
                 op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
 
     // The items as the server sees them: a map, in key order; a repeated key
     // keeps its last value, as a client map would.
-    std::vector<std::size_t> order(o.items.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return kvmodel::detail::cdt_compare(o.items[a].first, o.items[b].first, false) < 0;
-    });
+    std::vector<const value*> keys(o.items.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = &o.items[i].first;
+    std::vector<std::size_t> order = stable_value_order(keys, false);
     std::vector<std::size_t> items;
     items.reserve(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
