@@ -1252,9 +1252,11 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
         // std::unique's walk: each item against the last one kept; the first
         // slot past the kept ones still holds its sorted item, named below.
         std::size_t kept = 0;
-        for (std::size_t i = 0; i < sorted.size(); ++i)
-            if (kept == 0 || kvmodel::detail::list_compare(*sorted[kept - 1], *sorted[i], false) != 0)
-                sorted[kept++] = sorted[i];
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            if (kept > 0 && kvmodel::detail::list_compare(*sorted[kept - 1], *sorted[i], false) == 0)
+                continue;
+            sorted[kept++] = sorted[i];
+        }
         auto last = sorted.begin() + static_cast<std::ptrdiff_t>(kept);
         if (last != sorted.end()) {
             if (!list_no_fail(o))
