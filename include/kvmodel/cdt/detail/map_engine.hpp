@@ -530,15 +530,18 @@ struct map_removal {
     const map_entry* entry = nullptr;
 };
 
-/// Erases sorted positions run by run, from the back so positions stay valid.
-template <class EraseRun>
-void map_erase_runs(const std::vector<std::size_t>& pos, EraseRun erase_run) {
+/// Erases sorted indexes (or ranks, `ranks`) run by run, from the back so
+/// positions stay valid.
+inline void map_erase_runs(map& m, const std::vector<std::size_t>& pos, bool ranks) {
     std::size_t j = pos.size();
     while (j > 0) {
         std::size_t i = j - 1;
         while (i > 0 && pos[i - 1] + 1 == pos[i])
             --i;
-        erase_run(pos[i], pos[j - 1] + 1);
+        if (ranks)
+            map_access::erase_ranks(m, pos[i], pos[j - 1] + 1);
+        else
+            m.erase_range(pos[i], pos[j - 1] + 1);
         j = i;
     }
 }
@@ -567,11 +570,10 @@ inline void map_apply_removal(map& m, const map_removal& r) {
         map_access::erase_ranks(m, 0, r.a);
         return;
     case k::indexes:
-        map_erase_runs(r.set, [&](std::size_t a, std::size_t b) { m.erase_range(a, b); });
+        map_erase_runs(m, r.set, false);
         return;
     case k::ranks:
-        map_erase_runs(r.set,
-                       [&](std::size_t a, std::size_t b) { map_access::erase_ranks(m, a, b); });
+        map_erase_runs(m, r.set, true);
         return;
     case k::entry:
         // The index first: erasing may clone a shared map, and the entry
