@@ -201,17 +201,53 @@ inline void map_copy_out(std::vector<value>& out, const value& v) {
         out.push_back(v);
 }
 
-/// The entries an element result is built from, one at a time: next(state)
-/// hands over the next entry. One cursor type for every source (key or rank
-/// iterators, picks, keyed entries) keeps map_elements_walk one function
-/// instead of one copy per source; a source is a small step function.
+/// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
+/// `count` entries from `it` (*it is a map_entry), in that order. A single
+/// result needs exactly one entry. Walks the entries once: no list of them
+/// is built first. Instantiated for the key and rank iterators (the hot
+/// paths) and map_cursor_walker (every other source).
+template <class It>
+value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
+    switch (t) {
+    case return_type::key:
+    case return_type::value: {
+        bool keys = t == return_type::key;
+        if (!multi)
+            return keys ? (*it).key : (*it).val;
+        std::vector<value> out;
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            map_copy_out(out, keys ? (*it).key : (*it).val);
+        return map_list_of(std::move(out));
+    }
+    case return_type::key_value: {
+        // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
+        std::vector<value> out;
+        out.reserve(count);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.emplace_back(list{(*it).key, (*it).val});
+        return map_list_of(std::move(out));
+    }
+    default: {
+        map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
+        for (std::size_t i = 0; i < count; ++i, ++it)
+            out.put((*it).key, (*it).val);
+        return value(std::move(out));
+    }
+    }
+}
+
+/// Entries handed over one at a time: next(state) gives the next one. One
+/// walker type (map_cursor_walker) for the array sources (picks, keyed
+/// entries, the outside of an index window): one map_elements_walk for all
+/// of them instead of one per source; a source is a small step function.
 struct map_entry_cursor {
     void* state = nullptr;
     const map_entry& (*next)(void*) = nullptr;
 };
 
-/// The step of a cursor over `It`: an iterator or a walker (operator* gives a
-/// map_entry that stays where it is when the walker moves on, operator++).
+/// The step of a cursor over `It` (operator* gives a map_entry that stays
+/// where it is when `It` moves on, operator++).
 template <class It>
 struct map_cursor_step {
     static const map_entry& next(void* state) {
@@ -222,58 +258,27 @@ struct map_cursor_step {
     }
 };
 
-/// A cursor over it (which must outlive the cursor's use).
-template <class It>
-map_entry_cursor map_cursor(It& it) noexcept {
-    return {&it, &map_cursor_step<It>::next};
-}
+/// A cursor as map_elements_walk walks it: the current entry is fetched
+/// once, however often it is read.
+struct map_cursor_walker {
+    map_entry_cursor at;
+    const map_entry* cur = nullptr;
+    const map_entry& operator*() {
+        if (cur == nullptr)
+            cur = &at.next(at.state);
+        return *cur;
+    }
+    map_cursor_walker& operator++() {
+        cur = nullptr;
+        return *this;
+    }
+};
 
-/// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
-/// `count` entries `at` hands over, in that order. A single result needs
-/// exactly one entry. Walks the entries once: no list of them is built
-/// first.
-inline value map_elements_walk(return_type t, bool multi, map_entry_cursor at, std::size_t count) {
-    switch (t) {
-    case return_type::key:
-    case return_type::value: {
-        bool keys = t == return_type::key;
-        if (!multi) {
-            const map_entry& e = at.next(at.state);
-            return keys ? e.key : e.val;
-        }
-        std::vector<value> out;
-        out.reserve(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            const map_entry& e = at.next(at.state);
-            map_copy_out(out, keys ? e.key : e.val);
-        }
-        return map_list_of(std::move(out));
-    }
-    case return_type::key_value: {
-        // KEY_VALUE keeps the server's order: a list of [key, value] pairs.
-        std::vector<value> out;
-        out.reserve(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            const map_entry& e = at.next(at.state);
-            out.emplace_back(list{e.key, e.val});
-        }
-        return map_list_of(std::move(out));
-    }
-    default: {
-        map out(t == return_type::ordered_map ? map_order::key_ordered : map_order::unordered);
-        for (std::size_t i = 0; i < count; ++i) {
-            const map_entry& e = at.next(at.state);
-            out.put(e.key, e.val);
-        }
-        return value(std::move(out));
-    }
-    }
-}
-
-/// map_elements_walk over `count` entries from iterator or walker it.
-template <class It>
-value map_elements_from(return_type t, bool multi, It it, std::size_t count) {
-    return map_elements_walk(t, multi, map_cursor(it), count);
+/// map_elements_walk over `count` entries of the array source `src`.
+template <class Src>
+value map_elements_of(return_type t, bool multi, Src src, std::size_t count) {
+    return map_elements_walk(
+        t, multi, map_cursor_walker{{&src, &map_cursor_step<Src>::next}}, count);
 }
 
 /// The element result (KEY, VALUE, ...) of one entry, for a single-result op.
@@ -819,14 +824,14 @@ private:
     /// Element results of indexes [u, u + c), walked in key order.
     [[nodiscard]] value elements_by_index(bool multi, std::size_t u, std::size_t c) const {
         if (c == 0) // an empty map may have no index to walk
-            return map_elements_walk(m_rt, multi, {}, 0);
-        return map_elements_from(m_rt, multi, map_access::key_at(m_map, u), c);
+            return map_elements_walk(m_rt, multi, map_cursor_walker{}, 0);
+        return map_elements_walk(m_rt, multi, map_access::key_at(m_map, u), c);
     }
     /// Element results of ranks [u, u + c), walked in rank order.
     [[nodiscard]] value elements_by_rank(bool multi, std::size_t u, std::size_t c) const {
         if (c == 0)
-            return map_elements_walk(m_rt, multi, {}, 0);
-        return map_elements_from(m_rt, multi, map_access::rank_at(m_map, u), c);
+            return map_elements_walk(m_rt, multi, map_cursor_walker{}, 0);
+        return map_elements_walk(m_rt, multi, map_access::rank_at(m_map, u), c);
     }
     /// Ranks of indexes [a, b), element by element, in key order.
     void ranks_of_indexes(std::vector<value>& out, std::size_t a, std::size_t b) const {
@@ -954,7 +959,7 @@ private:
             return map_list_of(std::move(out));
         }
         default: {
-            return map_elements_from(
+            return map_elements_of(
                 m_rt, true, map_index_outside_walker{m_map, u, u + c}, m_n - c);
         }
         }
@@ -1050,7 +1055,7 @@ private:
                 out.push_back(map_pos(p.index, m_n, rev_index()));
             return map_list_of(std::move(out));
         }
-        return map_elements_from(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+        return map_elements_of(m_rt, true, map_pick_walker{picks.data()}, picks.size());
     }
 
     /// A value interval selecting ranks [r, r + c), not yet inverted.
@@ -1098,7 +1103,7 @@ private:
             if (!m_inv && 2 * c < n) {
                 std::vector<map_int_keyed> keyed = map_rank_run_by_int_key(m_map, r, r + c);
                 if (!keyed.empty())
-                    return map_elements_from(
+                    return map_elements_of(
                         m_rt, true, map_keyed_walker{keyed.data()}, keyed.size());
             }
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
@@ -1224,7 +1229,7 @@ private:
             return map_list_of(std::move(out));
         default: {
             std::vector<map_pick> picks = map_picks_by_indexes(m_map, mask);
-            return map_elements_from(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+            return map_elements_of(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
@@ -1313,7 +1318,7 @@ private:
         default: {
             std::vector<map_pick> picks = by_rank ? map_picks_by_ranks(m_map, mask, wants_index())
                                                   : map_picks_by_indexes(m_map, mask);
-            return map_elements_from(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+            return map_elements_of(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
