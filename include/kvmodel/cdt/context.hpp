@@ -293,7 +293,7 @@ private:
         case ctx_step::kind::map_key: {
             // The server rewrites the key for the lookup, which a WILDCARD or
             // INF fails (cdt_untrusted_rewrite): never found, never created.
-            if (!list_storable(s.val))
+            if (!storable(s.val))
                 return fail(step_error(i, "a key holding INF/WILDCARD is never found"));
             if (auto p = m.find(s.val))
                 return ctx_hit{*p, false, 0};
@@ -327,7 +327,7 @@ private:
         for (std::size_t i = from; i < m_steps.size(); ++i) {
             const ctx_step& s = m_steps[i];
             if (s.type == ctx_step::kind::map_key) {
-                if (!list_storable(s.val))
+                if (!storable(s.val))
                     return step_error(i, "cannot create a key holding INF/WILDCARD");
                 elements = add_sat(elements, 1);
                 continue;
@@ -381,7 +381,7 @@ private:
             const ctx_step& s = m_steps[i];
             if (s.type == ctx_step::kind::map_key)
                 mark = false; // read afresh (a key that would set it fails the step)
-            else if (i < dug && !list_storable(s.val))
+            else if (i < dug && !storable(s.val))
                 mark = true;
         }
         if (!mark)

@@ -8,7 +8,9 @@
 
 #include <kvmodel/cdt/ops.hpp>
 #include <kvmodel/core/result.hpp>
+#include <kvmodel/core/value.hpp>
 
+#include <algorithm>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -192,6 +194,92 @@ server_find_rank(std::size_t n, std::size_t target, Cmp&& cmp, Idx&& idx) {
         }
     }
     return {rank, found};
+}
+
+inline bool storable(const value& v) noexcept;
+
+/// storable for the usual case, inline: a scalar other than INF and
+/// WILDCARD is storable; a container takes the recursive check.
+KVMODEL_ALWAYS_INLINE inline bool storable_inline(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::inf:
+    case value_type::wildcard:
+        return false;
+    case value_type::list:
+    case value_type::map:
+        return storable(v);
+    default:
+        return true;
+    }
+}
+
+/// True when v can be stored (a list element, a map key or value): no INF or
+/// WILDCARD anywhere in it. One check for both engines. A flat list (a map
+/// value usually is) is scanned as its vector.
+inline bool storable(const value& v) noexcept {
+    switch (v.type()) {
+    case value_type::inf:
+    case value_type::wildcard:
+        return false;
+    case value_type::list: {
+        std::size_t n = 0;
+        if (const value* items = kvmodel::detail::map_access::flat_items(v.as_list(), n)) {
+            for (std::size_t i = 0; i < n; ++i)
+                if (!storable_inline(items[i]))
+                    return false;
+            return true;
+        }
+        for (const value& e : v.as_list())
+            if (!storable_inline(e))
+                return false;
+        return true;
+    }
+    case value_type::map:
+        for (const map_entry& e : v.as_map())
+            if (!storable_inline(e.key) || !storable_inline(e.val))
+                return false;
+        return true;
+    default:
+        return true;
+    }
+}
+
+/// The positions 0 .. n-1 of the values *v[i] in value order, equal values
+/// in position order (a stable sort): list order (list_compare) when
+/// `list_order`, else map key order (cdt_compare). A merge sort written once
+/// for the engine's stable sorts (ORDERED append_items, ADD_UNIQUE repeats,
+/// map put_items) instead of one std::stable_sort per caller; a run already
+/// in order costs one comparison to merge. O(n log n).
+inline std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
+                                                   bool list_order) {
+    const std::size_t n = v.size();
+    std::vector<std::size_t> pos(n);
+    for (std::size_t i = 0; i < n; ++i)
+        pos[i] = i;
+    auto less = [&](std::size_t a, std::size_t b) {
+        return (list_order ? kvmodel::detail::list_compare(*v[a], *v[b], false)
+                           : kvmodel::detail::cdt_compare(*v[a], *v[b], false)) < 0;
+    };
+    std::vector<std::size_t> tmp(n);
+    for (std::size_t w = 1; w < n; w *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * w) {
+            const std::size_t mid = std::min(lo + w, n);
+            const std::size_t hi = std::min(lo + 2 * w, n);
+            std::size_t i = lo;
+            std::size_t j = mid;
+            std::size_t t = lo;
+            if (mid < hi && less(pos[mid], pos[mid - 1])) {
+                while (i < mid && j < hi)
+                    tmp[t++] = less(pos[j], pos[i]) ? pos[j++] : pos[i++];
+            }
+            while (i < mid)
+                tmp[t++] = pos[i++];
+            while (j < hi)
+                tmp[t++] = pos[j++];
+        }
+        pos.swap(tmp);
+    }
+    return pos;
 }
 
 /// The server's search of an unindexed container for a list of items (a value

@@ -77,7 +77,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,37 +116,6 @@ inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexc
         return d;
     default:
         return std::nullopt;
-    }
-}
-
-/// True when v can be stored: no INF or WILDCARD anywhere in it.
-inline bool list_storable(const value& v) noexcept {
-    switch (v.type()) {
-    case value_type::inf:
-    case value_type::wildcard:
-        return false;
-    case value_type::list:
-        return std::all_of(v.as_list().begin(), v.as_list().end(), [](const value& e) {
-            return list_storable(e);
-        });
-    case value_type::map:
-        return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
-            return list_storable(e.key) && list_storable(e.val);
-        });
-    default:
-        return true;
-    }
-}
-
-/// list_storable for the usual case, inline: a scalar other than INF and
-/// WILDCARD is storable; a container takes the recursive check.
-KVMODEL_ALWAYS_INLINE inline bool list_scalar_storable(const value& v) noexcept {
-    switch (v.type()) {
-    case value_type::list:
-    case value_type::map:
-        return list_storable(v);
-    default:
-        return v.type() != value_type::inf && v.type() != value_type::wildcard;
     }
 }
 
@@ -1142,10 +1110,16 @@ inline result<value> list_insert_values(list& l,
     std::vector<const value*> add;
     if (unique) {
         list_prepare_ranks(l);
-        auto less = [](const value* a, const value* b) {
-            return kvmodel::detail::list_compare(*a, *b, false) < 0;
-        };
-        std::set<const value*, decltype(less)> seen(less); // the items so far
+        // repeat[i]: vals[i] equals an earlier item (equal items are
+        // neighbours, in item order, once stably sorted).
+        std::vector<const value*> given(count);
+        for (std::size_t i = 0; i < count; ++i)
+            given[i] = &vals[i];
+        std::vector<std::size_t> order = stable_value_order(given, true);
+        std::vector<bool> repeat(count, false);
+        for (std::size_t k = 1; k < count; ++k)
+            repeat[order[k]] =
+                kvmodel::detail::list_compare(vals[order[k - 1]], vals[order[k]], false) == 0;
         add.reserve(count);
         for (std::size_t i = 0; i < count; ++i) {
             const value& v = vals[i];
@@ -1157,7 +1131,7 @@ inline result<value> list_insert_values(list& l,
             // Items repeating among themselves: refused outright unless
             // NO_FAIL (then the whole write is dropped, or with PARTIAL
             // only the repeat).
-            if (!seen.insert(&v).second) {
+            if (repeat[i]) {
                 if (!list_no_fail(o))
                     return fail(op_error(status::op_not_applicable,
                                          o.code,
@@ -1265,18 +1239,25 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
         run.wrote = true;
         return list_int(n);
     }
+    std::vector<const value*> given;
+    given.reserve(vals.size());
+    for (const value& v : vals)
+        given.push_back(&v);
     std::vector<const value*> sorted;
     sorted.reserve(vals.size());
-    for (const value& v : vals)
-        sorted.push_back(&v);
-    std::stable_sort(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
-        return kvmodel::detail::list_compare(*a, *b, false) < 0;
-    });
+    for (std::size_t i : stable_value_order(given, true))
+        sorted.push_back(given[i]);
     bool unique = list_flag(o, list_write_flags::add_unique);
     if (unique) {
-        auto last = std::unique(sorted.begin(), sorted.end(), [](const value* a, const value* b) {
-            return kvmodel::detail::list_compare(*a, *b, false) == 0;
-        });
+        // std::unique's walk: each item against the last one kept; the first
+        // slot past the kept ones still holds its sorted item, named below.
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            if (kept > 0 && kvmodel::detail::list_compare(*sorted[kept - 1], *sorted[i], false) == 0)
+                continue;
+            sorted[kept++] = sorted[i];
+        }
+        auto last = sorted.begin() + static_cast<std::ptrdiff_t>(kept);
         if (last != sorted.end()) {
             if (!list_no_fail(o))
                 return fail(op_error(status::op_not_applicable,
@@ -1432,10 +1413,16 @@ inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
         std::vector<value> vals = l.values_by_rank(0, l.size());
         std::reverse(vals.begin(), vals.end());
         if (drop) {
-            auto last = std::unique(vals.begin(), vals.end(), [](const value& a, const value& b) {
-                return kvmodel::detail::list_compare(a, b, false) == 0;
-            });
-            vals.erase(last, vals.end());
+            // std::unique's walk: each value against the last one kept.
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < vals.size(); ++i) {
+                if (kept > 0 && kvmodel::detail::list_compare(vals[kept - 1], vals[i], false) == 0)
+                    continue;
+                if (kept != i)
+                    vals[kept] = std::move(vals[i]);
+                ++kept;
+            }
+            vals.erase(vals.begin() + static_cast<std::ptrdiff_t>(kept), vals.end());
         }
         list fresh(std::move(vals), list_order::unordered);
         fresh.set_persist_index(l.persist_index());
@@ -1517,7 +1504,7 @@ KVMODEL_NOINLINE inline result<value> list_apply_general(list& l, const op& o, l
         run.wrote = true;
         return value();
     case op_code::list_append:
-        if (!list_storable(o.key))
+        if (!storable(o.key))
             return list_not_storable(o, o.key);
         if (l.is_ordered())
             return list_add_ordered(l, o, run, o.key);
@@ -1526,7 +1513,7 @@ KVMODEL_NOINLINE inline result<value> list_apply_general(list& l, const op& o, l
     case op_code::list_append_items:
     case op_code::list_insert_items: {
         for (const value& v : o.values)
-            if (!list_storable(v))
+            if (!storable(v))
                 return list_not_storable(o, v);
         if (o.code == op_code::list_append_items) {
             if (l.is_ordered())
@@ -1546,14 +1533,14 @@ KVMODEL_NOINLINE inline result<value> list_apply_general(list& l, const op& o, l
         return list_insert_values(l, o, run, o.index, o.values.data(), o.values.size(), true, true);
     }
     case op_code::list_insert:
-        if (!list_storable(o.key))
+        if (!storable(o.key))
             return list_not_storable(o, o.key);
         if (l.is_ordered())
             return fail(
                 op_error(status::op_not_applicable, o.code, "not allowed on an ORDERED list"));
         return list_insert_values(l, o, run, o.index, &o.key, 1, false, true);
     case op_code::list_set:
-        if (!list_storable(o.key))
+        if (!storable(o.key))
             return list_not_storable(o, o.key);
         if (l.is_ordered())
             return fail(
@@ -1672,7 +1659,7 @@ KVMODEL_ALWAYS_INLINE inline result<value> list_apply(list& l, const op& o, list
         std::size_t n = l.size();
         if (!l.is_ordered() && !list_flag(o, list_write_flags::add_unique) &&
             n + 1 < static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) &&
-            n + 1 <= run.max_record_size && list_scalar_storable(o.key)) {
+            n + 1 <= run.max_record_size && storable_inline(o.key)) {
             l.push_back(o.key);
             run.wrote = true;
             return static_cast<std::int64_t>(n + 1); // built in the result

@@ -95,44 +95,6 @@ inline bool map_returns_elements(return_type t) noexcept {
            t == return_type::unordered_map || t == return_type::ordered_map;
 }
 
-inline bool map_storable(const value& v) noexcept;
-
-/// map_storable for a list element: scalars decided inline, containers recursed into.
-inline bool map_storable_element(const value& e) noexcept {
-    switch (e.type()) {
-    case value_type::inf:
-    case value_type::wildcard:
-        return false;
-    case value_type::list:
-    case value_type::map:
-        return map_storable(e);
-    default:
-        return true;
-    }
-}
-
-/// True when v can be stored: no INF or WILDCARD anywhere in it.
-inline bool map_storable(const value& v) noexcept {
-    switch (v.type()) {
-    case value_type::inf:
-    case value_type::wildcard:
-        return false;
-    case value_type::list: {
-        // A flat list (a map value usually is) is scanned as its vector.
-        std::size_t n = 0;
-        if (const value* items = map_access::flat_items(v.as_list(), n))
-            return std::all_of(items, items + n, map_storable_element);
-        return std::all_of(v.as_list().begin(), v.as_list().end(), map_storable_element);
-    }
-    case value_type::map:
-        return std::all_of(v.as_map().begin(), v.as_map().end(), [](const map_entry& e) {
-            return map_storable(e.key) && map_storable(e.val);
-        });
-    default:
-        return true;
-    }
-}
-
 /// A key map_put / map_increment accept (server: map_is_key): int, string, bytes.
 inline bool map_put_key_ok(const value& k) noexcept {
     return k.is_int() || k.is_string() || k.is_bytes();
@@ -242,7 +204,8 @@ inline void map_copy_out(std::vector<value>& out, const value& v) {
 /// Element results (KEY, VALUE, KEY_VALUE, UNORDERED_MAP, ORDERED_MAP) of the
 /// `count` entries from `it` (*it is a map_entry), in that order. A single
 /// result needs exactly one entry. Walks the entries once: no list of them
-/// is built first.
+/// is built first. Instantiated for the key and rank iterators (the hot
+/// paths) and map_cursor_walker (every other source).
 template <class It>
 value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
     switch (t) {
@@ -274,19 +237,48 @@ value map_elements_walk(return_type t, bool multi, It it, std::size_t count) {
     }
 }
 
-/// Steps through a vector of entry pointers as entries.
-struct map_entry_ptr_walker {
-    const map_entry* const* p;
-    const map_entry& operator*() const { return **p; }
-    map_entry_ptr_walker& operator++() {
-        ++p;
+/// Entries handed over one at a time: next(state) gives the next one. One
+/// walker type (map_cursor_walker) for the array sources (picks, keyed
+/// entries, the outside of an index window): one map_elements_walk for all
+/// of them instead of one per source; a source is a small step function.
+struct map_entry_cursor {
+    void* state = nullptr;
+    const map_entry& (*next)(void*) = nullptr;
+};
+
+/// The step of a cursor over `It` (operator* gives a map_entry that stays
+/// where it is when `It` moves on, operator++).
+template <class It>
+struct map_cursor_step {
+    static const map_entry& next(void* state) {
+        It& it = *static_cast<It*>(state);
+        const map_entry& e = *it;
+        ++it;
+        return e;
+    }
+};
+
+/// A cursor as map_elements_walk walks it: the current entry is fetched
+/// once, however often it is read.
+struct map_cursor_walker {
+    map_entry_cursor at;
+    const map_entry* cur = nullptr;
+    const map_entry& operator*() {
+        if (cur == nullptr)
+            cur = &at.next(at.state);
+        return *cur;
+    }
+    map_cursor_walker& operator++() {
+        cur = nullptr;
         return *this;
     }
 };
 
-/// map_elements_walk over the entries es, in the order given.
-inline value map_elements(return_type t, bool multi, const std::vector<const map_entry*>& es) {
-    return map_elements_walk(t, multi, map_entry_ptr_walker{es.data()}, es.size());
+/// map_elements_walk over `count` entries of the array source `src`.
+template <class Src>
+value map_elements_of(return_type t, bool multi, Src src, std::size_t count) {
+    return map_elements_walk(
+        t, multi, map_cursor_walker{{&src, &map_cursor_step<Src>::next}}, count);
 }
 
 /// The element result (KEY, VALUE, ...) of one entry, for a single-result op.
@@ -313,22 +305,42 @@ struct map_pick {
     std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
+/// An integer key and what it keys: a position in a vector, or an entry's
+/// address (map_rank_run_by_int_key). One element type and one comparator
+/// for both integer-key sorts: one std::sort instantiation.
+using map_int_keyed = std::pair<std::int64_t, std::uintptr_t>;
+
+/// Keys are unique: the key alone orders the pairs.
+struct map_int_key_less {
+    bool operator()(const map_int_keyed& a, const map_int_keyed& b) const noexcept {
+        return a.first < b.first;
+    }
+};
+
+/// Orders picks by index when their indexes are known, else by key: the
+/// same order (an index is a place in key order). One comparator type for
+/// both: one std::sort of picks.
+struct map_pick_order {
+    bool by_index;
+    bool operator()(const map_pick& a, const map_pick& b) const noexcept {
+        return by_index ? a.index < b.index : kvmodel::detail::map_key_less{}(*a.entry, *b.entry);
+    }
+};
+
 /// Sorts picks into key order. Integer keys (the usual) sort by their value
 /// alone, without the comparison's type dispatch; keys are unique, so the
 /// order is the same.
 inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
-    bool all_int = std::all_of(
-        picks.begin(), picks.end(), [](const map_pick& p) { return p.entry->key.is_int(); });
-    if (all_int) {
+    std::size_t ints = 0;
+    while (ints < picks.size() && picks[ints].entry->key.is_int())
+        ++ints;
+    if (ints == picks.size()) {
         // Sorted as (key, position) pairs: no pointer chasing per comparison.
-        std::vector<std::pair<std::int64_t, std::size_t>> keyed;
+        std::vector<map_int_keyed> keyed;
         keyed.reserve(picks.size());
         for (std::size_t i = 0; i < picks.size(); ++i)
             keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
-        // Keys are unique: the key alone orders the pairs.
-        std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-            return a.first < b.first;
-        });
+        std::sort(keyed.begin(), keyed.end(), map_int_key_less{});
         std::vector<map_pick> sorted;
         sorted.reserve(picks.size());
         for (const auto& kp : keyed)
@@ -336,10 +348,7 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
         picks = std::move(sorted);
         return;
     }
-    kvmodel::detail::map_key_less less;
-    std::sort(picks.begin(), picks.end(), [&](const map_pick& a, const map_pick& b) {
-        return less(*a.entry, *b.entry);
-    });
+    std::sort(picks.begin(), picks.end(), map_pick_order{false});
 }
 
 /// Appends the entries of ranks [a, b) in rank order, with their indexes
@@ -356,13 +365,10 @@ inline void map_add_rank_run(
 /// Puts picks gathered in rank order into key order: by index when known,
 /// else by key.
 inline void map_picks_to_key_order(std::vector<map_pick>& out, bool with_index) {
-    if (with_index) {
-        std::sort(out.begin(), out.end(), [](const map_pick& a, const map_pick& b) {
-            return a.index < b.index;
-        });
-    } else {
+    if (with_index)
+        std::sort(out.begin(), out.end(), map_pick_order{true});
+    else
         map_sort_picks_by_key(out);
-    }
 }
 
 /// Entries at sorted unique ranks, in key order, with their indexes when
@@ -446,44 +452,66 @@ map_rank_window_by_key(const map& m, std::size_t a, std::size_t b, bool outside,
     return out;
 }
 
-/// Steps through an array of items as the entries they point at (Entry).
-template <class Item, const map_entry* Item::*Entry>
-struct map_entry_walker {
-    const Item* p;
-    const map_entry& operator*() const { return *(p->*Entry); }
-    map_entry_walker& operator++() {
+/// Steps through picks as their entries.
+struct map_pick_walker {
+    const map_pick* p;
+    const map_entry& operator*() const { return *p->entry; }
+    map_pick_walker& operator++() {
         ++p;
         return *this;
     }
 };
 
-/// Steps through picks as their entries.
-using map_pick_walker = map_entry_walker<map_pick, &map_pick::entry>;
+/// Steps through the map in key order, skipping indexes [a, b): one search
+/// at the start of each run.
+struct map_index_outside_walker {
+    const map& m;
+    std::size_t a;
+    std::size_t b;
+    std::size_t i = 0; // the index *it is at once a run has started
+    map_access::key_iterator it{};
+    const map_entry& operator*() {
+        if (i == 0 || i == a) {
+            if (i == a)
+                i = b;
+            it = map_access::key_at(m, i);
+        }
+        return *it;
+    }
+    map_index_outside_walker& operator++() {
+        ++it;
+        ++i;
+        return *this;
+    }
+};
 
-/// An integer key and its entry.
-using map_keyed_entry = std::pair<std::int64_t, const map_entry*>;
-
-/// Steps through keyed entries as their entries.
-using map_keyed_walker = map_entry_walker<map_keyed_entry, &map_keyed_entry::second>;
+/// Steps through integer-keyed entry addresses (map_rank_run_by_int_key) as
+/// their entries.
+struct map_keyed_walker {
+    const map_int_keyed* p;
+    const map_entry& operator*() const { return *reinterpret_cast<const map_entry*>(p->second); }
+    map_keyed_walker& operator++() {
+        ++p;
+        return *this;
+    }
+};
 
 /// The entries of ranks [a, b), a < b, in key order when every key is an
 /// integer (the usual), else empty. One search, a walk, and a sort by the
 /// bare integers (keys are unique, so the key alone orders them): no picks
 /// gathered and re-gathered. O(log n + k log k).
-inline std::vector<map_keyed_entry>
+inline std::vector<map_int_keyed>
 map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
-    std::vector<map_keyed_entry> out;
+    std::vector<map_int_keyed> out;
     out.reserve(b - a);
     auto it = map_access::rank_at(m, a);
     for (std::size_t r = a; r < b; ++r, ++it) {
         const auto* k = std::get_if<std::int64_t>(&it->key.variant());
         if (k == nullptr)
             return {};
-        out.emplace_back(*k, &*it);
+        out.emplace_back(*k, reinterpret_cast<std::uintptr_t>(&*it));
     }
-    std::sort(out.begin(), out.end(), [](const map_keyed_entry& x, const map_keyed_entry& y) {
-        return x.first < y.first;
-    });
+    std::sort(out.begin(), out.end(), map_int_key_less{});
     return out;
 }
 
@@ -507,15 +535,18 @@ struct map_removal {
     const map_entry* entry = nullptr;
 };
 
-/// Erases sorted positions run by run, from the back so positions stay valid.
-template <class EraseRun>
-void map_erase_runs(const std::vector<std::size_t>& pos, EraseRun erase_run) {
+/// Erases sorted indexes (or ranks, `ranks`) run by run, from the back so
+/// positions stay valid.
+inline void map_erase_runs(map& m, const std::vector<std::size_t>& pos, bool ranks) {
     std::size_t j = pos.size();
     while (j > 0) {
         std::size_t i = j - 1;
         while (i > 0 && pos[i - 1] + 1 == pos[i])
             --i;
-        erase_run(pos[i], pos[j - 1] + 1);
+        if (ranks)
+            map_access::erase_ranks(m, pos[i], pos[j - 1] + 1);
+        else
+            m.erase_range(pos[i], pos[j - 1] + 1);
         j = i;
     }
 }
@@ -544,11 +575,10 @@ inline void map_apply_removal(map& m, const map_removal& r) {
         map_access::erase_ranks(m, 0, r.a);
         return;
     case k::indexes:
-        map_erase_runs(r.set, [&](std::size_t a, std::size_t b) { m.erase_range(a, b); });
+        map_erase_runs(m, r.set, false);
         return;
     case k::ranks:
-        map_erase_runs(r.set,
-                       [&](std::size_t a, std::size_t b) { map_access::erase_ranks(m, a, b); });
+        map_erase_runs(m, r.set, true);
         return;
     case k::entry:
         // The index first: erasing may clone a shared map, and the entry
@@ -791,26 +821,16 @@ private:
                                  std::to_string(m_n) + ")"));
     }
 
-    [[nodiscard]] std::vector<const map_entry*> index_entries(std::size_t a, std::size_t b) const {
-        std::vector<const map_entry*> out;
-        if (a >= b)
-            return out;
-        out.reserve(b - a);
-        auto it = map_access::key_at(m_map, a);
-        for (std::size_t i = a; i < b; ++i, ++it)
-            out.push_back(&*it);
-        return out;
-    }
     /// Element results of indexes [u, u + c), walked in key order.
     [[nodiscard]] value elements_by_index(bool multi, std::size_t u, std::size_t c) const {
         if (c == 0) // an empty map may have no index to walk
-            return map_elements(m_rt, multi, {});
+            return map_elements_walk(m_rt, multi, map_cursor_walker{}, 0);
         return map_elements_walk(m_rt, multi, map_access::key_at(m_map, u), c);
     }
     /// Element results of ranks [u, u + c), walked in rank order.
     [[nodiscard]] value elements_by_rank(bool multi, std::size_t u, std::size_t c) const {
         if (c == 0)
-            return map_elements(m_rt, multi, {});
+            return map_elements_walk(m_rt, multi, map_cursor_walker{}, 0);
         return map_elements_walk(m_rt, multi, map_access::rank_at(m_map, u), c);
     }
     /// Ranks of indexes [a, b), element by element, in key order.
@@ -939,10 +959,8 @@ private:
             return map_list_of(std::move(out));
         }
         default: {
-            std::vector<const map_entry*> es = index_entries(0, u);
-            std::vector<const map_entry*> tail = index_entries(u + c, m_n);
-            es.insert(es.end(), tail.begin(), tail.end());
-            return map_elements(m_rt, true, es);
+            return map_elements_of(
+                m_rt, true, map_index_outside_walker{m_map, u, u + c}, m_n - c);
         }
         }
     }
@@ -1037,7 +1055,7 @@ private:
                 out.push_back(map_pos(p.index, m_n, rev_index()));
             return map_list_of(std::move(out));
         }
-        return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+        return map_elements_of(m_rt, true, map_pick_walker{picks.data()}, picks.size());
     }
 
     /// A value interval selecting ranks [r, r + c), not yet inverted.
@@ -1083,9 +1101,9 @@ private:
             // A small share of the map (map_rank_window_by_key's rank-run
             // case) with integer keys: sorted by the keys alone.
             if (!m_inv && 2 * c < n) {
-                std::vector<map_keyed_entry> keyed = map_rank_run_by_int_key(m_map, r, r + c);
+                std::vector<map_int_keyed> keyed = map_rank_run_by_int_key(m_map, r, r + c);
                 if (!keyed.empty())
-                    return map_elements_walk(
+                    return map_elements_of(
                         m_rt, true, map_keyed_walker{keyed.data()}, keyed.size());
             }
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
@@ -1211,7 +1229,7 @@ private:
             return map_list_of(std::move(out));
         default: {
             std::vector<map_pick> picks = map_picks_by_indexes(m_map, mask);
-            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+            return map_elements_of(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
@@ -1300,7 +1318,7 @@ private:
         default: {
             std::vector<map_pick> picks = by_rank ? map_picks_by_ranks(m_map, mask, wants_index())
                                                   : map_picks_by_indexes(m_map, mask);
-            return map_elements_walk(m_rt, true, map_pick_walker{picks.data()}, picks.size());
+            return map_elements_of(m_rt, true, map_pick_walker{picks.data()}, picks.size());
         }
         }
     }
@@ -1368,7 +1386,7 @@ inline result<value> map_put(std::optional<value>& target, const op& o, bool top
     if (!map_put_key_ok(o.key))
         return fail(map_key_type_error(o.code, o.key));
     // An int, string or bytes key is storable: only the value can hold INF or WILDCARD.
-    if (!map_storable(o.val))
+    if (!storable(o.val))
         return fail(op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
     const map empty;
     const map& m = target ? target->as_map() : empty;
@@ -1398,18 +1416,16 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
     if (mode.replace && !target)
         return fail(op_error(status::element_not_found, o.code, "no map to update (UPDATE_ONLY)"));
     for (const auto& [k, v] : o.items)
-        if (!map_storable(k) || !map_storable(v))
+        if (!storable(k) || !storable(v))
             return fail(
                 op_error(status::parameter_error, o.code, "INF and WILDCARD cannot be stored"));
 
     // The items as the server sees them: a map, in key order; a repeated key
     // keeps its last value, as a client map would.
-    std::vector<std::size_t> order(o.items.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return kvmodel::detail::cdt_compare(o.items[a].first, o.items[b].first, false) < 0;
-    });
+    std::vector<const value*> keys(o.items.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = &o.items[i].first;
+    std::vector<std::size_t> order = stable_value_order(keys, false);
     std::vector<std::size_t> items;
     items.reserve(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
