@@ -21,6 +21,11 @@
 # the peak memory (max resident set, from /usr/bin/time -v).
 #
 # Environment: CXX (default c++), CXXFLAGS (default "-O0 -g").
+#
+# Where the time goes, per header and per template instantiation (clang's
+# -ftime-trace writes DIR/<file>.json beside each object; open it in
+# chrome://tracing or https://www.speedscope.app):
+#   CXX=clang++-14 CXXFLAGS="-O0 -g -ftime-trace" bash tools/compile_time.sh --keep DIR
 # Needs /usr/bin/time (Debian: apt-get install time), Catch2 2.x, nlohmann/json.
 set -euo pipefail
 

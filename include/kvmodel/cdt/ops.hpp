@@ -448,3 +448,4 @@ static_assert(op_name(op_code::list_remove_by_value_rel_rank_range) ==
 // their members are compiled once, in the library.
 KVMODEL_INSTANTIATE(class std::vector<kvmodel::cdt::ctx_step>)
 KVMODEL_INSTANTIATE(class std::vector<kvmodel::cdt::op>)
+KVMODEL_INSTANTIATE(class std::vector<std::pair<kvmodel::value, kvmodel::value>>)

@@ -229,4 +229,5 @@ check_bin_value(const value& v, std::string_view what, std::string_view bin_name
 KVMODEL_INSTANTIATE(class kvmodel::result<kvmodel::kv::record>)
 KVMODEL_INSTANTIATE(class kvmodel::result<kvmodel::value>)
 KVMODEL_INSTANTIATE(class kvmodel::result<std::vector<kvmodel::value>>)
+KVMODEL_INSTANTIATE(class kvmodel::result<std::vector<std::int64_t>>)
 KVMODEL_INSTANTIATE(class std::vector<kvmodel::kv::bin>)

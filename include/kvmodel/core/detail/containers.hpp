@@ -162,11 +162,18 @@ struct tagged_node {
             return p;
         }
     }
-    static void operator delete(void* p, std::size_t n) noexcept {
+    static void operator delete(void* p, [[maybe_unused]] std::size_t n) noexcept {
+#if defined(__cpp_sized_deallocation) // clang before 19 leaves it off unless -fsized-deallocation
         if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < node_align)
             ::operator delete(p, n, std::align_val_t{node_align});
         else
             ::operator delete(p, n);
+#else
+        if constexpr (__STDCPP_DEFAULT_NEW_ALIGNMENT__ < node_align)
+            ::operator delete(p, std::align_val_t{node_align});
+        else
+            ::operator delete(p);
+#endif
     }
 };
 
