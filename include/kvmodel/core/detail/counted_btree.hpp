@@ -54,12 +54,16 @@
 // for the occasional merge.
 //
 // Code. Every tree shares one non-template core (btree_core): allocation of
-// nodes, splits, merges, even-outs, counts, navigation by position, copies and
+// nodes, splits, merges, even-outs, counts, copies and
 // bulk loads work on untyped slots, told the element's size and how to move,
 // copy and clear one by a btree_type (a table of functions, one per T and
 // Slot). With KVMODEL_SEPARATE_COMPILATION the core is compiled once, in the
-// library. Only what compares stays in the template counted_btree: the
-// searches, the descent of an insert, and the checks.
+// library. The template counted_btree keeps what compares (the searches, the
+// descent of an insert, the checks) and, typed, the few steps on every
+// insert's and erase's path: navigation by position (nth, rank), an insert
+// into a leaf with room, an erase that leaves its leaf at least half full,
+// and the refresh of live separators. Splits, growth, merges and even-outs,
+// a step in 16 or more, go to the core.
 #pragma once
 
 #include <kvmodel/config.hpp>
@@ -159,7 +163,6 @@ struct btree_type {
     void (*assign)(void* to, const void* from);          // to = from
     void (*assign_move)(void* to, void* from);           // to = move(from)
     void (*reset)(void* p);                              // p = T{}
-    bool (*same)(const void* a, const void* b);          // Slot::same (live separators)
     void (*placed)(void* p, std::size_t n, const void* leaf); // Slot::placed of p[0, n); null: no reports
 };
 
@@ -240,10 +243,6 @@ public:
     /// Copies o into this empty tree; on failure frees the partial copy.
     void copy_from(const btree_type& t, const btree_core& o);
 
-    /// The value at position i < size.
-    btree_at nth(const btree_type& t, std::size_t i) const noexcept;
-    /// The position of value `slot` of leaf l.
-    std::size_t rank(const btree_type& t, const btree_leaf* l, std::size_t i) const noexcept;
     /// Adds d to the counts on the path from leaf l to the root.
     static void add_counts(const btree_type& t, const btree_leaf* l, std::ptrdiff_t d) noexcept;
 
@@ -257,10 +256,10 @@ public:
     static void* left_sep(const btree_type& t, btree_node* x) noexcept;
     static void* right_sep(const btree_type& t, btree_node* x) noexcept;
 
-    /// Erases values [slot, slot + m) of l.
+    /// Erases values [slot, slot + m) of l, merging or evening out l when
+    /// it underflows. With live separators the caller has taken them off
+    /// the path's counts and separators (counted_btree::unlink_values).
     void erase_in_leaf(const btree_type& t, btree_leaf* l, std::size_t i, std::size_t m);
-    /// Erases positions [first, last), leaf by leaf.
-    void erase_ranks(const btree_type& t, std::size_t first, std::size_t last);
 
     /// Links l after the last leaf: the leaves of a bulk load, in order.
     void append_leaf(btree_leaf* l) noexcept;
@@ -303,7 +302,6 @@ private:
                             std::size_t cnt, void* s) noexcept;
     static void drop_child(const btree_type& t, btree_inner* p, std::size_t at) noexcept;
     void unlink_leaf(const btree_type& t, btree_leaf* l) noexcept;
-    void unlink_values(const btree_type& t, const btree_leaf* l, std::size_t slot, std::size_t m);
     void even_out_separator(const btree_type& t,
                             const btree_leaf* l,
                             std::size_t slot,
@@ -356,12 +354,6 @@ struct btree_elem_ops {
     static void assign(void* to, const void* from) { *typed(to) = *typed(from); }
     static void assign_move(void* to, void* from) { *typed(to) = std::move(*typed(from)); }
     static void reset(void* p) { *typed(p) = T{}; }
-    static bool same(const void* a, const void* b) {
-        if constexpr (Slot::live_separators)
-            return Slot::same(*typed(a), *typed(b));
-        else
-            return false;
-    }
     static void placed(void* p, std::size_t n, const void* leaf) noexcept {
         if constexpr (slot_tracks_leaf<Slot>) {
             T* a = typed(p);
@@ -399,7 +391,6 @@ inline constexpr btree_type btree_type_for = [] {
                       &ops::assign,
                       &ops::assign_move,
                       &ops::reset,
-                      &ops::same,
                       slot_tracks_leaf<Slot> ? &ops::placed : nullptr};
 }();
 
@@ -416,6 +407,8 @@ class counted_btree {
     static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "slots follow the leaf");
     static_assert(sizeof(T) <= btree_temp::capacity && alignof(T) <= alignof(std::max_align_t),
                   "the core copies a value aside in a btree_temp");
+    static_assert(!Slot::live_separators || std::is_nothrow_copy_assignable_v<T>,
+                  "an erase refreshes live separators before the core's steps that may throw");
 
     using core = btree_core;
     using node = btree_node;
@@ -541,14 +534,30 @@ public:
     const_iterator nth(std::size_t i) const {
         if (i >= m_core.size)
             return end();
-        return m_core.nth(type, i);
+        const node* x = m_core.root;
+        while (!x->leaf) {
+            const auto* in = static_cast<const inner*>(x);
+            const std::size_t* c = counts(in);
+            std::size_t k = 0;
+            while (i >= c[k])
+                i -= c[k++];
+            x = children(in)[k];
+        }
+        return {static_cast<const leaf_node*>(x), i};
     }
 
     /// The position of it (size() for end()). O(log n).
     std::size_t rank(const_iterator it) const {
         if (it.m_leaf == nullptr)
             return 0;
-        return m_core.rank(type, it.m_leaf, it.m_slot);
+        std::size_t r = it.m_slot;
+        const node* x = it.m_leaf;
+        for (const inner* p = x->parent; p != nullptr; x = p, p = p->parent) {
+            const std::size_t* c = counts(p);
+            for (std::size_t k = 0; k < x->slot; ++k)
+                r += c[k];
+        }
+        return r;
     }
 
     /// The first element not below key, and its rank. O(log n).
@@ -608,7 +617,7 @@ public:
         std::size_t slot = leaf_search(data(l), l->n, not_above<T>{m_less, v});
         // Separators on the way down already bound v: no separator changes.
         try {
-            return {m_core.insert_at(type, l, slot, &v, true), r + slot};
+            return {insert_in(l, slot, std::move(v), true), r + slot};
         } catch (...) {
             core::add_counts(type, l, -1); // insert_at changed nothing else
             throw;
@@ -629,9 +638,9 @@ public:
         // first in its leaf; it may move the bound, not change it.
         T* s = pos.m_slot == 0 ? left_sep(l) : nullptr;
         if (s == nullptr || !m_less(v, *s))
-            return m_core.insert_at(type, l, pos.m_slot, &v, false);
+            return insert_in(l, pos.m_slot, std::move(v), false);
         T bound = v;
-        btree_at it = m_core.insert_at(type, l, 0, &v, false);
+        btree_at it = insert_in(l, 0, std::move(v), false);
         *left_sep(it.leaf) = std::move(bound);
         return it;
     }
@@ -693,11 +702,19 @@ public:
 
     /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
     void erase(const_iterator pos) {
-        m_core.erase_in_leaf(type, const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1);
+        erase_in(const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1);
     }
 
     /// Erases the elements of positions [first, last). O(log n + k).
-    void erase_ranks(std::size_t first, std::size_t last) { m_core.erase_ranks(type, first, last); }
+    void erase_ranks(std::size_t first, std::size_t last) {
+        while (first < last) {
+            const_iterator it = nth(first);
+            auto* l = const_cast<leaf_node*>(it.m_leaf);
+            std::size_t m = std::min(last - first, l->n - it.m_slot);
+            erase_in(l, it.m_slot, m);
+            last -= m;
+        }
+    }
     void erase(const_iterator first, const_iterator last) {
         if (first == last)
             return;
@@ -781,6 +798,106 @@ private:
 
     T* left_sep(leaf_node* l) noexcept { return static_cast<T*>(core::left_sep(type, l)); }
     T* right_sep(leaf_node* l) noexcept { return static_cast<T*>(core::right_sep(type, l)); }
+
+    // Moves v into slot `slot` of l (counted: the path's counts already
+    // include it). A leaf with room takes it here, typed (the usual insert);
+    // a full one grows or splits in the core.
+    btree_at insert_in(leaf_node* l, std::size_t slot, T&& v, bool counted) {
+        if (l->n == l->cap)
+            return m_core.insert_at(type, l, slot, &v, counted);
+        ++m_core.size;
+        if (!counted)
+            core::add_counts(type, l, 1);
+        // Shift the shorter side when both have room.
+        if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
+            --l->off;
+            T* d = data(l);
+            for (std::size_t i = 0; i < slot; ++i)
+                Slot::move(d[i], d[i + 1]);
+        } else {
+            T* d = data(l);
+            for (std::size_t i = l->n; i > slot; --i)
+                Slot::move(d[i], d[i - 1]);
+        }
+        T& at = data(l)[slot];
+        Slot::move(at, v);
+        ++l->n;
+        if constexpr (slot_tracks_leaf<Slot>)
+            Slot::placed(at, l);
+        return {l, slot};
+    }
+
+    // Erases values [slot, slot + m) of l: here, typed, when l keeps at
+    // least half its values (or is the root and keeps one); else in the
+    // core, which merges or evens l out.
+    void erase_in(leaf_node* l, std::size_t slot, std::size_t m) {
+        constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
+        if constexpr (Slot::live_separators)
+            unlink_values(l, slot, m);
+        const bool keeps = l->parent == nullptr ? l->n > m : l->n - m >= min_leaf;
+        if (!keeps) {
+            m_core.erase_in_leaf(type, l, slot, m);
+            return;
+        }
+        T* d = data(l);
+        if (slot < l->n - slot - m) {
+            // Fewer values before the gap: they move right, the front frees.
+            for (std::size_t i = slot; i-- > 0;)
+                Slot::move(d[i + m], d[i]);
+            for (std::size_t i = 0; i < m; ++i)
+                Slot::vacate(d[i]);
+            l->off += m;
+        } else {
+            for (std::size_t i = slot; i + m < l->n; ++i)
+                Slot::move(d[i], d[i + m]);
+            for (std::size_t i = l->n - m; i < l->n; ++i)
+                Slot::vacate(d[i]);
+        }
+        l->n -= m;
+        m_core.size -= m;
+        if constexpr (!Slot::live_separators)
+            core::add_counts(type, l, -static_cast<std::ptrdiff_t>(m));
+    }
+
+    // With live separators, before values [slot, slot + m) leave l: they
+    // come off the path's counts, and a separator that is one of them
+    // (Slot::same; each separator is a value in the tree, so it bounds the
+    // child holding that value: on l's path, one of the two around the
+    // path's child) becomes the value before the erased run, else the one
+    // after it; either still bounds both children. One walk up,
+    // O(height * (InnerCap + m)).
+    void unlink_values(const leaf_node* l, std::size_t slot, std::size_t m)
+        requires(Slot::live_separators)
+    {
+        const T* d = data(l);
+        const T* keep = nullptr;
+        if (slot > 0)
+            keep = &d[slot - 1];
+        else if (l->prev != nullptr)
+            keep = &data(l->prev)[l->prev->n - 1];
+        else if (slot + m < l->n)
+            keep = &d[slot + m];
+        else if (l->next != nullptr)
+            keep = &data(l->next)[0];
+        auto refresh = [&](T& s) {
+            for (std::size_t i = slot; i < slot + m; ++i)
+                if (Slot::same(s, d[i])) {
+                    s = *keep;
+                    return;
+                }
+        };
+        const node* x = l;
+        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+            std::size_t j = x->slot;
+            counts(p)[j] -= m;
+            if (keep == nullptr)
+                continue; // the tree empties
+            if (j > 0)
+                refresh(seps(p)[j]);
+            if (j + 1 < p->n)
+                refresh(seps(p)[j + 1]);
+        }
+    }
 
     // A search's test of a separator or a value v: the search goes past v.
     // One type per key type and direction, shared by the ranked and unranked
@@ -1090,30 +1207,6 @@ KVMODEL_DECL btree_node* btree_core::clone(const btree_type& t, const btree_node
     return c;
 }
 
-KVMODEL_DECL btree_at btree_core::nth(const btree_type& t, std::size_t i) const noexcept {
-    const btree_node* x = root;
-    while (!x->leaf) {
-        const auto* in = static_cast<const btree_inner*>(x);
-        const std::size_t* c = counts(in, t);
-        std::size_t k = 0;
-        while (i >= c[k])
-            i -= c[k++];
-        x = children(in)[k];
-    }
-    return {const_cast<btree_leaf*>(static_cast<const btree_leaf*>(x)), i};
-}
-
-KVMODEL_DECL std::size_t btree_core::rank(const btree_type& t, const btree_leaf* l, std::size_t i) const noexcept {
-    std::size_t r = i;
-    const btree_node* x = l;
-    for (btree_inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
-        const std::size_t* c = counts(p, t);
-        for (std::size_t k = 0; k < x->slot; ++k)
-            r += c[k];
-    }
-    return r;
-}
-
 KVMODEL_DECL void btree_core::add_counts(const btree_type& t, const btree_leaf* l, std::ptrdiff_t d) noexcept {
     const btree_node* x = l;
     for (btree_inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
@@ -1394,42 +1487,6 @@ KVMODEL_DECL void btree_core::drop_child(const btree_type& t, btree_inner* p, st
         t.reset(sep(p, t, 0)); // the new first child needs no separator
 }
 
-// With live separators, before values [slot, slot + m) leave l: they come
-// off the path's counts, and a separator that is one of them (Slot::same;
-// each separator is a value in the tree, so it bounds the child holding
-// that value: on l's path, one of the two around the path's child) becomes
-// the value before the erased run, else the one after it; either still
-// bounds both children. One walk up, O(height * (InnerCap + m)).
-KVMODEL_DECL void btree_core::unlink_values(const btree_type& t, const btree_leaf* l, std::size_t slot_at, std::size_t m) {
-    const void* keep = nullptr;
-    if (slot_at > 0)
-        keep = at(l, t, slot_at - 1);
-    else if (l->prev != nullptr)
-        keep = at(l->prev, t, l->prev->n - 1);
-    else if (slot_at + m < l->n)
-        keep = at(l, t, slot_at + m);
-    else if (l->next != nullptr)
-        keep = at(l->next, t, 0);
-    auto refresh = [&](void* s) {
-        for (std::size_t i = slot_at; i < slot_at + m; ++i)
-            if (t.same(s, at(l, t, i))) {
-                t.assign(s, keep);
-                return;
-            }
-    };
-    const btree_node* x = l;
-    for (btree_inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
-        std::size_t j = x->slot;
-        counts(p, t)[j] -= m;
-        if (keep == nullptr)
-            continue; // the tree empties
-        if (j > 0)
-            refresh(sep(p, t, j));
-        if (j + 1 < p->n)
-            refresh(sep(p, t, j + 1));
-    }
-}
-
 // The separator fix_leaf's even-out will need once values [slot, slot + m)
 // leave l - b's new first value - copied into out while nothing has changed;
 // nothing when no even-out follows. Where copying may throw, an erase makes
@@ -1462,8 +1519,6 @@ KVMODEL_DECL void btree_core::erase_in_leaf(const btree_type& t, btree_leaf* l, 
     btree_temp sep_copy;
     if (!t.nothrow_copy)
         even_out_separator(t, l, slot_at, m, sep_copy);
-    if (t.live_separators)
-        unlink_values(t, l, slot_at, m);
     if (slot_at < l->n - slot_at - m) {
         // Fewer values before the gap: they move right, the front frees.
         t.move_down(at(l, t, m), at(l, t, 0), slot_at);
@@ -1486,15 +1541,6 @@ KVMODEL_DECL void btree_core::erase_in_leaf(const btree_type& t, btree_leaf* l, 
     const std::size_t min_leaf = t.leaf_cap / 2 > 0 ? t.leaf_cap / 2 : 1;
     if (l->n < min_leaf && l->parent != nullptr)
         fix_leaf(t, l, sep_copy);
-}
-
-KVMODEL_DECL void btree_core::erase_ranks(const btree_type& t, std::size_t first_rank, std::size_t last_rank) {
-    while (first_rank < last_rank) {
-        btree_at it = nth(t, first_rank);
-        std::size_t m = std::min(last_rank - first_rank, it.leaf->n - it.slot);
-        erase_in_leaf(t, it.leaf, it.slot, m);
-        last_rank -= m;
-    }
 }
 
 KVMODEL_DECL void btree_core::unlink_leaf(const btree_type& t, btree_leaf* l) noexcept {
