@@ -1539,12 +1539,11 @@ KVMODEL_DECL std::vector<value> list::values_between(const value& lo, const valu
     if (const auto& s = m_impl->srt) {
         // Each search gives its rank too: no walk back up.
         auto from = s->lower_bound_pos(detail::list_value_probe{&lo});
-        std::size_t last = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi}).rank
-                                         : s->size();
-        if (from.rank >= last) return out;
-        out.reserve(last - from.rank);
-        auto it = from.it;
-        for (std::size_t r = from.rank; r < last; ++r, ++it) out.push_back(*it);
+        auto to = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi})
+                                : decltype(from){s->end(), s->size()};
+        if (from.rank >= to.rank) return out;
+        // One copy of the run (its length is known: no growth, no per-value call).
+        out.assign(from.it, to.it);
         return out;
     }
     const auto& ix = *m_impl->idx;
