@@ -463,153 +463,44 @@ struct list_positional {
     std::size_t count_below(const value& v, bool or_equal) const { return bound(v, or_equal).rank; }
     /// The first element not below v (above or not matching v, with
     /// or_equal), and its rank. O(log n).
-    val_tree::position bound(const value& v, bool or_equal) const {
-        auto search = [&](const auto& p) {
-            return or_equal ? vals.upper_bound_pos(p) : vals.lower_bound_pos(p);
-        };
-        if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return search(int_probe{*i});
-        return search(v);
-    }
+    val_tree::position bound(const value& v, bool or_equal) const;
 
     /// Inserts v before position p (p == size() appends). O(log n). Out of
     /// memory, the list is as it was.
-    void insert(std::size_t p, value v) {
-        label_t l = label_for(p);
-        auto n = std::make_unique<list_node>(std::move(v), l);
-        link(n.get(), p == pos.size() ? pos.end() : at(p), nullptr);
-        (void)n.release();
-    }
+    void insert(std::size_t p, value v);
     /// Inserts v after every element not above it, in a list kept sorted;
     /// returns its position. O(log n): one search in the value order, whose
     /// neighbours are the position neighbours too.
-    std::size_t insert_sorted(value v) {
-        auto [hint, p] = vals.upper_bound_pos(list_exact_probe{&v});
-        label_t l = label_for(p); // relabelling moves nothing: hint and p stay right
-        auto n = std::make_unique<list_node>(std::move(v), l);
-        link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
-        (void)n.release();
-        return p;
-    }
+    std::size_t insert_sorted(value v);
 
     /// Node n's value becomes v; returns the old one. In place when v keeps
     /// n's rank, else n moves in the value order. O(log n). Out of memory,
     /// n and both orders are as they were.
-    value replace(list_node* n, value v) {
-        auto at = val_it(n);
-        // A stand-in for n with the new value asks where that value goes.
-        alignas(node_align) list_node with(std::move(v), n->label);
-        list_ref r = val_ref(&with);
-        if (vals.fits_at(at, r)) {
-            std::swap(n->v, with.v);
-            r = val_ref(n);
-            if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
-            return std::move(with.v);
-        }
-        // The stand-in's reference goes in first: the one step that may
-        // throw, with n as it was. (It never ties with n: the values differ.)
-        vals.insert(r);
-        vals.erase(val_it(n));
-        std::swap(n->v, with.v);
-        auto it = vals.iterator_in(with.val_leaf, [&](const list_ref& x) { return x.node() == &with; });
-        vals.update(it, val_ref(n)); // and the separators naming the stand-in
-        n->val_leaf = with.val_leaf;
-        return std::move(with.v);
-    }
+    value replace(list_node* n, value v);
 
     /// Erases the element at it. O(log n).
-    void erase(pos_iterator it) {
-        list_node* n = *it;
-        vals.erase(val_it(n));
-        pos.erase(it);
-        delete n;
-    }
+    void erase(pos_iterator it);
     /// Erases positions [first, last), which leave fewer than all. O(k log n).
-    void erase_range(std::size_t first, std::size_t last) {
-        boost::container::small_vector<list_node*, 32> gone; // a trim's few: no allocation
-        gone.reserve(last - first);
-        for (auto it = at(first); gone.size() < last - first; ++it) gone.push_back(*it);
-        pos.erase_ranks(first, last);
-        for (list_node* n : gone) {
-            vals.erase(val_it(n));
-            delete n;
-        }
-    }
+    void erase_range(std::size_t first, std::size_t last);
 
     /// For tests: both trees' invariants, the two holding the same nodes
     /// with their current summaries and leaf records, labels increasing
     /// along the list. O(n log n).
-    bool check() const {
-        if (!pos.check() || !vals.check() || pos.size() != vals.size()) return false;
-        const list_node* prev = nullptr;
-        for (auto it = pos.begin(); it != pos.end(); ++it) {
-            list_node* n = *it;
-            if (prev != nullptr && prev->label >= n->label) return false;
-            prev = n;
-            if (pos_it(n) != it) return false;
-            auto v = val_it(n);
-            if (v == vals.end() || v->node() != n) return false;
-            list_ref r = val_ref(n);
-            if (r.lead != v->lead || r.cls() != v->cls() || vals.lower_bound(r) != v) return false;
-        }
-        return true;
-    }
+    bool check() const;
 
 private:
     /// Links node n into the list order before `before` and into the value
     /// order (at *val_hint, when the caller knows the place). Out of memory,
     /// neither tree holds it.
-    void link(list_node* n, pos_iterator before, const val_iterator* val_hint) {
-        pos.insert(before, n);
-        try {
-            if (val_hint != nullptr) vals.insert(*val_hint, val_ref(n));
-            else vals.insert(val_ref(n));
-        } catch (...) {
-            pos.erase(pos_it(n));
-            throw;
-        }
-    }
+    void link(list_node* n, pos_iterator before, const val_iterator* val_hint);
 
     /// When two neighbours have adjacent labels, finds the smallest aligned
     /// label block around them whose density is below (1/t)^k and spreads
     /// its nodes evenly. Amortised O(log n) relabels per insert.
-    void make_room(label_t anchor) {
-        constexpr double t = 1.4;
-        for (int k = 1; k <= 64; ++k) {
-            label_t lo = k == 64 ? lowest : (anchor >> k) << k;
-            label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
-            auto first = pos.lower_bound_pos(list_label_probe{lo});
-            auto last = pos.upper_bound_pos(list_label_probe{hi});
-            std::size_t count = last.rank - first.rank;
-            // Room for every node in the block plus the one being inserted,
-            // at least 2 apart so a midpoint always exists afterwards.
-            label_t spacing = (hi - lo) / (static_cast<label_t>(count) + 1);
-            double capacity = std::pow(2.0 / t, static_cast<double>(k));
-            if (spacing < 2 || (k < 64 && static_cast<double>(count + 1) > capacity)) continue;
-            label_t l = lo;
-            for (auto it = first.it; it != last.it; ++it) {
-                l += spacing;
-                (*it)->label = l;
-            }
-            return;
-        }
-        KVMODEL_ASSERT(false && "list labels exhausted");
-    }
+    void make_room(label_t anchor);
 
     /// A label for a node inserted before position p (p == size appends).
-    label_t label_for(std::size_t p) {
-        std::size_t n = pos.size();
-        if (n == 0) return first_label;
-        for (;;) {
-            label_t a = p == 0 ? lowest : node_at(p - 1)->label;
-            label_t b = p == n ? highest : node_at(p)->label;
-            if (b - a >= 2) {
-                if (p == n) return a + std::min(end_step, (b - a) / 2);
-                if (p == 0) return b - std::min(end_step, (b - a) / 2);
-                return a + (b - a) / 2;
-            }
-            make_room(a);
-        }
-    }
+    label_t label_for(std::size_t p);
 };
 
 #if KVMODEL_DEFINITIONS
@@ -659,6 +550,135 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
     }
     for (auto& m : made) (void)m.release();
     return c;
+}
+
+KVMODEL_DECL list_positional::val_tree::position list_positional::bound(const value& v, bool or_equal) const {
+    auto search = [&](const auto& p) {
+        return or_equal ? vals.upper_bound_pos(p) : vals.lower_bound_pos(p);
+    };
+    if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return search(int_probe{*i});
+    return search(v);
+}
+
+KVMODEL_DECL void list_positional::insert(std::size_t p, value v) {
+    label_t l = label_for(p);
+    auto n = std::make_unique<list_node>(std::move(v), l);
+    link(n.get(), p == pos.size() ? pos.end() : at(p), nullptr);
+    (void)n.release();
+}
+
+KVMODEL_DECL std::size_t list_positional::insert_sorted(value v) {
+    auto [hint, p] = vals.upper_bound_pos(list_exact_probe{&v});
+    label_t l = label_for(p); // relabelling moves nothing: hint and p stay right
+    auto n = std::make_unique<list_node>(std::move(v), l);
+    link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
+    (void)n.release();
+    return p;
+}
+
+KVMODEL_DECL value list_positional::replace(list_node* n, value v) {
+    auto at = val_it(n);
+    // A stand-in for n with the new value asks where that value goes.
+    alignas(node_align) list_node with(std::move(v), n->label);
+    list_ref r = val_ref(&with);
+    if (vals.fits_at(at, r)) {
+        std::swap(n->v, with.v);
+        r = val_ref(n);
+        if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
+        return std::move(with.v);
+    }
+    // The stand-in's reference goes in first: the one step that may
+    // throw, with n as it was. (It never ties with n: the values differ.)
+    vals.insert(r);
+    vals.erase(val_it(n));
+    std::swap(n->v, with.v);
+    auto it = vals.iterator_in(with.val_leaf, [&](const list_ref& x) { return x.node() == &with; });
+    vals.update(it, val_ref(n)); // and the separators naming the stand-in
+    n->val_leaf = with.val_leaf;
+    return std::move(with.v);
+}
+
+KVMODEL_DECL void list_positional::erase(pos_iterator it) {
+    list_node* n = *it;
+    vals.erase(val_it(n));
+    pos.erase(it);
+    delete n;
+}
+
+KVMODEL_DECL void list_positional::erase_range(std::size_t first, std::size_t last) {
+    boost::container::small_vector<list_node*, 32> gone; // a trim's few: no allocation
+    gone.reserve(last - first);
+    for (auto it = at(first); gone.size() < last - first; ++it) gone.push_back(*it);
+    pos.erase_ranks(first, last);
+    for (list_node* n : gone) {
+        vals.erase(val_it(n));
+        delete n;
+    }
+}
+
+KVMODEL_DECL bool list_positional::check() const {
+    if (!pos.check() || !vals.check() || pos.size() != vals.size()) return false;
+    const list_node* prev = nullptr;
+    for (auto it = pos.begin(); it != pos.end(); ++it) {
+        list_node* n = *it;
+        if (prev != nullptr && prev->label >= n->label) return false;
+        prev = n;
+        if (pos_it(n) != it) return false;
+        auto v = val_it(n);
+        if (v == vals.end() || v->node() != n) return false;
+        list_ref r = val_ref(n);
+        if (r.lead != v->lead || r.cls() != v->cls() || vals.lower_bound(r) != v) return false;
+    }
+    return true;
+}
+
+KVMODEL_DECL void list_positional::link(list_node* n, pos_iterator before, const val_iterator* val_hint) {
+    pos.insert(before, n);
+    try {
+        if (val_hint != nullptr) vals.insert(*val_hint, val_ref(n));
+        else vals.insert(val_ref(n));
+    } catch (...) {
+        pos.erase(pos_it(n));
+        throw;
+    }
+}
+
+KVMODEL_DECL void list_positional::make_room(label_t anchor) {
+    constexpr double t = 1.4;
+    for (int k = 1; k <= 64; ++k) {
+        label_t lo = k == 64 ? lowest : (anchor >> k) << k;
+        label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
+        auto first = pos.lower_bound_pos(list_label_probe{lo});
+        auto last = pos.upper_bound_pos(list_label_probe{hi});
+        std::size_t count = last.rank - first.rank;
+        // Room for every node in the block plus the one being inserted,
+        // at least 2 apart so a midpoint always exists afterwards.
+        label_t spacing = (hi - lo) / (static_cast<label_t>(count) + 1);
+        double capacity = std::pow(2.0 / t, static_cast<double>(k));
+        if (spacing < 2 || (k < 64 && static_cast<double>(count + 1) > capacity)) continue;
+        label_t l = lo;
+        for (auto it = first.it; it != last.it; ++it) {
+            l += spacing;
+            (*it)->label = l;
+        }
+        return;
+    }
+    KVMODEL_ASSERT(false && "list labels exhausted");
+}
+
+KVMODEL_DECL list_positional::label_t list_positional::label_for(std::size_t p) {
+    std::size_t n = pos.size();
+    if (n == 0) return first_label;
+    for (;;) {
+        label_t a = p == 0 ? lowest : node_at(p - 1)->label;
+        label_t b = p == n ? highest : node_at(p)->label;
+        if (b - a >= 2) {
+            if (p == n) return a + std::min(end_step, (b - a) / 2);
+            if (p == 0) return b - std::min(end_step, (b - a) / 2);
+            return a + (b - a) / 2;
+        }
+        make_room(a);
+    }
 }
 #endif // KVMODEL_DEFINITIONS
 
@@ -731,11 +751,7 @@ struct list_impl {
 
     bool indexed() const noexcept { return idx || srt; }
 
-    static std::size_t body_of(const std::vector<value>& values) noexcept {
-        std::size_t b = 0;
-        for (const value& v : values) b += packed_size(v);
-        return b;
-    }
+    static std::size_t body_of(const std::vector<value>& values) noexcept;
     /// Runs erase, which removes elements of b packed bytes in all, and
     /// keeps the body. An erase across a sorted layout's leaves that runs
     /// out of memory may leave part done: the body is then counted anew.
@@ -767,123 +783,149 @@ struct list_impl {
         if (pos + 1 == srt->size()) return std::prev(srt->end());
         return srt->nth(pos);
     }
-    const value& get(std::size_t pos) const {
-        if (idx) return idx->node_at(pos)->v;
-        if (srt) return *sorted_at(pos);
-        return flat[pos];
-    }
+    const value& get(std::size_t pos) const;
 
     static bool exact_less(const value& a, const value& b) noexcept {
         return list_less(a, b, false);
     }
     /// True when v may sit between the elements around `it` (the sorted
     /// layout's node at some position, or end()) without unsorting the list.
-    bool fits_before(sorted_iterator it, const value& v) const {
-        if (it != srt->end() && exact_less(*it, v)) return false;
-        return it == srt->begin() || !exact_less(v, *std::prev(it));
-    }
+    bool fits_before(sorted_iterator it, const value& v) const;
 
     /// Moves the flat elements into an index: the sorted layout when they are
     /// sorted, else the positional one. O(n log n). Out of memory, the list
     /// stays as it was (flat).
-    void build() {
-        if (indexed()) return;
-        if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
-            srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
-        } else {
-            idx = list_positional::make(flat);
-        }
-        flat = {};
-    }
+    void build();
     /// Moves the elements (flat or sorted) into the positional layout: a write
     /// is about to put them out of order. O(n log n). Out of memory, the list
     /// stays as it was.
-    void build_positional() {
-        if (idx) return;
-        if (srt) {
-            // Copies, so that the sorted layout stands until the new one does.
-            std::vector<value> items(srt->begin(), srt->end());
-            idx = list_positional::make(items);
-            srt.reset();
-        } else {
-            idx = list_positional::make(flat);
-            flat = {};
-        }
-    }
+    void build_positional();
 
-    void insert(std::size_t pos, value v) {
-        if (!indexed()) {
-            if (pos == flat.size()) {
-                flat.push_back(std::move(v));
-                return;
-            }
-            if (flat.size() < flat_max) {
-                flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
-                return;
-            }
-            build(); // a middle insert into a long vector would shift it all
-        }
-        if (srt) {
-            // A valid hint is where a non-unique index links the node.
-            auto it = pos == srt->size() ? srt->end() : sorted_at(pos);
-            if (fits_before(it, v)) {
-                srt->insert(it, std::move(v));
-                return;
-            }
-            build_positional();
-        }
-        idx->insert(pos, std::move(v));
-    }
+    void insert(std::size_t pos, value v);
 
     /// Inserts v after every element not above it, in a list kept sorted
     /// (an ORDERED one); returns its position. O(log n): one search in the
     /// value index, whose neighbours are the position neighbours too.
-    std::size_t insert_sorted(value v) {
-        if (!indexed()) {
-            auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
-            auto pos = static_cast<std::size_t>(at - flat.begin());
-            if (pos == flat.size() || flat.size() < flat_max) {
-                flat.insert(at, std::move(v));
-                return pos;
-            }
-            build();
-        }
-        if (srt) {
-            // A non-unique index inserts after the equal values: one search.
-            return srt->insert(std::move(v)).rank;
-        }
-        return idx->insert_sorted(std::move(v));
-    }
+    std::size_t insert_sorted(value v);
 
     // ---- rank questions on a flat list, by scanning (small lists, or lists
     // nobody asked to index).
 
     /// Positions in rank order (stable: ties by position). O(n log n).
-    std::vector<std::size_t> flat_rank_order() const {
-        std::vector<std::size_t> order(flat.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return list_compare(flat[a], flat[b], false) < 0;
-        });
-        return order;
-    }
-    std::size_t flat_rank_of(std::size_t i) const {
-        std::size_t r = 0;
-        for (std::size_t j = 0; j < flat.size(); ++j) {
-            int c = list_compare(flat[j], flat[i], false);
-            if (c < 0 || (c == 0 && j < i)) ++r;
-        }
-        return r;
-    }
-    std::size_t flat_count(const value& v, bool or_equal) const {
-        std::size_t r = 0;
-        for (const value& e : flat) {
-            int c = list_compare(e, v, true);
-            if (c < 0 || (or_equal && c == 0)) ++r;
-        }
-        return r;
-    }
+    std::vector<std::size_t> flat_rank_order() const;
+    std::size_t flat_rank_of(std::size_t i) const;
+    std::size_t flat_count(const value& v, bool or_equal) const;
 };
+
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL std::size_t list_impl::body_of(const std::vector<value>& values) noexcept {
+    std::size_t b = 0;
+    for (const value& v : values) b += packed_size(v);
+    return b;
+}
+
+KVMODEL_DECL const value& list_impl::get(std::size_t pos) const {
+    if (idx) return idx->node_at(pos)->v;
+    if (srt) return *sorted_at(pos);
+    return flat[pos];
+}
+
+KVMODEL_DECL bool list_impl::fits_before(sorted_iterator it, const value& v) const {
+    if (it != srt->end() && exact_less(*it, v)) return false;
+    return it == srt->begin() || !exact_less(v, *std::prev(it));
+}
+
+KVMODEL_DECL void list_impl::build() {
+    if (indexed()) return;
+    if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
+        srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
+    } else {
+        idx = list_positional::make(flat);
+    }
+    flat = {};
+}
+
+KVMODEL_DECL void list_impl::build_positional() {
+    if (idx) return;
+    if (srt) {
+        // Copies, so that the sorted layout stands until the new one does.
+        std::vector<value> items(srt->begin(), srt->end());
+        idx = list_positional::make(items);
+        srt.reset();
+    } else {
+        idx = list_positional::make(flat);
+        flat = {};
+    }
+}
+
+KVMODEL_DECL void list_impl::insert(std::size_t pos, value v) {
+    if (!indexed()) {
+        if (pos == flat.size()) {
+            flat.push_back(std::move(v));
+            return;
+        }
+        if (flat.size() < flat_max) {
+            flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
+            return;
+        }
+        build(); // a middle insert into a long vector would shift it all
+    }
+    if (srt) {
+        // A valid hint is where a non-unique index links the node.
+        auto it = pos == srt->size() ? srt->end() : sorted_at(pos);
+        if (fits_before(it, v)) {
+            srt->insert(it, std::move(v));
+            return;
+        }
+        build_positional();
+    }
+    idx->insert(pos, std::move(v));
+}
+
+KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
+    if (!indexed()) {
+        auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
+        auto pos = static_cast<std::size_t>(at - flat.begin());
+        if (pos == flat.size() || flat.size() < flat_max) {
+            flat.insert(at, std::move(v));
+            return pos;
+        }
+        build();
+    }
+    if (srt) {
+        // A non-unique index inserts after the equal values: one search.
+        return srt->insert(std::move(v)).rank;
+    }
+    return idx->insert_sorted(std::move(v));
+}
+
+KVMODEL_DECL std::vector<std::size_t> list_impl::flat_rank_order() const {
+    std::vector<std::size_t> order(flat.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return list_compare(flat[a], flat[b], false) < 0;
+    });
+    return order;
+}
+
+KVMODEL_DECL std::size_t list_impl::flat_rank_of(std::size_t i) const {
+    std::size_t r = 0;
+    for (std::size_t j = 0; j < flat.size(); ++j) {
+        int c = list_compare(flat[j], flat[i], false);
+        if (c < 0 || (c == 0 && j < i)) ++r;
+    }
+    return r;
+}
+
+KVMODEL_DECL std::size_t list_impl::flat_count(const value& v, bool or_equal) const {
+    std::size_t r = 0;
+    for (const value& e : flat) {
+        int c = list_compare(e, v, true);
+        if (c < 0 || (or_equal && c == 0)) ++r;
+    }
+    return r;
+}
+#endif // KVMODEL_DEFINITIONS
 
 /// Lists of integers and strings (the usual map values: [type, attrs], [ts,
 /// payload]) compared element by element, with compare()'s rules: a WILDCARD
@@ -1191,75 +1233,22 @@ struct map_impl {
     std::size_t rank_of(const map_node* n) const { return vals.rank(val_it(n)); }
 
     /// Adds a node whose key is absent, just before hint (the key's lower bound). O(log n).
-    map_node* insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n) {
-        map_node* p = n.get();
-        keys.insert(hint, map_key_ref(p));
-        try {
-            vals.insert(map_val_ref(p));
-        } catch (...) {
-            keys.erase(key_it(p));
-            throw;
-        }
-        body += entry_bytes(*p);
-        return n.release();
-    }
+    map_node* insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n);
     /// Writes node n's value: in place when it keeps n's rank, else n moves
     /// in the value order. O(log n).
     /// A failed write (bad_alloc) leaves n and both orders as they were.
-    void set_val(map_node* n, value v) {
-        const std::size_t new_body = body - packed_size(n->val) + packed_size(v);
-        auto at = val_it(n);
-        // A stand-in for n with the new value (n's key lent to it: moves, no
-        // allocation) asks where that value goes.
-        alignas(node_align) map_node with(std::move(n->key), std::move(v));
-        map_ref r = map_val_ref(&with);
-        if (vals.fits_at(at, r)) {
-            n->take_entry(with);
-            r = map_val_ref(n);
-            if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
-            body = new_body;
-            return;
-        }
-        // n moves in the value order. The stand-in's reference goes in first:
-        // the one step that may throw, with n as it was. (Its comparisons never
-        // read n's key: the old and new values differ, or n would fit.)
-        try {
-            vals.insert(r);
-        } catch (...) {
-            n->key = std::move(with.key);
-            throw;
-        }
-        vals.erase(val_it(n));
-        n->take_entry(with);
-        auto it = vals.iterator_in(with.val_leaf,
-                                   [&](const map_ref& x) { return x.node() == &with; });
-        vals.update(it, map_val_ref(n)); // and the separators naming the stand-in
-        n->val_leaf = with.val_leaf;
-        body = new_body;
-    }
+    void set_val(map_node* n, value v);
     /// Key k's entry (a WILDCARD in k matches: the first match) and its
     /// index, or end(). O(log n).
-    key_tree::position find(const value& k) const {
-        return map_key_probe(k, [&](const auto& p) {
-            key_tree::position pos = keys.lower_bound_pos(p);
-            if (pos.it != keys.end() && map_key_ref_less{}(p, *pos.it)) pos.it = keys.end();
-            return pos;
-        });
-    }
+    key_tree::position find(const value& k) const;
     /// Unlinks the entry at it from both orders and frees it. O(log n).
-    void erase(key_tree::const_iterator it) {
-        map_node* n = it->node();
-        vals.erase(val_it(n));
-        keys.erase(it);
-        body -= entry_bytes(*n);
-        delete n;
-    }
+    void erase(key_tree::const_iterator it);
     static std::size_t entry_bytes(const map_entry& e) noexcept {
         return packed_size(e.key) + packed_size(e.val);
     }
     /// Erases indexes (ranks) [first, last), which leave fewer than all. O(k log n).
-    void erase_indexes(std::size_t first, std::size_t last) { erase_run(keys, vals, first, last); }
-    void erase_ranks(std::size_t first, std::size_t last) { erase_run(vals, keys, first, last); }
+    void erase_indexes(std::size_t first, std::size_t last);
+    void erase_ranks(std::size_t first, std::size_t last);
 
 private:
     key_tree::const_iterator it_in(const key_tree&, const map_node* n) const { return key_it(n); }
@@ -1267,18 +1256,7 @@ private:
     // Positions [first, last) of one tree: erased there as a run, then each
     // from the other tree (found by its node, which is freed only then).
     template <class From, class Other>
-    void erase_run(From& from, Other& other, std::size_t first, std::size_t last) {
-        boost::container::small_vector<map_node*, 32> gone; // a trim's few: no allocation
-        gone.reserve(last - first);
-        for (auto it = from.nth(first); gone.size() < last - first; ++it)
-            gone.push_back(it->node());
-        from.erase_ranks(first, last);
-        for (map_node* n : gone) {
-            other.erase(it_in(other, n));
-            body -= entry_bytes(*n);
-            delete n;
-        }
-    }
+    void erase_run(From& from, Other& other, std::size_t first, std::size_t last);
 };
 
 #if KVMODEL_DEFINITIONS
@@ -1304,6 +1282,88 @@ KVMODEL_DECL map_impl::map_impl(const map_impl& o) : body(o.body) {
         return r;
     });
     for (auto& n : made) (void)n.release();
+}
+
+KVMODEL_DECL map_node* map_impl::insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n) {
+    map_node* p = n.get();
+    keys.insert(hint, map_key_ref(p));
+    try {
+        vals.insert(map_val_ref(p));
+    } catch (...) {
+        keys.erase(key_it(p));
+        throw;
+    }
+    body += entry_bytes(*p);
+    return n.release();
+}
+
+KVMODEL_DECL void map_impl::set_val(map_node* n, value v) {
+    const std::size_t new_body = body - packed_size(n->val) + packed_size(v);
+    auto at = val_it(n);
+    // A stand-in for n with the new value (n's key lent to it: moves, no
+    // allocation) asks where that value goes.
+    alignas(node_align) map_node with(std::move(n->key), std::move(v));
+    map_ref r = map_val_ref(&with);
+    if (vals.fits_at(at, r)) {
+        n->take_entry(with);
+        r = map_val_ref(n);
+        if (r.lead != at->lead || r.cls() != at->cls()) vals.update(at, r);
+        body = new_body;
+        return;
+    }
+    // n moves in the value order. The stand-in's reference goes in first:
+    // the one step that may throw, with n as it was. (Its comparisons never
+    // read n's key: the old and new values differ, or n would fit.)
+    try {
+        vals.insert(r);
+    } catch (...) {
+        n->key = std::move(with.key);
+        throw;
+    }
+    vals.erase(val_it(n));
+    n->take_entry(with);
+    auto it = vals.iterator_in(with.val_leaf,
+                               [&](const map_ref& x) { return x.node() == &with; });
+    vals.update(it, map_val_ref(n)); // and the separators naming the stand-in
+    n->val_leaf = with.val_leaf;
+    body = new_body;
+}
+
+KVMODEL_DECL map_impl::key_tree::position map_impl::find(const value& k) const {
+    return map_key_probe(k, [&](const auto& p) {
+        key_tree::position pos = keys.lower_bound_pos(p);
+        if (pos.it != keys.end() && map_key_ref_less{}(p, *pos.it)) pos.it = keys.end();
+        return pos;
+    });
+}
+
+KVMODEL_DECL void map_impl::erase(key_tree::const_iterator it) {
+    map_node* n = it->node();
+    vals.erase(val_it(n));
+    keys.erase(it);
+    body -= entry_bytes(*n);
+    delete n;
+}
+
+KVMODEL_DECL void map_impl::erase_indexes(std::size_t first, std::size_t last) {
+    erase_run(keys, vals, first, last);
+}
+KVMODEL_DECL void map_impl::erase_ranks(std::size_t first, std::size_t last) {
+    erase_run(vals, keys, first, last);
+}
+
+template <class From, class Other>
+void map_impl::erase_run(From& from, Other& other, std::size_t first, std::size_t last) {
+    boost::container::small_vector<map_node*, 32> gone; // a trim's few: no allocation
+    gone.reserve(last - first);
+    for (auto it = from.nth(first); gone.size() < last - first; ++it)
+        gone.push_back(it->node());
+    from.erase_ranks(first, last);
+    for (map_node* n : gone) {
+        other.erase(it_in(other, n));
+        body -= entry_bytes(*n);
+        delete n;
+    }
 }
 #endif // KVMODEL_DEFINITIONS
 
@@ -1486,12 +1546,11 @@ KVMODEL_DECL std::vector<value> list::values_between(const value& lo, const valu
     if (const auto& s = m_impl->srt) {
         // Each search gives its rank too: no walk back up.
         auto from = s->lower_bound_pos(detail::list_value_probe{&lo});
-        std::size_t last = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi}).rank
-                                         : s->size();
-        if (from.rank >= last) return out;
-        out.reserve(last - from.rank);
-        auto it = from.it;
-        for (std::size_t r = from.rank; r < last; ++r, ++it) out.push_back(*it);
+        auto to = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi})
+                                : decltype(from){s->end(), s->size()};
+        if (from.rank >= to.rank) return out;
+        // One copy of the run (its length is known: no growth, no per-value call).
+        out.assign(from.it, to.it);
         return out;
     }
     const auto& ix = *m_impl->idx;
@@ -1699,13 +1758,16 @@ namespace detail {
 struct list_access {
     /// The elements' packed bytes, kept by every write. O(1).
     static std::size_t body(const list& l) noexcept { return l.m_impl ? l.m_impl->body : 0; }
-    static bool check(const list& l) {
-        const list_impl* im = l.m_impl.get();
-        if (im == nullptr) return true;
-        if (im->srt) return im->srt->check();
-        return !im->idx || im->idx->check();
-    }
+    static bool check(const list& l);
 };
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL bool list_access::check(const list& l) {
+    const list_impl* im = l.m_impl.get();
+    if (im == nullptr) return true;
+    if (im->srt) return im->srt->check();
+    return !im->idx || im->idx->check();
+}
+#endif // KVMODEL_DEFINITIONS
 } // namespace detail
 
 // ---------------------------------------------------------------- map
@@ -1988,11 +2050,7 @@ struct map_access {
     }
     /// The entry whose key matches k (the first one, for a WILDCARD), or nullptr.
     /// O(log n).
-    static const map_entry* find(const map& m, const value& k) {
-        if (!m.m_impl) return nullptr;
-        auto pos = m.m_impl->find(k);
-        return pos.it == m.m_impl->keys.end() ? nullptr : pos.it->node();
-    }
+    static const map_entry* find(const map& m, const value& k);
     /// Index of an entry of m. O(log n).
     static std::size_t index_of_entry(const map& m, const map_entry& e) {
         return m.m_impl->index_of(node_of(e));
@@ -2007,66 +2065,20 @@ struct map_access {
         bool found = false;
         const map_impl* owner = nullptr;
     };
-    static slot locate(const map& m, const value& k) {
-        if (!m.m_impl) return {};
-        const auto& t = m.m_impl->keys;
-        auto it = map_key_probe(k, [&](const auto& p) {
-            // A key past the last one (a time-ordered map's every put) goes
-            // to the end: one comparison with the last leaf, no descent.
-            if (t.size() != 0 && map_key_ref_less{}(*std::prev(t.end()), p)) return t.end();
-            return t.lower_bound(p);
-        });
-        bool found = it != t.end() && map_compare(it->node()->key, k, false) == 0;
-        return {it, found, m.m_impl.get()};
-    }
+    static slot locate(const map& m, const value& k);
     /// Writes k -> v at a slot located on m, or looks it up again when m had
     /// to be cloned first (copy-on-write) or the slot came from elsewhere.
     /// O(log n). The key is copied only when the entry is new.
-    static void put_at(map& m, slot s, const value& k, const value& v) {
-        if (!(m.m_impl && m.m_impl.get() == s.owner && sole_owner(m.m_impl))) {
-            m.mut();
-            s = locate(m, k);
-        }
-        map_impl& im = *m.m_impl;
-        if (s.found) im.set_val(s.it->node(), v);
-        else im.insert(s.it, std::make_unique<map_node>(k, v));
-    }
+    static void put_at(map& m, slot s, const value& k, const value& v);
     /// Erases ranks [first, last). O((last - first) log n).
-    static void erase_ranks(map& m, std::size_t first, std::size_t last) {
-        KVMODEL_ASSERT(first <= last && last <= m.size());
-        if (first == last) return;
-        if (first == 0 && last == m.size()) {
-            m.m_impl.reset();
-            return;
-        }
-        m.mut().erase_ranks(first, last);
-    }
+    static void erase_ranks(map& m, std::size_t first, std::size_t last);
 
     /// The entries' packed bytes (keys and values), kept by every write. O(1).
     static std::size_t body(const map& m) noexcept { return m.m_impl ? m.m_impl->body : 0; }
 
     /// For tests: both trees' invariants, and the two holding the same nodes,
     /// each with its current summary. O(n log n).
-    static bool check(const map& m) {
-        if (!m.m_impl) return true;
-        const map_impl& im = *m.m_impl;
-        if (!im.keys.check() || !im.vals.check() || im.vals.size() != im.keys.size()) return false;
-        for (const map_ref& r : im.keys) {
-            map_ref k = map_key_ref(r.node());
-            if (k.lead != r.lead || k.cls() != r.cls()) return false;
-            // Each tree finds the node where it records it, and a search
-            // for it ends there too.
-            auto v = im.val_it(r.node());
-            if (v == im.vals.end() || v->node() != r.node()) return false;
-            if (im.vals.lower_bound(map_val_ref(r.node())) != v) return false;
-            auto at = im.key_it(r.node());
-            if (at == im.keys.end() || at->node() != r.node()) return false;
-            if (im.keys.lower_bound(map_key_ref(r.node())) != at) return false;
-            map_ref w = map_val_ref(r.node());
-            if (w.lead != v->lead || w.cls() != v->cls()) return false;
-        }
-        return true;
-    }
+    static bool check(const map& m);
 
 private:
     static map_node* node_of(const map_entry& e) {
@@ -2084,6 +2096,68 @@ public:
     }
 };
 
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL const map_entry* map_access::find(const map& m, const value& k) {
+    if (!m.m_impl) return nullptr;
+    auto pos = m.m_impl->find(k);
+    return pos.it == m.m_impl->keys.end() ? nullptr : pos.it->node();
+}
+
+KVMODEL_DECL map_access::slot map_access::locate(const map& m, const value& k) {
+    if (!m.m_impl) return {};
+    const auto& t = m.m_impl->keys;
+    auto it = map_key_probe(k, [&](const auto& p) {
+        // A key past the last one (a time-ordered map's every put) goes
+        // to the end: one comparison with the last leaf, no descent.
+        if (t.size() != 0 && map_key_ref_less{}(*std::prev(t.end()), p)) return t.end();
+        return t.lower_bound(p);
+    });
+    bool found = it != t.end() && map_compare(it->node()->key, k, false) == 0;
+    return {it, found, m.m_impl.get()};
+}
+
+KVMODEL_DECL void map_access::put_at(map& m, slot s, const value& k, const value& v) {
+    if (!(m.m_impl && m.m_impl.get() == s.owner && sole_owner(m.m_impl))) {
+        m.mut();
+        s = locate(m, k);
+    }
+    map_impl& im = *m.m_impl;
+    if (s.found) im.set_val(s.it->node(), v);
+    else im.insert(s.it, std::make_unique<map_node>(k, v));
+}
+
+KVMODEL_DECL void map_access::erase_ranks(map& m, std::size_t first, std::size_t last) {
+    KVMODEL_ASSERT(first <= last && last <= m.size());
+    if (first == last) return;
+    if (first == 0 && last == m.size()) {
+        m.m_impl.reset();
+        return;
+    }
+    m.mut().erase_ranks(first, last);
+}
+
+KVMODEL_DECL bool map_access::check(const map& m) {
+    if (!m.m_impl) return true;
+    const map_impl& im = *m.m_impl;
+    if (!im.keys.check() || !im.vals.check() || im.vals.size() != im.keys.size()) return false;
+    for (const map_ref& r : im.keys) {
+        map_ref k = map_key_ref(r.node());
+        if (k.lead != r.lead || k.cls() != r.cls()) return false;
+        // Each tree finds the node where it records it, and a search
+        // for it ends there too.
+        auto v = im.val_it(r.node());
+        if (v == im.vals.end() || v->node() != r.node()) return false;
+        if (im.vals.lower_bound(map_val_ref(r.node())) != v) return false;
+        auto at = im.key_it(r.node());
+        if (at == im.keys.end() || at->node() != r.node()) return false;
+        if (im.keys.lower_bound(map_key_ref(r.node())) != at) return false;
+        map_ref w = map_val_ref(r.node());
+        if (w.lead != v->lead || w.cls() != v->cls()) return false;
+    }
+    return true;
+}
+#endif // KVMODEL_DEFINITIONS
+
 KVMODEL_ALWAYS_INLINE inline const value* map_flat_items(const list& l, std::size_t& n) noexcept {
     return map_access::flat_items(l, n);
 }
@@ -2091,6 +2165,17 @@ KVMODEL_ALWAYS_INLINE inline const value* map_flat_items(const list& l, std::siz
 } // namespace detail
 
 } // namespace kvmodel
+
+// The containers' five B+trees: with kvmodel::compiled their members are
+// compiled once, in the library, not instantiated in every file.
+KVMODEL_INSTANTIATE(class kvmodel::detail::counted_btree<kvmodel::value, kvmodel::detail::list_value_less, 32, 32>)
+KVMODEL_INSTANTIATE(class kvmodel::detail::counted_btree<kvmodel::detail::list_node*, kvmodel::detail::list_pos_less, 32, 32, kvmodel::detail::list_pos_slot>)
+KVMODEL_INSTANTIATE(class kvmodel::detail::counted_btree<kvmodel::detail::list_ref, kvmodel::detail::list_val_less, 32, 32,
+                                                  kvmodel::detail::ref_slot<kvmodel::detail::list_node, &kvmodel::detail::list_node::val_leaf>>)
+KVMODEL_INSTANTIATE(class kvmodel::detail::counted_btree<kvmodel::detail::map_ref, kvmodel::detail::map_key_ref_less, 32, 32,
+                                                  kvmodel::detail::ref_slot<kvmodel::detail::map_node, &kvmodel::detail::map_node::key_leaf>>)
+KVMODEL_INSTANTIATE(class kvmodel::detail::counted_btree<kvmodel::detail::map_ref, kvmodel::detail::map_val_ref_less, 32, 32,
+                                                  kvmodel::detail::ref_slot<kvmodel::detail::map_node, &kvmodel::detail::map_node::val_leaf>>)
 
 #include <kvmodel/core/order.hpp> // IWYU pragma: export
 #include <kvmodel/core/msgpack_size.hpp> // IWYU pragma: export

@@ -52,7 +52,21 @@
 // a window of its slots, so erasing near its front moves the front values
 // right instead of the rest left: the trim of the first value is O(1) but
 // for the occasional merge.
+//
+// Code. Every tree shares one non-template core (btree_core): allocation of
+// nodes, splits, merges, even-outs, counts, copies and
+// bulk loads work on untyped slots, told the element's size and how to move,
+// copy and clear one by a btree_type (a table of functions, one per T and
+// Slot). With KVMODEL_SEPARATE_COMPILATION the core is compiled once, in the
+// library. The template counted_btree keeps what compares (the searches, the
+// descent of an insert, the checks) and, typed, the few steps on every
+// insert's and erase's path: navigation by position (nth, rank), an insert
+// into a leaf with room, an erase that leaves its leaf at least half full,
+// and the refresh of live separators. Splits, growth, merges and even-outs,
+// a step in 16 or more, go to the core.
 #pragma once
+
+#include <kvmodel/config.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -60,7 +74,6 @@
 #include <iterator>
 #include <memory>
 #include <new>
-#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -94,6 +107,295 @@ struct btree_slot {
 template <class Slot>
 inline constexpr bool slot_tracks_leaf = requires { requires Slot::tracks_leaf; };
 
+// ---------------------------------------------------------------- the core
+
+struct btree_inner;
+
+/// A node's header. An inner node's children, their counts and its
+/// separators follow it in the same allocation (btree_type says where).
+struct btree_node {
+    btree_inner* parent = nullptr;
+    std::size_t n = 0; // values in a leaf, children in an inner node
+    bool leaf;
+    std::uint32_t slot = 0; // parent's child slot holding this node (link())
+    explicit btree_node(bool is_leaf) noexcept
+        : leaf(is_leaf) {}
+};
+
+/// A leaf: its slots follow it in the same allocation (btree_type::slots_at):
+/// leaf_cap of them, or fewer in a small tree's only leaf, which grows by
+/// doubling (a map of three entries holds three references, not 32).
+struct btree_leaf : btree_node {
+    btree_leaf* prev = nullptr;
+    btree_leaf* next = nullptr;
+    std::size_t off = 0; // the values are slots [off, off + n): a trim frees the front
+    std::size_t cap;     // slots
+    explicit btree_leaf(std::size_t c) noexcept
+        : btree_node(true)
+        , cap(c) {}
+};
+
+struct btree_inner : btree_node {
+    btree_inner() noexcept
+        : btree_node(false) {}
+};
+
+/// What the core knows of a tree's elements and node shapes: sizes and
+/// offsets, and how to make, move, copy and clear elements (T and Slot's
+/// operations behind function pointers; btree_type_for builds one).
+struct btree_type {
+    std::size_t size;        // sizeof(T)
+    std::size_t leaf_cap;    // LeafCap
+    std::size_t inner_cap;   // InnerCap
+    std::size_t slots_at;    // a leaf's slots, from its start
+    std::size_t cnt_at;      // an inner node's counts (its children start at sizeof(btree_inner))
+    std::size_t seps_at;     // an inner node's separators
+    std::size_t inner_bytes; // an inner node's allocation
+    bool live_separators;    // Slot::live_separators
+    bool nothrow_copy;       // copying T cannot throw
+    void (*construct)(void* p, std::size_t n);           // T() into raw p[0, n); all or nothing
+    void (*destroy)(void* p, std::size_t n) noexcept;    // ~T() of p[0, n)
+    void (*copy_construct)(void* to, const void* from);  // T(from) into raw to
+    void (*move_construct)(void* to, void* from);        // T(move(from)) into raw to
+    void (*move_up)(void* to, void* from, std::size_t n);   // Slot::move(to[i], from[i]), i ascending
+    void (*move_down)(void* to, void* from, std::size_t n); // the same, i descending
+    void (*vacate)(void* p, std::size_t n);              // Slot::vacate of p[0, n)
+    void (*assign)(void* to, const void* from);          // to = from
+    void (*assign_move)(void* to, void* from);           // to = move(from)
+    void (*reset)(void* p);                              // p = T{}
+    void (*placed)(void* p, std::size_t n, const void* leaf); // Slot::placed of p[0, n); null: no reports
+};
+
+/// Room for one element the core copies aside (a separator about to go up,
+/// or one an even-out will need): btree_type's types fit in it.
+class btree_temp {
+public:
+    static constexpr std::size_t capacity = 64;
+    btree_temp() = default;
+    btree_temp(const btree_temp&) = delete;
+    btree_temp& operator=(const btree_temp&) = delete;
+    ~btree_temp() { clear(); }
+    bool has() const noexcept { return m_type != nullptr; }
+    void* get() noexcept { return m_buf; }
+    void copy_from(const btree_type& t, const void* from) {
+        t.copy_construct(m_buf, from);
+        m_type = &t;
+    }
+    void move_from(const btree_type& t, void* from) {
+        t.move_construct(m_buf, from);
+        m_type = &t;
+    }
+    void clear() noexcept {
+        if (m_type != nullptr)
+            m_type->destroy(m_buf, 1);
+        m_type = nullptr;
+    }
+
+private:
+    alignas(std::max_align_t) unsigned char m_buf[capacity];
+    const btree_type* m_type = nullptr;
+};
+
+/// A leaf and a slot in its values.
+struct btree_at {
+    btree_leaf* leaf;
+    std::size_t slot;
+};
+
+/// The structure of a counted B+tree, with untyped elements (see the top of
+/// the file; counted_btree holds one and passes its btree_type to each call).
+class btree_core {
+public:
+    btree_node* root = nullptr;
+    btree_leaf* first = nullptr;
+    btree_leaf* last = nullptr;
+    std::size_t size = 0;
+
+    // Where things sit in a node.
+    static btree_node** children(const btree_inner* in) noexcept {
+        return reinterpret_cast<btree_node**>(
+            const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(in)) + sizeof(btree_inner));
+    }
+    static std::size_t* counts(const btree_inner* in, const btree_type& t) noexcept {
+        return reinterpret_cast<std::size_t*>(
+            const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(in)) + t.cnt_at);
+    }
+    static void* sep(const btree_inner* in, const btree_type& t, std::size_t k) noexcept {
+        return const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(in)) + t.seps_at +
+               k * t.size;
+    }
+    static void* slot(const btree_leaf* l, const btree_type& t, std::size_t i) noexcept {
+        return const_cast<unsigned char*>(reinterpret_cast<const unsigned char*>(l)) + t.slots_at +
+               i * t.size;
+    }
+    /// The i-th value of l.
+    static void* at(const btree_leaf* l, const btree_type& t, std::size_t i) noexcept {
+        return slot(l, t, l->off + i);
+    }
+
+    static btree_leaf* make_leaf(const btree_type& t, std::size_t cap);
+    static void free_leaf(const btree_type& t, btree_leaf* l) noexcept;
+
+    /// Frees every node.
+    void clear(const btree_type& t) noexcept;
+    /// Takes o's nodes (o is left empty), after freeing this tree's own.
+    void take(const btree_type& t, btree_core& o) noexcept;
+    /// Copies o into this empty tree; on failure frees the partial copy.
+    void copy_from(const btree_type& t, const btree_core& o);
+
+    /// Adds d to the counts on the path from leaf l to the root.
+    static void add_counts(const btree_type& t, const btree_leaf* l, std::ptrdiff_t d) noexcept;
+
+    /// The first value of an empty tree, moved from *v (Slot::move).
+    btree_at first_value(const btree_type& t, void* v);
+    /// Moves *v into slot `slot` of l (counted: the path's counts already
+    /// include it). All or nothing.
+    btree_at insert_at(const btree_type& t, btree_leaf* l, std::size_t i, void* v, bool counted);
+    /// The separator bounding x's subtree on the left (right); nullptr when
+    /// x is on the tree's leftmost (rightmost) path.
+    static void* left_sep(const btree_type& t, btree_node* x) noexcept;
+    static void* right_sep(const btree_type& t, btree_node* x) noexcept;
+
+    /// Erases values [slot, slot + m) of l, merging or evening out l when
+    /// it underflows. With live separators the caller has taken them off
+    /// the path's counts and separators (counted_btree::unlink_values).
+    void erase_in_leaf(const btree_type& t, btree_leaf* l, std::size_t i, std::size_t m);
+
+    /// Links l after the last leaf: the leaves of a bulk load, in order.
+    void append_leaf(btree_leaf* l) noexcept;
+    /// Builds the inner nodes over the chained leaves (size values in all,
+    /// none of them reported placed yet). On failure it frees the inner
+    /// nodes it made and leaves the leaves chained, root null.
+    void build_over_leaves(const btree_type& t, std::size_t n);
+
+    std::size_t leaf_count() const noexcept;
+    static std::size_t count_of(const btree_type& t, const btree_node* x) noexcept;
+
+private:
+    class spare_inners;
+    static btree_inner* make_inner(const btree_type& t);
+    static void free_inner(const btree_type& t, btree_inner* in) noexcept;
+    static void destroy(const btree_type& t, btree_node* x) noexcept;
+    btree_node* clone(const btree_type& t, const btree_node* x, btree_inner* parent);
+    static void link(const btree_type&, btree_inner* p, std::size_t j, btree_node* c) noexcept {
+        children(p)[j] = c;
+        c->parent = p;
+        c->slot = static_cast<std::uint32_t>(j);
+    }
+    static std::size_t sibling_pair(const btree_node* x) noexcept {
+        std::size_t k = x->slot;
+        return k + 1 < x->parent->n ? k + 1 : k;
+    }
+    static void placed(const btree_type& t, btree_leaf* l, std::size_t from, std::size_t to) noexcept {
+        if (t.placed != nullptr && from < to)
+            t.placed(at(l, t, from), to - from, l);
+    }
+    static void compact(const btree_type& t, btree_leaf* l);
+    btree_leaf* grow_root_leaf(const btree_type& t, btree_leaf* l);
+    void add_child_after(const btree_type& t,
+                         btree_node* x,
+                         btree_node* r,
+                         void* s,
+                         bool append,
+                         spare_inners& spares) noexcept;
+    static void place_child(const btree_type& t, btree_inner* p, std::size_t at, btree_node* c,
+                            std::size_t cnt, void* s) noexcept;
+    static void drop_child(const btree_type& t, btree_inner* p, std::size_t at) noexcept;
+    void unlink_leaf(const btree_type& t, btree_leaf* l) noexcept;
+    void even_out_separator(const btree_type& t,
+                            const btree_leaf* l,
+                            std::size_t slot,
+                            std::size_t m,
+                            btree_temp& out) const;
+    void fix_leaf(const btree_type& t, btree_leaf* l, btree_temp& sep);
+    void fix_inner(const btree_type& t, btree_inner* x);
+    static void rotate_left(const btree_type& t, btree_inner* p, std::size_t j, btree_inner* a,
+                            btree_inner* b);
+    static void rotate_right(const btree_type& t, btree_inner* p, std::size_t j, btree_inner* a,
+                             btree_inner* b);
+};
+
+/// T and Slot's operations for btree_type.
+template <class T, class Slot>
+struct btree_elem_ops {
+    static T* typed(void* p) noexcept { return std::launder(static_cast<T*>(p)); }
+    static const T* typed(const void* p) noexcept { return std::launder(static_cast<const T*>(p)); }
+    static void construct(void* p, std::size_t n) {
+        auto* raw = static_cast<T*>(p);
+        std::size_t made = 0;
+        try {
+            for (; made < n; ++made)
+                ::new (static_cast<void*>(raw + made)) T();
+        } catch (...) {
+            std::destroy_n(typed(p), made);
+            throw;
+        }
+    }
+    static void destroy(void* p, std::size_t n) noexcept { std::destroy_n(typed(p), n); }
+    static void copy_construct(void* to, const void* from) { ::new (to) T(*typed(from)); }
+    static void move_construct(void* to, void* from) { ::new (to) T(std::move(*typed(from))); }
+    static void move_up(void* to, void* from, std::size_t n) {
+        T* a = typed(to);
+        T* b = typed(from);
+        for (std::size_t i = 0; i < n; ++i)
+            Slot::move(a[i], b[i]);
+    }
+    static void move_down(void* to, void* from, std::size_t n) {
+        T* a = typed(to);
+        T* b = typed(from);
+        for (std::size_t i = n; i-- > 0;)
+            Slot::move(a[i], b[i]);
+    }
+    static void vacate(void* p, std::size_t n) {
+        T* a = typed(p);
+        for (std::size_t i = 0; i < n; ++i)
+            Slot::vacate(a[i]);
+    }
+    static void assign(void* to, const void* from) { *typed(to) = *typed(from); }
+    static void assign_move(void* to, void* from) { *typed(to) = std::move(*typed(from)); }
+    static void reset(void* p) { *typed(p) = T{}; }
+    static void placed(void* p, std::size_t n, const void* leaf) noexcept {
+        if constexpr (slot_tracks_leaf<Slot>) {
+            T* a = typed(p);
+            for (std::size_t i = 0; i < n; ++i)
+                Slot::placed(a[i], leaf);
+        }
+    }
+};
+
+inline constexpr std::size_t btree_round_up(std::size_t n, std::size_t a) noexcept {
+    return (n + a - 1) / a * a;
+}
+
+template <class T, class Slot, std::size_t LeafCap, std::size_t InnerCap>
+inline constexpr btree_type btree_type_for = [] {
+    using ops = btree_elem_ops<T, Slot>;
+    constexpr std::size_t cnt_at = sizeof(btree_inner) + InnerCap * sizeof(btree_node*);
+    constexpr std::size_t seps_at = btree_round_up(cnt_at + InnerCap * sizeof(std::size_t), alignof(T));
+    return btree_type{sizeof(T),
+                      LeafCap,
+                      InnerCap,
+                      btree_round_up(sizeof(btree_leaf), alignof(T)),
+                      cnt_at,
+                      seps_at,
+                      seps_at + InnerCap * sizeof(T),
+                      Slot::live_separators,
+                      std::is_nothrow_copy_assignable_v<T>,
+                      &ops::construct,
+                      &ops::destroy,
+                      &ops::copy_construct,
+                      &ops::move_construct,
+                      &ops::move_up,
+                      &ops::move_down,
+                      &ops::vacate,
+                      &ops::assign,
+                      &ops::assign_move,
+                      &ops::reset,
+                      slot_tracks_leaf<Slot> ? &ops::placed : nullptr};
+}();
+
+// ---------------------------------------------------------------- the tree
+
 template <class T,
           class Less,
           std::size_t LeafCap = 32,
@@ -102,83 +404,44 @@ template <class T,
 class counted_btree {
     static_assert(LeafCap >= 2, "a leaf must hold two values to split");
     static_assert(InnerCap >= 3, "an inner node must hold three children to split");
-
-    struct inner;
-    struct node {
-        inner* parent = nullptr;
-        std::size_t n = 0; // values in a leaf, children in an inner node
-        bool leaf;
-        std::uint32_t slot = 0; // parent->child[slot] is this node (link())
-        explicit node(bool is_leaf)
-            : leaf(is_leaf) {}
-    };
-    // A leaf's slots follow it in the same allocation (make_leaf): LeafCap
-    // of them, or fewer in a small tree's only leaf, which grows by doubling
-    // (a map of three entries holds three references, not LeafCap).
-    struct leaf_node : node {
-        leaf_node* prev = nullptr;
-        leaf_node* next = nullptr;
-        std::size_t off = 0; // the values are slots()[off, off + n): a trim frees the front
-        std::size_t cap;     // slots
-        explicit leaf_node(std::size_t c)
-            : node(true)
-            , cap(c) {}
-        T* slots() noexcept {
-            return std::launder(reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(this) + slots_at));
-        }
-        const T* slots() const noexcept {
-            return std::launder(
-                reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(this) + slots_at));
-        }
-        T* data() noexcept { return slots() + off; }
-        const T* data() const noexcept { return slots() + off; }
-        // Moves the values to slots [0, n), where splits and merges want them.
-        void compact() {
-            if (off == 0)
-                return;
-            T* raw = slots();
-            for (std::size_t i = 0; i < this->n; ++i)
-                Slot::move(raw[i], raw[off + i]);
-            for (std::size_t i = std::max(off, this->n); i < off + this->n; ++i)
-                Slot::vacate(raw[i]);
-            off = 0;
-        }
-    };
-    static constexpr std::size_t slots_at =
-        (sizeof(leaf_node) + alignof(T) - 1) / alignof(T) * alignof(T);
     static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "slots follow the leaf");
+    static_assert(sizeof(T) <= btree_temp::capacity && alignof(T) <= alignof(std::max_align_t),
+                  "the core copies a value aside in a btree_temp");
+    static_assert(!Slot::live_separators || std::is_nothrow_copy_assignable_v<T>,
+                  "an erase refreshes live separators before the core's steps that may throw");
 
-    static leaf_node* make_leaf(std::size_t cap) {
-        void* mem = ::operator new(slots_at + cap * sizeof(T));
-        auto* slots = reinterpret_cast<T*>(static_cast<unsigned char*>(mem) + slots_at);
-        std::size_t made = 0;
-        try {
-            for (; made < cap; ++made)
-                ::new (static_cast<void*>(slots + made)) T();
-        } catch (...) {
-            std::destroy_n(slots, made);
-            ::operator delete(mem);
-            throw;
-        }
-        return ::new (mem) leaf_node(cap);
+    using core = btree_core;
+    using node = btree_node;
+    using leaf_node = btree_leaf;
+    using inner = btree_inner;
+    static constexpr const btree_type& type = btree_type_for<T, Slot, LeafCap, InnerCap>;
+    static constexpr std::size_t slots_at = btree_round_up(sizeof(btree_leaf), alignof(T));
+    static constexpr std::size_t cnt_at = sizeof(btree_inner) + InnerCap * sizeof(btree_node*);
+    static constexpr std::size_t seps_at =
+        btree_round_up(cnt_at + InnerCap * sizeof(std::size_t), alignof(T));
+
+    static T* data(leaf_node* l) noexcept {
+        return std::launder(reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(l) + slots_at)) + l->off;
     }
-    static void free_leaf(leaf_node* l) noexcept {
-        std::destroy_n(l->slots(), l->cap);
-        void* mem = l;
-        l->~leaf_node();
-        ::operator delete(mem);
+    static const T* data(const leaf_node* l) noexcept {
+        return std::launder(reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(l) + slots_at)) +
+               l->off;
     }
-
-    struct inner : node {
-        node* child[InnerCap] = {};
-        std::size_t cnt[InnerCap] = {}; // elements under each child
-        T sep[InnerCap];                // sep[0] unused
-        inner()
-            : node(false) {}
-    };
-
-    static constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
-    static constexpr std::size_t min_inner = (InnerCap + 1) / 2;
+    static node* const* children(const inner* in) noexcept {
+        return reinterpret_cast<node* const*>(reinterpret_cast<const unsigned char*>(in) + sizeof(inner));
+    }
+    static std::size_t* counts(inner* in) noexcept {
+        return reinterpret_cast<std::size_t*>(reinterpret_cast<unsigned char*>(in) + cnt_at);
+    }
+    static const std::size_t* counts(const inner* in) noexcept {
+        return reinterpret_cast<const std::size_t*>(reinterpret_cast<const unsigned char*>(in) + cnt_at);
+    }
+    static T* seps(inner* in) noexcept {
+        return std::launder(reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(in) + seps_at));
+    }
+    static const T* seps(const inner* in) noexcept {
+        return std::launder(reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(in) + seps_at));
+    }
 
 public:
     using value_type = T;
@@ -193,8 +456,8 @@ public:
         using reference = const T&;
 
         const_iterator() = default;
-        reference operator*() const { return m_leaf->data()[m_slot]; }
-        pointer operator->() const { return &m_leaf->data()[m_slot]; }
+        reference operator*() const { return data(m_leaf)[m_slot]; }
+        pointer operator->() const { return &data(m_leaf)[m_slot]; }
         const_iterator& operator++() {
             if (++m_slot == m_leaf->n && m_leaf->next != nullptr) {
                 m_leaf = m_leaf->next;
@@ -229,6 +492,9 @@ public:
         const_iterator(const leaf_node* l, std::size_t slot)
             : m_leaf(l)
             , m_slot(slot) {}
+        const_iterator(btree_at a)
+            : m_leaf(a.leaf)
+            , m_slot(a.slot) {}
         // end() is (last leaf, its size); no other iterator sits past a leaf's values.
         const leaf_node* m_leaf = nullptr;
         std::size_t m_slot = 0;
@@ -245,14 +511,9 @@ public:
     counted_btree(const counted_btree& o)
         requires(!slot_tracks_leaf<Slot>)
     {
-        if (o.m_root == nullptr)
-            return;
-        leaf_node* last = nullptr;
-        m_root = clone(o.m_root, nullptr, last);
-        m_last = last;
-        m_size = o.m_size;
+        m_core.copy_from(type, o.m_core);
     }
-    counted_btree(counted_btree&& o) noexcept { take(o); }
+    counted_btree(counted_btree&& o) noexcept { m_core.take(type, o.m_core); }
     counted_btree& operator=(const counted_btree&) = delete;
     counted_btree& operator=(counted_btree&&) = delete;
     ~counted_btree() { clear(); }
@@ -260,37 +521,27 @@ public:
     /// Builds the tree from values already in order, leaves filled. O(n).
     explicit counted_btree(std::vector<T>&& sorted) { assign_sorted(std::move(sorted)); }
 
-    std::size_t size() const noexcept { return m_size; }
-    bool empty() const noexcept { return m_size == 0; }
-    const_iterator begin() const noexcept { return {m_first, 0}; }
-    const_iterator end() const noexcept { return {m_last, m_last != nullptr ? m_last->n : 0}; }
-
-    void clear() noexcept {
-        if (m_root != nullptr) {
-            destroy(m_root);
-        } else { // a build_sorted that failed: only chained leaves
-            for (leaf_node* l = m_first; l != nullptr;) {
-                leaf_node* next = l->next;
-                free_leaf(l);
-                l = next;
-            }
-        }
-        m_root = nullptr;
-        m_first = m_last = nullptr;
-        m_size = 0;
+    std::size_t size() const noexcept { return m_core.size; }
+    bool empty() const noexcept { return m_core.size == 0; }
+    const_iterator begin() const noexcept { return {m_core.first, 0}; }
+    const_iterator end() const noexcept {
+        return {m_core.last, m_core.last != nullptr ? m_core.last->n : 0};
     }
+
+    void clear() noexcept { m_core.clear(type); }
 
     /// The element at position i (i == size() gives end()). O(log n).
     const_iterator nth(std::size_t i) const {
-        if (i >= m_size)
+        if (i >= m_core.size)
             return end();
-        const node* x = m_root;
+        const node* x = m_core.root;
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
+            const std::size_t* c = counts(in);
             std::size_t k = 0;
-            while (i >= in->cnt[k])
-                i -= in->cnt[k++];
-            x = in->child[k];
+            while (i >= c[k])
+                i -= c[k++];
+            x = children(in)[k];
         }
         return {static_cast<const leaf_node*>(x), i};
     }
@@ -300,36 +551,32 @@ public:
         if (it.m_leaf == nullptr)
             return 0;
         std::size_t r = it.m_slot;
-        for_path(it.m_leaf, [&r](const inner* p, std::size_t j) {
-            for (std::size_t k = 0; k < j; ++k)
-                r += p->cnt[k];
-        });
+        const node* x = it.m_leaf;
+        for (const inner* p = x->parent; p != nullptr; x = p, p = p->parent) {
+            const std::size_t* c = counts(p);
+            for (std::size_t k = 0; k < x->slot; ++k)
+                r += c[k];
+        }
         return r;
     }
 
     /// The first element not below key, and its rank. O(log n).
     template <class K>
     position lower_bound_pos(const K& key) const {
-        return descend([&](const T& s) { return m_less(s, key); },
-                       [&](const T& v) { return m_less(v, key); });
+        return descend(below<K>{m_less, key});
     }
     /// The first element above key, and its rank. O(log n).
     template <class K>
     position upper_bound_pos(const K& key) const {
-        return descend([&](const T& s) { return !m_less(key, s); },
-                       [&](const T& v) { return !m_less(key, v); });
+        return descend(not_above<K>{m_less, key});
     }
     template <class K>
     const_iterator lower_bound(const K& key) const {
-        return descend<false>([&](const T& s) { return m_less(s, key); },
-                              [&](const T& v) { return m_less(v, key); })
-            .it;
+        return descend<false>(below<K>{m_less, key}).it;
     }
     template <class K>
     const_iterator upper_bound(const K& key) const {
-        return descend<false>([&](const T& s) { return !m_less(key, s); },
-                              [&](const T& v) { return !m_less(key, v); })
-            .it;
+        return descend<false>(not_above<K>{m_less, key}).it;
     }
 
     /// With leaf reports (Slot::tracks_leaf): the element that is_it accepts
@@ -339,7 +586,7 @@ public:
     const_iterator iterator_in(const void* leaf, Is is_it) const {
         static_assert(slot_tracks_leaf<Slot>, "only a tree reporting leaves knows them");
         const auto* l = static_cast<const leaf_node*>(leaf);
-        const T* d = l->data();
+        const T* d = data(l);
         for (std::size_t i = 0; i < l->n; ++i)
             if (is_it(d[i]))
                 return {l, i};
@@ -350,27 +597,29 @@ public:
     /// its rank. O(log n).
     position insert(const T& v) { return insert(T(v)); }
     position insert(T&& v) {
-        if (m_root == nullptr)
-            return {first_value(std::move(v)), 0};
+        if (m_core.root == nullptr)
+            return {m_core.first_value(type, &v), 0};
         std::size_t r = 0;
-        node* x = m_root;
+        node* x = m_core.root;
         while (!x->leaf) {
             auto* in = static_cast<inner*>(x);
             // Separators s[1..n): go right of every one not above v (a
             // linear scan: fewer instructions than a binary search here).
+            const T* s = seps(in);
+            std::size_t* c = counts(in);
             std::size_t k = 0;
-            while (k + 1 < in->n && !m_less(v, in->sep[k + 1]))
-                r += in->cnt[k++];
-            ++in->cnt[k]; // v goes below child k: counted on the way down
-            x = in->child[k];
+            while (k + 1 < in->n && !m_less(v, s[k + 1]))
+                r += c[k++];
+            ++c[k]; // v goes below child k: counted on the way down
+            x = children(in)[k];
         }
         auto* l = static_cast<leaf_node*>(x);
-        std::size_t slot = leaf_search(l->data(), l->n, [&](const T& e) { return !m_less(v, e); });
+        std::size_t slot = leaf_search(data(l), l->n, not_above<T>{m_less, v});
         // Separators on the way down already bound v: no separator changes.
         try {
-            return {insert_at(l, slot, std::move(v), true), r + slot};
+            return {insert_in(l, slot, std::move(v), true), r + slot};
         } catch (...) {
-            add_counts(l, -1); // insert_at changed nothing else
+            core::add_counts(type, l, -1); // insert_at changed nothing else
             throw;
         }
     }
@@ -379,8 +628,8 @@ public:
     /// the elements around pos in order. O(log n).
     const_iterator insert(const_iterator pos, const T& v) { return insert(pos, T(v)); }
     const_iterator insert(const_iterator pos, T&& v) {
-        if (m_root == nullptr)
-            return first_value(std::move(v));
+        if (m_core.root == nullptr)
+            return m_core.first_value(type, &v);
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         // At a leaf's front v may lie below the bound on the leaf's left. The
         // bound is lowered to v once v is in (with live separators it must
@@ -389,18 +638,24 @@ public:
         // first in its leaf; it may move the bound, not change it.
         T* s = pos.m_slot == 0 ? left_sep(l) : nullptr;
         if (s == nullptr || !m_less(v, *s))
-            return insert_at(l, pos.m_slot, std::move(v), false);
+            return insert_in(l, pos.m_slot, std::move(v), false);
         T bound = v;
-        const_iterator it = insert_at(l, 0, std::move(v), false);
-        *left_sep(const_cast<leaf_node*>(it.m_leaf)) = std::move(bound);
+        btree_at it = insert_in(l, 0, std::move(v), false);
+        *left_sep(it.leaf) = std::move(bound);
         return it;
     }
 
     /// Replaces the element at pos by v, which the caller has checked keeps
     /// the order. O(log n) at a leaf's edge, else O(1).
-    void replace(const_iterator pos, const T& v) { replace(pos, T(v)); }
-    void replace(const_iterator pos, T&& v) {
-        static_assert(!Slot::live_separators, "the replaced value may be a separator");
+    /// (Not with live separators: the replaced value may be a separator.)
+    void replace(const_iterator pos, const T& v)
+        requires(!Slot::live_separators)
+    {
+        replace(pos, T(v));
+    }
+    void replace(const_iterator pos, T&& v)
+        requires(!Slot::live_separators)
+    {
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         // The bounds to widen, copied before anything changes (a copy may throw).
         T* lo = pos.m_slot == 0 ? left_sep(l) : nullptr;
@@ -415,22 +670,26 @@ public:
             *lo = std::move(lo_value);
         if (hi != nullptr)
             *hi = std::move(hi_value);
-        l->data()[pos.m_slot] = std::move(v);
+        data(l)[pos.m_slot] = std::move(v);
     }
 
     /// With live separators: the element at pos becomes v, the same element
     /// (Slot::same) summarised anew, which the caller has checked keeps the
     /// order; the separators holding it follow. O(height * InnerCap).
-    void update(const_iterator pos, const T& v) {
-        static_assert(Slot::live_separators, "replace() serves the other trees");
+    void update(const_iterator pos, const T& v)
+        requires(Slot::live_separators) // replace() serves the other trees
+    {
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        T& at = l->data()[pos.m_slot];
-        for_path(l, [&](inner* p, std::size_t j) {
-            if (j > 0 && Slot::same(p->sep[j], at))
-                p->sep[j] = v;
-            if (j + 1 < p->n && Slot::same(p->sep[j + 1], at))
-                p->sep[j + 1] = v;
-        });
+        T& at = data(l)[pos.m_slot];
+        const node* x = l;
+        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+            std::size_t j = x->slot;
+            T* s = seps(p);
+            if (j > 0 && Slot::same(s[j], at))
+                s[j] = v;
+            if (j + 1 < p->n && Slot::same(s[j + 1], at))
+                s[j + 1] = v;
+        }
         at = v;
     }
     /// Whether v may stand at pos (between the elements around it) in order.
@@ -443,7 +702,7 @@ public:
 
     /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
     void erase(const_iterator pos) {
-        erase_in_leaf(const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1);
+        erase_in(const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, 1);
     }
 
     /// Erases the elements of positions [first, last). O(log n + k).
@@ -452,7 +711,7 @@ public:
             const_iterator it = nth(first);
             auto* l = const_cast<leaf_node*>(it.m_leaf);
             std::size_t m = std::min(last - first, l->n - it.m_slot);
-            erase_in_leaf(l, it.m_slot, m);
+            erase_in(l, it.m_slot, m);
             last -= m;
         }
     }
@@ -471,12 +730,12 @@ public:
             built.build_sorted(sorted.size(), [&](std::size_t i) -> T&& { return std::move(sorted[i]); });
         } catch (...) {
             std::size_t i = 0;
-            for (leaf_node* l = built.m_first; l != nullptr; l = l->next)
+            for (leaf_node* l = built.m_core.first; l != nullptr; l = l->next)
                 for (std::size_t j = 0; j < l->n; ++j)
-                    sorted[i++] = std::move(l->data()[j]);
+                    sorted[i++] = std::move(data(l)[j]);
             throw;
         }
-        take(built);
+        m_core.take(type, built.m_core);
     }
     /// Replaces the contents by the n values at(0), ..., at(n - 1), already
     /// in order. O(n). On failure the tree is unchanged.
@@ -484,49 +743,45 @@ public:
     void assign_sorted(std::size_t n, At at_index) {
         counted_btree built;
         built.build_sorted(n, at_index);
-        take(built);
+        m_core.take(type, built.m_core);
     }
 
     /// Moves every value out, in order, and empties the tree. O(n).
     std::vector<T> release_sorted() {
         std::vector<T> out;
-        out.reserve(m_size);
-        for (leaf_node* l = m_first; l != nullptr; l = l->next)
+        out.reserve(m_core.size);
+        for (leaf_node* l = m_core.first; l != nullptr; l = l->next)
             for (std::size_t i = 0; i < l->n; ++i)
-                out.push_back(std::move(l->data()[i]));
+                out.push_back(std::move(data(l)[i]));
         clear();
         return out;
     }
 
     /// The number of leaves. For tests. O(n / LeafCap).
-    std::size_t leaf_count() const noexcept {
-        std::size_t k = 0;
-        for (const leaf_node* l = m_first; l != nullptr; l = l->next)
-            ++k;
-        return k;
-    }
+    std::size_t leaf_count() const noexcept { return m_core.leaf_count(); }
 
     /// Checks every structural invariant; false on the first broken one.
     /// For tests. O(n).
     bool check() const {
-        if (m_root == nullptr)
-            return m_size == 0 && m_first == nullptr && m_last == nullptr;
-        if (m_root->parent != nullptr)
+        const node* root = m_core.root;
+        if (root == nullptr)
+            return m_core.size == 0 && m_core.first == nullptr && m_core.last == nullptr;
+        if (root->parent != nullptr)
             return false;
-        if (!m_root->leaf && m_root->n < 2)
+        if (!root->leaf && root->n < 2)
             return false;
         const leaf_node* prev = nullptr;
         std::size_t depth = 0;
         std::size_t leaf_depth = static_cast<std::size_t>(-1);
         std::size_t total = 0;
-        if (!check_node(m_root, nullptr, nullptr, depth, leaf_depth, prev, total))
+        if (!check_node(root, nullptr, nullptr, depth, leaf_depth, prev, total))
             return false;
-        if (prev != m_last || prev->next != nullptr || m_first->prev != nullptr)
+        if (prev != m_core.last || prev->next != nullptr || m_core.first->prev != nullptr)
             return false;
-        if (total != m_size)
+        if (total != m_core.size)
             return false;
         if constexpr (Slot::live_separators)
-            if (!check_separators_live(m_root))
+            if (!check_separators_live(root))
                 return false;
         // Values in order along the leaves.
         for (auto it = begin(), nx = begin(); it != end(); it = nx) {
@@ -538,429 +793,53 @@ public:
     }
 
 private:
-    node* m_root = nullptr;
-    leaf_node* m_first = nullptr;
-    leaf_node* m_last = nullptr;
-    std::size_t m_size = 0;
+    core m_core;
     [[no_unique_address]] Less m_less{};
 
-    static std::size_t count_of(const node* x) {
-        if (x->leaf)
-            return x->n;
-        const auto* in = static_cast<const inner*>(x);
-        std::size_t s = 0;
-        for (std::size_t k = 0; k < in->n; ++k)
-            s += in->cnt[k];
-        return s;
-    }
-    static const T& first_of(const node* x) {
-        while (!x->leaf)
-            x = static_cast<const inner*>(x)->child[0];
-        return static_cast<const leaf_node*>(x)->data()[0];
-    }
-    static std::size_t index_in_parent(const node* x) { return x->slot; }
-    // Where an underfull x pairs with a sibling under its parent p: the pair
-    // is (p->child[j - 1], p->child[j]), x one of them.
-    static std::size_t sibling_pair(const node* x) {
-        std::size_t k = index_in_parent(x);
-        return k + 1 < x->parent->n ? k + 1 : k;
-    }
-    // Makes c child j of p. Every child pointer is written through here, so
-    // a node knows its place in its parent: walks up the tree (ranks, counts,
-    // separators) never scan a parent's children for it.
-    static void link(inner* p, std::size_t j, node* c) noexcept {
-        p->child[j] = c;
-        c->parent = p;
-        c->slot = static_cast<std::uint32_t>(j);
-    }
+    T* left_sep(leaf_node* l) noexcept { return static_cast<T*>(core::left_sep(type, l)); }
+    T* right_sep(leaf_node* l) noexcept { return static_cast<T*>(core::right_sep(type, l)); }
 
-    // The child a search goes down: past every separator go_right accepts
-    // (they are sorted, so a binary search over s[1..n)).
-    template <class GoRight>
-    static std::size_t child_for(const inner* in, GoRight go_right) {
-        std::size_t lo = 1;
-        std::size_t hi = in->n;
-        while (lo < hi) {
-            std::size_t mid = (lo + hi) / 2;
-            if (go_right(in->sep[mid]))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo - 1;
-    }
-
-    // The number of leading values of d[0, n) that past accepts (a prefix):
-    // a binary search whose step is a select, not a branch (a random probe
-    // mispredicts half its branches).
-    template <class Past>
-    static std::size_t leaf_search(const T* d, std::size_t n, Past past) {
-        if (n == 0)
-            return 0;
-        const T* base = d;
-        while (n > 1) {
-            std::size_t half = n / 2;
-            base = past(base[half]) ? base + half : base;
-            n -= half;
-        }
-        return static_cast<std::size_t>(base - d) + (past(*base) ? 1 : 0);
-    }
-
-    // go_right(s): the search goes past separator s; in_leaf(v): past value v.
-    // Ranked: count the rank on the way down (lower_bound and upper_bound
-    // need only the iterator).
-    template <bool Ranked = true, class GoRight, class InLeaf>
-    position descend(GoRight go_right, InLeaf in_leaf) const {
-        if (m_root == nullptr)
-            return {end(), 0};
-        std::size_t r = 0;
-        const node* x = m_root;
-        while (!x->leaf) {
-            const auto* in = static_cast<const inner*>(x);
-            std::size_t k = child_for(in, go_right);
-            if constexpr (Ranked)
-                for (std::size_t j = 0; j < k; ++j)
-                    r += in->cnt[j];
-            x = in->child[k];
-        }
-        const auto* l = static_cast<const leaf_node*>(x);
-        std::size_t lo = leaf_search(l->data(), l->n, in_leaf);
-        r += lo;
-        // Past the leaf's last value: the answer is the next leaf's first
-        // (the separators guarantee it qualifies), or end().
-        if (lo == l->n && l->next != nullptr)
-            return {{l->next, 0}, r};
-        return {{l, lo}, r};
-    }
-
-    const_iterator first_value(T&& v) {
-        auto* l = make_leaf(1);
-        l->data()[0] = std::move(v);
-        l->n = 1;
-        placed(l, 0, 1);
-        m_root = m_first = m_last = l;
-        m_size = 1;
-        return {l, 0};
-    }
-
-    /// The separator bounding x's subtree on the left (nullptr when x is on
-    /// the leftmost path).
-    T* left_sep(node* x) {
-        while (x->parent != nullptr) {
-            std::size_t k = index_in_parent(x);
-            if (k > 0)
-                return &x->parent->sep[k];
-            x = x->parent;
-        }
-        return nullptr;
-    }
-    T* right_sep(node* x) {
-        while (x->parent != nullptr) {
-            std::size_t k = index_in_parent(x);
-            if (k + 1 < x->parent->n)
-                return &x->parent->sep[k + 1];
-            x = x->parent;
-        }
-        return nullptr;
-    }
-    // Reports values [from, to) of l (data() positions) as living in l.
-    static void placed(leaf_node* l, std::size_t from, std::size_t to) noexcept {
-        if constexpr (slot_tracks_leaf<Slot>)
-            for (std::size_t i = from; i < to; ++i)
-                Slot::placed(l->data()[i], l);
-    }
-
-    // Adds d to the counts on the path from leaf l to the root.
-    static void add_counts(const leaf_node* l, std::ptrdiff_t d) {
-        for_path(l, [d](inner* p, std::size_t j) {
-            p->cnt[j] = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(p->cnt[j]) + d);
-        });
-    }
-
-    // The only leaf, full below LeafCap slots: its values move to a leaf of
-    // twice the slots (at most LeafCap). O(n) while n < LeafCap.
-    leaf_node* grow_root_leaf(leaf_node* l) {
-        leaf_node* g = make_leaf(std::min(LeafCap, 2 * l->cap));
-        for (std::size_t i = 0; i < l->n; ++i)
-            Slot::move(g->slots()[i], l->data()[i]);
-        g->n = l->n;
-        placed(g, 0, g->n);
-        m_root = m_first = m_last = g;
-        free_leaf(l);
-        return g;
-    }
-
-    // The inner nodes a leaf split may add, allocated before the split: one
-    // per full ancestor of the leaf (each splits in turn) and a new root
-    // when they all are, or the leaf is the root. Unused ones are freed.
-    class spare_inners {
-    public:
-        explicit spare_inners(const leaf_node* l) {
-            std::size_t need = 0;
-            const inner* p = l->parent;
-            for (; p != nullptr && p->n == InnerCap; p = p->parent)
-                ++need;
-            if (p == nullptr)
-                ++need;
-            try {
-                for (; need > 0; --need) {
-                    auto* x = new inner();
-                    x->parent = m_head; // the spares' chain
-                    m_head = x;
-                }
-            } catch (...) {
-                release();
-                throw;
-            }
-        }
-        spare_inners(const spare_inners&) = delete;
-        spare_inners& operator=(const spare_inners&) = delete;
-        ~spare_inners() { release(); }
-        inner* take() noexcept {
-            inner* x = m_head;
-            m_head = x->parent;
-            x->parent = nullptr;
-            return x;
-        }
-
-    private:
-        void release() noexcept {
-            while (m_head != nullptr)
-                delete take();
-        }
-        inner* m_head = nullptr;
-    };
-
-    // counted: the path's counts already include v.
-    const_iterator insert_at(leaf_node* l, std::size_t slot, T&& v, bool counted) {
-        if (l->n == l->cap && l->cap < LeafCap)
-            l = grow_root_leaf(l);
-        if (l->n < l->cap) {
-            ++m_size;
-            if (!counted)
-                add_counts(l, 1);
-            // Shift the shorter side when both have room.
-            if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
-                --l->off;
-                T* d = l->data();
-                for (std::size_t i = 0; i < slot; ++i)
-                    Slot::move(d[i], d[i + 1]);
-            } else {
-                T* d = l->data();
-                for (std::size_t i = l->n; i > slot; --i)
-                    Slot::move(d[i], d[i - 1]);
-            }
-            Slot::move(l->data()[slot], v);
-            ++l->n;
-            placed(l, slot, slot + 1);
-            return {l, slot};
-        }
-        // Full: the upper half moves to a new right neighbour - or nothing
-        // does, when v goes past the end of the last leaf: a run of appends
-        // (increasing keys) leaves its leaves full, not half full.
-        const bool append = slot == LeafCap && l->next == nullptr;
-        std::size_t keep = append ? LeafCap : (LeafCap + 1) / 2;
-        // Everything that can throw first: the new leaf, the inner nodes the
-        // split may add up the tree, the separator (r's first value, a
-        // copy). Then nothing throws: a failed insert leaves the tree as it was.
-        spare_inners spares(l);
-        T s = append ? T(v) : T(l->data()[keep]); // full: off is 0
-        auto* r = make_leaf(LeafCap);
-        for (std::size_t i = keep; i < LeafCap; ++i) {
-            Slot::move(r->slots()[i - keep], l->slots()[i]);
-            Slot::vacate(l->slots()[i]);
-        }
-        r->n = LeafCap - keep;
-        l->n = keep;
-        r->prev = l;
-        r->next = l->next;
-        if (l->next != nullptr)
-            l->next->prev = r;
-        else
-            m_last = r;
-        l->next = r;
-        leaf_node* into = l;
-        if (slot > keep || append) {
-            into = r;
-            slot -= keep;
-        }
-        T* d = into->data();
-        for (std::size_t i = into->n; i > slot; --i)
-            Slot::move(d[i], d[i - 1]);
-        Slot::move(d[slot], v);
-        ++into->n;
-        placed(r, 0, r->n);
-        if (into == l)
-            placed(l, slot, slot + 1);
-        ++m_size;
+    // Moves v into slot `slot` of l (counted: the path's counts already
+    // include it). A leaf with room takes it here, typed (the usual insert);
+    // a full one grows or splits in the core.
+    btree_at insert_in(leaf_node* l, std::size_t slot, T&& v, bool counted) {
+        if (l->n == l->cap)
+            return m_core.insert_at(type, l, slot, &v, counted);
+        ++m_core.size;
         if (!counted)
-            add_counts(l, 1);
-        add_child_after(l, r, std::move(s), append, spares);
-        return {into, slot};
+            core::add_counts(type, l, 1);
+        // Shift the shorter side when both have room.
+        if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
+            --l->off;
+            T* d = data(l);
+            for (std::size_t i = 0; i < slot; ++i)
+                Slot::move(d[i], d[i + 1]);
+        } else {
+            T* d = data(l);
+            for (std::size_t i = l->n; i > slot; --i)
+                Slot::move(d[i], d[i - 1]);
+        }
+        T& at = data(l)[slot];
+        Slot::move(at, v);
+        ++l->n;
+        if constexpr (slot_tracks_leaf<Slot>)
+            Slot::placed(at, l);
+        return {l, slot};
     }
 
-    // Links new node r right after x in x's parent, with separator s; the
-    // parent's count for x covered both before the split.
-    // append: r is the new last node of its level (only the nodes on the
-    // tree's right edge may then be under half full).
-    void add_child_after(node* x, node* r, T s, bool append, spare_inners& spares) noexcept {
-        inner* p = x->parent;
-        if (p == nullptr) {
-            p = spares.take();
-            link(p, 0, x);
-            p->cnt[0] = count_of(x) + count_of(r);
-            p->n = 1;
-            m_root = p;
-        }
-        std::size_t k = index_in_parent(x);
-        std::size_t total = p->cnt[k];
-        std::size_t rc = count_of(r);
-        if (p->n < InnerCap) {
-            place_child(p, k + 1, r, rc, std::move(s));
-            p->cnt[k] = total - rc;
-            return;
-        }
-        // Full: the InnerCap + 1 children, r among them, split evenly
-        // between p and a new right neighbour q.
-        constexpr std::size_t all = InnerCap + 1;
-        node* ch[all];
-        std::size_t cn[all];
-        T sp[all];
-        for (std::size_t j = 0, o = 0; j < all; ++j) {
-            if (j == k + 1) {
-                ch[j] = r;
-                cn[j] = rc;
-                sp[j] = std::move(s);
-                continue;
-            }
-            ch[j] = p->child[o];
-            cn[j] = j == k ? total - rc : p->cnt[o];
-            sp[j] = std::move(p->sep[o]);
-            ++o;
-        }
-        // An appended last child (the leaves' append above) leaves p all but
-        // full: q takes two children, the fewest fix_leaf can pair under it.
-        const std::size_t keep = append && k + 1 == InnerCap ? InnerCap - 1 : (all + 1) / 2;
-        auto* q = spares.take();
-        for (std::size_t j = 0; j < all; ++j) {
-            inner* into = j < keep ? p : q;
-            std::size_t at = j < keep ? j : j - keep;
-            link(into, at, ch[j]);
-            into->cnt[at] = cn[j];
-            into->sep[at] = at > 0 ? std::move(sp[j]) : T{};
-        }
-        for (std::size_t j = keep; j < InnerCap; ++j) {
-            p->child[j] = nullptr;
-            p->cnt[j] = 0;
-            p->sep[j] = T{};
-        }
-        p->n = keep;
-        q->n = all - keep;
-        add_child_after(p, q, std::move(sp[keep]), append, spares);
-    }
-
-    static void place_child(inner* p, std::size_t at, node* c, std::size_t cnt, T s) {
-        for (std::size_t j = p->n; j > at; --j) {
-            link(p, j, p->child[j - 1]);
-            p->cnt[j] = p->cnt[j - 1];
-            p->sep[j] = std::move(p->sep[j - 1]);
-        }
-        link(p, at, c);
-        p->cnt[at] = cnt;
-        p->sep[at] = std::move(s);
-        ++p->n;
-    }
-    // Removes child at (and its separator) from p.
-    static void drop_child(inner* p, std::size_t at) {
-        for (std::size_t j = at; j + 1 < p->n; ++j) {
-            link(p, j, p->child[j + 1]);
-            p->cnt[j] = p->cnt[j + 1];
-            p->sep[j] = std::move(p->sep[j + 1]);
-        }
-        --p->n;
-        p->child[p->n] = nullptr;
-        p->cnt[p->n] = 0;
-        p->sep[p->n] = T{};
-        if (at == 0)
-            p->sep[0] = T{}; // the new first child needs no separator
-    }
-
-    // Calls f(p, j) for each ancestor p of leaf l, j the index in p of the
-    // child on l's path. O(height).
-    template <class F>
-    static void for_path(const leaf_node* l, F f) {
-        const node* x = l;
-        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent)
-            f(p, index_in_parent(x));
-    }
-
-    // With live separators, before values [slot, slot + m) leave l: they
-    // come off the path's counts, and a separator that is one of them
-    // (Slot::same; each separator is a value in the tree, so it bounds the
-    // child holding that value: on l's path, one of the two around the
-    // path's child) becomes the value before the erased run, else the one
-    // after it; either still bounds both children. One walk up,
-    // O(height * (InnerCap + m)).
-    void unlink_values(const leaf_node* l, std::size_t slot, std::size_t m) {
-        const T* d = l->data();
-        const T* keep = nullptr;
-        if (slot > 0)
-            keep = &d[slot - 1];
-        else if (l->prev != nullptr)
-            keep = &l->prev->data()[l->prev->n - 1];
-        else if (slot + m < l->n)
-            keep = &d[slot + m];
-        else if (l->next != nullptr)
-            keep = &l->next->data()[0];
-        auto refresh = [&](T& s) {
-            for (std::size_t i = slot; i < slot + m; ++i)
-                if (Slot::same(s, d[i])) {
-                    s = *keep;
-                    return;
-                }
-        };
-        for_path(l, [&](inner* p, std::size_t j) {
-            p->cnt[j] -= m;
-            if (keep == nullptr)
-                return; // the tree empties
-            if (j > 0)
-                refresh(p->sep[j]);
-            if (j + 1 < p->n)
-                refresh(p->sep[j + 1]);
-        });
-    }
-
-    // The separator fix_leaf's even-out will need once values [slot, slot +
-    // m) leave l - b's new first value - copied while nothing has changed;
-    // nullopt when no even-out follows. Where copying T may throw, an erase
-    // makes this copy first and then nothing that can throw: it is all or
-    // nothing.
-    std::optional<T> even_out_separator(const leaf_node* l, std::size_t slot, std::size_t m) const {
-        if (l->parent == nullptr || l->n - m >= min_leaf || m_size == m)
-            return std::nullopt;
-        const inner* p = l->parent;
-        std::size_t j = sibling_pair(l);
-        const auto* a = static_cast<const leaf_node*>(p->child[j - 1]);
-        const auto* b = static_cast<const leaf_node*>(p->child[j]);
-        std::size_t na = a->n - (a == l ? m : 0);
-        std::size_t nb = b->n - (b == l ? m : 0);
-        if (na + nb <= LeafCap)
-            return std::nullopt; // they merge
-        // x's i-th value once the run has left l.
-        auto after = [&](const leaf_node* x, std::size_t i) -> const T& {
-            return x->data()[x == l && i >= slot ? i + m : i];
-        };
-        std::size_t want_a = (na + nb) / 2;
-        return na < want_a ? after(b, want_a - na) : after(a, want_a);
-    }
-
-    void erase_in_leaf(leaf_node* l, std::size_t slot, std::size_t m) {
-        std::optional<T> sep;
-        if constexpr (!std::is_nothrow_copy_assignable_v<T>)
-            sep = even_out_separator(l, slot, m);
+    // Erases values [slot, slot + m) of l: here, typed, when l keeps at
+    // least half its values (or is the root and keeps one); else in the
+    // core, which merges or evens l out.
+    void erase_in(leaf_node* l, std::size_t slot, std::size_t m) {
+        constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
         if constexpr (Slot::live_separators)
             unlink_values(l, slot, m);
-        T* d = l->data();
+        const bool keeps = l->parent == nullptr ? l->n > m : l->n - m >= min_leaf;
+        if (!keeps) {
+            m_core.erase_in_leaf(type, l, slot, m);
+            return;
+        }
+        T* d = data(l);
         if (slot < l->n - slot - m) {
             // Fewer values before the gap: they move right, the front frees.
             for (std::size_t i = slot; i-- > 0;)
@@ -975,302 +854,170 @@ private:
                 Slot::vacate(d[i]);
         }
         l->n -= m;
-        if (l->n == 0)
-            l->off = 0;
-        m_size -= m;
+        m_core.size -= m;
         if constexpr (!Slot::live_separators)
-            add_counts(l, -static_cast<std::ptrdiff_t>(m));
-        if (m_size == 0) {
-            clear();
-            return;
-        }
-        if (l->n < min_leaf && l->parent != nullptr)
-            fix_leaf(l, sep);
+            core::add_counts(type, l, -static_cast<std::ptrdiff_t>(m));
     }
 
-    void unlink_leaf(leaf_node* l) {
-        if (l->prev != nullptr)
-            l->prev->next = l->next;
-        else
-            m_first = l->next;
-        if (l->next != nullptr)
-            l->next->prev = l->prev;
-        else
-            m_last = l->prev;
-        free_leaf(l);
+    // With live separators, before values [slot, slot + m) leave l: they
+    // come off the path's counts, and a separator that is one of them
+    // (Slot::same; each separator is a value in the tree, so it bounds the
+    // child holding that value: on l's path, one of the two around the
+    // path's child) becomes the value before the erased run, else the one
+    // after it; either still bounds both children. One walk up,
+    // O(height * (InnerCap + m)).
+    void unlink_values(const leaf_node* l, std::size_t slot, std::size_t m)
+        requires(Slot::live_separators)
+    {
+        const T* d = data(l);
+        const T* keep = nullptr;
+        if (slot > 0)
+            keep = &d[slot - 1];
+        else if (l->prev != nullptr)
+            keep = &data(l->prev)[l->prev->n - 1];
+        else if (slot + m < l->n)
+            keep = &d[slot + m];
+        else if (l->next != nullptr)
+            keep = &data(l->next)[0];
+        auto refresh = [&](T& s) {
+            for (std::size_t i = slot; i < slot + m; ++i)
+                if (Slot::same(s, d[i])) {
+                    s = *keep;
+                    return;
+                }
+        };
+        const node* x = l;
+        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+            std::size_t j = x->slot;
+            counts(p)[j] -= m;
+            if (keep == nullptr)
+                continue; // the tree empties
+            if (j > 0)
+                refresh(seps(p)[j]);
+            if (j + 1 < p->n)
+                refresh(seps(p)[j + 1]);
+        }
     }
 
-    // sep: the even-out's separator when the caller copied it beforehand.
-    void fix_leaf(leaf_node* l, std::optional<T>& sep) {
-        inner* p = l->parent;
-        std::size_t j = sibling_pair(l);
-        auto* a = static_cast<leaf_node*>(p->child[j - 1]);
-        auto* b = static_cast<leaf_node*>(p->child[j]);
-        a->compact();
-        b->compact();
-        if (a->n + b->n <= LeafCap) {
-            for (std::size_t i = 0; i < b->n; ++i)
-                Slot::move(a->slots()[a->n + i], b->slots()[i]);
-            placed(a, a->n, a->n + b->n);
-            a->n += b->n;
-            p->cnt[j - 1] += p->cnt[j];
-            drop_child(p, j);
-            unlink_leaf(b);
-            fix_inner(p);
-            return;
+    // A search's test of a separator or a value v: the search goes past v.
+    // One type per key type and direction, shared by the ranked and unranked
+    // searches (the fewer instantiations of the descent, the cheaper a file).
+    template <class K>
+    struct below {
+        const Less& less;
+        const K& key;
+        bool operator()(const T& v) const { return less(v, key); }
+    };
+    template <class K>
+    struct not_above {
+        const Less& less;
+        const K& key;
+        bool operator()(const T& v) const { return !less(key, v); }
+    };
+
+    // The child a search goes down: past every separator `past` accepts
+    // (they are sorted, so a binary search over s[1..n)).
+    template <class Past>
+    static std::size_t child_for(const inner* in, const Past& past) {
+        const T* s = seps(in);
+        std::size_t lo = 1;
+        std::size_t hi = in->n;
+        while (lo < hi) {
+            std::size_t mid = (lo + hi) / 2;
+            if (past(s[mid]))
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        // Even the two out; the separator becomes b's new first value.
-        std::size_t total = a->n + b->n;
-        std::size_t want_a = total / 2;
-        if (a->n < want_a) {
-            std::size_t d = want_a - a->n;
-            for (std::size_t i = 0; i < d; ++i)
-                Slot::move(a->slots()[a->n + i], b->slots()[i]);
-            for (std::size_t i = d; i < b->n; ++i)
-                Slot::move(b->slots()[i - d], b->slots()[i]);
-            for (std::size_t i = b->n - d; i < b->n; ++i)
-                Slot::vacate(b->slots()[i]);
-        } else {
-            std::size_t d = a->n - want_a;
-            for (std::size_t i = b->n; i-- > 0;)
-                Slot::move(b->slots()[i + d], b->slots()[i]);
-            for (std::size_t i = 0; i < d; ++i) {
-                Slot::move(b->slots()[i], a->slots()[want_a + i]);
-                Slot::vacate(a->slots()[want_a + i]);
-            }
-        }
-        b->n = total - want_a;
-        a->n = want_a;
-        placed(a, 0, a->n); // the moved values, and a few that stayed
-        placed(b, 0, b->n);
-        p->cnt[j - 1] = a->n;
-        p->cnt[j] = b->n;
-        if (sep)
-            p->sep[j] = std::move(*sep);
-        else
-            p->sep[j] = b->data()[0];
+        return lo - 1;
     }
 
-    void fix_inner(inner* x) {
-        if (x->parent == nullptr) {
-            if (x->n == 1) { // the root keeps one child: that child is the root
-                m_root = x->child[0];
-                m_root->parent = nullptr;
-                delete x;
-            }
-            return;
+    // The number of leading values of d[0, n) that past accepts (a prefix):
+    // a binary search whose step is a select, not a branch (a random probe
+    // mispredicts half its branches).
+    template <class Past>
+    static std::size_t leaf_search(const T* d, std::size_t n, const Past& past) {
+        if (n == 0)
+            return 0;
+        const T* base = d;
+        while (n > 1) {
+            std::size_t half = n / 2;
+            base = past(base[half]) ? base + half : base;
+            n -= half;
         }
-        if (x->n >= min_inner)
-            return;
-        inner* p = x->parent;
-        std::size_t j = sibling_pair(x);
-        auto* a = static_cast<inner*>(p->child[j - 1]);
-        auto* b = static_cast<inner*>(p->child[j]);
-        if (a->n + b->n <= InnerCap) {
-            // p's separator bounds b's first child on the left.
-            for (std::size_t i = 0; i < b->n; ++i) {
-                link(a, a->n + i, b->child[i]);
-                a->cnt[a->n + i] = b->cnt[i];
-                a->sep[a->n + i] = i == 0 ? std::move(p->sep[j]) : std::move(b->sep[i]);
-            }
-            a->n += b->n;
-            p->cnt[j - 1] += p->cnt[j];
-            drop_child(p, j);
-            delete b;
-            fix_inner(p);
-            return;
-        }
-        while (a->n + 1 < b->n)
-            rotate_left(p, j, a, b);
-        while (b->n + 1 < a->n)
-            rotate_right(p, j, a, b);
-    }
-    // b's first child moves to the end of a (b = p->child[j]).
-    static void rotate_left(inner* p, std::size_t j, inner* a, inner* b) {
-        std::size_t c = b->cnt[0];
-        link(a, a->n, b->child[0]);
-        a->cnt[a->n] = c;
-        a->sep[a->n] = std::move(p->sep[j]);
-        ++a->n;
-        p->sep[j] = std::move(b->sep[1]);
-        drop_child(b, 0);
-        p->cnt[j - 1] += c;
-        p->cnt[j] -= c;
-    }
-    // a's last child moves to the front of b.
-    static void rotate_right(inner* p, std::size_t j, inner* a, inner* b) {
-        std::size_t last = a->n - 1;
-        std::size_t c = a->cnt[last];
-        node* ch = a->child[last];
-        T s = std::move(a->sep[last]);
-        a->child[last] = nullptr;
-        a->cnt[last] = 0;
-        a->sep[last] = T{};
-        --a->n;
-        // b's old first child gets p's separator; ch's bound moves up to p.
-        for (std::size_t i = b->n; i > 0; --i) {
-            link(b, i, b->child[i - 1]);
-            b->cnt[i] = b->cnt[i - 1];
-            if (i > 1)
-                b->sep[i] = std::move(b->sep[i - 1]);
-        }
-        b->sep[1] = std::move(p->sep[j]);
-        link(b, 0, ch);
-        b->cnt[0] = c;
-        ++b->n;
-        p->sep[j] = std::move(s);
-        p->cnt[j - 1] -= c;
-        p->cnt[j] += c;
+        return static_cast<std::size_t>(base - d) + (past(*base) ? 1 : 0);
     }
 
-    /// Links l after last in the leaf chain (first if last is null); l becomes last.
-    void append_leaf(leaf_node* l, leaf_node*& last) noexcept {
-        l->prev = last;
-        if (last != nullptr)
-            last->next = l;
-        else
-            m_first = l;
-        last = l;
-    }
-
-    node* clone(const node* x, inner* parent, leaf_node*& last) {
-        // A copy that throws frees what this call made (and so, up the
-        // recursion, the whole partial copy).
-        if (x->leaf) {
-            const auto* l = static_cast<const leaf_node*>(x);
-            auto* c = make_leaf(l->cap);
-            try {
-                for (std::size_t i = 0; i < l->n; ++i)
-                    c->data()[i] = l->data()[i];
-            } catch (...) {
-                free_leaf(c);
-                throw;
+    // past(v): the search goes past separator or value v (the separators
+    // bound the values, so one test serves both). Ranked: count the rank on
+    // the way down (lower_bound and upper_bound need only the iterator).
+    template <bool Ranked = true, class Past>
+    position descend(const Past& past) const {
+        if (m_core.root == nullptr)
+            return {end(), 0};
+        std::size_t r = 0;
+        const node* x = m_core.root;
+        while (!x->leaf) {
+            const auto* in = static_cast<const inner*>(x);
+            std::size_t k = child_for(in, past);
+            if constexpr (Ranked) {
+                const std::size_t* c = counts(in);
+                for (std::size_t j = 0; j < k; ++j)
+                    r += c[j];
             }
-            c->n = l->n;
-            c->parent = parent;
-            append_leaf(c, last);
-            return c;
+            x = children(in)[k];
         }
-        const auto* in = static_cast<const inner*>(x);
-        auto* c = new inner();
-        c->parent = parent;
-        try {
-            for (std::size_t k = 0; k < in->n; ++k) {
-                link(c, k, clone(in->child[k], c, last));
-                c->n = k + 1;
-                c->cnt[k] = in->cnt[k];
-                if (k > 0)
-                    c->sep[k] = in->sep[k];
-            }
-        } catch (...) {
-            destroy(c);
-            throw;
-        }
-        return c;
+        const auto* l = static_cast<const leaf_node*>(x);
+        std::size_t lo = leaf_search(data(l), l->n, past);
+        r += lo;
+        // Past the leaf's last value: the answer is the next leaf's first
+        // (the separators guarantee it qualifies), or end().
+        if (lo == l->n && l->next != nullptr)
+            return {{l->next, 0}, r};
+        return {{l, lo}, r};
     }
 
     // Builds an empty tree from at(0), ..., at(n - 1), in order. On failure
-    // it frees every inner node it made and leaves its leaves, chained from
-    // m_first, each holding the l->n values it took (in order): the
-    // destructor frees them, or a caller moves them back first.
+    // it leaves its leaves, chained from the first, each holding the l->n
+    // values it took (in order), and no inner node: the destructor frees
+    // them, or a caller moves them back first.
     template <class At>
     void build_sorted(std::size_t n, At at_index) {
         if (n == 0)
             return;
         // Leaves as full as an even split allows: each at least half full.
         std::size_t leaves = (n + LeafCap - 1) / LeafCap;
-        if (leaves == 1) { // one leaf of n slots (the root, which may grow)
-            auto* l = make_leaf(n);
-            append_leaf(l, m_last);
-            m_root = l;
-            for (; l->n < n; ++l->n)
-                l->data()[l->n] = at_index(l->n);
-            placed(l, 0, n);
-            m_size = n;
-            return;
-        }
-        std::vector<node*> level;
-        level.reserve(leaves);
         std::size_t at = 0;
         for (std::size_t i = 0; i < leaves; ++i) {
-            std::size_t take = n / leaves + (i < n % leaves ? 1 : 0);
-            auto* l = make_leaf(LeafCap);
-            append_leaf(l, m_last);
+            std::size_t take = leaves == 1 ? n : n / leaves + (i < n % leaves ? 1 : 0);
+            // One leaf: n slots (the root, which may grow).
+            auto* l = core::make_leaf(type, leaves == 1 ? n : LeafCap);
+            m_core.append_leaf(l);
             for (; l->n < take; ++l->n)
-                l->data()[l->n] = at_index(at++);
-            placed(l, 0, take);
-            level.push_back(l);
+                data(l)[l->n] = at_index(at++);
         }
-        std::vector<inner*> made; // every inner node, freed (not their leaves) on failure
-        try {
-            while (level.size() > 1) {
-                std::size_t groups = (level.size() + InnerCap - 1) / InnerCap;
-                std::vector<node*> up;
-                up.reserve(groups);
-                made.reserve(made.size() + groups);
-                std::size_t c = 0;
-                for (std::size_t g = 0; g < groups; ++g) {
-                    std::size_t take = level.size() / groups + (g < level.size() % groups ? 1 : 0);
-                    auto* in = new inner();
-                    made.push_back(in);
-                    for (std::size_t j = 0; j < take; ++j) {
-                        node* ch = level[c++];
-                        link(in, j, ch);
-                        in->cnt[j] = count_of(ch);
-                        if (j > 0)
-                            in->sep[j] = first_of(ch);
-                    }
-                    in->n = take;
-                    up.push_back(in);
-                }
-                level = std::move(up);
-            }
-        } catch (...) {
-            for (inner* in : made)
-                delete in;
-            throw;
-        }
-        m_root = level.front();
-        m_size = n;
+        m_core.build_over_leaves(type, n);
     }
 
-    // Takes o's nodes (o is left empty), after freeing this tree's own.
-    void take(counted_btree& o) noexcept {
-        clear();
-        m_root = std::exchange(o.m_root, nullptr);
-        m_first = std::exchange(o.m_first, nullptr);
-        m_last = std::exchange(o.m_last, nullptr);
-        m_size = std::exchange(o.m_size, 0);
-    }
-
-    static void destroy(node* x) noexcept {
-        if (x->leaf) {
-            free_leaf(static_cast<leaf_node*>(x));
-            return;
-        }
-        auto* in = static_cast<inner*>(x);
-        for (std::size_t k = 0; k < in->n; ++k)
-            destroy(in->child[k]);
-        delete in;
-    }
-
-    // lo/hi: the separators bounding x (nullptr: unbounded).
     // Every separator is a value in the tree (Slot::same finds it there).
-    bool check_separators_live(const node* x) const {
+    bool check_separators_live(const node* x) const
+        requires(Slot::live_separators)
+    {
         if (x->leaf)
             return true;
         const auto* in = static_cast<const inner*>(x);
         for (std::size_t k = 0; k < in->n; ++k) {
             if (k > 0) {
-                const_iterator it = lower_bound(in->sep[k]);
-                if (it == end() || !Slot::same(*it, in->sep[k]))
+                const_iterator it = lower_bound(seps(in)[k]);
+                if (it == end() || !Slot::same(*it, seps(in)[k]))
                     return false;
             }
-            if (!check_separators_live(in->child[k]))
+            if (!check_separators_live(children(in)[k]))
                 return false;
         }
         return true;
     }
+    // lo/hi: the separators bounding x (nullptr: unbounded).
     bool check_node(const node* x,
                     const T* lo,
                     const T* hi,
@@ -1278,6 +1025,8 @@ private:
                     std::size_t& leaf_depth,
                     const leaf_node*& prev,
                     std::size_t& total) const {
+        constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
+        constexpr std::size_t min_inner = (InnerCap + 1) / 2;
         if (x->leaf) {
             const auto* l = static_cast<const leaf_node*>(x);
             if (leaf_depth == static_cast<std::size_t>(-1))
@@ -1286,21 +1035,21 @@ private:
                 return false;
             if (l->n == 0 || l->off + l->n > l->cap || l->cap > LeafCap)
                 return false;
-            if (x != m_root && l->cap != LeafCap)
+            if (x != m_core.root && l->cap != LeafCap)
                 return false;
             // Appends leave the last leaf (and its ancestors) as they come.
-            if (x != m_root && hi != nullptr && l->n < min_leaf)
+            if (x != m_core.root && hi != nullptr && l->n < min_leaf)
                 return false;
             if (l->prev != prev)
                 return false;
             if (prev != nullptr && prev->next != l)
                 return false;
-            if (prev == nullptr && m_first != l)
+            if (prev == nullptr && m_core.first != l)
                 return false;
             for (std::size_t i = 0; i < l->n; ++i) {
-                if (lo != nullptr && m_less(l->data()[i], *lo))
+                if (lo != nullptr && m_less(data(l)[i], *lo))
                     return false;
-                if (hi != nullptr && m_less(*hi, l->data()[i]))
+                if (hi != nullptr && m_less(*hi, data(l)[i]))
                     return false;
             }
             prev = l;
@@ -1310,18 +1059,19 @@ private:
         const auto* in = static_cast<const inner*>(x);
         if (in->n > InnerCap || in->n < 1)
             return false;
-        if (x != m_root && hi != nullptr && in->n < min_inner)
+        if (x != m_core.root && hi != nullptr && in->n < min_inner)
             return false;
+        const T* s = seps(in);
         for (std::size_t k = 0; k < in->n; ++k) {
-            const node* c = in->child[k];
+            const node* c = children(in)[k];
             if (c == nullptr || c->parent != in || c->slot != k)
                 return false;
-            if (k > 1 && m_less(in->sep[k], in->sep[k - 1]))
+            if (k > 1 && m_less(s[k], s[k - 1]))
                 return false;
-            if (in->cnt[k] != count_of_deep(c))
+            if (counts(in)[k] != count_of_deep(c))
                 return false;
-            const T* clo = k > 0 ? &in->sep[k] : lo;
-            const T* chi = k + 1 < in->n ? &in->sep[k + 1] : hi;
+            const T* clo = k > 0 ? &s[k] : lo;
+            const T* chi = k + 1 < in->n ? &s[k + 1] : hi;
             if (!check_node(c, clo, chi, depth + 1, leaf_depth, prev, total))
                 return false;
         }
@@ -1333,9 +1083,665 @@ private:
         const auto* in = static_cast<const inner*>(x);
         std::size_t s = 0;
         for (std::size_t k = 0; k < in->n; ++k)
-            s += count_of_deep(in->child[k]);
+            s += count_of_deep(children(in)[k]);
         return s;
     }
 };
+
+// ---------------------------------------------------------------- the core's code
+
+#if KVMODEL_DEFINITIONS
+KVMODEL_DECL btree_leaf* btree_core::make_leaf(const btree_type& t, std::size_t cap) {
+    void* mem = ::operator new(t.slots_at + cap * t.size);
+    try {
+        t.construct(static_cast<unsigned char*>(mem) + t.slots_at, cap);
+    } catch (...) {
+        ::operator delete(mem);
+        throw;
+    }
+    return ::new (mem) btree_leaf(cap);
+}
+
+KVMODEL_DECL void btree_core::free_leaf(const btree_type& t, btree_leaf* l) noexcept {
+    t.destroy(slot(l, t, 0), l->cap);
+    void* mem = l;
+    l->~btree_leaf();
+    ::operator delete(mem);
+}
+
+KVMODEL_DECL btree_inner* btree_core::make_inner(const btree_type& t) {
+    void* mem = ::operator new(t.inner_bytes);
+    auto* bytes = static_cast<unsigned char*>(mem);
+    try {
+        t.construct(bytes + t.seps_at, t.inner_cap);
+    } catch (...) {
+        ::operator delete(mem);
+        throw;
+    }
+    std::fill_n(reinterpret_cast<btree_node**>(bytes + sizeof(btree_inner)), t.inner_cap, nullptr);
+    std::fill_n(reinterpret_cast<std::size_t*>(bytes + t.cnt_at), t.inner_cap, std::size_t{0});
+    return ::new (mem) btree_inner();
+}
+
+KVMODEL_DECL void btree_core::free_inner(const btree_type& t, btree_inner* in) noexcept {
+    t.destroy(sep(in, t, 0), t.inner_cap);
+    void* mem = in;
+    in->~btree_inner();
+    ::operator delete(mem);
+}
+
+KVMODEL_DECL void btree_core::destroy(const btree_type& t, btree_node* x) noexcept {
+    if (x->leaf) {
+        free_leaf(t, static_cast<btree_leaf*>(x));
+        return;
+    }
+    auto* in = static_cast<btree_inner*>(x);
+    for (std::size_t k = 0; k < in->n; ++k)
+        destroy(t, children(in)[k]);
+    free_inner(t, in);
+}
+
+KVMODEL_DECL void btree_core::clear(const btree_type& t) noexcept {
+    if (root != nullptr) {
+        destroy(t, root);
+    } else { // a bulk load that failed: only chained leaves
+        for (btree_leaf* l = first; l != nullptr;) {
+            btree_leaf* next = l->next;
+            free_leaf(t, l);
+            l = next;
+        }
+    }
+    root = nullptr;
+    first = last = nullptr;
+    size = 0;
+}
+
+KVMODEL_DECL void btree_core::take(const btree_type& t, btree_core& o) noexcept {
+    clear(t);
+    root = std::exchange(o.root, nullptr);
+    first = std::exchange(o.first, nullptr);
+    last = std::exchange(o.last, nullptr);
+    size = std::exchange(o.size, 0);
+}
+
+KVMODEL_DECL void btree_core::copy_from(const btree_type& t, const btree_core& o) {
+    if (o.root == nullptr)
+        return;
+    root = clone(t, o.root, nullptr);
+    size = o.size;
+}
+
+KVMODEL_DECL btree_node* btree_core::clone(const btree_type& t, const btree_node* x, btree_inner* parent) {
+    // A copy that throws frees what this call made (and so, up the
+    // recursion, the whole partial copy).
+    if (x->leaf) {
+        const auto* l = static_cast<const btree_leaf*>(x);
+        auto* c = make_leaf(t, l->cap);
+        try {
+            for (std::size_t i = 0; i < l->n; ++i)
+                t.assign(at(c, t, i), at(l, t, i));
+        } catch (...) {
+            free_leaf(t, c);
+            throw;
+        }
+        c->n = l->n;
+        c->parent = parent;
+        append_leaf(c);
+        return c;
+    }
+    const auto* in = static_cast<const btree_inner*>(x);
+    auto* c = make_inner(t);
+    c->parent = parent;
+    try {
+        for (std::size_t k = 0; k < in->n; ++k) {
+            link(t, c, k, clone(t, children(in)[k], c));
+            c->n = k + 1;
+            counts(c, t)[k] = counts(in, t)[k];
+            if (k > 0)
+                t.assign(sep(c, t, k), sep(in, t, k));
+        }
+    } catch (...) {
+        destroy(t, c);
+        throw;
+    }
+    return c;
+}
+
+KVMODEL_DECL void btree_core::add_counts(const btree_type& t, const btree_leaf* l, std::ptrdiff_t d) noexcept {
+    const btree_node* x = l;
+    for (btree_inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+        std::size_t& c = counts(p, t)[x->slot];
+        c = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + d);
+    }
+}
+
+KVMODEL_DECL std::size_t btree_core::count_of(const btree_type& t, const btree_node* x) noexcept {
+    if (x->leaf)
+        return x->n;
+    const auto* in = static_cast<const btree_inner*>(x);
+    std::size_t s = 0;
+    for (std::size_t k = 0; k < in->n; ++k)
+        s += counts(in, t)[k];
+    return s;
+}
+
+KVMODEL_DECL btree_at btree_core::first_value(const btree_type& t, void* v) {
+    auto* l = make_leaf(t, 1);
+    t.move_up(at(l, t, 0), v, 1);
+    l->n = 1;
+    placed(t, l, 0, 1);
+    root = first = last = l;
+    size = 1;
+    return {l, 0};
+}
+
+KVMODEL_DECL void* btree_core::left_sep(const btree_type& t, btree_node* x) noexcept {
+    while (x->parent != nullptr) {
+        std::size_t k = x->slot;
+        if (k > 0)
+            return sep(x->parent, t, k);
+        x = x->parent;
+    }
+    return nullptr;
+}
+
+KVMODEL_DECL void* btree_core::right_sep(const btree_type& t, btree_node* x) noexcept {
+    while (x->parent != nullptr) {
+        std::size_t k = x->slot;
+        if (k + 1 < x->parent->n)
+            return sep(x->parent, t, k + 1);
+        x = x->parent;
+    }
+    return nullptr;
+}
+
+// Moves the values to slots [0, n), where splits and merges want them.
+KVMODEL_DECL void btree_core::compact(const btree_type& t, btree_leaf* l) {
+    if (l->off == 0)
+        return;
+    const std::size_t off = l->off;
+    const std::size_t n = l->n;
+    t.move_up(slot(l, t, 0), slot(l, t, off), n);
+    const std::size_t from = std::max(off, n);
+    if (from < off + n)
+        t.vacate(slot(l, t, from), off + n - from);
+    l->off = 0;
+}
+
+// The only leaf, full below leaf_cap slots: its values move to a leaf of
+// twice the slots (at most leaf_cap). O(n) while n < leaf_cap.
+KVMODEL_DECL btree_leaf* btree_core::grow_root_leaf(const btree_type& t, btree_leaf* l) {
+    btree_leaf* g = make_leaf(t, std::min(t.leaf_cap, 2 * l->cap));
+    t.move_up(slot(g, t, 0), at(l, t, 0), l->n);
+    g->n = l->n;
+    placed(t, g, 0, g->n);
+    root = first = last = g;
+    free_leaf(t, l);
+    return g;
+}
+
+// The inner nodes a leaf split may add, allocated before the split: one per
+// full ancestor of the leaf (each splits in turn) and a new root when they
+// all are, or the leaf is the root. Unused ones are freed.
+class btree_core::spare_inners {
+public:
+    spare_inners(const btree_type& t, const btree_leaf* l)
+        : m_type(t) {
+        std::size_t need = 0;
+        const btree_inner* p = l->parent;
+        for (; p != nullptr && p->n == t.inner_cap; p = p->parent)
+            ++need;
+        if (p == nullptr)
+            ++need;
+        try {
+            for (; need > 0; --need) {
+                auto* x = make_inner(t);
+                x->parent = m_head; // the spares' chain
+                m_head = x;
+            }
+        } catch (...) {
+            release();
+            throw;
+        }
+    }
+    spare_inners(const spare_inners&) = delete;
+    spare_inners& operator=(const spare_inners&) = delete;
+    ~spare_inners() { release(); }
+    btree_inner* take() noexcept {
+        btree_inner* x = m_head;
+        m_head = x->parent;
+        x->parent = nullptr;
+        return x;
+    }
+
+private:
+    void release() noexcept {
+        while (m_head != nullptr)
+            free_inner(m_type, take());
+    }
+    const btree_type& m_type;
+    btree_inner* m_head = nullptr;
+};
+
+KVMODEL_DECL btree_at btree_core::insert_at(const btree_type& t, btree_leaf* l, std::size_t slot_at, void* v, bool counted) {
+    if (l->n == l->cap && l->cap < t.leaf_cap)
+        l = grow_root_leaf(t, l);
+    if (l->n < l->cap) {
+        ++size;
+        if (!counted)
+            add_counts(t, l, 1);
+        // Shift the shorter side when both have room.
+        if (l->off > 0 && (slot_at < l->n - slot_at || l->off + l->n == l->cap)) {
+            --l->off;
+            t.move_up(at(l, t, 0), at(l, t, 1), slot_at);
+        } else {
+            t.move_down(at(l, t, slot_at + 1), at(l, t, slot_at), l->n - slot_at);
+        }
+        t.move_up(at(l, t, slot_at), v, 1);
+        ++l->n;
+        placed(t, l, slot_at, slot_at + 1);
+        return {l, slot_at};
+    }
+    // Full: the upper half moves to a new right neighbour - or nothing
+    // does, when v goes past the end of the last leaf: a run of appends
+    // (increasing keys) leaves its leaves full, not half full.
+    const std::size_t cap = t.leaf_cap;
+    const bool append = slot_at == cap && l->next == nullptr;
+    std::size_t keep = append ? cap : (cap + 1) / 2;
+    // Everything that can throw first: the new leaf, the inner nodes the
+    // split may add up the tree, the separator (r's first value, a copy).
+    // Then nothing throws: a failed insert leaves the tree as it was.
+    spare_inners spares(t, l);
+    btree_temp s;
+    s.copy_from(t, append ? v : slot(l, t, keep)); // full: off is 0
+    auto* r = make_leaf(t, cap);
+    t.move_up(slot(r, t, 0), slot(l, t, keep), cap - keep);
+    t.vacate(slot(l, t, keep), cap - keep);
+    r->n = cap - keep;
+    l->n = keep;
+    r->prev = l;
+    r->next = l->next;
+    if (l->next != nullptr)
+        l->next->prev = r;
+    else
+        last = r;
+    l->next = r;
+    btree_leaf* into = l;
+    if (slot_at > keep || append) {
+        into = r;
+        slot_at -= keep;
+    }
+    t.move_down(at(into, t, slot_at + 1), at(into, t, slot_at), into->n - slot_at);
+    t.move_up(at(into, t, slot_at), v, 1);
+    ++into->n;
+    placed(t, r, 0, r->n);
+    if (into == l)
+        placed(t, l, slot_at, slot_at + 1);
+    ++size;
+    if (!counted)
+        add_counts(t, l, 1);
+    add_child_after(t, l, r, s.get(), append, spares);
+    return {into, slot_at};
+}
+
+// Links new node r right after x in x's parent, with separator *s (moved
+// from); the parent's count for x covered both before the split.
+// append: r is the new last node of its level (only the nodes on the
+// tree's right edge may then be under half full).
+KVMODEL_DECL void btree_core::add_child_after(const btree_type& t,
+                                              btree_node* x,
+                                              btree_node* r,
+                                              void* s,
+                                              bool append,
+                                              spare_inners& spares) noexcept {
+    btree_inner* p = x->parent;
+    if (p == nullptr) {
+        p = spares.take();
+        link(t, p, 0, x);
+        counts(p, t)[0] = count_of(t, x) + count_of(t, r);
+        p->n = 1;
+        root = p;
+    }
+    const std::size_t cap = t.inner_cap;
+    std::size_t k = x->slot;
+    std::size_t* pc = counts(p, t);
+    std::size_t total = pc[k];
+    std::size_t rc = count_of(t, r);
+    if (p->n < cap) {
+        place_child(t, p, k + 1, r, rc, s);
+        pc[k] = total - rc;
+        return;
+    }
+    // Full: the cap + 1 children, r among them (at k + 1), split evenly
+    // between p and a new right neighbour q. An appended last child (the
+    // leaves' append above) leaves p all but full: q takes two children,
+    // the fewest fix_leaf can pair under it.
+    const std::size_t all = cap + 1;
+    const std::size_t keep = append && k + 1 == cap ? cap - 1 : (all + 1) / 2;
+    pc[k] = total - rc;
+    // Entry j of the merged sequence: p's child j below k + 1, r at k + 1,
+    // p's child j - 1 above.
+    auto src = [&](std::size_t j) { return j <= k ? j : j - 1; };
+    auto* q = spares.take();
+    btree_temp up; // the separator of q's first child goes up to p's parent
+    for (std::size_t j = keep; j < all; ++j) {
+        std::size_t to = j - keep;
+        btree_node* c = j == k + 1 ? r : children(p)[src(j)];
+        std::size_t cn = j == k + 1 ? rc : pc[src(j)];
+        void* sp = j == k + 1 ? s : sep(p, t, src(j));
+        link(t, q, to, c);
+        counts(q, t)[to] = cn;
+        if (to == 0)
+            up.move_from(t, sp);
+        else
+            t.assign_move(sep(q, t, to), sp);
+    }
+    if (keep > k + 1) {
+        // p keeps its children [0, keep - 1) and r: r goes in at k + 1.
+        for (std::size_t j = keep - 1; j > k + 1; --j) {
+            link(t, p, j, children(p)[j - 1]);
+            pc[j] = pc[j - 1];
+            t.assign_move(sep(p, t, j), sep(p, t, j - 1));
+        }
+        link(t, p, k + 1, r);
+        pc[k + 1] = rc;
+        t.assign_move(sep(p, t, k + 1), s);
+    }
+    for (std::size_t j = keep; j < cap; ++j) {
+        children(p)[j] = nullptr;
+        pc[j] = 0;
+        t.reset(sep(p, t, j));
+    }
+    p->n = keep;
+    q->n = all - keep;
+    add_child_after(t, p, q, up.get(), append, spares);
+}
+
+KVMODEL_DECL void btree_core::place_child(const btree_type& t, btree_inner* p, std::size_t at_j,
+                                          btree_node* c, std::size_t cnt, void* s) noexcept {
+    std::size_t* pc = counts(p, t);
+    for (std::size_t j = p->n; j > at_j; --j) {
+        link(t, p, j, children(p)[j - 1]);
+        pc[j] = pc[j - 1];
+        t.assign_move(sep(p, t, j), sep(p, t, j - 1));
+    }
+    link(t, p, at_j, c);
+    pc[at_j] = cnt;
+    t.assign_move(sep(p, t, at_j), s);
+    ++p->n;
+}
+
+// Removes child at (and its separator) from p.
+KVMODEL_DECL void btree_core::drop_child(const btree_type& t, btree_inner* p, std::size_t at_j) noexcept {
+    std::size_t* pc = counts(p, t);
+    for (std::size_t j = at_j; j + 1 < p->n; ++j) {
+        link(t, p, j, children(p)[j + 1]);
+        pc[j] = pc[j + 1];
+        t.assign_move(sep(p, t, j), sep(p, t, j + 1));
+    }
+    --p->n;
+    children(p)[p->n] = nullptr;
+    pc[p->n] = 0;
+    t.reset(sep(p, t, p->n));
+    if (at_j == 0)
+        t.reset(sep(p, t, 0)); // the new first child needs no separator
+}
+
+// The separator fix_leaf's even-out will need once values [slot, slot + m)
+// leave l - b's new first value - copied into out while nothing has changed;
+// nothing when no even-out follows. Where copying may throw, an erase makes
+// this copy first and then nothing that can throw: it is all or nothing.
+KVMODEL_DECL void btree_core::even_out_separator(const btree_type& t,
+                                                 const btree_leaf* l,
+                                                 std::size_t slot_at,
+                                                 std::size_t m,
+                                                 btree_temp& out) const {
+    const std::size_t min_leaf = t.leaf_cap / 2 > 0 ? t.leaf_cap / 2 : 1;
+    if (l->parent == nullptr || l->n - m >= min_leaf || size == m)
+        return;
+    const btree_inner* p = l->parent;
+    std::size_t j = sibling_pair(l);
+    const auto* a = static_cast<const btree_leaf*>(children(p)[j - 1]);
+    const auto* b = static_cast<const btree_leaf*>(children(p)[j]);
+    std::size_t na = a->n - (a == l ? m : 0);
+    std::size_t nb = b->n - (b == l ? m : 0);
+    if (na + nb <= t.leaf_cap)
+        return; // they merge
+    // x's i-th value once the run has left l.
+    auto after = [&](const btree_leaf* x, std::size_t i) -> const void* {
+        return at(x, t, x == l && i >= slot_at ? i + m : i);
+    };
+    std::size_t want_a = (na + nb) / 2;
+    out.copy_from(t, na < want_a ? after(b, want_a - na) : after(a, want_a));
+}
+
+KVMODEL_DECL void btree_core::erase_in_leaf(const btree_type& t, btree_leaf* l, std::size_t slot_at, std::size_t m) {
+    btree_temp sep_copy;
+    if (!t.nothrow_copy)
+        even_out_separator(t, l, slot_at, m, sep_copy);
+    if (slot_at < l->n - slot_at - m) {
+        // Fewer values before the gap: they move right, the front frees.
+        t.move_down(at(l, t, m), at(l, t, 0), slot_at);
+        t.vacate(at(l, t, 0), m);
+        l->off += m;
+    } else {
+        t.move_up(at(l, t, slot_at), at(l, t, slot_at + m), l->n - m - slot_at);
+        t.vacate(at(l, t, l->n - m), m);
+    }
+    l->n -= m;
+    if (l->n == 0)
+        l->off = 0;
+    size -= m;
+    if (!t.live_separators)
+        add_counts(t, l, -static_cast<std::ptrdiff_t>(m));
+    if (size == 0) {
+        clear(t);
+        return;
+    }
+    const std::size_t min_leaf = t.leaf_cap / 2 > 0 ? t.leaf_cap / 2 : 1;
+    if (l->n < min_leaf && l->parent != nullptr)
+        fix_leaf(t, l, sep_copy);
+}
+
+KVMODEL_DECL void btree_core::unlink_leaf(const btree_type& t, btree_leaf* l) noexcept {
+    if (l->prev != nullptr)
+        l->prev->next = l->next;
+    else
+        first = l->next;
+    if (l->next != nullptr)
+        l->next->prev = l->prev;
+    else
+        last = l->prev;
+    free_leaf(t, l);
+}
+
+// sep: the even-out's separator when the caller copied it beforehand.
+KVMODEL_DECL void btree_core::fix_leaf(const btree_type& t, btree_leaf* l, btree_temp& sep_copy) {
+    btree_inner* p = l->parent;
+    std::size_t j = sibling_pair(l);
+    auto* a = static_cast<btree_leaf*>(children(p)[j - 1]);
+    auto* b = static_cast<btree_leaf*>(children(p)[j]);
+    compact(t, a);
+    compact(t, b);
+    std::size_t* pc = counts(p, t);
+    if (a->n + b->n <= t.leaf_cap) {
+        t.move_up(slot(a, t, a->n), slot(b, t, 0), b->n);
+        placed(t, a, a->n, a->n + b->n);
+        a->n += b->n;
+        pc[j - 1] += pc[j];
+        drop_child(t, p, j);
+        unlink_leaf(t, b);
+        fix_inner(t, p);
+        return;
+    }
+    // Even the two out; the separator becomes b's new first value.
+    std::size_t total = a->n + b->n;
+    std::size_t want_a = total / 2;
+    if (a->n < want_a) {
+        std::size_t d = want_a - a->n;
+        t.move_up(slot(a, t, a->n), slot(b, t, 0), d);
+        t.move_up(slot(b, t, 0), slot(b, t, d), b->n - d);
+        t.vacate(slot(b, t, b->n - d), d);
+    } else {
+        std::size_t d = a->n - want_a;
+        t.move_down(slot(b, t, d), slot(b, t, 0), b->n);
+        for (std::size_t i = 0; i < d; ++i) {
+            t.move_up(slot(b, t, i), slot(a, t, want_a + i), 1);
+            t.vacate(slot(a, t, want_a + i), 1);
+        }
+    }
+    b->n = total - want_a;
+    a->n = want_a;
+    placed(t, a, 0, a->n); // the moved values, and a few that stayed
+    placed(t, b, 0, b->n);
+    pc[j - 1] = a->n;
+    pc[j] = b->n;
+    if (sep_copy.has())
+        t.assign_move(sep(p, t, j), sep_copy.get());
+    else
+        t.assign(sep(p, t, j), slot(b, t, 0));
+}
+
+KVMODEL_DECL void btree_core::fix_inner(const btree_type& t, btree_inner* x) {
+    if (x->parent == nullptr) {
+        if (x->n == 1) { // the root keeps one child: that child is the root
+            root = children(x)[0];
+            root->parent = nullptr;
+            free_inner(t, x);
+        }
+        return;
+    }
+    if (x->n >= (t.inner_cap + 1) / 2)
+        return;
+    btree_inner* p = x->parent;
+    std::size_t j = sibling_pair(x);
+    auto* a = static_cast<btree_inner*>(children(p)[j - 1]);
+    auto* b = static_cast<btree_inner*>(children(p)[j]);
+    if (a->n + b->n <= t.inner_cap) {
+        // p's separator bounds b's first child on the left.
+        for (std::size_t i = 0; i < b->n; ++i) {
+            link(t, a, a->n + i, children(b)[i]);
+            counts(a, t)[a->n + i] = counts(b, t)[i];
+            t.assign_move(sep(a, t, a->n + i), i == 0 ? sep(p, t, j) : sep(b, t, i));
+        }
+        a->n += b->n;
+        counts(p, t)[j - 1] += counts(p, t)[j];
+        drop_child(t, p, j);
+        free_inner(t, b);
+        fix_inner(t, p);
+        return;
+    }
+    while (a->n + 1 < b->n)
+        rotate_left(t, p, j, a, b);
+    while (b->n + 1 < a->n)
+        rotate_right(t, p, j, a, b);
+}
+
+// b's first child moves to the end of a (b = p's child j).
+KVMODEL_DECL void btree_core::rotate_left(const btree_type& t, btree_inner* p, std::size_t j,
+                                          btree_inner* a, btree_inner* b) {
+    std::size_t c = counts(b, t)[0];
+    link(t, a, a->n, children(b)[0]);
+    counts(a, t)[a->n] = c;
+    t.assign_move(sep(a, t, a->n), sep(p, t, j));
+    ++a->n;
+    t.assign_move(sep(p, t, j), sep(b, t, 1));
+    drop_child(t, b, 0);
+    counts(p, t)[j - 1] += c;
+    counts(p, t)[j] -= c;
+}
+
+// a's last child moves to the front of b.
+KVMODEL_DECL void btree_core::rotate_right(const btree_type& t, btree_inner* p, std::size_t j,
+                                           btree_inner* a, btree_inner* b) {
+    std::size_t la = a->n - 1;
+    std::size_t c = counts(a, t)[la];
+    btree_node* ch = children(a)[la];
+    btree_temp s;
+    s.move_from(t, sep(a, t, la));
+    children(a)[la] = nullptr;
+    counts(a, t)[la] = 0;
+    t.reset(sep(a, t, la));
+    --a->n;
+    // b's old first child gets p's separator; ch's bound moves up to p.
+    for (std::size_t i = b->n; i > 0; --i) {
+        link(t, b, i, children(b)[i - 1]);
+        counts(b, t)[i] = counts(b, t)[i - 1];
+        if (i > 1)
+            t.assign_move(sep(b, t, i), sep(b, t, i - 1));
+    }
+    t.assign_move(sep(b, t, 1), sep(p, t, j));
+    link(t, b, 0, ch);
+    counts(b, t)[0] = c;
+    ++b->n;
+    t.assign_move(sep(p, t, j), s.get());
+    counts(p, t)[j - 1] -= c;
+    counts(p, t)[j] += c;
+}
+
+KVMODEL_DECL void btree_core::append_leaf(btree_leaf* l) noexcept {
+    l->prev = last;
+    if (last != nullptr)
+        last->next = l;
+    else
+        first = l;
+    last = l;
+}
+
+KVMODEL_DECL void btree_core::build_over_leaves(const btree_type& t, std::size_t n) {
+    for (btree_leaf* l = first; l != nullptr; l = l->next)
+        placed(t, l, 0, l->n);
+    if (first == last) { // one leaf: the root
+        root = first;
+        size = n;
+        return;
+    }
+    std::vector<btree_node*> level;
+    for (btree_leaf* l = first; l != nullptr; l = l->next)
+        level.push_back(l);
+    std::vector<btree_inner*> made; // every inner node, freed (not their leaves) on failure
+    try {
+        while (level.size() > 1) {
+            std::size_t groups = (level.size() + t.inner_cap - 1) / t.inner_cap;
+            std::vector<btree_node*> up;
+            up.reserve(groups);
+            made.reserve(made.size() + groups);
+            std::size_t c = 0;
+            for (std::size_t g = 0; g < groups; ++g) {
+                std::size_t take = level.size() / groups + (g < level.size() % groups ? 1 : 0);
+                auto* in = make_inner(t);
+                made.push_back(in);
+                for (std::size_t j = 0; j < take; ++j) {
+                    btree_node* ch = level[c++];
+                    link(t, in, j, ch);
+                    counts(in, t)[j] = count_of(t, ch);
+                    if (j > 0) {
+                        const btree_node* f = ch;
+                        while (!f->leaf)
+                            f = children(static_cast<const btree_inner*>(f))[0];
+                        t.assign(sep(in, t, j), at(static_cast<const btree_leaf*>(f), t, 0));
+                    }
+                }
+                in->n = take;
+                up.push_back(in);
+            }
+            level = std::move(up);
+        }
+    } catch (...) {
+        for (btree_inner* in : made)
+            free_inner(t, in);
+        throw;
+    }
+    root = level.front();
+    size = n;
+}
+
+KVMODEL_DECL std::size_t btree_core::leaf_count() const noexcept {
+    std::size_t k = 0;
+    for (const btree_leaf* l = first; l != nullptr; l = l->next)
+        ++k;
+    return k;
+}
+#endif // KVMODEL_DEFINITIONS
 
 } // namespace kvmodel::detail
