@@ -733,12 +733,10 @@ struct claimed_slot {
 
 inline cdt::map_policy key_ordered() { return cdt::map_ops::policy(map_order::key_ordered); }
 
-
 inline value epoch_value(const bucket_scheme& s, std::uint64_t first_bucket) {
     return value{list{static_cast<std::int64_t>(s.policy), static_cast<std::int64_t>(s.size),
                       static_cast<std::int64_t>(first_bucket)}};
 }
-
 
 // The time of a claim id ([time, ...]); an id of another shape counts
 // as new.
@@ -746,7 +744,6 @@ inline std::int64_t claim_time(const value& id) {
     if (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int()) return id.as_list()[0].as_int();
     return std::numeric_limits<std::int64_t>::max();
 }
-
 
 // What a fence leaves at a slot: [] (an element is [ts, value]).
 inline value hole() { return value{list{}}; }
@@ -758,7 +755,6 @@ inline cdt::map_policy fence_policy() {
                                 cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
 }
 
-
 inline result<std::uint64_t> as_count(const value& v, std::string_view what) {
     if (v.is_nil()) return std::uint64_t{0};
     if (!v.is_int() || v.as_int() < 0)
@@ -766,7 +762,6 @@ inline result<std::uint64_t> as_count(const value& v, std::string_view what) {
                      "bucketed_list: head bin '" + std::string(what) + "' is " + to_string(v)};
     return static_cast<std::uint64_t>(v.as_int());
 }
-
 
 inline result<std::vector<epoch>> parse_epochs(const value& v) {
     std::vector<epoch> out;
@@ -787,7 +782,6 @@ inline result<std::vector<epoch>> parse_epochs(const value& v) {
     return out;
 }
 
-
 inline result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
     std::map<std::uint64_t, std::uint64_t> out;
     if (v.is_nil()) return out;
@@ -799,7 +793,6 @@ inline result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& 
     }
     return out;
 }
-
 
 inline result<head_state> parse_head(const kv::record& r) {
     head_state h;
@@ -822,7 +815,6 @@ inline result<head_state> parse_head(const kv::record& r) {
     return h;
 }
 
-
 inline value pairs_to_map(const value& pairs) {
     map m(map_order::key_ordered);
     if (pairs.is_list())
@@ -833,7 +825,8 @@ inline value pairs_to_map(const value& pairs) {
 
 } // namespace bucketed
 
-KVMODEL_DECL result<void> bucketed_core::validate(const bucket_scheme& s, const bucketed_location& w) {
+KVMODEL_DECL result<void> bucketed_core::validate(const bucket_scheme& s,
+                                                  const bucketed_location& w) {
     if (s.size == 0) return fail(status::parameter_error, "bucketed_list: bucket size 0");
     if (s.policy == bucket_policy::by_bytes && s.size + overhead_bytes >= w.max_record_size)
         return fail(status::parameter_error,
@@ -845,13 +838,15 @@ KVMODEL_DECL result<void> bucketed_core::validate(const bucket_scheme& s, const 
     return {};
 }
 
-KVMODEL_DECL result<std::uint64_t> bucketed_core::append(const std::string& owner, const value& item,
-                                                         std::int64_t ts_ms) {
+KVMODEL_DECL result<std::uint64_t>
+bucketed_core::append(const std::string& owner, const value& item, std::int64_t ts_ms) {
     return append_as(owner, item, ts_ms, next_append_id());
 }
 
-KVMODEL_DECL result<std::uint64_t> bucketed_core::append(const std::string& owner, const value& item,
-                                                         std::int64_t ts_ms, std::string_view append_id) {
+KVMODEL_DECL result<std::uint64_t> bucketed_core::append(const std::string& owner,
+                                                         const value& item,
+                                                         std::int64_t ts_ms,
+                                                         std::string_view append_id) {
     if (append_id.empty() || append_id.size() > max_append_id_bytes)
         return fail(status::parameter_error,
                     "bucketed_list::append: an append id is 1.." + std::to_string(max_append_id_bytes) +
@@ -890,7 +885,8 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_all(const s
 }
 
 KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_range(const std::string& owner,
-                                                                           std::uint64_t first, std::uint64_t last,
+                                                                           std::uint64_t first,
+                                                                           std::uint64_t last,
                                                                            item_sink& sink) const {
     if (m_scheme.policy == bucket_policy::by_time)
         return fail(status::parameter_error,
@@ -903,7 +899,8 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_range(const
 }
 
 KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const std::string& owner,
-                                                                          std::int64_t from_ms, std::int64_t to_ms,
+                                                                          std::int64_t from_ms,
+                                                                          std::int64_t to_ms,
                                                                           item_sink& sink) const {
     std::vector<std::int64_t> days;
     if (m_scheme.policy == bucket_policy::by_time) {
@@ -927,7 +924,8 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const 
     return out;
 }
 
-KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner, std::size_t n,
+KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
+                                                       std::size_t n,
                                                        const std::optional<bucket_cursor>& from,
                                                        item_sink& sink) const {
     if (m_scheme.policy == bucket_policy::by_time) return newest_by_time(owner, n, from, sink);
@@ -958,7 +956,8 @@ KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
     return out;
 }
 
-KVMODEL_DECL result<std::size_t> bucketed_core::drop_older_than(const std::string& owner, std::int64_t before_ms) {
+KVMODEL_DECL result<std::size_t> bucketed_core::drop_older_than(const std::string& owner,
+                                                                std::int64_t before_ms) {
     if (m_scheme.policy == bucket_policy::by_time) {
         auto days = indexed_days(owner);
         if (!days) return days.error();
@@ -982,7 +981,8 @@ KVMODEL_DECL result<std::size_t> bucketed_core::drop_older_than(const std::strin
     return drop_stream_before(stream_of(owner, 0), std::nullopt, before_ms, false);
 }
 
-KVMODEL_DECL result<std::size_t> bucketed_core::keep_newest(const std::string& owner, std::uint64_t keep) {
+KVMODEL_DECL result<std::size_t> bucketed_core::keep_newest(const std::string& owner,
+                                                            std::uint64_t keep) {
     if (m_scheme.policy == bucket_policy::by_time)
         return fail(status::parameter_error, "bucketed_list::keep_newest: use drop_older_than with the time policy");
     stream s = stream_of(owner, 0);
@@ -992,7 +992,8 @@ KVMODEL_DECL result<std::size_t> bucketed_core::keep_newest(const std::string& o
     return drop_stream_before(s, h->claimed - keep, std::nullopt, false);
 }
 
-KVMODEL_DECL result<void> bucketed_core::change_scheme(const std::string& owner, bucket_scheme next) {
+KVMODEL_DECL result<void> bucketed_core::change_scheme(const std::string& owner,
+                                                       bucket_scheme next) {
     auto v = validate(next, m_where);
     if (!v) return v;
     if ((next.policy == bucket_policy::by_time) != (m_scheme.policy == bucket_policy::by_time))
@@ -1022,8 +1023,8 @@ KVMODEL_DECL result<void> bucketed_core::change_scheme(const std::string& owner,
     }
 }
 
-KVMODEL_DECL kv::key bucketed_core::bucket_key(const std::string& owner, std::int64_t day,
-                                               std::uint64_t bucket) const {
+KVMODEL_DECL kv::key
+bucketed_core::bucket_key(const std::string& owner, std::int64_t day, std::uint64_t bucket) const {
     return stream_of(owner, day).bucket(bucket, m_where);
 }
 
@@ -1031,10 +1032,10 @@ KVMODEL_DECL kv::key bucketed_core::head_key(const std::string& owner, std::int6
     return stream_of(owner, day).head;
 }
 
-
 // Claims older than this may leave `claims`.
-KVMODEL_DECL std::int64_t bucketed_core::retention_cutoff() const { return now_ms() - m_where.claim_retention.count(); }
-
+KVMODEL_DECL std::int64_t bucketed_core::retention_cutoff() const {
+    return now_ms() - m_where.claim_retention.count();
+}
 
 KVMODEL_DECL std::int64_t bucketed_core::now_ms() const {
     if (m_where.clock) return m_where.clock();
@@ -1043,9 +1044,11 @@ KVMODEL_DECL std::int64_t bucketed_core::now_ms() const {
         .count();
 }
 
-
 // An append under claim id `id` (see the header comment).
-KVMODEL_DECL result<std::uint64_t> bucketed_core::append_as(const std::string& owner, const value& item, std::int64_t ts_ms, const value& id) {
+KVMODEL_DECL result<std::uint64_t> bucketed_core::append_as(const std::string& owner,
+                                                            const value& item,
+                                                            std::int64_t ts_ms,
+                                                            const value& id) {
     auto stored = encode_stored(ts_ms, item);
     if (!stored) return stored.error();
     if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
@@ -1075,13 +1078,13 @@ KVMODEL_DECL result<std::uint64_t> bucketed_core::append_as(const std::string& o
     return c->slot;
 }
 
-
 // A failed append's claimed slot: fence it ([] unless something is
 // there) so that compaction need not wait for it, and read it back — if
 // the element landed after all (an in-doubt write), the append succeeded.
 // When the fence cannot be written, `failure` stands and compaction
 // fences the hole later.
-KVMODEL_DECL result<std::uint64_t> bucketed_core::release(const stream& s, const claimed_slot& c, const error& failure) const {
+KVMODEL_DECL result<std::uint64_t>
+bucketed_core::release(const stream& s, const claimed_slot& c, const error& failure) const {
     auto r = detail::operate(m_store,
                              s.bucket(c.bucket, m_where),
                              {kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), bucketed::hole(), bucketed::fence_policy())),
@@ -1092,14 +1095,12 @@ KVMODEL_DECL result<std::uint64_t> bucketed_core::release(const stream& s, const
     return failure;
 }
 
-
 // Sets the period head's `listed` flag once the period is indexed.
 KVMODEL_DECL result<void> bucketed_core::mark_listed(const stream& s) const {
     auto r = operate_retried(s.head, {kv::op::write("listed", 1)}, m_where.write);
     if (!r) return r.error();
     return {};
 }
-
 
 // An append id: [Unix ms, 63 random bits] — unique across threads and
 // processes with overwhelming probability, nothing to coordinate, and
@@ -1108,31 +1109,29 @@ KVMODEL_DECL value bucketed_core::next_append_id() const {
     return value{list{now_ms(), static_cast<std::int64_t>(kv::detail::random_bits() >> 1)}};
 }
 
-
-KVMODEL_DECL bucketed::stream bucketed_core::stream_of(const std::string& owner, std::int64_t day) const {
+KVMODEL_DECL bucketed::stream bucketed_core::stream_of(const std::string& owner,
+                                                       std::int64_t day) const {
     std::string prefix = day == 0 ? owner : owner + ":" + std::to_string(day);
     kv::key head(m_where.ns, m_where.head_set, prefix);
     return stream{owner, day, std::move(prefix), std::move(head)};
 }
 
-
 // operate() retried on transient errors (in doubt sticks across the
 // attempts); only for idempotent op lists.
-KVMODEL_DECL result<kv::record> bucketed_core::operate_retried(const kv::key& k, const std::vector<kv::operation>& ops,
-                                   const kv::write_policy& wp) const {
+KVMODEL_DECL result<kv::record> bucketed_core::operate_retried(
+    const kv::key& k, const std::vector<kv::operation>& ops, const kv::write_policy& wp) const {
     return kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::write,
                      [&] { return detail::operate(m_store, k, ops, wp); });
 }
 
-
-KVMODEL_DECL result<kv::record> bucketed_core::write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
-                                 std::uint32_t generation) const {
+KVMODEL_DECL result<kv::record> bucketed_core::write_checked(const kv::key& k,
+                                                             const std::vector<kv::operation>& ops,
+                                                             std::uint32_t generation) const {
     kv::write_policy wp = m_where.write;
     wp.gen = kv::generation_policy::eq;
     wp.generation = generation;
     return detail::operate(m_store, k, ops, wp);
 }
-
 
 KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream& s) const {
     auto r = kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::read,
@@ -1141,9 +1140,8 @@ KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream&
     return bucketed::parse_head(*r);
 }
 
-
-KVMODEL_DECL result<std::vector<bucketed::head_state>> bucketed_core::read_heads(const std::string& owner,
-                                           const std::vector<std::int64_t>& days) const {
+KVMODEL_DECL result<std::vector<bucketed::head_state>>
+bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64_t>& days) const {
     std::vector<kv::key> keys;
     keys.reserve(days.size());
     for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
@@ -1165,9 +1163,9 @@ KVMODEL_DECL result<std::vector<bucketed::head_state>> bucketed_core::read_heads
     return out;
 }
 
-
 // Step 1 of an append: the idempotent slot claim (see the header comment).
-KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s, const value& id) const {
+KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s,
+                                                                 const value& id) const {
     cdt::list_policy unique;
     unique.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
     cdt::map_policy first_only =
@@ -1238,7 +1236,6 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
     return c;
 }
 
-
 // Moves up to claim_window of the oldest ids into `base`: those older
 // than claim_retention (by the id's time), or any once `claims` holds
 // max_claims_factor x claim_window ids (whatever the rate, the head
@@ -1284,10 +1281,10 @@ KVMODEL_DECL void bucketed_core::compact(const stream& s) const {
                         h->generation);
 }
 
-
 // Resolves slots [first, last) of one bucket, fencing the empty ones;
 // returns the first slot not resolved (`last` when all are).
-KVMODEL_DECL std::uint64_t bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
+KVMODEL_DECL std::uint64_t
+bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
     auto got = detail::operate(m_store,
                                bk,
                                {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
@@ -1314,9 +1311,9 @@ KVMODEL_DECL std::uint64_t bucketed_core::fence_holes(const kv::key& bk, std::ui
     return slot;
 }
 
-
 // Step 2 of an append: the idempotent bucket write.
-KVMODEL_DECL result<void> bucketed_core::write_element(const stream& s, const claimed_slot& c, const value& stored) {
+KVMODEL_DECL result<void>
+bucketed_core::write_element(const stream& s, const claimed_slot& c, const value& stored) {
     kv::key bk = s.bucket(c.bucket, m_where);
     std::vector<kv::operation> ops{kv::op::cdt(
         "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, bucketed::key_ordered()))};
@@ -1332,10 +1329,10 @@ KVMODEL_DECL result<void> bucketed_core::write_element(const stream& s, const cl
     return {};
 }
 
-
 // A byte-bounded bucket is full: the next unclaimed slot starts a new
 // bucket, unless another writer already opened one.
-KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s, std::uint64_t full_bucket) {
+KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s,
+                                                          std::uint64_t full_bucket) {
     for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
         auto h = read_head(s);
         if (!h) return h.error();
@@ -1348,7 +1345,6 @@ KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s, std::
     }
     return {}; // busy head: the next writer into the full bucket tries again
 }
-
 
 KVMODEL_DECL result<value> bucketed_core::encode_stored(std::int64_t ts, const value& item) const {
     value stored{list{ts, item}};
@@ -1366,10 +1362,10 @@ KVMODEL_DECL result<value> bucketed_core::encode_stored(std::int64_t ts, const v
     return stored;
 }
 
-
 // --- the time policy's day index in the owner's head.
 
-KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner, std::int64_t day) const {
+KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner,
+                                                   std::int64_t day) const {
     cdt::list_policy p;
     p.order = list_order::ordered;
     p.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
@@ -1379,8 +1375,8 @@ KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner, std
     return {};
 }
 
-
-KVMODEL_DECL result<void> bucketed_core::unindex_day(const std::string& owner, std::int64_t day) const {
+KVMODEL_DECL result<void> bucketed_core::unindex_day(const std::string& owner,
+                                                     std::int64_t day) const {
     auto r = operate_retried(stream_of(owner, 0).head,
                              {kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))},
                              m_where.write);
@@ -1388,8 +1384,8 @@ KVMODEL_DECL result<void> bucketed_core::unindex_day(const std::string& owner, s
     return {};
 }
 
-
-KVMODEL_DECL result<std::vector<std::int64_t>> bucketed_core::indexed_days(const std::string& owner) const {
+KVMODEL_DECL result<std::vector<std::int64_t>>
+bucketed_core::indexed_days(const std::string& owner) const {
     auto r = m_store.get(stream_of(owner, 0).head, m_where.read);
     if (!r) {
         if (r.error().code == status::record_not_found) return std::vector<std::int64_t>{};
@@ -1404,10 +1400,10 @@ KVMODEL_DECL result<std::vector<std::int64_t>> bucketed_core::indexed_days(const
     return days;
 }
 
-
 // --- reads
 
-KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& sink) const {
+KVMODEL_DECL result<std::vector<bucket_element>>
+bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& sink) const {
     std::vector<bucket_element> out;
     const value items = r.value_of("items");
     if (items.is_nil()) return out;
@@ -1426,11 +1422,13 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::decode_bucket(co
     return out;
 }
 
-
 // Elements of slots [first, last) of one stream: ONE batch read of the
 // buckets covering them.
-KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const stream& s, const head_state& h, std::uint64_t first,
-                                        std::uint64_t last, item_sink& sink) const {
+KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const stream& s,
+                                                                           const head_state& h,
+                                                                           std::uint64_t first,
+                                                                           std::uint64_t last,
+                                                                           item_sink& sink) const {
     first = std::max(first, h.trim);
     last = std::min(last, h.claimed);
     std::vector<bucket_element> out;
@@ -1455,9 +1453,11 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const
     return out;
 }
 
-
-KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_days(const std::string& owner, const std::vector<std::int64_t>& days,
-                                       std::optional<std::pair<std::int64_t, std::int64_t>> window, item_sink& sink) const {
+KVMODEL_DECL result<std::vector<bucket_element>>
+bucketed_core::read_days(const std::string& owner,
+                         const std::vector<std::int64_t>& days,
+                         std::optional<std::pair<std::int64_t, std::int64_t>> window,
+                         item_sink& sink) const {
     auto heads = read_heads(owner, days);
     if (!heads) return heads.error();
     std::vector<kv::key> keys;
@@ -1497,10 +1497,13 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_days(const 
     return out;
 }
 
-
 // newest() on the time policy: period by period, newest first; each
 // period visited is read whole and put in time order.
-KVMODEL_DECL result<bucket_page> bucketed_core::newest_by_time(const std::string& owner, std::size_t n, const std::optional<bucket_cursor>& from, item_sink& sink) const {
+KVMODEL_DECL result<bucket_page>
+bucketed_core::newest_by_time(const std::string& owner,
+                              std::size_t n,
+                              const std::optional<bucket_cursor>& from,
+                              item_sink& sink) const {
     bucket_page out;
     if (n == 0) return out;
     auto days = indexed_days(owner);
@@ -1539,14 +1542,15 @@ KVMODEL_DECL result<bucket_page> bucketed_core::newest_by_time(const std::string
     return out;
 }
 
-
 // Drops the buckets of one stream below slot `below` (keep_newest) or
 // whose newest element is older than `before_ms`, oldest first — all of
 // them with whole_stream, else never the last (open) one; then raises
 // the head's trim. Returns the elements dropped.
-KVMODEL_DECL result<std::size_t> bucketed_core::drop_stream_before(const stream& s, std::optional<std::uint64_t> below,
-                                       std::optional<std::int64_t> before_ms,
-                                       bool whole_stream) {
+KVMODEL_DECL result<std::size_t>
+bucketed_core::drop_stream_before(const stream& s,
+                                  std::optional<std::uint64_t> below,
+                                  std::optional<std::int64_t> before_ms,
+                                  bool whole_stream) {
     auto h = read_head(s);
     if (!h) {
         if (h.error().code == status::record_not_found) return std::size_t{0};
