@@ -20,3 +20,7 @@
 #include <kvmodel/cdt/hll_ops.hpp>
 #include <kvmodel/exp/eval.hpp> // registers the expression engine (exp/hook.hpp)
 #include <kvmodel/sim/cluster.hpp>
+#include <kvmodel/patterns/bucketed_list.hpp>
+#include <kvmodel/patterns/capped_map.hpp>
+#include <kvmodel/patterns/leaderboard.hpp>
+#include <kvmodel/patterns/record_pattern.hpp>

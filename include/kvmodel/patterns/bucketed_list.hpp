@@ -111,9 +111,7 @@
 // size trades against read round trips (see `kvmodel size`).
 #pragma once
 
-#include <kvmodel/cdt/list_ops.hpp>
-#include <kvmodel/cdt/map_ops.hpp>
-#include <kvmodel/core/msgpack_size.hpp>
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/key.hpp>
@@ -123,7 +121,7 @@
 #include <kvmodel/kv/retry.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
-#include <kvmodel/patterns/detail/record_pattern.hpp>
+#include <kvmodel/patterns/detail/store_ref.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -324,6 +322,140 @@ constexpr std::int64_t period_ms(time_period p) noexcept {
 /// once (see the header comment for the layout, the claim protocol, holes,
 /// order and costs). change_scheme changes this object's scheme: do not call
 /// it concurrently with other calls on the same object.
+namespace detail {
+
+namespace bucketed { // bucketed_core's internals, defined with its functions
+struct epoch;
+struct stream;
+struct head_state;
+struct claimed_slot;
+} // namespace bucketed
+
+/// An element as bucketed_core reads it: `item` indexes the caller's
+/// decoded items (item_sink).
+struct bucket_element {
+    std::int64_t day = 0;
+    std::uint64_t slot = 0;
+    std::int64_t ts = 0;
+    std::size_t item = 0;
+};
+
+/// Where bucketed_core's reads put the elements' values: decode(items, v)
+/// decodes v as the caller's type and appends it to `items` (a
+/// std::vector<T>); `size` counts them, the index of the next one.
+struct item_sink {
+    void* items = nullptr;
+    result<void> (*decode)(void* items, const value& v) = nullptr;
+    std::size_t size = 0;
+};
+
+/// A newest() page as bucketed_core reads it.
+struct bucket_page {
+    std::vector<bucket_element> items;
+    std::optional<bucket_cursor> next;
+};
+
+/// bucketed_list without its item type: the protocol (claims, buckets,
+/// fences, compaction, retention, reads) on encoded items and a type-erased
+/// store; bucketed_list<Store, T> encodes, decodes and forwards. Compiled
+/// once with kvmodel::compiled.
+class bucketed_core {
+public:
+    static constexpr std::size_t max_append_id_bytes = 256;
+
+    /// `where.retry` already on the store's clock (kv::retry_timing).
+    bucketed_core(store_ref store, bucket_scheme scheme, bucketed_location where)
+        : m_store(store)
+        , m_scheme(scheme)
+        , m_where(std::move(where)) {}
+
+    KVMODEL_DECL static result<void> validate(const bucket_scheme& s, const bucketed_location& w);
+
+    const bucket_scheme& scheme() const noexcept { return m_scheme; }
+    const bucketed_location& location() const noexcept { return m_where; }
+
+    /// append() of an encoded item under a generated append id.
+    KVMODEL_DECL result<std::uint64_t> append(const std::string& owner, const value& item, std::int64_t ts_ms);
+    /// append() of an encoded item under the caller's append id.
+    KVMODEL_DECL result<std::uint64_t> append(const std::string& owner, const value& item, std::int64_t ts_ms,
+                                              std::string_view append_id);
+    KVMODEL_DECL result<std::uint64_t> count(const std::string& owner) const;
+    KVMODEL_DECL result<std::vector<bucket_element>> read_all(const std::string& owner, item_sink& sink) const;
+    KVMODEL_DECL result<std::vector<bucket_element>> read_range(const std::string& owner, std::uint64_t first,
+                                                                std::uint64_t last, item_sink& sink) const;
+    KVMODEL_DECL result<std::vector<bucket_element>> read_time(const std::string& owner, std::int64_t from_ms,
+                                                               std::int64_t to_ms, item_sink& sink) const;
+    KVMODEL_DECL result<bucket_page> newest(const std::string& owner, std::size_t n,
+                                            const std::optional<bucket_cursor>& from, item_sink& sink) const;
+    KVMODEL_DECL result<std::size_t> drop_older_than(const std::string& owner, std::int64_t before_ms);
+    KVMODEL_DECL result<std::size_t> keep_newest(const std::string& owner, std::uint64_t keep);
+    KVMODEL_DECL result<void> change_scheme(const std::string& owner, bucket_scheme next);
+    KVMODEL_DECL kv::key bucket_key(const std::string& owner, std::int64_t day, std::uint64_t bucket) const;
+    KVMODEL_DECL kv::key head_key(const std::string& owner, std::int64_t day) const;
+
+private:
+    static constexpr std::size_t overhead_bytes = 1024; // record header, bins, map headers
+    // `claims` past max_claims_factor x claim_window ids: compaction fences
+    // holes however young.
+    static constexpr std::size_t max_claims_factor = 4;
+    static constexpr std::size_t max_days_per_read = 24 * 366;
+
+    using epoch = bucketed::epoch;
+    using stream = bucketed::stream;
+    using head_state = bucketed::head_state;
+    using claimed_slot = bucketed::claimed_slot;
+
+    KVMODEL_DECL std::int64_t retention_cutoff() const;
+    KVMODEL_DECL std::int64_t now_ms() const;
+    KVMODEL_DECL result<std::uint64_t> append_as(const std::string& owner, const value& item, std::int64_t ts_ms,
+                                                 const value& id);
+    KVMODEL_DECL result<std::uint64_t> release(const stream& s, const claimed_slot& c, const error& failure) const;
+    KVMODEL_DECL result<void> mark_listed(const stream& s) const;
+    KVMODEL_DECL value next_append_id() const;
+    KVMODEL_DECL stream stream_of(const std::string& owner, std::int64_t day) const;
+    KVMODEL_DECL result<kv::record> operate_retried(const kv::key& k, const std::vector<kv::operation>& ops,
+                                                    const kv::write_policy& wp) const;
+    KVMODEL_DECL result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
+                                                  std::uint32_t generation) const;
+    KVMODEL_DECL result<head_state> read_head(const stream& s) const;
+    KVMODEL_DECL result<std::vector<head_state>> read_heads(const std::string& owner,
+                                                            const std::vector<std::int64_t>& days) const;
+    KVMODEL_DECL result<claimed_slot> claim(const stream& s, const value& id) const;
+    KVMODEL_DECL void compact(const stream& s) const;
+    KVMODEL_DECL std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const;
+    KVMODEL_DECL result<void> write_element(const stream& s, const claimed_slot& c, const value& stored);
+    KVMODEL_DECL result<void> open_next_bucket(const stream& s, std::uint64_t full_bucket);
+    KVMODEL_DECL result<value> encode_stored(std::int64_t ts, const value& item) const;
+    KVMODEL_DECL result<void> index_day(const std::string& owner, std::int64_t day) const;
+    KVMODEL_DECL result<void> unindex_day(const std::string& owner, std::int64_t day) const;
+    KVMODEL_DECL result<std::vector<std::int64_t>> indexed_days(const std::string& owner) const;
+    KVMODEL_DECL result<std::vector<bucket_element>> decode_bucket(const kv::record& r, std::int64_t day,
+                                                                   item_sink& sink) const;
+    KVMODEL_DECL result<std::vector<bucket_element>> read_slots(const stream& s, const head_state& h,
+                                                                std::uint64_t first, std::uint64_t last,
+                                                                item_sink& sink) const;
+    KVMODEL_DECL result<std::vector<bucket_element>>
+    read_days(const std::string& owner, const std::vector<std::int64_t>& days,
+              std::optional<std::pair<std::int64_t, std::int64_t>> window, item_sink& sink) const;
+    KVMODEL_DECL result<bucket_page> newest_by_time(const std::string& owner, std::size_t n,
+                                                    const std::optional<bucket_cursor>& from,
+                                                    item_sink& sink) const;
+    KVMODEL_DECL result<std::size_t> drop_stream_before(const stream& s, std::optional<std::uint64_t> below,
+                                                        std::optional<std::int64_t> before_ms,
+                                                        bool whole_stream = false);
+
+    store_ref m_store;
+    bucket_scheme m_scheme;
+    bucketed_location m_where;
+};
+
+} // namespace detail
+
+/// An unbounded per-owner list of `T` split over bucket records, appended
+/// without locks: several objects or processes may append to one owner at
+/// once (see the header comment for the layout, the claim protocol, holes,
+/// order and costs). change_scheme changes this object's scheme: do not call
+/// it concurrently with other calls on the same object.
 template <kv::kv_store Store, encodable T>
 class bucketed_list {
 public:
@@ -352,36 +484,23 @@ public:
     /// PARAMETER_ERROR-free construction; a scheme of size 0 is a broken
     /// precondition (validate() reports it as a status first).
     bucketed_list(Store& store, bucket_scheme scheme, bucketed_location where = {})
-        : m_store(&store)
-        , m_scheme(scheme)
-        , m_where(std::move(where)) {
-        KVMODEL_ASSERT(validate(m_scheme, m_where).has_value());
-        m_where.retry = kv::retry_timing(store, std::move(m_where.retry));
-    }
+        : m_core(detail::store_ref(store), scheme, on_clock_of(store, scheme, std::move(where))) {}
 
     /// PARAMETER_ERROR when the scheme cannot work: size 0, or a byte budget
     /// that leaves no room under max-record-size.
     static result<void> validate(const bucket_scheme& s, const bucketed_location& w) {
-        if (s.size == 0) return fail(status::parameter_error, "bucketed_list: bucket size 0");
-        if (s.policy == bucket_policy::by_bytes && s.size + overhead_bytes >= w.max_record_size)
-            return fail(status::parameter_error,
-                        "bucketed_list: byte budget " + std::to_string(s.size) +
-                            " leaves no headroom under max-record-size " +
-                            std::to_string(w.max_record_size));
-        if (w.claim_window == 0 || w.max_attempts == 0)
-            return fail(status::parameter_error, "bucketed_list: claim_window and max_attempts must be > 0");
-        return {};
+        return detail::bucketed_core::validate(s, w);
     }
 
     /// The scheme new appends use (change_scheme changes it). O(1).
-    const bucket_scheme& scheme() const noexcept { return m_scheme; }
+    const bucket_scheme& scheme() const noexcept { return m_core.scheme(); }
     /// Where the list lives and how it retries. O(1).
-    const bucketed_location& location() const noexcept { return m_where; }
+    const bucketed_location& location() const noexcept { return m_core.location(); }
 
     /// Appends one element with its timestamp (ms); returns its slot.
     /// Two round trips (three when it opens a bucket or compacts claims).
     result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms) {
-        return append_as(owner, item, ts_ms, next_append_id());
+        return m_core.append(owner, codec<T>::encode(item), ts_ms);
     }
 
     /// Appends one element under the caller's own append id: appending again
@@ -398,17 +517,12 @@ public:
     /// PARAMETER_ERROR.
     result<std::uint64_t> append(const std::string& owner, const T& item, std::int64_t ts_ms,
                                  std::string_view append_id) {
-        if (append_id.empty() || append_id.size() > max_append_id_bytes)
-            return fail(status::parameter_error,
-                        "bucketed_list::append: an append id is 1.." + std::to_string(max_append_id_bytes) +
-                            " bytes, not " + std::to_string(append_id.size()));
-        // [time, string]: never equal to a generated id, [time, integer].
-        return append_as(owner, item, ts_ms, value{list{ts_ms, std::string(append_id)}});
+        return m_core.append(owner, codec<T>::encode(item), ts_ms, append_id);
     }
 
     /// The longest caller append id (claims keep up to 4 x claim_window ids
     /// in the head record).
-    static constexpr std::size_t max_append_id_bytes = 256;
+    static constexpr std::size_t max_append_id_bytes = detail::bucketed_core::max_append_id_bytes;
 
     /// Appends elements one after another (each is an append()); returns
     /// their slots. On an error the elements before it are stored (the
@@ -428,50 +542,23 @@ public:
     /// Claimed slots of the owner (for the time policy: of every indexed
     /// day), including trimmed ones and holes; 0 for an owner with none. One
     /// round trip (plus one batch for the time policy).
-    result<std::uint64_t> count(const std::string& owner) const {
-        if (m_scheme.policy == bucket_policy::by_time) {
-            auto days = indexed_days(owner);
-            if (!days) return days.error();
-            auto heads = read_heads(owner, *days);
-            if (!heads) return heads.error();
-            std::uint64_t n = 0;
-            for (const head_state& h : *heads) n += h.claimed;
-            return n;
-        }
-        auto h = read_head(stream_of(owner, 0));
-        if (!h) {
-            if (h.error().code == status::record_not_found) return std::uint64_t{0}; // as read_all: no list yet
-            return h.error();
-        }
-        return h->claimed;
-    }
+    result<std::uint64_t> count(const std::string& owner) const { return m_core.count(owner); }
 
     /// Every live element in arrival order (slot order; with the time
     /// policy period by period, each in slot order — read_time gives time
     /// order): the head, then ONE batch read of every bucket (time policy:
     /// one batch of day heads, one of buckets).
     result<std::vector<element>> read_all(const std::string& owner) const {
-        std::vector<std::int64_t> days{0};
-        if (m_scheme.policy == bucket_policy::by_time) {
-            auto d = indexed_days(owner);
-            if (!d) return d.error();
-            days = *d;
-        }
-        return read_days(owner, days, std::nullopt);
+        decoded d;
+        return d.elements(m_core.read_all(owner, d.sink));
     }
 
     /// Elements with first <= slot < last in arrival (slot) order (count and
     /// byte policies). Two round trips.
     result<std::vector<element>> read_range(const std::string& owner, std::uint64_t first,
                                             std::uint64_t last) const {
-        if (m_scheme.policy == bucket_policy::by_time)
-            return fail(status::parameter_error,
-                        "bucketed_list::read_range: the time policy has one slot range per day; "
-                        "use read_time");
-        stream s = stream_of(owner, 0);
-        auto h = read_head(s);
-        if (!h) return h.error();
-        return read_slots(s, *h, first, last);
+        decoded d;
+        return d.elements(m_core.read_range(owner, first, last, d.sink));
     }
 
     /// Elements with from <= ts < to in time order: oldest timestamp first,
@@ -480,24 +567,8 @@ public:
     /// read_all filtered (their buckets are not keyed by time).
     result<std::vector<element>> read_time(const std::string& owner, std::int64_t from_ms,
                                            std::int64_t to_ms) const {
-        std::vector<std::int64_t> days;
-        if (m_scheme.policy == bucket_policy::by_time) {
-            if (to_ms <= from_ms) return std::vector<element>{};
-            const time_period per = m_scheme.period;
-            for (std::int64_t d = period_of(std::max<std::int64_t>(from_ms, 0), per); d <= period_of(to_ms - 1, per);
-                 d = period_of(period_start_ms(d, per) + period_ms(per), per)) {
-                days.push_back(d);
-                if (days.size() > max_days_per_read)
-                    return fail(status::parameter_error,
-                                "bucketed_list::read_time: more than " +
-                                    std::to_string(max_days_per_read) + " periods in one read");
-            }
-        } else {
-            days.push_back(0);
-        }
-        auto out = read_days(owner, days, std::pair{from_ms, to_ms});
-        if (out) std::stable_sort(out->begin(), out->end(), [](const element& a, const element& b) { return a.ts < b.ts; });
-        return out;
+        decoded d;
+        return d.elements(m_core.read_time(owner, from_ms, to_ms, d.sink));
     }
 
     /// The newest n elements, newest first, from `from` (or the newest) on.
@@ -509,854 +580,1051 @@ public:
     /// per page whatever the total size.
     result<page> newest(const std::string& owner, std::size_t n,
                         std::optional<bucket_cursor> from = std::nullopt) const {
-        if (m_scheme.policy == bucket_policy::by_time) return newest_by_time(owner, n, from);
-        page out;
-        if (n == 0) return out;
-        stream s = stream_of(owner, 0);
-        auto h = read_head(s);
-        if (!h) {
-            if (h.error().code == status::record_not_found) return out;
-            return h.error();
-        }
-        std::uint64_t upper = h->claimed;
-        if (from) upper = std::min(upper, from->before());
-        // Holes (claimed, never written) make a window come back short:
-        // widen it until the page is full or the stream is exhausted.
-        while (out.items.size() < n && upper > h->trim) {
-            std::uint64_t want = n - out.items.size();
-            std::uint64_t lo = upper - std::min(upper - h->trim, want);
-            auto got = read_slots(s, *h, lo, upper);
-            if (!got) return got.error();
-            for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
-                out.items.push_back(*it);
-                lo = it->slot;
-            }
-            upper = lo;
-        }
-        if (out.items.size() >= n && out.items.back().slot > h->trim) out.next = bucket_cursor(0, out.items.back().slot);
-        return out;
+        decoded d;
+        auto p = m_core.newest(owner, n, from, d.sink);
+        if (!p) return p.error();
+        auto items = d.elements(std::move(p->items));
+        return page{std::move(*items), std::move(p->next)};
     }
 
     /// Retention: drops whole buckets whose newest element is older than
     /// `before_ms` (oldest first, stopping at the first bucket to keep);
     /// returns how many elements were dropped with them.
     result<std::size_t> drop_older_than(const std::string& owner, std::int64_t before_ms) {
-        if (m_scheme.policy == bucket_policy::by_time) {
-            auto days = indexed_days(owner);
-            if (!days) return days.error();
-            std::size_t dropped = 0;
-            for (std::int64_t day : *days) {
-                if (period_start_ms(day, m_scheme.period) + period_ms(m_scheme.period) > before_ms) break;
-                // A day that ended before the cutoff goes whole, its last
-                // bucket too. Its head forgets it is listed first, so that a
-                // late append into it from now on indexes it again.
-                stream s = stream_of(owner, day);
-                if (auto c = operate_retried(s.head, {kv::op::write("listed", 0)}, m_where.write); !c)
-                    return c.error();
-                auto r = drop_stream_before(s, std::nullopt, std::nullopt, true);
-                if (!r) return r.error();
-                dropped += *r;
-                auto u = unindex_day(owner, day);
-                if (!u) return u.error();
-            }
-            return dropped;
-        }
-        return drop_stream_before(stream_of(owner, 0), std::nullopt, before_ms);
+        return m_core.drop_older_than(owner, before_ms);
     }
 
     /// Retention: drops whole buckets holding only elements older than the
     /// newest `keep` (count and byte policies); returns elements dropped.
     result<std::size_t> keep_newest(const std::string& owner, std::uint64_t keep) {
-        if (m_scheme.policy == bucket_policy::by_time)
-            return fail(status::parameter_error,
-                        "bucketed_list::keep_newest: use drop_older_than with the time policy");
-        stream s = stream_of(owner, 0);
-        auto h = read_head(s);
-        if (!h) return h.error();
-        if (h->claimed <= keep) return std::size_t{0};
-        return drop_stream_before(s, h->claimed - keep, std::nullopt);
+        return m_core.keep_newest(owner, keep);
     }
 
     /// Changes the scheme of the owner's list from the next unclaimed slot
     /// on (a new epoch); old buckets keep theirs, cursors stay valid. With
     /// the time policy the new scheme applies to days not yet started.
     result<void> change_scheme(const std::string& owner, bucket_scheme next) {
-        auto v = validate(next, m_where);
-        if (!v) return v;
-        if ((next.policy == bucket_policy::by_time) != (m_scheme.policy == bucket_policy::by_time))
-            return fail(status::parameter_error,
-                        "bucketed_list::change_scheme: cannot switch between time and slot bucketing");
-        m_scheme = next;
-        if (next.policy == bucket_policy::by_time) return {};
-        stream s = stream_of(owner, 0);
-        for (std::uint32_t attempt = 0;; ++attempt) {
-            auto h = read_head(s);
-            if (!h) {
-                if (h.error().code == status::record_not_found) return {}; // first append records it
-                return h.error();
-            }
-            std::uint64_t first_bucket = h->next_bucket();
-            std::vector<kv::operation> ops{
-                kv::op::cdt("epochs", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
-                                                        epoch_value(next, first_bucket), key_ordered()))};
-            if (next.policy == bucket_policy::by_bytes)
-                ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
-                                                                      static_cast<std::int64_t>(first_bucket),
-                                                                      key_ordered())));
-            auto r = write_checked(s.head, ops, h->generation);
-            if (r) return {};
-            if (r.error().code != status::generation_error || attempt + 1 >= m_where.max_attempts)
-                return r.error();
-        }
+        return m_core.change_scheme(owner, next);
     }
 
     /// The key of a bucket record (for tests and tools).
     kv::key bucket_key(const std::string& owner, std::int64_t day, std::uint64_t bucket) const {
-        return stream_of(owner, day).bucket(bucket, m_where);
+        return m_core.bucket_key(owner, day, bucket);
     }
     /// The key of a stream's head record.
-    kv::key head_key(const std::string& owner, std::int64_t day = 0) const {
-        return stream_of(owner, day).head;
-    }
+    kv::key head_key(const std::string& owner, std::int64_t day = 0) const { return m_core.head_key(owner, day); }
 
 private:
-    static constexpr std::size_t overhead_bytes = 1024; // record header, bins, map headers
-    // `claims` past max_claims_factor x claim_window ids: compaction fences
-    // holes however young.
-    static constexpr std::size_t max_claims_factor = 4;
-    static constexpr std::size_t max_days_per_read = 24 * 366;
+    static bucketed_location on_clock_of(Store& store, const bucket_scheme& scheme, bucketed_location where) {
+        KVMODEL_ASSERT(validate(scheme, where).has_value());
+        where.retry = kv::retry_timing(store, std::move(where.retry));
+        return where;
+    }
 
-    struct epoch {
-        std::uint64_t first_slot = 0;
-        bucket_policy policy = bucket_policy::by_count;
-        std::uint64_t size = 0;
-        std::uint64_t first_bucket = 0;
-    };
+    // The items one read decodes, and its elements built from them.
+    struct decoded {
+        std::vector<T> items;
+        detail::item_sink sink{&items, &decode_into};
 
-    // One stream: a head and its buckets.
-    struct stream {
-        std::string owner;
-        std::int64_t day = 0;
-        std::string prefix; // "owner" or "owner:<period>"
-        kv::key head;
-
-        kv::key bucket(std::uint64_t b, const bucketed_location& w) const {
-            std::string name = prefix + ":" + std::to_string(b + 1);
-            if (w.hash_bucket_keys) {
-                kv::key plain(w.ns, w.bucket_set, name);
-                static constexpr char hex[] = "0123456789abcdef";
-                std::string h;
-                for (std::uint8_t x : plain.digest()) {
-                    h += hex[x >> 4];
-                    h += hex[x & 15];
-                }
-                name = std::move(h);
-            }
-            return kv::key(w.ns, w.bucket_set, std::move(name));
+        static result<void> decode_into(void* items, const value& v) {
+            auto x = codec<T>::decode(v);
+            if (!x) return x.error();
+            static_cast<std::vector<T>*>(items)->push_back(std::move(x).value());
+            return {};
         }
-    };
-
-    // What a head says.
-    struct head_state {
-        std::uint64_t claimed = 0;
-        std::uint64_t trim = 0;
-        std::vector<epoch> epochs;
-        std::map<std::uint64_t, std::uint64_t> starts; // first slot -> bucket
-        std::uint32_t generation = 0;
-
-        const epoch* epoch_of(std::uint64_t slot) const {
-            const epoch* e = nullptr;
-            for (const epoch& x : epochs)
-                if (x.first_slot <= slot) e = &x;
-            return e;
-        }
-        std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
-            const epoch* e = epoch_of(slot);
-            if (e == nullptr) return std::nullopt;
-            if (e->policy != bucket_policy::by_bytes)
-                return e->first_bucket + (slot - e->first_slot) / e->size;
-            auto it = starts.upper_bound(slot);
-            if (it == starts.begin()) return e->first_bucket;
-            --it;
-            return it->first >= e->first_slot ? it->second : e->first_bucket;
-        }
-        std::uint64_t next_bucket() const {
-            if (claimed == 0 && epochs.empty()) return 0;
-            auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
-            std::uint64_t b = last ? *last + 1 : 0;
-            for (const auto& [slot, bucket] : starts) b = std::max(b, bucket + 1);
-            return b;
-        }
-    };
-
-    struct claimed_slot {
-        std::uint64_t slot = 0;
-        std::uint64_t bucket = 0;
-        bool by_bytes = false;
-        std::uint64_t claims_len = 0;
-        std::uint64_t trim = 0;
-        bool listed = false; // time policy: the period is in the owner's index
-    };
-
-    static cdt::map_policy key_ordered() { return cdt::map_ops::policy(map_order::key_ordered); }
-
-    static value epoch_value(const bucket_scheme& s, std::uint64_t first_bucket) {
-        return value{list{static_cast<std::int64_t>(s.policy), static_cast<std::int64_t>(s.size),
-                          static_cast<std::int64_t>(first_bucket)}};
-    }
-
-    // The time of a claim id ([time, ...]); an id of another shape counts
-    // as new.
-    static std::int64_t claim_time(const value& id) {
-        if (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int()) return id.as_list()[0].as_int();
-        return std::numeric_limits<std::int64_t>::max();
-    }
-
-    // Claims older than this may leave `claims`.
-    std::int64_t retention_cutoff() const { return now_ms() - m_where.claim_retention.count(); }
-
-    std::int64_t now_ms() const {
-        if (m_where.clock) return m_where.clock();
-        return std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    }
-
-    // An append under claim id `id` (see the header comment).
-    result<std::uint64_t> append_as(const std::string& owner, const T& item, std::int64_t ts_ms, const value& id) {
-        auto stored = encode_stored(ts_ms, item);
-        if (!stored) return stored.error();
-        if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
-            return fail(status::parameter_error,
-                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 1970..9999");
-        std::int64_t day = m_scheme.policy == bucket_policy::by_time ? period_of(ts_ms, m_scheme.period) : 0;
-        if (day < 0)
-            return fail(status::parameter_error,
-                        "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
-        stream s = stream_of(owner, day);
-        auto c = claim(s, id);
-        if (!c) return c.error();
-        // A retry under an id whose slot retention has since dropped: the
-        // element was dropped with it (writing it now would hide it below
-        // the trim).
-        if (c->slot < c->trim) return c->slot;
-        // The period index rule (header comment): index before writing.
-        if (day != 0 && !c->listed) {
-            auto d = index_day(owner, day);
-            if (d) d = mark_listed(s);
-            // The claim is applied: whatever fails from here leaves the call
-            // in doubt (a retry with the same id finds the slot).
-            if (!d) return release(s, *c, kv::after_applied(d.error()));
-        }
-        auto w = write_element(s, *c, *stored);
-        if (!w) return release(s, *c, kv::after_applied(w.error()));
-        return c->slot;
-    }
-
-    // A failed append's claimed slot: fence it ([] unless something is
-    // there) so that compaction need not wait for it, and read it back — if
-    // the element landed after all (an in-doubt write), the append succeeded.
-    // When the fence cannot be written, `failure` stands and compaction
-    // fences the hole later.
-    result<std::uint64_t> release(const stream& s, const claimed_slot& c, const error& failure) const {
-        auto r = detail::operate(*m_store,
-                                 s.bucket(c.bucket, m_where),
-                                 {kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), hole(), fence_policy())),
-                                  kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
-                                                                                cdt::return_type::value))},
-                                 m_where.write);
-        if (r && r->results.size() == 2 && is_element(r->results[1])) return c.slot;
-        return failure;
-    }
-
-    // What a fence leaves at a slot: [] (an element is [ts, value]).
-    static value hole() { return value{list{}}; }
-    static bool is_element(const value& v) { return v.is_list() && !v.as_list().empty(); }
-    static cdt::map_policy fence_policy() {
-        return cdt::map_ops::policy(map_order::key_ordered,
-                                    cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
-    }
-
-    // Sets the period head's `listed` flag once the period is indexed.
-    result<void> mark_listed(const stream& s) const {
-        auto r = operate_retried(s.head, {kv::op::write("listed", 1)}, m_where.write);
-        if (!r) return r.error();
-        return {};
-    }
-
-    // An append id: [Unix ms, 63 random bits] — unique across threads and
-    // processes with overwhelming probability, nothing to coordinate, and
-    // its time tells a reader of the head when a claim was made.
-    value next_append_id() const {
-        return value{list{now_ms(), static_cast<std::int64_t>(kv::detail::random_bits() >> 1)}};
-    }
-
-    stream stream_of(const std::string& owner, std::int64_t day) const {
-        std::string prefix = day == 0 ? owner : owner + ":" + std::to_string(day);
-        kv::key head(m_where.ns, m_where.head_set, prefix);
-        return stream{owner, day, std::move(prefix), std::move(head)};
-    }
-
-    // operate() retried on transient errors (in doubt sticks across the
-    // attempts); only for idempotent op lists.
-    result<kv::record> operate_retried(const kv::key& k, const std::vector<kv::operation>& ops,
-                                       const kv::write_policy& wp) const {
-        return kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::write,
-                         [&] { return detail::operate(*m_store, k, ops, wp); });
-    }
-
-    result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
-                                     std::uint32_t generation) const {
-        kv::write_policy wp = m_where.write;
-        wp.gen = kv::generation_policy::eq;
-        wp.generation = generation;
-        return detail::operate(*m_store, k, ops, wp);
-    }
-
-    static result<std::uint64_t> as_count(const value& v, std::string_view what) {
-        if (v.is_nil()) return std::uint64_t{0};
-        if (!v.is_int() || v.as_int() < 0)
-            return error{status::parameter_error,
-                         "bucketed_list: head bin '" + std::string(what) + "' is " + to_string(v)};
-        return static_cast<std::uint64_t>(v.as_int());
-    }
-
-    static result<std::vector<epoch>> parse_epochs(const value& v) {
-        std::vector<epoch> out;
-        if (v.is_nil()) return out;
-        if (!v.is_map()) return error{status::parameter_error, "bucketed_list: epochs is " + to_string(v)};
-        for (const map_entry& e : v.as_map()) {
-            const value& x = e.val;
-            if (!e.key.is_int() || e.key.as_int() < 0 || !x.is_list() || x.as_list().size() != 3 ||
-                !x.as_list()[0].is_int() || !x.as_list()[1].is_int() || !x.as_list()[2].is_int() ||
-                x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
-                x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
-                return error{status::parameter_error, "bucketed_list: malformed epoch " + to_string(x)};
-            out.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
-                                static_cast<bucket_policy>(x.as_list()[0].as_int()),
-                                static_cast<std::uint64_t>(x.as_list()[1].as_int()),
-                                static_cast<std::uint64_t>(x.as_list()[2].as_int())});
-        }
-        return out;
-    }
-
-    static result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
-        std::map<std::uint64_t, std::uint64_t> out;
-        if (v.is_nil()) return out;
-        if (!v.is_map()) return error{status::parameter_error, "bucketed_list: starts is " + to_string(v)};
-        for (const map_entry& e : v.as_map()) {
-            if (!e.key.is_int() || !e.val.is_int() || e.key.as_int() < 0 || e.val.as_int() < 0)
-                return error{status::parameter_error, "bucketed_list: malformed start " + to_string(e.val)};
-            out[static_cast<std::uint64_t>(e.key.as_int())] = static_cast<std::uint64_t>(e.val.as_int());
-        }
-        return out;
-    }
-
-    static result<head_state> parse_head(const kv::record& r) {
-        head_state h;
-        auto base = as_count(r.value_of("base"), "base");
-        if (!base) return base.error();
-        const value claims = r.value_of("claims");
-        if (!claims.is_nil() && !claims.is_list())
-            return error{status::parameter_error, "bucketed_list: claims is " + to_string(claims)};
-        h.claimed = *base + (claims.is_list() ? claims.as_list().size() : 0);
-        auto trim = as_count(r.value_of("trim"), "trim");
-        if (!trim) return trim.error();
-        h.trim = *trim;
-        auto epochs = parse_epochs(r.value_of("epochs"));
-        if (!epochs) return epochs.error();
-        h.epochs = std::move(*epochs);
-        auto starts = parse_starts(r.value_of("starts"));
-        if (!starts) return starts.error();
-        h.starts = std::move(*starts);
-        h.generation = r.generation;
-        return h;
-    }
-
-    result<head_state> read_head(const stream& s) const {
-        auto r = kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::read,
-                           [&] { return m_store->get(s.head, m_where.read); });
-        if (!r) return r.error();
-        return parse_head(*r);
-    }
-
-    result<std::vector<head_state>> read_heads(const std::string& owner,
-                                               const std::vector<std::int64_t>& days) const {
-        std::vector<kv::key> keys;
-        keys.reserve(days.size());
-        for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
-        auto rs = kv::batch_get(*m_store, std::span<const kv::key>(keys), m_where.read);
-        std::vector<head_state> out;
-        out.reserve(rs.size());
-        for (auto& r : rs) {
-            if (!r) {
-                if (r.error().code == status::record_not_found) {
-                    out.emplace_back();
-                    continue;
-                }
-                return r.error();
-            }
-            auto h = parse_head(*r);
-            if (!h) return h.error();
-            out.push_back(std::move(*h));
-        }
-        return out;
-    }
-
-    // Step 1 of an append: the idempotent slot claim (see the header comment).
-    result<claimed_slot> claim(const stream& s, const value& id) const {
-        cdt::list_policy unique;
-        unique.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-        cdt::map_policy first_only =
-            cdt::map_ops::policy(map_order::key_ordered,
-                                 cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
-        std::vector<kv::operation> ops{
-            kv::op::cdt("claims", cdt::list_ops::append(id, unique)),
-            kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)),
-            kv::op::read("base"),
-            // The first claim of a stream records its scheme; later ones keep it.
-            kv::op::cdt("epochs", cdt::map_ops::put(0, epoch_value(m_scheme, 0), first_only)),
-            kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
-                                                                   cdt::return_type::key_value)),
-            kv::op::read("trim"),
-            kv::op::read("listed"),
-            // The oldest claim: whether compaction has anything to move yet.
-            kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)),
-        };
-        if (m_scheme.policy == bucket_policy::by_bytes)
-            ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
-        ops.push_back(kv::op::cdt("starts", cdt::map_ops::get_by_index_range(-1, 1, cdt::return_type::key_value)));
-        auto r = operate_retried(s.head, ops, m_where.write);
-        if (!r) return r.error();
-        const std::vector<value>& res = r->results;
-        if (res.size() != ops.size() || !res[1].is_list() || res[1].as_list().size() != 1 ||
-            !res[1].as_list()[0].is_int())
-            return error{status::parameter_error, "bucketed_list: unexpected claim result"};
-        auto base = as_count(res[2], "base");
-        if (!base) return base.error();
-        claimed_slot c;
-        c.claims_len = static_cast<std::uint64_t>(res[0].is_int() ? res[0].as_int() : 0);
-        c.slot = *base + static_cast<std::uint64_t>(res[1].as_list()[0].as_int());
-        auto trim = as_count(res[5], "trim");
-        if (!trim) return trim.error();
-        c.trim = *trim;
-        c.listed = res[6].is_int() && res[6].as_int() == 1;
-        // Rebuild the part of the head the claim read.
-        head_state h;
-        value epochs_map = pairs_to_map(res[4]);
-        auto epochs = parse_epochs(epochs_map);
-        if (!epochs) return epochs.error();
-        h.epochs = std::move(*epochs);
-        auto starts = parse_starts(pairs_to_map(res.back()));
-        if (!starts) return starts.error();
-        h.starts = std::move(*starts);
-        if (!h.starts.empty() && h.starts.begin()->first > c.slot) {
-            // A retried claim after later byte buckets opened: the start at or
-            // below the slot, not the last one (which would misplace it).
-            auto below = operate_retried(s.head,
-                                         {kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
-                                                                    static_cast<std::int64_t>(c.slot + 1), -1, 1,
-                                                                    cdt::return_type::key_value))},
-                                         m_where.write);
-            if (!below) return below.error();
-            auto at = parse_starts(pairs_to_map(below->results[0]));
-            if (!at) return at.error();
-            h.starts = std::move(*at);
-        }
-        const epoch* e = h.epoch_of(c.slot);
-        if (e == nullptr) return error{status::parameter_error, "bucketed_list: no epoch covers the claimed slot"};
-        c.by_bytes = e->policy == bucket_policy::by_bytes;
-        auto b = h.bucket_of(c.slot);
-        if (!b) return error{status::parameter_error, "bucketed_list: no bucket for the claimed slot"};
-        c.bucket = *b;
-        if (c.claims_len >= max_claims_factor * m_where.claim_window ||
-            (c.claims_len >= 2 * m_where.claim_window && claim_time(res[7]) < retention_cutoff()))
-            compact(s);
-        return c;
-    }
-
-    static value pairs_to_map(const value& pairs) {
-        map m(map_order::key_ordered);
-        if (pairs.is_list())
-            for (const value& p : pairs.as_list())
-                if (p.is_list() && p.as_list().size() == 2) m.put(p.as_list()[0], p.as_list()[1]);
-        return value{std::move(m)};
-    }
-
-    // Moves up to claim_window of the oldest ids into `base`: those older
-    // than claim_retention (by the id's time), or any once `claims` holds
-    // max_claims_factor x claim_window ids (whatever the rate, the head
-    // stays bounded); a younger id stops compaction there, landed or not,
-    // so that a writer still retrying its claim finds its id. Their slots
-    // are resolved first: landed, trimmed, or fenced as holes ([] put unless
-    // something is there; a late write of the element replaces it). Best
-    // effort: a head that moved on meanwhile (a generation
-    // conflict) or a failed read or fence leaves the rest to a later append.
-    // Round trips: the head, one read per bucket the prefix covers, one
-    // fence per bucket with holes to fence, the head write.
-    void compact(const stream& s) const {
-        auto r = m_store->get(s.head, m_where.read);
-        if (!r) return;
-        auto h = parse_head(*r);
-        const value claims = r->value_of("claims");
-        if (!h || !claims.is_list()) return;
-        const list& ids = claims.as_list();
-        // A compaction that raced this one left fewer: the ids it kept stay.
-        if (ids.size() < 2 * m_where.claim_window) return;
-        const std::uint64_t first = h->claimed - ids.size(); // base
-        const bool full = ids.size() >= max_claims_factor * m_where.claim_window;
-        const std::int64_t cutoff = retention_cutoff();
-        // Only ids older than claim_retention move (unless `claims` is full),
-        // landed or not: a writer retrying one must still find it.
-        std::uint64_t last = first;
-        while (last < first + m_where.claim_window &&
-               (full || claim_time(ids[static_cast<std::size_t>(last - first)]) < cutoff))
-            ++last;
-        std::uint64_t resolved = first; // slots below it are resolved
-        for (std::uint64_t slot = first; slot < last && resolved == slot;) {
-            std::uint64_t end = slot + 1;
-            auto b = h->bucket_of(slot);
-            if (!b) break;
-            while (end < last && h->bucket_of(end) == b) ++end;
-            const std::uint64_t live = std::max(slot, h->trim); // trimmed slots need nothing
-            resolved = live < end ? fence_holes(s.bucket(*b, m_where), live, end) : end;
-            slot = end;
-        }
-        auto k = static_cast<std::int64_t>(resolved - first);
-        if (k == 0) return;
-        (void)write_checked(s.head, {kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)},
-                            h->generation);
-    }
-
-    // Resolves slots [first, last) of one bucket, fencing the empty ones;
-    // returns the first slot not resolved (`last` when all are).
-    std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
-        auto got = detail::operate(*m_store,
-                                   bk,
-                                   {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
-                                                                                        value(static_cast<std::int64_t>(last)),
-                                                                                        cdt::return_type::key))},
-                                   m_where.write);
-        if (!got && got.error().code != status::record_not_found) return first;
-        std::vector<bool> present(last - first, false);
-        if (got && got->results[0].is_list())
-            for (const value& k : got->results[0].as_list())
-                if (k.is_int() && static_cast<std::uint64_t>(k.as_int()) >= first &&
-                    static_cast<std::uint64_t>(k.as_int()) < last)
-                    present[static_cast<std::size_t>(static_cast<std::uint64_t>(k.as_int()) - first)] = true;
-        std::vector<kv::operation> fences;
-        std::uint64_t slot = first;
-        for (; slot < last; ++slot) {
-            if (present[slot - first]) continue;
-            fences.push_back(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(slot), hole(), fence_policy())));
-        }
-        if (fences.empty() || detail::operate(*m_store, bk, fences, m_where.write)) return slot;
-        // No fence written: resolved up to the first empty slot.
-        slot = first;
-        while (slot < last && present[slot - first]) ++slot;
-        return slot;
-    }
-
-    // Step 2 of an append: the idempotent bucket write.
-    result<void> write_element(const stream& s, const claimed_slot& c, const value& stored) {
-        kv::key bk = s.bucket(c.bucket, m_where);
-        std::vector<kv::operation> ops{kv::op::cdt(
-            "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, key_ordered()))};
-        if (c.by_bytes) {
-            ops.push_back(kv::op::add("bytes", static_cast<std::int64_t>(packed_size(stored) + 9)));
-            ops.push_back(kv::op::read("bytes"));
-        }
-        auto r = operate_retried(bk, ops, m_where.write);
-        if (!r) return r.error();
-        if (c.by_bytes && r->results.back().is_int() &&
-            static_cast<std::uint64_t>(r->results.back().as_int()) >= m_scheme.size)
-            return open_next_bucket(s, c.bucket);
-        return {};
-    }
-
-    // A byte-bounded bucket is full: the next unclaimed slot starts a new
-    // bucket, unless another writer already opened one.
-    result<void> open_next_bucket(const stream& s, std::uint64_t full_bucket) {
-        for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
-            auto h = read_head(s);
-            if (!h) return h.error();
-            if (h->starts.empty() || h->starts.rbegin()->second != full_bucket) return {};
-            std::vector<kv::operation> ops{kv::op::cdt(
-                "starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
-                                            static_cast<std::int64_t>(full_bucket + 1), key_ordered()))};
-            auto r = write_checked(s.head, ops, h->generation);
-            if (r || r.error().code != status::generation_error) return r ? result<void>{} : r.error();
-        }
-        return {}; // busy head: the next writer into the full bucket tries again
-    }
-
-    result<value> encode_stored(std::int64_t ts, const T& item) const {
-        value stored{list{ts, codec<T>::encode(item)}};
-        if (auto ok = kv::check_bin_value(stored, "bucketed_list::append", "items"); !ok) return ok.error();
-        std::size_t bytes = packed_size(stored) + 9;
-        std::size_t limit = m_scheme.policy == bucket_policy::by_bytes
-                                ? m_where.max_record_size - m_scheme.size - overhead_bytes
-                                : m_where.max_record_size - overhead_bytes;
-        if (bytes > limit)
-            return fail(status::record_too_big,
-                        "bucketed_list::append: element of " + std::to_string(bytes) +
-                            " bytes exceeds the " + std::to_string(limit) +
-                            " bytes a bucket can take under max-record-size " +
-                            std::to_string(m_where.max_record_size));
-        return stored;
-    }
-
-    // --- the time policy's day index in the owner's head.
-
-    result<void> index_day(const std::string& owner, std::int64_t day) const {
-        cdt::list_policy p;
-        p.order = list_order::ordered;
-        p.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-        auto r = operate_retried(stream_of(owner, 0).head, {kv::op::cdt("days", cdt::list_ops::append(day, p))},
-                                 m_where.write);
-        if (!r) return r.error();
-        return {};
-    }
-
-    result<void> unindex_day(const std::string& owner, std::int64_t day) const {
-        auto r = operate_retried(stream_of(owner, 0).head,
-                                 {kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))},
-                                 m_where.write);
-        if (!r && r.error().code != status::record_not_found) return r.error();
-        return {};
-    }
-
-    result<std::vector<std::int64_t>> indexed_days(const std::string& owner) const {
-        auto r = m_store->get(stream_of(owner, 0).head, m_where.read);
-        if (!r) {
-            if (r.error().code == status::record_not_found) return std::vector<std::int64_t>{};
-            return r.error();
-        }
-        std::vector<std::int64_t> days;
-        const value d = r->value_of("days");
-        if (d.is_list())
-            for (const value& x : d.as_list())
-                if (x.is_int()) days.push_back(x.as_int());
-        std::sort(days.begin(), days.end());
-        return days;
-    }
-
-    // --- reads
-
-    result<std::vector<element>> decode_bucket(const kv::record& r, std::int64_t day) const {
-        std::vector<element> out;
-        const value items = r.value_of("items");
-        if (items.is_nil()) return out;
-        if (!items.is_map()) return error{status::parameter_error, "bucketed_list: items is " + to_string(items)};
-        for (const map_entry& e : items.as_map()) {
-            const value& v = e.val;
-            if (v.is_list() && v.as_list().empty()) continue; // a fenced hole
-            if (!e.key.is_int() || e.key.as_int() < 0 || !v.is_list() || v.as_list().size() != 2 ||
-                !v.as_list()[0].is_int())
-                return error{status::parameter_error, "bucketed_list: malformed element " + to_string(v)};
-            auto item = codec<T>::decode(v.as_list()[1]);
-            if (!item) return item.error();
-            out.push_back(element{day, static_cast<std::uint64_t>(e.key.as_int()), v.as_list()[0].as_int(),
-                                  std::move(item).value()});
-        }
-        return out;
-    }
-
-    // Elements of slots [first, last) of one stream: ONE batch read of the
-    // buckets covering them.
-    result<std::vector<element>> read_slots(const stream& s, const head_state& h, std::uint64_t first,
-                                            std::uint64_t last) const {
-        first = std::max(first, h.trim);
-        last = std::min(last, h.claimed);
-        std::vector<element> out;
-        if (first >= last) return out;
-        auto b0 = h.bucket_of(first);
-        auto b1 = h.bucket_of(last - 1);
-        if (!b0 || !b1) return out;
-        std::vector<kv::key> keys;
-        for (std::uint64_t b = *b0; b <= *b1; ++b) keys.push_back(s.bucket(b, m_where));
-        auto rs = kv::batch_get(*m_store, std::span<const kv::key>(keys), m_where.read);
-        for (auto& r : rs) {
-            if (!r) {
-                if (r.error().code == status::record_not_found) continue; // dropped or not yet written
-                return r.error();
-            }
-            auto els = decode_bucket(*r, s.day);
-            if (!els) return els.error();
-            for (element& e : *els)
-                if (e.slot >= first && e.slot < last) out.push_back(std::move(e));
-        }
-        std::sort(out.begin(), out.end(), [](const element& a, const element& b) { return a.slot < b.slot; });
-        return out;
-    }
-
-    result<std::vector<element>> read_days(const std::string& owner, const std::vector<std::int64_t>& days,
-                                           std::optional<std::pair<std::int64_t, std::int64_t>> window) const {
-        auto heads = read_heads(owner, days);
-        if (!heads) return heads.error();
-        std::vector<kv::key> keys;
-        std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::uint64_t>>> ranges;
-        for (std::size_t i = 0; i < days.size(); ++i) {
-            const head_state& h = (*heads)[i];
-            if (h.claimed <= h.trim) continue;
-            stream s = stream_of(owner, days[i]);
-            auto b0 = h.bucket_of(h.trim);
-            auto b1 = h.bucket_of(h.claimed - 1);
-            if (!b0 || !b1) continue;
-            for (std::uint64_t b = *b0; b <= *b1; ++b) {
-                keys.push_back(s.bucket(b, m_where));
-                ranges.push_back({days[i], {h.trim, h.claimed}});
-            }
-        }
-        std::vector<element> out;
-        if (keys.empty()) return out;
-        auto rs = kv::batch_get(*m_store, std::span<const kv::key>(keys), m_where.read);
-        for (std::size_t i = 0; i < rs.size(); ++i) {
-            auto& r = rs[i];
-            if (!r) {
-                if (r.error().code == status::record_not_found) continue;
-                return r.error();
-            }
-            auto els = decode_bucket(*r, ranges[i].first);
-            if (!els) return els.error();
-            for (element& e : *els) {
-                if (e.slot < ranges[i].second.first || e.slot >= ranges[i].second.second) continue;
-                if (window && (e.ts < window->first || e.ts >= window->second)) continue;
-                out.push_back(std::move(e));
-            }
-        }
-        std::sort(out.begin(), out.end(), [](const element& a, const element& b) {
-            return a.day != b.day ? a.day < b.day : a.slot < b.slot;
-        });
-        return out;
-    }
-
-    // newest() on the time policy: period by period, newest first; each
-    // period visited is read whole and put in time order.
-    result<page> newest_by_time(const std::string& owner, std::size_t n, const std::optional<bucket_cursor>& from) const {
-        page out;
-        if (n == 0) return out;
-        auto days = indexed_days(owner);
-        if (!days) return days.error();
-        std::sort(days->begin(), days->end(), std::greater<>());
-        auto newer = [](const element& a, const element& b) { return a.ts != b.ts ? a.ts > b.ts : a.slot > b.slot; };
-        for (std::size_t i = 0; i < days->size(); ++i) {
-            const std::int64_t day = (*days)[i];
-            if (from && day > from->day()) continue;
-            stream s = stream_of(owner, day);
-            auto h = read_head(s);
-            if (!h) {
-                if (h.error().code == status::record_not_found) continue;
-                return h.error();
-            }
-            auto got = read_slots(s, *h, h->trim, h->claimed);
+        result<std::vector<element>> elements(result<std::vector<detail::bucket_element>> got) {
             if (!got) return got.error();
-            std::sort(got->begin(), got->end(), newer);
-            auto it = got->begin();
-            if (from && day == from->day()) {
-                // Past the cursor's element: a cursor without a time (an
-                // arrival-order token) pages by slot.
-                element at{day, from->before(), from->ts().value_or(0), T{}};
-                it = from->ts() ? std::upper_bound(got->begin(), got->end(), at, newer)
-                                : std::partition(got->begin(), got->end(),
-                                                 [&](const element& e) { return e.slot >= from->before(); });
-                if (!from->ts()) std::sort(it, got->end(), newer);
-            }
-            for (; it != got->end() && out.items.size() < n; ++it) out.items.push_back(std::move(*it));
-            if (out.items.size() >= n) {
-                const element& last = out.items.back();
-                if (it != got->end() || i + 1 < days->size()) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
-                return out;
-            }
+            std::vector<element> out;
+            out.reserve(got->size());
+            for (const detail::bucket_element& e : *got)
+                out.push_back(element{e.day, e.slot, e.ts, std::move(items[e.item])});
+            return out;
         }
-        return out;
-    }
+    };
 
-    // Drops the buckets of one stream below slot `below` (keep_newest) or
-    // whose newest element is older than `before_ms`, oldest first — all of
-    // them with whole_stream, else never the last (open) one; then raises
-    // the head's trim. Returns the elements dropped.
-    result<std::size_t> drop_stream_before(const stream& s, std::optional<std::uint64_t> below,
-                                           std::optional<std::int64_t> before_ms,
-                                           bool whole_stream = false) {
-        auto h = read_head(s);
-        if (!h) {
-            if (h.error().code == status::record_not_found) return std::size_t{0};
-            return h.error();
-        }
-        if (h->claimed <= h->trim) return std::size_t{0};
-        std::uint64_t slot = h->trim;
-        std::uint64_t new_trim = h->trim;
-        std::size_t dropped = 0;
-        while (slot < h->claimed) {
-            auto b = h->bucket_of(slot);
-            if (!b) break;
-            // The bucket's last slot: the slot before the next bucket starts.
-            std::uint64_t end = slot;
-            while (end < h->claimed && h->bucket_of(end) == b) {
-                const epoch* e = h->epoch_of(end);
-                if (e != nullptr && e->policy != bucket_policy::by_bytes) {
-                    std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
-                    end = std::min(next, h->claimed);
-                    // An epoch change may start inside: stop at it.
-                    for (const epoch& x : h->epochs)
-                        if (x.first_slot > slot && x.first_slot < end) end = x.first_slot;
-                } else {
-                    auto it = h->starts.upper_bound(end);
-                    std::uint64_t next = it == h->starts.end() ? h->claimed : it->first;
-                    for (const epoch& x : h->epochs)
-                        if (x.first_slot > end && x.first_slot < next) next = x.first_slot;
-                    end = std::min(next, h->claimed);
-                }
-            }
-            if (end == h->claimed && !whole_stream) break; // never drop the open bucket
-            if (below && end > *below) break;
-            kv::key bk = s.bucket(*b, m_where);
-            if (before_ms) {
-                auto newest = detail::operate(*m_store,
-                    bk, {kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))},
-                    m_where.write);
-                if (newest) {
-                    const value& v = newest->results.front();
-                    if (v.is_list() && !v.as_list().empty() && v.as_list()[0].is_int() &&
-                        v.as_list()[0].as_int() >= *before_ms)
-                        break;
-                } else if (newest.error().code != status::record_not_found) {
-                    return newest.error();
-                }
-            }
-            auto got = m_store->get(bk, m_where.read);
-            std::size_t n = 0;
-            if (got) {
-                const value items = got->value_of("items");
-                if (items.is_map())
-                    n = static_cast<std::size_t>(std::count_if(items.as_map().begin(), items.as_map().end(),
-                                                               [](const map_entry& e) { return is_element(e.val); }));
-            }
-            auto rm = m_store->remove(bk, m_where.write);
-            if (!rm && rm.error().code != status::record_not_found) return rm.error();
-            dropped += n;
-            new_trim = end;
-            slot = end;
-        }
-        if (new_trim > h->trim) {
-            // trim only grows: write it unless a concurrent trim went further.
-            for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
-                auto cur = read_head(s);
-                if (!cur) return cur.error();
-                if (cur->trim >= new_trim) break;
-                auto r = write_checked(s.head, {kv::op::write("trim", static_cast<std::int64_t>(new_trim))},
-                                       cur->generation);
-                if (r) break;
-                if (r.error().code != status::generation_error) return r.error();
-            }
-        }
-        return dropped;
-    }
-
-    Store* m_store;
-    bucket_scheme m_scheme;
-    bucketed_location m_where;
+    detail::bucketed_core m_core;
 };
 
 } // namespace kvmodel::patterns
+
+// bucketed_core's definitions: in every translation unit when header-only,
+// once in the library with kvmodel::compiled.
+#if KVMODEL_DEFINITIONS
+#    include <kvmodel/cdt/list_ops.hpp>
+#    include <kvmodel/cdt/map_ops.hpp>
+#    include <kvmodel/core/msgpack_size.hpp>
+#    include <kvmodel/patterns/detail/record_pattern.hpp>
+
+namespace kvmodel::patterns::detail {
+
+namespace bucketed {
+
+struct epoch {
+    std::uint64_t first_slot = 0;
+    bucket_policy policy = bucket_policy::by_count;
+    std::uint64_t size = 0;
+    std::uint64_t first_bucket = 0;
+};
+
+// One stream: a head and its buckets.
+struct stream {
+    std::string owner;
+    std::int64_t day = 0;
+    std::string prefix; // "owner" or "owner:<period>"
+    kv::key head;
+
+    kv::key bucket(std::uint64_t b, const bucketed_location& w) const {
+        std::string name = prefix + ":" + std::to_string(b + 1);
+        if (w.hash_bucket_keys) {
+            kv::key plain(w.ns, w.bucket_set, name);
+            static constexpr char hex[] = "0123456789abcdef";
+            std::string h;
+            for (std::uint8_t x : plain.digest()) {
+                h += hex[x >> 4];
+                h += hex[x & 15];
+            }
+            name = std::move(h);
+        }
+        return kv::key(w.ns, w.bucket_set, std::move(name));
+    }
+};
+
+// What a head says.
+struct head_state {
+    std::uint64_t claimed = 0;
+    std::uint64_t trim = 0;
+    std::vector<epoch> epochs;
+    std::map<std::uint64_t, std::uint64_t> starts; // first slot -> bucket
+    std::uint32_t generation = 0;
+
+    const epoch* epoch_of(std::uint64_t slot) const {
+        const epoch* e = nullptr;
+        for (const epoch& x : epochs)
+            if (x.first_slot <= slot) e = &x;
+        return e;
+    }
+    std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
+        const epoch* e = epoch_of(slot);
+        if (e == nullptr) return std::nullopt;
+        if (e->policy != bucket_policy::by_bytes)
+            return e->first_bucket + (slot - e->first_slot) / e->size;
+        auto it = starts.upper_bound(slot);
+        if (it == starts.begin()) return e->first_bucket;
+        --it;
+        return it->first >= e->first_slot ? it->second : e->first_bucket;
+    }
+    std::uint64_t next_bucket() const {
+        if (claimed == 0 && epochs.empty()) return 0;
+        auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
+        std::uint64_t b = last ? *last + 1 : 0;
+        for (const auto& [slot, bucket] : starts) b = std::max(b, bucket + 1);
+        return b;
+    }
+};
+
+struct claimed_slot {
+    std::uint64_t slot = 0;
+    std::uint64_t bucket = 0;
+    bool by_bytes = false;
+    std::uint64_t claims_len = 0;
+    std::uint64_t trim = 0;
+    bool listed = false; // time policy: the period is in the owner's index
+};
+
+inline cdt::map_policy key_ordered() { return cdt::map_ops::policy(map_order::key_ordered); }
+
+inline value epoch_value(const bucket_scheme& s, std::uint64_t first_bucket) {
+    return value{list{static_cast<std::int64_t>(s.policy), static_cast<std::int64_t>(s.size),
+                      static_cast<std::int64_t>(first_bucket)}};
+}
+
+// The time of a claim id ([time, ...]); an id of another shape counts
+// as new.
+inline std::int64_t claim_time(const value& id) {
+    if (id.is_list() && !id.as_list().empty() && id.as_list()[0].is_int()) return id.as_list()[0].as_int();
+    return std::numeric_limits<std::int64_t>::max();
+}
+
+// What a fence leaves at a slot: [] (an element is [ts, value]).
+inline value hole() { return value{list{}}; }
+
+inline bool is_element(const value& v) { return v.is_list() && !v.as_list().empty(); }
+
+inline cdt::map_policy fence_policy() {
+    return cdt::map_ops::policy(map_order::key_ordered,
+                                cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
+}
+
+inline result<std::uint64_t> as_count(const value& v, std::string_view what) {
+    if (v.is_nil()) return std::uint64_t{0};
+    if (!v.is_int() || v.as_int() < 0)
+        return error{status::parameter_error,
+                     "bucketed_list: head bin '" + std::string(what) + "' is " + to_string(v)};
+    return static_cast<std::uint64_t>(v.as_int());
+}
+
+inline result<std::vector<epoch>> parse_epochs(const value& v) {
+    std::vector<epoch> out;
+    if (v.is_nil()) return out;
+    if (!v.is_map()) return error{status::parameter_error, "bucketed_list: epochs is " + to_string(v)};
+    for (const map_entry& e : v.as_map()) {
+        const value& x = e.val;
+        if (!e.key.is_int() || e.key.as_int() < 0 || !x.is_list() || x.as_list().size() != 3 ||
+            !x.as_list()[0].is_int() || !x.as_list()[1].is_int() || !x.as_list()[2].is_int() ||
+            x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
+            x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
+            return error{status::parameter_error, "bucketed_list: malformed epoch " + to_string(x)};
+        out.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
+                            static_cast<bucket_policy>(x.as_list()[0].as_int()),
+                            static_cast<std::uint64_t>(x.as_list()[1].as_int()),
+                            static_cast<std::uint64_t>(x.as_list()[2].as_int())});
+    }
+    return out;
+}
+
+inline result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
+    std::map<std::uint64_t, std::uint64_t> out;
+    if (v.is_nil()) return out;
+    if (!v.is_map()) return error{status::parameter_error, "bucketed_list: starts is " + to_string(v)};
+    for (const map_entry& e : v.as_map()) {
+        if (!e.key.is_int() || !e.val.is_int() || e.key.as_int() < 0 || e.val.as_int() < 0)
+            return error{status::parameter_error, "bucketed_list: malformed start " + to_string(e.val)};
+        out[static_cast<std::uint64_t>(e.key.as_int())] = static_cast<std::uint64_t>(e.val.as_int());
+    }
+    return out;
+}
+
+inline result<head_state> parse_head(const kv::record& r) {
+    head_state h;
+    auto base = as_count(r.value_of("base"), "base");
+    if (!base) return base.error();
+    const value claims = r.value_of("claims");
+    if (!claims.is_nil() && !claims.is_list())
+        return error{status::parameter_error, "bucketed_list: claims is " + to_string(claims)};
+    h.claimed = *base + (claims.is_list() ? claims.as_list().size() : 0);
+    auto trim = as_count(r.value_of("trim"), "trim");
+    if (!trim) return trim.error();
+    h.trim = *trim;
+    auto epochs = parse_epochs(r.value_of("epochs"));
+    if (!epochs) return epochs.error();
+    h.epochs = std::move(*epochs);
+    auto starts = parse_starts(r.value_of("starts"));
+    if (!starts) return starts.error();
+    h.starts = std::move(*starts);
+    h.generation = r.generation;
+    return h;
+}
+
+inline value pairs_to_map(const value& pairs) {
+    map m(map_order::key_ordered);
+    if (pairs.is_list())
+        for (const value& p : pairs.as_list())
+            if (p.is_list() && p.as_list().size() == 2) m.put(p.as_list()[0], p.as_list()[1]);
+    return value{std::move(m)};
+}
+
+} // namespace bucketed
+
+KVMODEL_DECL result<void> bucketed_core::validate(const bucket_scheme& s,
+                                                  const bucketed_location& w) {
+    if (s.size == 0) return fail(status::parameter_error, "bucketed_list: bucket size 0");
+    if (s.policy == bucket_policy::by_bytes && s.size + overhead_bytes >= w.max_record_size)
+        return fail(status::parameter_error,
+                    "bucketed_list: byte budget " + std::to_string(s.size) +
+                        " leaves no headroom under max-record-size " +
+                        std::to_string(w.max_record_size));
+    if (w.claim_window == 0 || w.max_attempts == 0)
+        return fail(status::parameter_error, "bucketed_list: claim_window and max_attempts must be > 0");
+    return {};
+}
+
+KVMODEL_DECL result<std::uint64_t>
+bucketed_core::append(const std::string& owner, const value& item, std::int64_t ts_ms) {
+    return append_as(owner, item, ts_ms, next_append_id());
+}
+
+KVMODEL_DECL result<std::uint64_t> bucketed_core::append(const std::string& owner,
+                                                         const value& item,
+                                                         std::int64_t ts_ms,
+                                                         std::string_view append_id) {
+    if (append_id.empty() || append_id.size() > max_append_id_bytes)
+        return fail(status::parameter_error,
+                    "bucketed_list::append: an append id is 1.." + std::to_string(max_append_id_bytes) +
+                        " bytes, not " + std::to_string(append_id.size()));
+    // [time, string]: never equal to a generated id, [time, integer].
+    return append_as(owner, item, ts_ms, value{list{ts_ms, std::string(append_id)}});
+}
+
+KVMODEL_DECL result<std::uint64_t> bucketed_core::count(const std::string& owner) const {
+    if (m_scheme.policy == bucket_policy::by_time) {
+        auto days = indexed_days(owner);
+        if (!days) return days.error();
+        auto heads = read_heads(owner, *days);
+        if (!heads) return heads.error();
+        std::uint64_t n = 0;
+        for (const head_state& h : *heads) n += h.claimed;
+        return n;
+    }
+    auto h = read_head(stream_of(owner, 0));
+    if (!h) {
+        if (h.error().code == status::record_not_found) return std::uint64_t{0}; // as read_all: no list yet
+        return h.error();
+    }
+    return h->claimed;
+}
+
+KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_all(const std::string& owner,
+                                                                         item_sink& sink) const {
+    std::vector<std::int64_t> days{0};
+    if (m_scheme.policy == bucket_policy::by_time) {
+        auto d = indexed_days(owner);
+        if (!d) return d.error();
+        days = *d;
+    }
+    return read_days(owner, days, std::nullopt, sink);
+}
+
+KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_range(const std::string& owner,
+                                                                           std::uint64_t first,
+                                                                           std::uint64_t last,
+                                                                           item_sink& sink) const {
+    if (m_scheme.policy == bucket_policy::by_time)
+        return fail(status::parameter_error,
+                    "bucketed_list::read_range: the time policy has one slot range per day; "
+                    "use read_time");
+    stream s = stream_of(owner, 0);
+    auto h = read_head(s);
+    if (!h) return h.error();
+    return read_slots(s, *h, first, last, sink);
+}
+
+KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const std::string& owner,
+                                                                          std::int64_t from_ms,
+                                                                          std::int64_t to_ms,
+                                                                          item_sink& sink) const {
+    std::vector<std::int64_t> days;
+    if (m_scheme.policy == bucket_policy::by_time) {
+        if (to_ms <= from_ms) return std::vector<bucket_element>{};
+        const time_period per = m_scheme.period;
+        for (std::int64_t d = period_of(std::max<std::int64_t>(from_ms, 0), per); d <= period_of(to_ms - 1, per);
+             d = period_of(period_start_ms(d, per) + period_ms(per), per)) {
+            days.push_back(d);
+            if (days.size() > max_days_per_read)
+                return fail(status::parameter_error,
+                            "bucketed_list::read_time: more than " +
+                                std::to_string(max_days_per_read) + " periods in one read");
+        }
+    } else {
+        days.push_back(0);
+    }
+    auto out = read_days(owner, days, std::pair{from_ms, to_ms}, sink);
+    if (out)
+        std::stable_sort(out->begin(), out->end(),
+                         [](const bucket_element& a, const bucket_element& b) { return a.ts < b.ts; });
+    return out;
+}
+
+KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
+                                                       std::size_t n,
+                                                       const std::optional<bucket_cursor>& from,
+                                                       item_sink& sink) const {
+    if (m_scheme.policy == bucket_policy::by_time) return newest_by_time(owner, n, from, sink);
+    bucket_page out;
+    if (n == 0) return out;
+    stream s = stream_of(owner, 0);
+    auto h = read_head(s);
+    if (!h) {
+        if (h.error().code == status::record_not_found) return out;
+        return h.error();
+    }
+    std::uint64_t upper = h->claimed;
+    if (from) upper = std::min(upper, from->before());
+    // Holes (claimed, never written) make a window come back short:
+    // widen it until the page is full or the stream is exhausted.
+    while (out.items.size() < n && upper > h->trim) {
+        std::uint64_t want = n - out.items.size();
+        std::uint64_t lo = upper - std::min(upper - h->trim, want);
+        auto got = read_slots(s, *h, lo, upper, sink);
+        if (!got) return got.error();
+        for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
+            out.items.push_back(*it);
+            lo = it->slot;
+        }
+        upper = lo;
+    }
+    if (out.items.size() >= n && out.items.back().slot > h->trim) out.next = bucket_cursor(0, out.items.back().slot);
+    return out;
+}
+
+KVMODEL_DECL result<std::size_t> bucketed_core::drop_older_than(const std::string& owner,
+                                                                std::int64_t before_ms) {
+    if (m_scheme.policy == bucket_policy::by_time) {
+        auto days = indexed_days(owner);
+        if (!days) return days.error();
+        std::size_t dropped = 0;
+        for (std::int64_t day : *days) {
+            if (period_start_ms(day, m_scheme.period) + period_ms(m_scheme.period) > before_ms) break;
+            // A day that ended before the cutoff goes whole, its last
+            // bucket too. Its head forgets it is listed first, so that a
+            // late append into it from now on indexes it again.
+            stream s = stream_of(owner, day);
+            if (auto c = operate_retried(s.head, {kv::op::write("listed", 0)}, m_where.write); !c)
+                return c.error();
+            auto r = drop_stream_before(s, std::nullopt, std::nullopt, true);
+            if (!r) return r.error();
+            dropped += *r;
+            auto u = unindex_day(owner, day);
+            if (!u) return u.error();
+        }
+        return dropped;
+    }
+    return drop_stream_before(stream_of(owner, 0), std::nullopt, before_ms, false);
+}
+
+KVMODEL_DECL result<std::size_t> bucketed_core::keep_newest(const std::string& owner,
+                                                            std::uint64_t keep) {
+    if (m_scheme.policy == bucket_policy::by_time)
+        return fail(status::parameter_error, "bucketed_list::keep_newest: use drop_older_than with the time policy");
+    stream s = stream_of(owner, 0);
+    auto h = read_head(s);
+    if (!h) return h.error();
+    if (h->claimed <= keep) return std::size_t{0};
+    return drop_stream_before(s, h->claimed - keep, std::nullopt, false);
+}
+
+KVMODEL_DECL result<void> bucketed_core::change_scheme(const std::string& owner,
+                                                       bucket_scheme next) {
+    auto v = validate(next, m_where);
+    if (!v) return v;
+    if ((next.policy == bucket_policy::by_time) != (m_scheme.policy == bucket_policy::by_time))
+        return fail(status::parameter_error,
+                    "bucketed_list::change_scheme: cannot switch between time and slot bucketing");
+    m_scheme = next;
+    if (next.policy == bucket_policy::by_time) return {};
+    stream s = stream_of(owner, 0);
+    for (std::uint32_t attempt = 0;; ++attempt) {
+        auto h = read_head(s);
+        if (!h) {
+            if (h.error().code == status::record_not_found) return {}; // first append records it
+            return h.error();
+        }
+        std::uint64_t first_bucket = h->next_bucket();
+        std::vector<kv::operation> ops{
+            kv::op::cdt("epochs", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
+                                                    bucketed::epoch_value(next, first_bucket),
+                                                    bucketed::key_ordered()))};
+        if (next.policy == bucket_policy::by_bytes)
+            ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
+                                                                  static_cast<std::int64_t>(first_bucket),
+                                                                  bucketed::key_ordered())));
+        auto r = write_checked(s.head, ops, h->generation);
+        if (r) return {};
+        if (r.error().code != status::generation_error || attempt + 1 >= m_where.max_attempts) return r.error();
+    }
+}
+
+KVMODEL_DECL kv::key
+bucketed_core::bucket_key(const std::string& owner, std::int64_t day, std::uint64_t bucket) const {
+    return stream_of(owner, day).bucket(bucket, m_where);
+}
+
+KVMODEL_DECL kv::key bucketed_core::head_key(const std::string& owner, std::int64_t day) const {
+    return stream_of(owner, day).head;
+}
+
+// Claims older than this may leave `claims`.
+KVMODEL_DECL std::int64_t bucketed_core::retention_cutoff() const {
+    return now_ms() - m_where.claim_retention.count();
+}
+
+KVMODEL_DECL std::int64_t bucketed_core::now_ms() const {
+    if (m_where.clock) return m_where.clock();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// An append under claim id `id` (see the header comment).
+KVMODEL_DECL result<std::uint64_t> bucketed_core::append_as(const std::string& owner,
+                                                            const value& item,
+                                                            std::int64_t ts_ms,
+                                                            const value& id) {
+    auto stored = encode_stored(ts_ms, item);
+    if (!stored) return stored.error();
+    if (m_scheme.policy == bucket_policy::by_time && (ts_ms < 0 || ts_ms >= 253402300800000))
+        return fail(status::parameter_error,
+                    "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 1970..9999");
+    std::int64_t day = m_scheme.policy == bucket_policy::by_time ? period_of(ts_ms, m_scheme.period) : 0;
+    if (day < 0)
+        return fail(status::parameter_error,
+                    "bucketed_list::append: timestamp " + std::to_string(ts_ms) + " is outside years 0..9999");
+    stream s = stream_of(owner, day);
+    auto c = claim(s, id);
+    if (!c) return c.error();
+    // A retry under an id whose slot retention has since dropped: the
+    // element was dropped with it (writing it now would hide it below
+    // the trim).
+    if (c->slot < c->trim) return c->slot;
+    // The period index rule (header comment): index before writing.
+    if (day != 0 && !c->listed) {
+        auto d = index_day(owner, day);
+        if (d) d = mark_listed(s);
+        // The claim is applied: whatever fails from here leaves the call
+        // in doubt (a retry with the same id finds the slot).
+        if (!d) return release(s, *c, kv::after_applied(d.error()));
+    }
+    auto w = write_element(s, *c, *stored);
+    if (!w) return release(s, *c, kv::after_applied(w.error()));
+    return c->slot;
+}
+
+// A failed append's claimed slot: fence it ([] unless something is
+// there) so that compaction need not wait for it, and read it back — if
+// the element landed after all (an in-doubt write), the append succeeded.
+// When the fence cannot be written, `failure` stands and compaction
+// fences the hole later.
+KVMODEL_DECL result<std::uint64_t>
+bucketed_core::release(const stream& s, const claimed_slot& c, const error& failure) const {
+    auto r = detail::operate(m_store,
+                             s.bucket(c.bucket, m_where),
+                             {kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), bucketed::hole(), bucketed::fence_policy())),
+                              kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
+                                                                            cdt::return_type::value))},
+                             m_where.write);
+    if (r && r->results.size() == 2 && bucketed::is_element(r->results[1])) return c.slot;
+    return failure;
+}
+
+// Sets the period head's `listed` flag once the period is indexed.
+KVMODEL_DECL result<void> bucketed_core::mark_listed(const stream& s) const {
+    auto r = operate_retried(s.head, {kv::op::write("listed", 1)}, m_where.write);
+    if (!r) return r.error();
+    return {};
+}
+
+// An append id: [Unix ms, 63 random bits] — unique across threads and
+// processes with overwhelming probability, nothing to coordinate, and
+// its time tells a reader of the head when a claim was made.
+KVMODEL_DECL value bucketed_core::next_append_id() const {
+    return value{list{now_ms(), static_cast<std::int64_t>(kv::detail::random_bits() >> 1)}};
+}
+
+KVMODEL_DECL bucketed::stream bucketed_core::stream_of(const std::string& owner,
+                                                       std::int64_t day) const {
+    std::string prefix = day == 0 ? owner : owner + ":" + std::to_string(day);
+    kv::key head(m_where.ns, m_where.head_set, prefix);
+    return stream{owner, day, std::move(prefix), std::move(head)};
+}
+
+// operate() retried on transient errors (in doubt sticks across the
+// attempts); only for idempotent op lists.
+KVMODEL_DECL result<kv::record> bucketed_core::operate_retried(
+    const kv::key& k, const std::vector<kv::operation>& ops, const kv::write_policy& wp) const {
+    return kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::write,
+                     [&] { return detail::operate(m_store, k, ops, wp); });
+}
+
+KVMODEL_DECL result<kv::record> bucketed_core::write_checked(const kv::key& k,
+                                                             const std::vector<kv::operation>& ops,
+                                                             std::uint32_t generation) const {
+    kv::write_policy wp = m_where.write;
+    wp.gen = kv::generation_policy::eq;
+    wp.generation = generation;
+    return detail::operate(m_store, k, ops, wp);
+}
+
+KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream& s) const {
+    auto r = kv::retry(m_where.retry, m_where.max_attempts, kv::step_kind::read,
+                       [&] { return m_store.get(s.head, m_where.read); });
+    if (!r) return r.error();
+    return bucketed::parse_head(*r);
+}
+
+KVMODEL_DECL result<std::vector<bucketed::head_state>>
+bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64_t>& days) const {
+    std::vector<kv::key> keys;
+    keys.reserve(days.size());
+    for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
+    auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
+    std::vector<head_state> out;
+    out.reserve(rs.size());
+    for (auto& r : rs) {
+        if (!r) {
+            if (r.error().code == status::record_not_found) {
+                out.emplace_back();
+                continue;
+            }
+            return r.error();
+        }
+        auto h = bucketed::parse_head(*r);
+        if (!h) return h.error();
+        out.push_back(std::move(*h));
+    }
+    return out;
+}
+
+// Step 1 of an append: the idempotent slot claim (see the header comment).
+KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s,
+                                                                 const value& id) const {
+    cdt::list_policy unique;
+    unique.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
+    cdt::map_policy first_only =
+        cdt::map_ops::policy(map_order::key_ordered,
+                             cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
+    std::vector<kv::operation> ops{
+        kv::op::cdt("claims", cdt::list_ops::append(id, unique)),
+        kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)),
+        kv::op::read("base"),
+        // The first claim of a stream records its scheme; later ones keep it.
+        kv::op::cdt("epochs", cdt::map_ops::put(0, bucketed::epoch_value(m_scheme, 0), first_only)),
+        kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
+                                                               cdt::return_type::key_value)),
+        kv::op::read("trim"),
+        kv::op::read("listed"),
+        // The oldest claim: whether compaction has anything to move yet.
+        kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)),
+    };
+    if (m_scheme.policy == bucket_policy::by_bytes)
+        ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
+    ops.push_back(kv::op::cdt("starts", cdt::map_ops::get_by_index_range(-1, 1, cdt::return_type::key_value)));
+    auto r = operate_retried(s.head, ops, m_where.write);
+    if (!r) return r.error();
+    const std::vector<value>& res = r->results;
+    if (res.size() != ops.size() || !res[1].is_list() || res[1].as_list().size() != 1 ||
+        !res[1].as_list()[0].is_int())
+        return error{status::parameter_error, "bucketed_list: unexpected claim result"};
+    auto base = bucketed::as_count(res[2], "base");
+    if (!base) return base.error();
+    claimed_slot c;
+    c.claims_len = static_cast<std::uint64_t>(res[0].is_int() ? res[0].as_int() : 0);
+    c.slot = *base + static_cast<std::uint64_t>(res[1].as_list()[0].as_int());
+    auto trim = bucketed::as_count(res[5], "trim");
+    if (!trim) return trim.error();
+    c.trim = *trim;
+    c.listed = res[6].is_int() && res[6].as_int() == 1;
+    // Rebuild the part of the head the claim read.
+    head_state h;
+    value epochs_map = bucketed::pairs_to_map(res[4]);
+    auto epochs = bucketed::parse_epochs(epochs_map);
+    if (!epochs) return epochs.error();
+    h.epochs = std::move(*epochs);
+    auto starts = bucketed::parse_starts(bucketed::pairs_to_map(res.back()));
+    if (!starts) return starts.error();
+    h.starts = std::move(*starts);
+    if (!h.starts.empty() && h.starts.begin()->first > c.slot) {
+        // A retried claim after later byte buckets opened: the start at or
+        // below the slot, not the last one (which would misplace it).
+        auto below = operate_retried(s.head,
+                                     {kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
+                                                                static_cast<std::int64_t>(c.slot + 1), -1, 1,
+                                                                cdt::return_type::key_value))},
+                                     m_where.write);
+        if (!below) return below.error();
+        auto at = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]));
+        if (!at) return at.error();
+        h.starts = std::move(*at);
+    }
+    const epoch* e = h.epoch_of(c.slot);
+    if (e == nullptr) return error{status::parameter_error, "bucketed_list: no epoch covers the claimed slot"};
+    c.by_bytes = e->policy == bucket_policy::by_bytes;
+    auto b = h.bucket_of(c.slot);
+    if (!b) return error{status::parameter_error, "bucketed_list: no bucket for the claimed slot"};
+    c.bucket = *b;
+    if (c.claims_len >= max_claims_factor * m_where.claim_window ||
+        (c.claims_len >= 2 * m_where.claim_window && bucketed::claim_time(res[7]) < retention_cutoff()))
+        compact(s);
+    return c;
+}
+
+// Moves up to claim_window of the oldest ids into `base`: those older
+// than claim_retention (by the id's time), or any once `claims` holds
+// max_claims_factor x claim_window ids (whatever the rate, the head
+// stays bounded); a younger id stops compaction there, landed or not,
+// so that a writer still retrying its claim finds its id. Their slots
+// are resolved first: landed, trimmed, or fenced as holes ([] put unless
+// something is there; a late write of the element replaces it). Best
+// effort: a head that moved on meanwhile (a generation
+// conflict) or a failed read or fence leaves the rest to a later append.
+// Round trips: the head, one read per bucket the prefix covers, one
+// fence per bucket with holes to fence, the head write.
+KVMODEL_DECL void bucketed_core::compact(const stream& s) const {
+    auto r = m_store.get(s.head, m_where.read);
+    if (!r) return;
+    auto h = bucketed::parse_head(*r);
+    const value claims = r->value_of("claims");
+    if (!h || !claims.is_list()) return;
+    const list& ids = claims.as_list();
+    // A compaction that raced this one left fewer: the ids it kept stay.
+    if (ids.size() < 2 * m_where.claim_window) return;
+    const std::uint64_t first = h->claimed - ids.size(); // base
+    const bool full = ids.size() >= max_claims_factor * m_where.claim_window;
+    const std::int64_t cutoff = retention_cutoff();
+    // Only ids older than claim_retention move (unless `claims` is full),
+    // landed or not: a writer retrying one must still find it.
+    std::uint64_t last = first;
+    while (last < first + m_where.claim_window &&
+           (full || bucketed::claim_time(ids[static_cast<std::size_t>(last - first)]) < cutoff))
+        ++last;
+    std::uint64_t resolved = first; // slots below it are resolved
+    for (std::uint64_t slot = first; slot < last && resolved == slot;) {
+        std::uint64_t end = slot + 1;
+        auto b = h->bucket_of(slot);
+        if (!b) break;
+        while (end < last && h->bucket_of(end) == b) ++end;
+        const std::uint64_t live = std::max(slot, h->trim); // trimmed slots need nothing
+        resolved = live < end ? fence_holes(s.bucket(*b, m_where), live, end) : end;
+        slot = end;
+    }
+    auto k = static_cast<std::int64_t>(resolved - first);
+    if (k == 0) return;
+    (void)write_checked(s.head, {kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)},
+                        h->generation);
+}
+
+// Resolves slots [first, last) of one bucket, fencing the empty ones;
+// returns the first slot not resolved (`last` when all are).
+KVMODEL_DECL std::uint64_t
+bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
+    auto got = detail::operate(m_store,
+                               bk,
+                               {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
+                                                                                    value(static_cast<std::int64_t>(last)),
+                                                                                    cdt::return_type::key))},
+                               m_where.write);
+    if (!got && got.error().code != status::record_not_found) return first;
+    std::vector<bool> present(last - first, false);
+    if (got && got->results[0].is_list())
+        for (const value& k : got->results[0].as_list())
+            if (k.is_int() && static_cast<std::uint64_t>(k.as_int()) >= first &&
+                static_cast<std::uint64_t>(k.as_int()) < last)
+                present[static_cast<std::size_t>(static_cast<std::uint64_t>(k.as_int()) - first)] = true;
+    std::vector<kv::operation> fences;
+    std::uint64_t slot = first;
+    for (; slot < last; ++slot) {
+        if (present[slot - first]) continue;
+        fences.push_back(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(slot), bucketed::hole(), bucketed::fence_policy())));
+    }
+    if (fences.empty() || detail::operate(m_store, bk, fences, m_where.write)) return slot;
+    // No fence written: resolved up to the first empty slot.
+    slot = first;
+    while (slot < last && present[slot - first]) ++slot;
+    return slot;
+}
+
+// Step 2 of an append: the idempotent bucket write.
+KVMODEL_DECL result<void>
+bucketed_core::write_element(const stream& s, const claimed_slot& c, const value& stored) {
+    kv::key bk = s.bucket(c.bucket, m_where);
+    std::vector<kv::operation> ops{kv::op::cdt(
+        "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, bucketed::key_ordered()))};
+    if (c.by_bytes) {
+        ops.push_back(kv::op::add("bytes", static_cast<std::int64_t>(packed_size(stored) + 9)));
+        ops.push_back(kv::op::read("bytes"));
+    }
+    auto r = operate_retried(bk, ops, m_where.write);
+    if (!r) return r.error();
+    if (c.by_bytes && r->results.back().is_int() &&
+        static_cast<std::uint64_t>(r->results.back().as_int()) >= m_scheme.size)
+        return open_next_bucket(s, c.bucket);
+    return {};
+}
+
+// A byte-bounded bucket is full: the next unclaimed slot starts a new
+// bucket, unless another writer already opened one.
+KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s,
+                                                          std::uint64_t full_bucket) {
+    for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
+        auto h = read_head(s);
+        if (!h) return h.error();
+        if (h->starts.empty() || h->starts.rbegin()->second != full_bucket) return {};
+        std::vector<kv::operation> ops{kv::op::cdt(
+            "starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
+                                        static_cast<std::int64_t>(full_bucket + 1), bucketed::key_ordered()))};
+        auto r = write_checked(s.head, ops, h->generation);
+        if (r || r.error().code != status::generation_error) return r ? result<void>{} : r.error();
+    }
+    return {}; // busy head: the next writer into the full bucket tries again
+}
+
+KVMODEL_DECL result<value> bucketed_core::encode_stored(std::int64_t ts, const value& item) const {
+    value stored{list{ts, item}};
+    if (auto ok = kv::check_bin_value(stored, "bucketed_list::append", "items"); !ok) return ok.error();
+    std::size_t bytes = packed_size(stored) + 9;
+    std::size_t limit = m_scheme.policy == bucket_policy::by_bytes
+                            ? m_where.max_record_size - m_scheme.size - overhead_bytes
+                            : m_where.max_record_size - overhead_bytes;
+    if (bytes > limit)
+        return fail(status::record_too_big,
+                    "bucketed_list::append: element of " + std::to_string(bytes) +
+                        " bytes exceeds the " + std::to_string(limit) +
+                        " bytes a bucket can take under max-record-size " +
+                        std::to_string(m_where.max_record_size));
+    return stored;
+}
+
+// --- the time policy's day index in the owner's head.
+
+KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner,
+                                                   std::int64_t day) const {
+    cdt::list_policy p;
+    p.order = list_order::ordered;
+    p.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
+    auto r = operate_retried(stream_of(owner, 0).head, {kv::op::cdt("days", cdt::list_ops::append(day, p))},
+                             m_where.write);
+    if (!r) return r.error();
+    return {};
+}
+
+KVMODEL_DECL result<void> bucketed_core::unindex_day(const std::string& owner,
+                                                     std::int64_t day) const {
+    auto r = operate_retried(stream_of(owner, 0).head,
+                             {kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))},
+                             m_where.write);
+    if (!r && r.error().code != status::record_not_found) return r.error();
+    return {};
+}
+
+KVMODEL_DECL result<std::vector<std::int64_t>>
+bucketed_core::indexed_days(const std::string& owner) const {
+    auto r = m_store.get(stream_of(owner, 0).head, m_where.read);
+    if (!r) {
+        if (r.error().code == status::record_not_found) return std::vector<std::int64_t>{};
+        return r.error();
+    }
+    std::vector<std::int64_t> days;
+    const value d = r->value_of("days");
+    if (d.is_list())
+        for (const value& x : d.as_list())
+            if (x.is_int()) days.push_back(x.as_int());
+    std::sort(days.begin(), days.end());
+    return days;
+}
+
+// --- reads
+
+KVMODEL_DECL result<std::vector<bucket_element>>
+bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& sink) const {
+    std::vector<bucket_element> out;
+    const value items = r.value_of("items");
+    if (items.is_nil()) return out;
+    if (!items.is_map()) return error{status::parameter_error, "bucketed_list: items is " + to_string(items)};
+    for (const map_entry& e : items.as_map()) {
+        const value& v = e.val;
+        if (v.is_list() && v.as_list().empty()) continue; // a fenced hole
+        if (!e.key.is_int() || e.key.as_int() < 0 || !v.is_list() || v.as_list().size() != 2 ||
+            !v.as_list()[0].is_int())
+            return error{status::parameter_error, "bucketed_list: malformed element " + to_string(v)};
+        auto item = sink.decode(sink.items, v.as_list()[1]);
+        if (!item) return item.error();
+        out.push_back(bucket_element{day, static_cast<std::uint64_t>(e.key.as_int()), v.as_list()[0].as_int(),
+                                     sink.size++});
+    }
+    return out;
+}
+
+// Elements of slots [first, last) of one stream: ONE batch read of the
+// buckets covering them.
+KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const stream& s,
+                                                                           const head_state& h,
+                                                                           std::uint64_t first,
+                                                                           std::uint64_t last,
+                                                                           item_sink& sink) const {
+    first = std::max(first, h.trim);
+    last = std::min(last, h.claimed);
+    std::vector<bucket_element> out;
+    if (first >= last) return out;
+    auto b0 = h.bucket_of(first);
+    auto b1 = h.bucket_of(last - 1);
+    if (!b0 || !b1) return out;
+    std::vector<kv::key> keys;
+    for (std::uint64_t b = *b0; b <= *b1; ++b) keys.push_back(s.bucket(b, m_where));
+    auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
+    for (auto& r : rs) {
+        if (!r) {
+            if (r.error().code == status::record_not_found) continue; // dropped or not yet written
+            return r.error();
+        }
+        auto els = decode_bucket(*r, s.day, sink);
+        if (!els) return els.error();
+        for (bucket_element& e : *els)
+            if (e.slot >= first && e.slot < last) out.push_back(std::move(e));
+    }
+    std::sort(out.begin(), out.end(), [](const bucket_element& a, const bucket_element& b) { return a.slot < b.slot; });
+    return out;
+}
+
+KVMODEL_DECL result<std::vector<bucket_element>>
+bucketed_core::read_days(const std::string& owner,
+                         const std::vector<std::int64_t>& days,
+                         std::optional<std::pair<std::int64_t, std::int64_t>> window,
+                         item_sink& sink) const {
+    auto heads = read_heads(owner, days);
+    if (!heads) return heads.error();
+    std::vector<kv::key> keys;
+    std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::uint64_t>>> ranges;
+    for (std::size_t i = 0; i < days.size(); ++i) {
+        const head_state& h = (*heads)[i];
+        if (h.claimed <= h.trim) continue;
+        stream s = stream_of(owner, days[i]);
+        auto b0 = h.bucket_of(h.trim);
+        auto b1 = h.bucket_of(h.claimed - 1);
+        if (!b0 || !b1) continue;
+        for (std::uint64_t b = *b0; b <= *b1; ++b) {
+            keys.push_back(s.bucket(b, m_where));
+            ranges.push_back({days[i], {h.trim, h.claimed}});
+        }
+    }
+    std::vector<bucket_element> out;
+    if (keys.empty()) return out;
+    auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+        auto& r = rs[i];
+        if (!r) {
+            if (r.error().code == status::record_not_found) continue;
+            return r.error();
+        }
+        auto els = decode_bucket(*r, ranges[i].first, sink);
+        if (!els) return els.error();
+        for (bucket_element& e : *els) {
+            if (e.slot < ranges[i].second.first || e.slot >= ranges[i].second.second) continue;
+            if (window && (e.ts < window->first || e.ts >= window->second)) continue;
+            out.push_back(std::move(e));
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const bucket_element& a, const bucket_element& b) {
+        return a.day != b.day ? a.day < b.day : a.slot < b.slot;
+    });
+    return out;
+}
+
+// newest() on the time policy: period by period, newest first; each
+// period visited is read whole and put in time order.
+KVMODEL_DECL result<bucket_page>
+bucketed_core::newest_by_time(const std::string& owner,
+                              std::size_t n,
+                              const std::optional<bucket_cursor>& from,
+                              item_sink& sink) const {
+    bucket_page out;
+    if (n == 0) return out;
+    auto days = indexed_days(owner);
+    if (!days) return days.error();
+    std::sort(days->begin(), days->end(), std::greater<>());
+    auto newer = [](const bucket_element& a, const bucket_element& b) { return a.ts != b.ts ? a.ts > b.ts : a.slot > b.slot; };
+    for (std::size_t i = 0; i < days->size(); ++i) {
+        const std::int64_t day = (*days)[i];
+        if (from && day > from->day()) continue;
+        stream s = stream_of(owner, day);
+        auto h = read_head(s);
+        if (!h) {
+            if (h.error().code == status::record_not_found) continue;
+            return h.error();
+        }
+        auto got = read_slots(s, *h, h->trim, h->claimed, sink);
+        if (!got) return got.error();
+        std::sort(got->begin(), got->end(), newer);
+        auto it = got->begin();
+        if (from && day == from->day()) {
+            // Past the cursor's element: a cursor without a time (an
+            // arrival-order token) pages by slot.
+            bucket_element at{day, from->before(), from->ts().value_or(0), 0};
+            it = from->ts() ? std::upper_bound(got->begin(), got->end(), at, newer)
+                            : std::partition(got->begin(), got->end(),
+                                             [&](const bucket_element& e) { return e.slot >= from->before(); });
+            if (!from->ts()) std::sort(it, got->end(), newer);
+        }
+        for (; it != got->end() && out.items.size() < n; ++it) out.items.push_back(std::move(*it));
+        if (out.items.size() >= n) {
+            const bucket_element& last = out.items.back();
+            if (it != got->end() || i + 1 < days->size()) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
+            return out;
+        }
+    }
+    return out;
+}
+
+// Drops the buckets of one stream below slot `below` (keep_newest) or
+// whose newest element is older than `before_ms`, oldest first — all of
+// them with whole_stream, else never the last (open) one; then raises
+// the head's trim. Returns the elements dropped.
+KVMODEL_DECL result<std::size_t>
+bucketed_core::drop_stream_before(const stream& s,
+                                  std::optional<std::uint64_t> below,
+                                  std::optional<std::int64_t> before_ms,
+                                  bool whole_stream) {
+    auto h = read_head(s);
+    if (!h) {
+        if (h.error().code == status::record_not_found) return std::size_t{0};
+        return h.error();
+    }
+    if (h->claimed <= h->trim) return std::size_t{0};
+    std::uint64_t slot = h->trim;
+    std::uint64_t new_trim = h->trim;
+    std::size_t dropped = 0;
+    while (slot < h->claimed) {
+        auto b = h->bucket_of(slot);
+        if (!b) break;
+        // The bucket's last slot: the slot before the next bucket starts.
+        std::uint64_t end = slot;
+        while (end < h->claimed && h->bucket_of(end) == b) {
+            const epoch* e = h->epoch_of(end);
+            if (e != nullptr && e->policy != bucket_policy::by_bytes) {
+                std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
+                end = std::min(next, h->claimed);
+                // An epoch change may start inside: stop at it.
+                for (const epoch& x : h->epochs)
+                    if (x.first_slot > slot && x.first_slot < end) end = x.first_slot;
+            } else {
+                auto it = h->starts.upper_bound(end);
+                std::uint64_t next = it == h->starts.end() ? h->claimed : it->first;
+                for (const epoch& x : h->epochs)
+                    if (x.first_slot > end && x.first_slot < next) next = x.first_slot;
+                end = std::min(next, h->claimed);
+            }
+        }
+        if (end == h->claimed && !whole_stream) break; // never drop the open bucket
+        if (below && end > *below) break;
+        kv::key bk = s.bucket(*b, m_where);
+        if (before_ms) {
+            auto newest = detail::operate(m_store,
+                bk, {kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))},
+                m_where.write);
+            if (newest) {
+                const value& v = newest->results.front();
+                if (v.is_list() && !v.as_list().empty() && v.as_list()[0].is_int() &&
+                    v.as_list()[0].as_int() >= *before_ms)
+                    break;
+            } else if (newest.error().code != status::record_not_found) {
+                return newest.error();
+            }
+        }
+        auto got = m_store.get(bk, m_where.read);
+        std::size_t n = 0;
+        if (got) {
+            const value items = got->value_of("items");
+            if (items.is_map())
+                n = static_cast<std::size_t>(std::count_if(items.as_map().begin(), items.as_map().end(),
+                                                           [](const map_entry& e) { return bucketed::is_element(e.val); }));
+        }
+        auto rm = m_store.remove(bk, m_where.write);
+        if (!rm && rm.error().code != status::record_not_found) return rm.error();
+        dropped += n;
+        new_trim = end;
+        slot = end;
+    }
+    if (new_trim > h->trim) {
+        // trim only grows: write it unless a concurrent trim went further.
+        for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
+            auto cur = read_head(s);
+            if (!cur) return cur.error();
+            if (cur->trim >= new_trim) break;
+            auto r = write_checked(s.head, {kv::op::write("trim", static_cast<std::int64_t>(new_trim))},
+                                   cur->generation);
+            if (r) break;
+            if (r.error().code != status::generation_error) return r.error();
+        }
+    }
+    return dropped;
+}
+
+} // namespace kvmodel::patterns::detail
+#endif // KVMODEL_DEFINITIONS

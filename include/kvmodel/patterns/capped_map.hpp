@@ -34,6 +34,25 @@ namespace kvmodel::patterns {
 /// Which entries a capped map keeps when it is full.
 enum class keep : std::uint8_t { top_by_rank, newest_by_key };
 
+/// What capped_map::insert() did: the collection's size afterwards and
+/// whether the new entry survived the trim.
+struct capped_insert_result {
+    std::size_t size = 0;     ///< entries in the owner's map after the insert
+    bool kept = false;        ///< false when the new entry was trimmed away at once
+    std::size_t aged_out = 0; ///< entries removed by insert_options::drop_keys_below
+    std::vector<value> also;  ///< the results of insert_options::also, in order
+};
+
+namespace detail {
+/// capped_map::insert without the key and value types: put key -> val,
+/// the age trim `age` (when given) then the cap `trim`, the key's presence
+/// and the size, then `also`, in ONE operate.
+KVMODEL_DECL result<capped_insert_result> capped_insert(const store_ref& store, const record_location& where,
+                                                        const value& owner, const value& key, value val,
+                                                        cdt::op trim, std::optional<cdt::op> age,
+                                                        std::vector<kv::operation> also);
+} // namespace detail
+
 /// A per-owner map `Key -> Value` that never holds more than capacity()
 /// entries: insert() puts and trims in ONE operate(). One round trip per
 /// call; a write rewrites the owner's record (bounded by the cap). Errors:
@@ -60,13 +79,8 @@ public:
     std::size_t capacity() const noexcept { return m_capacity; }
 
     /// What insert() did: the collection's size afterwards and whether the
-    /// new entry survived the trim.
-    struct insert_result {
-        std::size_t size = 0; ///< entries in the owner's map after the insert
-        bool kept = false;    ///< false when the new entry was trimmed away at once
-        std::size_t aged_out = 0; ///< entries removed by insert_options::drop_keys_below
-        std::vector<value> also;  ///< the results of insert_options::also, in order
-    };
+    /// new entry survived the trim (capped_insert_result).
+    using insert_result = capped_insert_result;
 
     /// What else insert() does in its one operate().
     struct insert_options {
@@ -87,30 +101,11 @@ public:
     /// if any operation fails nothing is applied.
     result<insert_result> insert(const value& owner, const Key& k, const Value& v,
                                  insert_options opt) const {
-        value key = codec<Key>::encode(k);
-        std::vector<cdt::op> ops;
-        ops.push_back(cdt::map_ops::put(key, codec<Value>::encode(v),
-                                        cdt::map_ops::policy(map_order::key_value_ordered)));
-        ops.push_back(trim_op());
-        ops.push_back(cdt::map_ops::get_by_key(key, cdt::return_type::exists));
-        ops.push_back(cdt::map_ops::size());
-        if (opt.drop_keys_below)
-            ops.insert(ops.begin() + 1, age_op(*opt.drop_keys_below)); // age first, then the cap
-        const std::size_t mine = ops.size();
-        auto r = this->run(owner, std::move(ops), std::move(opt.also));
-        if (!r) return r.error();
-        const std::size_t at = mine - 2;
-        auto n = count_result((*r)[at + 1], "capped_map::insert");
-        if (!n) return n.error();
-        insert_result out{*n, (*r)[at].is_bool() && (*r)[at].as_bool(), 0, {}};
-        if (mine == 5) {
-            auto aged = count_result((*r)[1], "capped_map::insert");
-            if (!aged) return aged.error();
-            out.aged_out = *aged;
-        }
-        out.also.assign(std::make_move_iterator(r->begin() + static_cast<std::ptrdiff_t>(mine)),
-                        std::make_move_iterator(r->end()));
-        return out;
+        std::optional<cdt::op> age;
+        if (opt.drop_keys_below) age = age_op(*opt.drop_keys_below);
+        return detail::capped_insert(detail::store_ref(this->store()), this->location(), owner,
+                                     codec<Key>::encode(k), codec<Value>::encode(v), trim_op(), std::move(age),
+                                     std::move(opt.also));
     }
 
     /// Trim by age: removes the entries whose key is below `bound` in one
@@ -207,3 +202,36 @@ private:
 };
 
 } // namespace kvmodel::patterns
+
+#if KVMODEL_DEFINITIONS
+namespace kvmodel::patterns {
+
+KVMODEL_DECL result<capped_insert_result> detail::capped_insert(const store_ref& store, const record_location& where,
+                                                                const value& owner, const value& key, value val,
+                                                                cdt::op trim, std::optional<cdt::op> age,
+                                                                std::vector<kv::operation> also) {
+    std::vector<cdt::op> ops;
+    ops.push_back(cdt::map_ops::put(key, std::move(val), cdt::map_ops::policy(map_order::key_value_ordered)));
+    if (age) ops.push_back(std::move(*age)); // age first, then the cap
+    ops.push_back(std::move(trim));
+    ops.push_back(cdt::map_ops::get_by_key(key, cdt::return_type::exists));
+    ops.push_back(cdt::map_ops::size());
+    const std::size_t mine = ops.size();
+    auto r = run_on_bin(store, where, owner, ops, std::move(also), nullptr);
+    if (!r) return r.error();
+    const std::size_t at = mine - 2;
+    auto n = count_result((*r)[at + 1], "capped_map::insert");
+    if (!n) return n.error();
+    capped_insert_result out{*n, (*r)[at].is_bool() && (*r)[at].as_bool(), 0, {}};
+    if (mine == 5) {
+        auto aged = count_result((*r)[1], "capped_map::insert");
+        if (!aged) return aged.error();
+        out.aged_out = *aged;
+    }
+    out.also.assign(std::make_move_iterator(r->begin() + static_cast<std::ptrdiff_t>(mine)),
+                    std::make_move_iterator(r->end()));
+    return out;
+}
+
+} // namespace kvmodel::patterns
+#endif // KVMODEL_DEFINITIONS

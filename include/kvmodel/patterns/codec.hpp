@@ -25,6 +25,7 @@
 // naming what was expected, never UB.
 #pragma once
 
+#include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
@@ -52,11 +53,10 @@ concept encodable = requires(const T& t, const value& v) {
 };
 
 namespace detail {
-inline error decode_error(std::string_view expected, const value& got) {
-    return error{status::parameter_error, "decode: expected " + std::string(expected) + ", got " +
-                                              std::string(type_name(got.type())) + " " +
-                                              to_string(got)};
-}
+/// PARAMETER_ERROR "decode: expected <expected>, got <type> <value>".
+KVMODEL_DECL error decode_error(std::string_view expected, const value& got);
+/// PARAMETER_ERROR "decode: integer <i> does not fit the target type".
+KVMODEL_DECL error int_range_error(std::int64_t i);
 } // namespace detail
 
 /// A value stores as itself.
@@ -91,8 +91,7 @@ struct codec<I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, boo
         } else {
             if (i < static_cast<std::int64_t>(std::numeric_limits<I>::min()) ||
                 i > static_cast<std::int64_t>(std::numeric_limits<I>::max()))
-                return error{status::parameter_error,
-                             "decode: integer " + std::to_string(i) + " does not fit the target type"};
+                return detail::int_range_error(i);
             return static_cast<I>(i);
         }
     }
@@ -320,3 +319,20 @@ result<T> decode(const value& v) {
 #define KVMODEL_CODEC(T, ...)                                                                      \
     template <>                                                                                    \
     struct kvmodel::patterns::codec<T> : kvmodel::patterns::member_codec<T, __VA_ARGS__> {}
+
+#if KVMODEL_DEFINITIONS
+namespace kvmodel::patterns {
+
+KVMODEL_DECL error detail::decode_error(std::string_view expected, const value& got) {
+    return error{status::parameter_error, "decode: expected " + std::string(expected) + ", got " +
+                                              std::string(type_name(got.type())) + " " +
+                                              to_string(got)};
+}
+
+KVMODEL_DECL error detail::int_range_error(std::int64_t i) {
+    return error{status::parameter_error,
+                 "decode: integer " + std::to_string(i) + " does not fit the target type"};
+}
+
+} // namespace kvmodel::patterns
+#endif // KVMODEL_DEFINITIONS

@@ -29,6 +29,11 @@
 
 namespace kvmodel::patterns {
 
+namespace detail {
+/// The first rank of a RANK result (a list of ints), none when empty.
+KVMODEL_DECL result<std::optional<std::size_t>> first_rank(const value& v, std::string_view what);
+} // namespace detail
+
 /// A per-board ORDERED list of unique entries, sorted by their encoded value
 /// (first field first): merge, rank of an entry, highest/lowest K, the K
 /// closest to a value by relative rank. Every call is ONE operate() (one
@@ -66,10 +71,7 @@ public:
                                                                 cdt::return_type::rank)},
                             value{list{}});
         if (!r) return r.error();
-        auto ranks = detail::decode_values<std::int64_t>(r->front(), "leaderboard::rank_of");
-        if (!ranks) return ranks.error();
-        if (ranks->empty()) return std::optional<std::size_t>{};
-        return std::optional<std::size_t>(static_cast<std::size_t>(ranks->front()));
+        return detail::first_rank(r->front(), "leaderboard::rank_of");
     }
 
     /// The k highest entries, highest first.
@@ -133,3 +135,16 @@ private:
 };
 
 } // namespace kvmodel::patterns
+
+#if KVMODEL_DEFINITIONS
+namespace kvmodel::patterns {
+
+KVMODEL_DECL result<std::optional<std::size_t>> detail::first_rank(const value& v, std::string_view what) {
+    auto ranks = decode_values<std::int64_t>(v, what);
+    if (!ranks) return ranks.error();
+    if (ranks->empty()) return std::optional<std::size_t>{};
+    return std::optional<std::size_t>(static_cast<std::size_t>(ranks->front()));
+}
+
+} // namespace kvmodel::patterns
+#endif // KVMODEL_DEFINITIONS

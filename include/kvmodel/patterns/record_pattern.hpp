@@ -21,6 +21,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/patterns/codec.hpp>
+#include <kvmodel/patterns/detail/store_ref.hpp>
 
 #include <initializer_list>
 #include <span>
@@ -39,6 +40,15 @@ struct record_location {
     kv::write_policy write{};  ///< policy of the pattern's writes (TTL, retries, timeouts)
     kv::read_policy read{};    ///< policy of its reads
 };
+
+namespace detail {
+/// record_pattern::run and read without the store's type: the CDT ops on
+/// `where.bin` of owner's record plus `more`, ONE operate; with `absent`, a
+/// missing record reads as ops.size() copies of *absent.
+KVMODEL_DECL result<std::vector<value>> run_on_bin(const store_ref& store, const record_location& where,
+                                                   const value& owner, std::vector<cdt::op>& ops,
+                                                   std::vector<kv::operation> more, const value* absent);
+} // namespace detail
 
 /// operate() through the kv_store concept's span form, so braced operation
 /// lists (and vectors) work on every store: `operate(db, k, {op1, op2}, wp)`.
@@ -75,14 +85,14 @@ protected:
     /// Runs the CDT ops on the pattern's bin as ONE operate(); returns the
     /// per-op results. One round trip; a write rewrites the whole record.
     result<std::vector<value>> run(const value& owner, std::vector<cdt::op> ops) const {
-        return run_ops(owner, ops, {});
+        return detail::run_on_bin(detail::store_ref(*m_store), m_where, owner, ops, {}, nullptr);
     }
 
     /// run() plus kv operations on other bins (or any kv::operation) in the
     /// SAME operate, after the CDT ops; the results of both, in that order.
     result<std::vector<value>> run(const value& owner, std::vector<cdt::op> ops,
                                    std::vector<kv::operation> more) const {
-        return run_ops(owner, ops, std::move(more));
+        return detail::run_on_bin(detail::store_ref(*m_store), m_where, owner, ops, std::move(more), nullptr);
     }
 
     /// A kv operation on the pattern's bin (to mix with others in run()).
@@ -92,41 +102,17 @@ protected:
     /// collection) instead of KEY_NOT_FOUND.
     result<std::vector<value>> read(const value& owner, std::vector<cdt::op> ops,
                                     const value& absent) const {
-        auto r = run_ops(owner, ops, {});
-        if (!r && r.error().code == status::record_not_found)
-            return std::vector<value>(ops.size(), absent);
-        return r;
+        return detail::run_on_bin(detail::store_ref(*m_store), m_where, owner, ops, {}, &absent);
     }
 
 private:
-    /// run() and read() own their ops; this moves them into the command.
-    result<std::vector<value>> run_ops(const value& owner, std::vector<cdt::op>& ops,
-                                       std::vector<kv::operation> more) const {
-        auto k = key_of(owner);
-        if (!k) return k.error();
-        std::vector<kv::operation> kops;
-        kops.reserve(ops.size() + more.size());
-        for (cdt::op& o : ops) kops.push_back(kv::op::cdt(m_where.bin, std::move(o)));
-        for (kv::operation& o : more) kops.push_back(std::move(o));
-        result<kv::record> r = patterns::operate(*m_store, *k, kops, m_where.write);
-        if (!r) return std::move(r).error();
-        return std::move(r->results);
-    }
-
     Store* m_store;
     record_location m_where;
 };
 
 /// The elements of a list result (nil → empty), as values; `what` names the
 /// caller in the error.
-inline result<const list*> as_list_result(const value& v, std::string_view what) {
-    static const list empty;
-    if (v.is_nil()) return &empty;
-    if (!v.is_list())
-        return error{status::parameter_error, std::string(what) + ": expected a list result, got " +
-                                                  to_string(v)};
-    return &v.as_list();
-}
+KVMODEL_DECL result<const list*> as_list_result(const value& v, std::string_view what);
 
 /// Decodes [[k, v], ...] pairs (a KEY_VALUE result) into typed pairs;
 /// PARAMETER_ERROR naming `what` for another shape.
@@ -166,7 +152,42 @@ result<std::vector<T>> decode_values(const value& v, std::string_view what) {
 }
 
 /// An integer result (COUNT, size); nil (absent bin) is 0.
-inline result<std::size_t> count_result(const value& v, std::string_view what) {
+KVMODEL_DECL result<std::size_t> count_result(const value& v, std::string_view what);
+
+} // namespace kvmodel::patterns
+
+#if KVMODEL_DEFINITIONS
+namespace kvmodel::patterns {
+
+KVMODEL_DECL result<std::vector<value>> detail::run_on_bin(const store_ref& store, const record_location& where,
+                                                           const value& owner, std::vector<cdt::op>& ops,
+                                                           std::vector<kv::operation> more, const value* absent) {
+    auto k = kv::key::make(where.ns, where.set, owner);
+    if (!k) return k.error();
+    const std::size_t n = ops.size();
+    std::vector<kv::operation> kops;
+    kops.reserve(n + more.size());
+    for (cdt::op& o : ops) kops.push_back(kv::op::cdt(where.bin, std::move(o)));
+    for (kv::operation& o : more) kops.push_back(std::move(o));
+    result<kv::record> r = store.operate(*k, std::span<const kv::operation>(kops), where.write);
+    if (!r) {
+        if (absent != nullptr && r.error().code == status::record_not_found)
+            return std::vector<value>(n, *absent);
+        return std::move(r).error();
+    }
+    return std::move(r->results);
+}
+
+KVMODEL_DECL result<const list*> as_list_result(const value& v, std::string_view what) {
+    static const list empty;
+    if (v.is_nil()) return &empty;
+    if (!v.is_list())
+        return error{status::parameter_error, std::string(what) + ": expected a list result, got " +
+                                                  to_string(v)};
+    return &v.as_list();
+}
+
+KVMODEL_DECL result<std::size_t> count_result(const value& v, std::string_view what) {
     if (v.is_nil()) return std::size_t{0};
     if (!v.is_int() || v.as_int() < 0)
         return error{status::parameter_error,
@@ -175,3 +196,4 @@ inline result<std::size_t> count_result(const value& v, std::string_view what) {
 }
 
 } // namespace kvmodel::patterns
+#endif // KVMODEL_DEFINITIONS
