@@ -141,8 +141,8 @@ TEST_CASE("a bit or HLL op with no engine registered fails the command, never cr
     REQUIRE(hll_engine != nullptr);
     auto b = db.operate(K(1), bit_cmd);
     auto h = db.operate(K(1), hll_cmd);
-    cdt::detail::bit_engine().store(bit_engine);
-    cdt::detail::hll_engine().store(hll_engine);
+    cdt::detail::bit_engine().exchange(bit_engine);
+    cdt::detail::hll_engine().exchange(hll_engine);
     REQUIRE(!b);
     CHECK(b.error().code == status::parameter_error);
     CHECK(b.error().message.find("bit_resize") != std::string::npos);

@@ -3609,7 +3609,7 @@ inline result<std::uint8_t> hook_type(std::span<const std::uint8_t> packed) {
 
 inline constexpr engine_hooks hooks_impl{&hook_filter, &hook_eval, &hook_type};
 inline const bool hooks_registered = [] {
-    engine().store(&hooks_impl, std::memory_order_release);
+    engine().set(&hooks_impl);
     return true;
 }();
 

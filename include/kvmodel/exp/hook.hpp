@@ -10,11 +10,11 @@
 // with one atomic load.
 #pragma once
 
+#include <kvmodel/core/detail/engine_hook.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -68,20 +68,15 @@ struct engine_hooks {
     result<std::uint8_t> (*type)(std::span<const std::uint8_t> packed);
 };
 
-inline std::atomic<const engine_hooks*>& engine() noexcept {
-    static std::atomic<const engine_hooks*> h{nullptr};
+inline kvmodel::detail::engine_hook<const engine_hooks*>& engine() noexcept {
+    static kvmodel::detail::engine_hook<const engine_hooks*> h;
     return h;
 }
 
 /// The engine, or PARAMETER_ERROR naming what to include.
 inline result<const engine_hooks*> need_engine(std::string_view cmd) {
-    const engine_hooks* h = engine().load(std::memory_order_acquire);
-    if (h != nullptr)
-        return h;
-    return fail(status::parameter_error,
-                std::string(cmd) +
-                    ": expressions need the expression engine: include <kvmodel/exp/eval.hpp> "
-                    "(or <kvmodel/exp/build.hpp>) in the program");
+    return engine().need(cmd, "expressions need the expression engine",
+                         "<kvmodel/exp/eval.hpp> (or <kvmodel/exp/build.hpp>)");
 }
 
 } // namespace detail

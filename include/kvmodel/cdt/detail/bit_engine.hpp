@@ -659,9 +659,7 @@ KVMODEL_DECL result<value> apply_bit_op(std::optional<value>& bin, const bit_op&
 // Whoever makes a bit op has compiled this engine: the op registers it for
 // the stores (cdt/detail/bit_op.hpp).
 KVMODEL_DECL bit_op::bit_op() noexcept {
-    std::atomic<detail::bit_engine_fn>& h = detail::bit_engine();
-    if (h.load(std::memory_order_relaxed) == nullptr)
-        h.store(&apply_bit_op, std::memory_order_release);
+    detail::bit_engine().set(&apply_bit_op);
 }
 
 #endif // KVMODEL_DEFINITIONS

@@ -13,12 +13,12 @@
 #pragma once
 
 #include <kvmodel/config.hpp>
+#include <kvmodel/core/detail/engine_hook.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -187,20 +187,15 @@ using bit_engine_fn = result<value> (*)(std::optional<value>& bin,
                                         std::size_t max_blob_bytes);
 
 /// The bit engine, set by the first bit_op constructed (null before).
-inline std::atomic<bit_engine_fn>& bit_engine() noexcept {
-    static std::atomic<bit_engine_fn> h{nullptr};
+inline kvmodel::detail::engine_hook<bit_engine_fn>& bit_engine() noexcept {
+    static kvmodel::detail::engine_hook<bit_engine_fn> h;
     return h;
 }
 
 /// The bit engine, or PARAMETER_ERROR naming the op and what to include.
 inline result<bit_engine_fn> need_bit_engine(const bit_op& o) {
-    const bit_engine_fn f = bit_engine().load(std::memory_order_acquire);
-    if (f != nullptr)
-        return f;
-    return fail(status::parameter_error,
-                std::string(bit_op_name(o.code)) +
-                    ": bit operations need the bit engine: include <kvmodel/cdt/bit_ops.hpp> "
-                    "in the program");
+    return bit_engine().need(bit_op_name(o.code), "bit operations need the bit engine",
+                             "<kvmodel/cdt/bit_ops.hpp>");
 }
 
 } // namespace detail

@@ -912,9 +912,7 @@ KVMODEL_DECL result<kvmodel::bytes> hll_empty_sketch(int index_bits, int minhash
 // Whoever makes an HLL op has compiled this engine: the op registers it for
 // the stores (cdt/detail/hll_op.hpp).
 KVMODEL_DECL hll_op::hll_op() noexcept {
-    std::atomic<detail::hll_engine_fn>& h = detail::hll_engine();
-    if (h.load(std::memory_order_relaxed) == nullptr)
-        h.store(&apply_hll_op, std::memory_order_release);
+    detail::hll_engine().set(&apply_hll_op);
 }
 #endif
 

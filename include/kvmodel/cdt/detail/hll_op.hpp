@@ -13,12 +13,12 @@
 #pragma once
 
 #include <kvmodel/config.hpp>
+#include <kvmodel/core/detail/engine_hook.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 #include <kvmodel/core/value.hpp>
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -185,20 +185,15 @@ namespace detail {
 using hll_engine_fn = result<value> (*)(std::optional<value>& bin, const hll_op& o);
 
 /// The HLL engine, set by the first hll_op constructed (null before).
-inline std::atomic<hll_engine_fn>& hll_engine() noexcept {
-    static std::atomic<hll_engine_fn> h{nullptr};
+inline kvmodel::detail::engine_hook<hll_engine_fn>& hll_engine() noexcept {
+    static kvmodel::detail::engine_hook<hll_engine_fn> h;
     return h;
 }
 
 /// The HLL engine, or PARAMETER_ERROR naming the op and what to include.
 inline result<hll_engine_fn> need_hll_engine(const hll_op& o) {
-    const hll_engine_fn f = hll_engine().load(std::memory_order_acquire);
-    if (f != nullptr)
-        return f;
-    return fail(status::parameter_error,
-                std::string(hll_op_name(o.code)) +
-                    ": HLL operations need the HLL engine: include <kvmodel/cdt/hll_ops.hpp> "
-                    "in the program");
+    return hll_engine().need(hll_op_name(o.code), "HLL operations need the HLL engine",
+                             "<kvmodel/cdt/hll_ops.hpp>");
 }
 
 } // namespace detail

@@ -1235,7 +1235,7 @@ inline std::vector<value> cluster::indexed_values(const kv::index_spec& ix,
             return out;
         v = &b->val;
     } else {
-        const exp::detail::engine_hooks* h = exp::detail::engine().load(std::memory_order_acquire);
+        const exp::detail::engine_hooks* h = exp::detail::engine().get();
         if (h == nullptr)
             return out;
         result<std::optional<value>> r = h->eval(ix.exp, detail::view_of(e, d, now_ms));
