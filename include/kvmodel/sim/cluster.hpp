@@ -69,6 +69,7 @@
 #pragma once
 
 #include <kvmodel/config.hpp>
+#include <kvmodel/core/detail/engine_hook.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/batch.hpp>
@@ -639,10 +640,19 @@ private:
     // The B-tree nodes one partition's records add to the indexes' trees
     // beyond the one node every tree has (sindex_tree_nodes), on each node
     // holding a copy; `counts` is scratch space.
+    // Zero without indexes; otherwise through sindex_hook(), which
+    // create_index sets: a program that never creates an index never
+    // compiles the index maintenance (indexed_values, its sort).
     static std::uint64_t sindex_extra_nodes(const std::vector<kv::index_spec>& indexes,
                                             const detail::record_table& records,
                                             std::vector<std::uint64_t>& counts,
                                             std::int64_t now_ms);
+    static std::uint64_t sindex_extra_nodes_impl(const std::vector<kv::index_spec>& indexes,
+                                                 const detail::record_table& records,
+                                                 std::vector<std::uint64_t>& counts,
+                                                 std::int64_t now_ms);
+    using sindex_nodes_fn = decltype(&sindex_extra_nodes_impl);
+    static kvmodel::detail::engine_hook<sindex_nodes_fn>& sindex_hook() noexcept;
     // The distinct values index ix holds for record e (sindex.c
     // sbin_from_bin): of the bin, the element at its ctx or its
     // expression's value, that value itself (of the index's type) or its
@@ -950,6 +960,7 @@ KVMODEL_DECL result<void> cluster::create_index(const kv::index_spec& ix) {
             x.name = ix.name;
             return {};
         }
+    sindex_hook().set(&sindex_extra_nodes_impl);
     ns->indexes.push_back(ix);
     return {};
 }

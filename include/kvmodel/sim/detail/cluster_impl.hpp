@@ -1287,12 +1287,26 @@ inline std::uint64_t cluster::sindex_entries(const kv::index_spec& ix,
     return indexed_values(ix, e, d, now_ms).size();
 }
 
+inline kvmodel::detail::engine_hook<cluster::sindex_nodes_fn>& cluster::sindex_hook() noexcept {
+    static kvmodel::detail::engine_hook<sindex_nodes_fn> h;
+    return h;
+}
+
 inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spec>& indexes,
                                                  const detail::record_table& records,
                                                  std::vector<std::uint64_t>& counts,
                                                  std::int64_t now_ms) {
     if (indexes.empty())
         return 0;
+    // Indexes exist only through create_index, which set the hook.
+    const sindex_nodes_fn f = sindex_hook().get();
+    return f == nullptr ? 0 : f(indexes, records, counts, now_ms);
+}
+
+inline std::uint64_t cluster::sindex_extra_nodes_impl(const std::vector<kv::index_spec>& indexes,
+                                                      const detail::record_table& records,
+                                                      std::vector<std::uint64_t>& counts,
+                                                      std::int64_t now_ms) {
     counts.assign(indexes.size(), 0);
     for (const auto& [d, e] : records)
         for (std::size_t i = 0; i < indexes.size(); ++i)
