@@ -92,20 +92,49 @@ inline bool cluster::admit_write(const detail::namespace_state& ns,
     return admitted;
 }
 
+namespace detail {
+
+/// A strict total order over ids, by a function of the ids and a context:
+/// one comparator type for every ranking the cluster makes.
+struct id_order {
+    bool (*before)(const void* ctx, std::uint32_t a, std::uint32_t b);
+    const void* ctx;
+    bool operator()(std::uint32_t a, std::uint32_t b) const { return before(ctx, a, b); }
+};
+
+/// Keeps the first k of ids in `order` (all of them, sorted, when k >=
+/// ids.size()): one partial_sort instantiation instead of one per
+/// comparator lambda and element type.
+inline void top_ids(std::vector<std::uint32_t>& ids, std::size_t k, id_order order) {
+    k = std::min(k, ids.size());
+    std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end(), order);
+    ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end());
+}
+
+/// 0, 1, ..., n - 1.
+inline std::vector<std::uint32_t> iota_ids(std::size_t n) {
+    std::vector<std::uint32_t> ids(n);
+    for (std::size_t i = 0; i < n; ++i)
+        ids[i] = static_cast<std::uint32_t>(i);
+    return ids;
+}
+
+} // namespace detail
+
 inline std::vector<int> cluster::succession(std::uint32_t pid) const {
-    std::vector<std::pair<std::uint64_t, int>> order;
+    // Nodes by descending hash, ties by node id.
+    std::vector<std::uint64_t> hash(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
-        order.emplace_back(
-            detail::splitmix64(m_cfg.seed ^ detail::splitmix64((std::uint64_t{pid} << 16U) | n)),
-            static_cast<int>(n));
-    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    std::vector<int> out;
-    out.reserve(order.size());
-    for (const auto& [h, n] : order)
-        out.push_back(n);
-    return out;
+        hash[n] = detail::splitmix64(m_cfg.seed ^ detail::splitmix64((std::uint64_t{pid} << 16U) | n));
+    std::vector<std::uint32_t> order = detail::iota_ids(m_cfg.nodes);
+    detail::top_ids(order,
+                    order.size(),
+                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
+                         const std::uint64_t* h = static_cast<const std::uint64_t*>(ctx);
+                         return h[a] != h[b] ? h[a] > h[b] : a < b;
+                     },
+                     hash.data()});
+    return std::vector<int>(order.begin(), order.end());
 }
 
 inline detail::namespace_state* cluster::find_ns(std::string_view name) const noexcept {
@@ -1556,7 +1585,8 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
             }
             if (e.reads + e.writes == 0)
                 continue;
-            key_heat& h = keys.emplace_back();
+            keys.push_back(key_heat{});
+            key_heat& h = keys.back();
             h.digest = d;
             h.set = e.set();
             if (e.stored_key)
@@ -1571,7 +1601,7 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
             while (at < keys.size() && keys[at].digest != dk.digest)
                 ++at;
             if (at == keys.size()) {
-                keys.push_back(dk);
+                keys.push_back(key_heat(dk));
             } else {
                 keys[at].reads += dk.reads;
                 keys[at].writes += dk.writes;
@@ -1613,30 +1643,32 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     s.evicted_records = ns.evicted.load(std::memory_order_relaxed);
     s.evict_void_time = ns.evict_void_time.load(std::memory_order_relaxed);
     s.stop_writes_refused = ns.stop_writes_refused.load(std::memory_order_relaxed);
-    const std::size_t k = std::min(m_cfg.hot_list_size, keys.size());
-    auto hotter = [](const key_heat& a, const key_heat& b) {
-        const std::uint64_t x = a.reads + a.writes;
-        const std::uint64_t y = b.reads + b.writes;
-        return x != y ? x > y : a.digest < b.digest;
-    };
-    std::partial_sort(
-        keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k), keys.end(), hotter);
-    keys.resize(k);
-    s.hot_keys = std::move(keys);
+    // Hottest first, ties by digest (unique: a strict total order).
+    std::vector<std::uint32_t> hot = detail::iota_ids(keys.size());
+    detail::top_ids(hot,
+                    m_cfg.hot_list_size,
+                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
+                         const key_heat* v = static_cast<const key_heat*>(ctx);
+                         const std::uint64_t x = v[a].reads + v[a].writes;
+                         const std::uint64_t y = v[b].reads + v[b].writes;
+                         return x != y ? x > y : v[a].digest < v[b].digest;
+                     },
+                     keys.data()});
+    for (std::uint32_t i : hot)
+        s.hot_keys.push_back(std::move(keys[i]));
     std::vector<std::uint32_t> ids;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid)
         if (s.partitions[pid].ops.ops != 0)
             ids.push_back(pid);
-    const std::size_t kp = std::min(m_cfg.hot_list_size, ids.size());
-    std::partial_sort(ids.begin(),
-                      ids.begin() + static_cast<std::ptrdiff_t>(kp),
-                      ids.end(),
-                      [&s](std::uint32_t a, std::uint32_t b) {
-                          const std::uint64_t x = s.partitions[a].ops.ops;
-                          const std::uint64_t y = s.partitions[b].ops.ops;
-                          return x != y ? x > y : a < b;
-                      });
-    ids.resize(kp);
+    detail::top_ids(ids,
+                    m_cfg.hot_list_size,
+                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
+                         const partition_stats* p = static_cast<const partition_stats*>(ctx);
+                         const std::uint64_t x = p[a].ops.ops;
+                         const std::uint64_t y = p[b].ops.ops;
+                         return x != y ? x > y : a < b;
+                     },
+                     s.partitions.data()});
     s.hot_partitions = std::move(ids);
     return s;
 }
