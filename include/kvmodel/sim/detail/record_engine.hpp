@@ -630,9 +630,12 @@ public:
         if (m_e.bins.empty())
             return;
         if (m_log) {
-            m_cleared.reserve(m_cleared.size() + 1); // may throw: nothing changed yet
-            log(change::kind::cleared, m_cleared.size());
-            m_cleared.push_back(std::move(m_e.bins));
+            // Each bin logged as erased, the last first, so rollback
+            // re-inserts them in their order (no second bin-list type to
+            // keep whole lists in).
+            m_changes.reserve(m_changes.size() + m_e.bins.size()); // may throw: nothing changed yet
+            for (std::size_t i = m_e.bins.size(); i-- > 0;)
+                log(change::kind::erased, i).bin = std::move(m_e.bins[i]);
         }
         m_e.bins.clear();
         m_e.bins_size = 0;
@@ -680,9 +683,6 @@ public:
             case change::kind::erased:
                 m_e.bins.insert(at, std::move(it->bin));
                 break;
-            case change::kind::cleared:
-                m_e.bins = std::move(m_cleared[it->index]);
-                break;
             }
         }
         m_changes.clear();
@@ -694,7 +694,7 @@ public:
 
 private:
     struct change {
-        enum class kind : std::uint8_t { modified, inserted, erased, cleared };
+        enum class kind : std::uint8_t { modified, inserted, erased };
         kind k = kind::modified;
         std::size_t index = 0;
         value old;
@@ -713,7 +713,6 @@ private:
     bool m_log_meta;
     // Inline room for the few changes of a typical command: no allocation.
     boost::container::small_vector<change, 4> m_changes;
-    std::vector<bin_list> m_cleared;
     std::uint16_t m_generation = 0;
     std::int64_t m_void_time = 0;
     std::unique_ptr<value> m_stored_key;
