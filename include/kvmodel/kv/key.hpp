@@ -19,6 +19,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/digest.hpp>
+#include <kvmodel/kv/status.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -87,9 +88,9 @@ public:
         default:
             break;
         }
-        return fail(status::parameter_error,
-                    "key: a user key must be an integer, a string or bytes, got " +
-                        std::string(type_name(user_key.type())) + " " + to_string(user_key));
+        return detail::fail_joined(status::parameter_error,
+                                   {"key: a user key must be an integer, a string or bytes, got ",
+                                    type_name(user_key.type()), " ", to_string(user_key)});
     }
 
     /// A key known only by its digest (as a scan returns records whose user
@@ -133,14 +134,13 @@ private:
                                                                std::string_view set) {
         if (ns.empty())
             return fail(status::parameter_error, "key: the namespace name is empty");
-        if (ns.size() > max_namespace_length)
-            return fail(status::parameter_error,
-                        "key: namespace name '" + std::string(ns) + "' is " +
-                            std::to_string(ns.size()) + " bytes, max " +
-                            std::to_string(max_namespace_length));
-        return fail(status::parameter_error,
-                    "key: set name '" + std::string(set) + "' is " + std::to_string(set.size()) +
-                        " bytes, max " + std::to_string(max_set_length));
+        const bool long_ns = ns.size() > max_namespace_length;
+        const std::string_view name = long_ns ? ns : set;
+        return detail::fail_joined(
+            status::parameter_error,
+            {long_ns ? "key: namespace name '" : "key: set name '", name, "' is ",
+             std::to_string(name.size()), " bytes, max ",
+             std::to_string(long_ns ? max_namespace_length : max_set_length)});
     }
 
     key(std::string ns, std::string set, const kv::digest& d)
