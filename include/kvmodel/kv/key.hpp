@@ -78,19 +78,23 @@ public:
         result<void> names = check_names(ns, set);
         if (!names)
             return names.error();
+        kv::digest d{};
         switch (user_key.type()) {
         case value_type::integer:
-            return key(std::move(ns), std::move(set), user_key.as_int());
-        case value_type::string:
-            return key(std::move(ns), std::move(set), std::move(user_key.as_string()));
-        case value_type::bytes:
-            return key(std::move(ns), std::move(set), std::move(user_key.as_bytes()));
-        default:
+            d = compute_digest(set, user_key.as_int());
             break;
+        case value_type::string:
+            d = compute_digest(set, user_key.as_string());
+            break;
+        case value_type::bytes:
+            d = compute_digest(set, key_type::bytes, user_key.as_bytes());
+            break;
+        default:
+            return bad_user_key(user_key);
         }
-        return detail::fail_joined(status::parameter_error,
-                                   {"key: a user key must be an integer, a string or bytes, got ",
-                                    type_name(user_key.type()), " ", to_string(user_key)});
+        // One key built, whatever the type: the digest as the typed
+        // constructors compute it, the value as they store it.
+        return key(std::move(ns), std::move(set), std::move(user_key), d);
     }
 
     /// A key known only by its digest (as a scan returns records whose user
@@ -143,9 +147,20 @@ private:
              std::to_string(long_ns ? max_namespace_length : max_set_length)});
     }
 
+    [[gnu::cold, gnu::noinline]] static result<key> bad_user_key(const value& user_key) {
+        return detail::fail_joined(status::parameter_error,
+                                   {"key: a user key must be an integer, a string or bytes, got ",
+                                    type_name(user_key.type()), " ", to_string(user_key)});
+    }
+
     key(std::string ns, std::string set, const kv::digest& d)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
+        , m_digest(d) {}
+    key(std::string ns, std::string set, value user_key, const kv::digest& d)
+        : m_ns(std::move(ns))
+        , m_set(std::move(set))
+        , m_user_key(std::move(user_key))
         , m_digest(d) {}
 
     std::string m_ns;
