@@ -19,6 +19,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/digest.hpp>
+#include <kvmodel/kv/status.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -77,19 +78,23 @@ public:
         result<void> names = check_names(ns, set);
         if (!names)
             return names.error();
+        kv::digest d{};
         switch (user_key.type()) {
         case value_type::integer:
-            return key(std::move(ns), std::move(set), user_key.as_int());
-        case value_type::string:
-            return key(std::move(ns), std::move(set), std::move(user_key.as_string()));
-        case value_type::bytes:
-            return key(std::move(ns), std::move(set), std::move(user_key.as_bytes()));
-        default:
+            d = compute_digest(set, user_key.as_int());
             break;
+        case value_type::string:
+            d = compute_digest(set, user_key.as_string());
+            break;
+        case value_type::bytes:
+            d = compute_digest(set, key_type::bytes, user_key.as_bytes());
+            break;
+        default:
+            return bad_user_key(user_key);
         }
-        return fail(status::parameter_error,
-                    "key: a user key must be an integer, a string or bytes, got " +
-                        std::string(type_name(user_key.type())) + " " + to_string(user_key));
+        // One key built, whatever the type: the digest as the typed
+        // constructors compute it, the value as they store it.
+        return key(std::move(ns), std::move(set), std::move(user_key), d);
     }
 
     /// A key known only by its digest (as a scan returns records whose user
@@ -133,19 +138,29 @@ private:
                                                                std::string_view set) {
         if (ns.empty())
             return fail(status::parameter_error, "key: the namespace name is empty");
-        if (ns.size() > max_namespace_length)
-            return fail(status::parameter_error,
-                        "key: namespace name '" + std::string(ns) + "' is " +
-                            std::to_string(ns.size()) + " bytes, max " +
-                            std::to_string(max_namespace_length));
-        return fail(status::parameter_error,
-                    "key: set name '" + std::string(set) + "' is " + std::to_string(set.size()) +
-                        " bytes, max " + std::to_string(max_set_length));
+        const bool long_ns = ns.size() > max_namespace_length;
+        const std::string_view name = long_ns ? ns : set;
+        return detail::fail_joined(
+            status::parameter_error,
+            {long_ns ? "key: namespace name '" : "key: set name '", name, "' is ",
+             std::to_string(name.size()), " bytes, max ",
+             std::to_string(long_ns ? max_namespace_length : max_set_length)});
+    }
+
+    [[gnu::cold, gnu::noinline]] static result<key> bad_user_key(const value& user_key) {
+        return detail::fail_joined(status::parameter_error,
+                                   {"key: a user key must be an integer, a string or bytes, got ",
+                                    type_name(user_key.type()), " ", to_string(user_key)});
     }
 
     key(std::string ns, std::string set, const kv::digest& d)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
+        , m_digest(d) {}
+    key(std::string ns, std::string set, value user_key, const kv::digest& d)
+        : m_ns(std::move(ns))
+        , m_set(std::move(set))
+        , m_user_key(std::move(user_key))
         , m_digest(d) {}
 
     std::string m_ns;

@@ -260,7 +260,7 @@ public:
     operation& operator=(T&& x) noexcept(
         std::is_nothrow_assignable_v<std::remove_cvref_t<T>&, T&&> &&
         std::is_nothrow_constructible_v<std::remove_cvref_t<T>, T&&>) {
-        put<index_of<T>, true>(std::forward<T>(x));
+        put<index_of<T>>(std::forward<T>(x));
         return *this;
     }
     /// A copy of o's alternative.
@@ -276,16 +276,15 @@ public:
     ~operation();
 
 private:
-    // Holds alternative I made from x. Assigning, as the variant does: in
+    // Holds alternative I made from x, assigning as the variant does: in
     // place when I is held, else from a copy made aside first when that
-    // keeps the strong guarantee, then moved in. Constructing (*this holds
-    // the default read_op): in place.
-    template <std::size_t I, bool Assigning, class T>
+    // keeps the strong guarantee, then moved in.
+    template <std::size_t I, class T>
     void put(T&& x) {
         using alt = std::variant_alternative_t<I, operation_variant>;
-        if (Assigning && this->index() == I)
+        if (this->index() == I)
             *std::get_if<I>(this) = std::forward<T>(x);
-        else if constexpr (!Assigning || std::is_nothrow_constructible_v<alt, T&&> ||
+        else if constexpr (std::is_nothrow_constructible_v<alt, T&&> ||
                            !std::is_nothrow_move_constructible_v<alt>)
             this->template emplace<I>(std::forward<T>(x));
         else {
@@ -293,27 +292,53 @@ private:
             this->template emplace<I>(std::move(copy));
         }
     }
+    // o's alternative I, as const& (From: const operation&) or && (From: operation).
+    template <std::size_t I, class From>
+    using alt_ref = std::conditional_t<std::is_lvalue_reference_v<From>,
+                                       const std::variant_alternative_t<I, operation_variant>&,
+                                       std::variant_alternative_t<I, operation_variant>&&>;
     // Holds a copy of o's alternative (From: const operation&) or takes it
-    // (From: operation).
-    template <bool Assigning, class From>
-    void take(From&& o) {
+    // (From: operation), in place of what *this holds. One function per
+    // direction with the fourteen emplace calls in it, rather than a helper
+    // per alternative: the copies and moves are the functions a header-only
+    // file emits for every vector<operation>.
+    template <class From>
+    void hold(From&& o) {
         if (o.valueless_by_exception()) {
             become_valueless();
             return;
         }
         [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)((o.index() == I && (take_held<I, Assigning>(std::forward<From>(o)), true)) ||
+            (void)((o.index() == I &&
+                    (this->template emplace<I>(static_cast<alt_ref<I, From>>(*std::get_if<I>(&o))),
+                     true)) ||
                    ...);
         }(std::make_index_sequence<alternatives>{});
     }
-    // take() for o holding alternative I.
-    template <std::size_t I, bool Assigning, class From>
-    void take_held(From&& o) {
-        auto* x = std::get_if<I>(&o);
-        if constexpr (std::is_lvalue_reference_v<From>)
-            put<I, Assigning>(*x);
-        else
-            put<I, Assigning>(std::move(*x));
+    // Assignment from o, as the variant's: o's alternative assigned in place
+    // when *this holds the same one, else held anew (a copy is made aside
+    // first, which keeps the strong guarantee as the variant's copy
+    // assignment does: every alternative moves without throwing).
+    template <class From>
+    void assign(From&& o) {
+        static_assert(std::is_nothrow_move_constructible_v<operation_variant>);
+        if (o.valueless_by_exception() || this->index() != o.index()) {
+            if constexpr (std::is_lvalue_reference_v<From>) {
+                if (!o.valueless_by_exception()) {
+                    operation copy(o);
+                    hold(std::move(copy));
+                    return;
+                }
+            }
+            hold(std::forward<From>(o));
+            return;
+        }
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (void)((o.index() == I &&
+                    (*std::get_if<I>(this) = static_cast<alt_ref<I, From>>(*std::get_if<I>(&o)),
+                     true)) ||
+                   ...);
+        }(std::make_index_sequence<alternatives>{});
     }
     // Valueless, as a copy of (or assignment from) a valueless variant is.
     void become_valueless() noexcept {
@@ -326,20 +351,20 @@ private:
 
 #if KVMODEL_DEFINITIONS
 KVMODEL_DECL operation::operation(const operation& o) : operation_variant() {
-    take<false>(o);
+    hold(o);
 }
 KVMODEL_DECL operation::operation(operation&& o) noexcept(
     std::is_nothrow_move_constructible_v<operation_variant>)
     : operation_variant() {
-    take<false>(std::move(o));
+    hold(std::move(o));
 }
 KVMODEL_DECL operation& operation::operator=(const operation& o) {
-    take<true>(o);
+    assign(o);
     return *this;
 }
 KVMODEL_DECL operation& operation::operator=(operation&& o) noexcept(
     std::is_nothrow_move_assignable_v<operation_variant>) {
-    take<true>(std::move(o));
+    assign(std::move(o));
     return *this;
 }
 KVMODEL_DECL operation::~operation() = default;

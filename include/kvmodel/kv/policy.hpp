@@ -36,6 +36,7 @@
 #pragma once
 
 #include <kvmodel/core/result.hpp>
+#include <kvmodel/kv/status.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -116,11 +117,11 @@ inline write_policy as_write_policy(const read_policy& rp) {
 
 namespace detail {
 [[gnu::cold, gnu::noinline]] inline result<void> bad_ttl(std::int64_t ttl, std::string_view what) {
-    return fail(status::parameter_error,
-                std::string(what) + ": ttl " + std::to_string(ttl) +
-                    " is invalid (0 = namespace default, -1 = never expire, -2 = don't update, "
-                    "else 1.." +
-                    std::to_string(max_ttl) + " seconds)");
+    return fail_joined(status::parameter_error,
+                       {what, ": ttl ", std::to_string(ttl),
+                        " is invalid (0 = namespace default, -1 = never expire, -2 = don't "
+                        "update, else 1..",
+                        std::to_string(max_ttl), " seconds)"});
 }
 } // namespace detail
 

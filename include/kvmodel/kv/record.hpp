@@ -18,6 +18,7 @@
 #include <kvmodel/config.hpp>
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
+#include <kvmodel/kv/status.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -123,11 +124,10 @@ namespace detail {
 [[gnu::cold, gnu::noinline]] inline result<void> bad_bin_name(std::string_view name,
                                                               std::string_view what) {
     if (name.size() > max_bin_name_length)
-        return fail(status::bin_name_too_long,
-                    std::string(what) + ": bin name '" + std::string(name) + "' is " +
-                        std::to_string(name.size()) + " bytes, max " +
-                        std::to_string(max_bin_name_length));
-    return fail(status::bin_name_too_long, std::string(what) + ": bin name contains a NUL byte");
+        return fail_joined(status::bin_name_too_long,
+                           {what, ": bin name '", name, "' is ", std::to_string(name.size()),
+                            " bytes, max ", std::to_string(max_bin_name_length)});
+    return fail_joined(status::bin_name_too_long, {what, ": bin name contains a NUL byte"});
 }
 
 // Whether a name holds a NUL: for a bin name (at most 15 bytes) one or two
@@ -196,9 +196,10 @@ inline bool contains_inf_or_wildcard(const value& v) noexcept {
 namespace detail {
 [[gnu::cold, gnu::noinline]] inline result<void> unstorable_bin_value(std::string_view what,
                                                                       std::string_view bin_name) {
-    return fail(status::parameter_error,
-                std::string(what) + ": bin '" + std::string(bin_name) +
-                    "': INF and WILDCARD are range bounds and patterns, not storable values");
+    return fail_joined(
+        status::parameter_error,
+        {what, ": bin '", bin_name,
+         "': INF and WILDCARD are range bounds and patterns, not storable values"});
 }
 } // namespace detail
 

@@ -32,6 +32,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/record.hpp>
+#include <kvmodel/kv/status.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -197,11 +198,10 @@ constexpr bool fits(std::size_t flat_size, std::size_t max_record_size) noexcept
 namespace detail {
 [[gnu::cold, gnu::noinline]] inline result<void>
 record_too_big(std::size_t flat_size, std::size_t max_record_size, std::string_view what) {
-    return fail(status::record_too_big,
-                std::string(what) + ": record would be " +
-                    std::to_string(flat_size + record_size::end_mark) + " bytes (flat " +
-                    std::to_string(flat_size) + " + 4), over max-record-size " +
-                    std::to_string(max_record_size));
+    return fail_joined(status::record_too_big,
+                       {what, ": record would be ", std::to_string(flat_size + record_size::end_mark),
+                        " bytes (flat ", std::to_string(flat_size), " + 4), over max-record-size ",
+                        std::to_string(max_record_size)});
 }
 } // namespace detail
 

@@ -207,8 +207,13 @@ KVMODEL_DECL error retry_scope::fail(error e) const {
         e.in_doubt = true;
         e.message += " (in doubt: an earlier attempt may have been applied)";
     }
-    if (m_sent > 1)
-        e.message += " [" + std::to_string(m_sent) + " attempts, " + std::to_string(m_spent) + " ms]";
+    if (m_sent > 1) {
+        e.message += " [";
+        e.message += std::to_string(m_sent);
+        e.message += " attempts, ";
+        e.message += std::to_string(m_spent);
+        e.message += " ms]";
+    }
     return e;
 }
 

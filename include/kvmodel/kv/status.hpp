@@ -10,6 +10,10 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
 namespace kvmodel::kv {
 
 using kvmodel::error;
@@ -67,5 +71,17 @@ constexpr bool is_transient(status s) noexcept {
 inline bool is_in_doubt(const error& e) noexcept {
     return e.in_doubt;
 }
+
+namespace detail {
+/// A failure of `code` whose message is `parts` joined. The checks' message
+/// builders use it instead of chains of std::string operator+, each of whose
+/// temporaries is a call and a cleanup path in every header-only file.
+[[gnu::cold]] inline failure fail_joined(status code, std::initializer_list<std::string_view> parts) {
+    std::string m;
+    for (std::string_view p : parts)
+        m += p;
+    return fail(code, std::move(m));
+}
+} // namespace detail
 
 } // namespace kvmodel::kv

@@ -429,9 +429,11 @@ concept has_query_page =
 
 // One page out of a whole answer: the records of the cursor's partitions
 // after its digests, in (partition, digest) order, at most `max` (0 = all);
-// the cursor moves past them. What a store without paging can do.
-KVMODEL_DECL std::vector<keyed_record>
-page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max);
+// the cursor moves past them. What a store without paging can do. A
+// template (Record: keyed_record) so that only a file that pages such a
+// store compiles it and its sort, not every file that includes this header.
+template <class Record>
+std::vector<Record> page_of(std::vector<Record> all, partition_cursor& c, std::uint64_t max);
 } // namespace detail
 
 /// One page of a scan: at most sr.max_records records (0 = all that are
@@ -481,15 +483,15 @@ query_page(S& s, const query_request& qr, partition_cursor& cursor, const read_p
 #if KVMODEL_DEFINITIONS
 namespace kvmodel::kv::detail {
 
-KVMODEL_DECL std::vector<keyed_record>
-page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max) {
-    const auto order = [](const keyed_record& a, const keyed_record& b) {
+template <class Record>
+std::vector<Record> page_of(std::vector<Record> all, partition_cursor& c, std::uint64_t max) {
+    const auto order = [](const Record& a, const Record& b) {
         const std::uint32_t pa = a.k.partition_id();
         const std::uint32_t pb = b.k.partition_id();
         return pa != pb ? pa < pb : a.k.digest() < b.k.digest();
     };
     std::sort(all.begin(), all.end(), order);
-    std::vector<keyed_record> out;
+    std::vector<Record> out;
     auto it = all.begin();
     for (partition_cursor::part& p : c.parts) {
         if (p.done)
@@ -511,3 +513,6 @@ page_of(std::vector<keyed_record> all, partition_cursor& c, std::uint64_t max) {
 
 } // namespace kvmodel::kv::detail
 #endif // KVMODEL_DEFINITIONS
+
+KVMODEL_INSTANTIATE(std::vector<kvmodel::kv::keyed_record> kvmodel::kv::detail::page_of(
+    std::vector<kvmodel::kv::keyed_record>, kvmodel::kv::partition_cursor&, std::uint64_t))
