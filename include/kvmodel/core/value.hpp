@@ -321,46 +321,45 @@ public:
     using storage = std::variant<nil_t, bool, std::int64_t, std::string, kvmodel::list,
                                  kvmodel::map, kvmodel::bytes, double, inf_t, wildcard_t>;
 
-    // Every alternative is built by put<I> (below), from a prvalue or (copies
-    // of strings, blobs and containers) a const reference.
+    // Every alternative is built by index from a prvalue or (copies of
+    // strings, blobs and containers) a const reference: the variant's
+    // converting constructors would each instantiate their own chain of
+    // nested-union constructors, and a header-only user's file compiles them
+    // all.
     /// Nil.
     value() noexcept : m_v() {}
     /// Nil.
     value(nil_t) noexcept : m_v() {}                              // NOLINT(google-explicit-constructor)
     /// A bool.
-    value(bool b) noexcept { put<1>(bool(b)); } // NOLINT
+    value(bool b) noexcept : m_v(std::in_place_index<1>, bool(b)) {} // NOLINT
     /// An integer, as int64.
     template <class I>
         requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char> &&
                  !std::is_same_v<I, std::uint64_t>)
-    value(I i) noexcept { // NOLINT(google-explicit-constructor)
-        put<2>(static_cast<std::int64_t>(i));
-    }
+    value(I i) noexcept : m_v(std::in_place_index<2>, static_cast<std::int64_t>(i)) {} // NOLINT
     /// Unsigned 64-bit values are stored as their two's-complement int64, as
     /// Aerospike's integer particle does.
-    value(std::uint64_t u) noexcept { // NOLINT(google-explicit-constructor)
-        put<2>(static_cast<std::int64_t>(u));
-    }
+    value(std::uint64_t u) noexcept : m_v(std::in_place_index<2>, static_cast<std::int64_t>(u)) {} // NOLINT
     /// A double.
-    value(double d) noexcept { put<7>(double(d)); } // NOLINT
+    value(double d) noexcept : m_v(std::in_place_index<7>, double(d)) {} // NOLINT
     /// A float, as double.
-    value(float f) noexcept { put<7>(static_cast<double>(f)); } // NOLINT
+    value(float f) noexcept : m_v(std::in_place_index<7>, static_cast<double>(f)) {} // NOLINT
     /// A string, copied.
-    value(const char* s) : value(std::string(s)) {} // NOLINT
+    value(const char* s) : m_v(std::in_place_index<3>, std::string(s)) {} // NOLINT
     /// A string, moved in.
-    value(std::string s) noexcept { put<3>(std::move(s)); } // NOLINT
+    value(std::string s) noexcept : m_v(std::in_place_index<3>, std::move(s)) {} // NOLINT
     /// A string, copied.
-    value(std::string_view s) : value(std::string(s)) {} // NOLINT
+    value(std::string_view s) : m_v(std::in_place_index<3>, std::string(s)) {} // NOLINT
     /// A blob.
-    value(kvmodel::bytes b) noexcept { put<6>(std::move(b)); } // NOLINT
+    value(kvmodel::bytes b) noexcept : m_v(std::in_place_index<6>, std::move(b)) {} // NOLINT
     /// A list.
-    value(kvmodel::list l) noexcept { put<4>(std::move(l)); } // NOLINT
+    value(kvmodel::list l) noexcept : m_v(std::in_place_index<4>, std::move(l)) {} // NOLINT
     /// A map.
-    value(kvmodel::map m) noexcept { put<5>(std::move(m)); } // NOLINT
+    value(kvmodel::map m) noexcept : m_v(std::in_place_index<5>, std::move(m)) {} // NOLINT
     /// INF.
-    value(inf_t) noexcept { put<8>(inf_t{}); } // NOLINT
+    value(inf_t) noexcept : m_v(std::in_place_index<8>, inf_t{}) {} // NOLINT
     /// WILDCARD.
-    value(wildcard_t) noexcept { put<9>(wildcard_t{}); } // NOLINT
+    value(wildcard_t) noexcept : m_v(std::in_place_index<9>, wildcard_t{}) {} // NOLINT
 
     // Copies, moves and destruction of the scalar alternatives (nil, bool,
     // int, double, INF, WILDCARD: most values an engine builds and drops)
@@ -415,27 +414,27 @@ public:
 
     // Accessors; precondition: the value has that type (KVMODEL_ASSERT).
     /// The bool; precondition is_bool().
-    bool as_bool() const { return get<1>(); }
+    bool as_bool() const { return get<bool>(); }
     /// The integer; precondition is_int().
-    std::int64_t as_int() const { return get<2>(); }
+    std::int64_t as_int() const { return get<std::int64_t>(); }
     /// The double; precondition is_double().
-    double as_double() const { return get<7>(); }
+    double as_double() const { return get<double>(); }
     /// The string; precondition is_string().
-    const std::string& as_string() const { return get<3>(); }
+    const std::string& as_string() const { return get<std::string>(); }
     /// The blob; precondition is_bytes().
-    const kvmodel::bytes& as_bytes() const { return get<6>(); }
+    const kvmodel::bytes& as_bytes() const { return get<kvmodel::bytes>(); }
     /// The list; precondition is_list().
-    const kvmodel::list& as_list() const { return get<4>(); }
+    const kvmodel::list& as_list() const { return get<kvmodel::list>(); }
     /// The map; precondition is_map().
-    const kvmodel::map& as_map() const { return get<5>(); }
+    const kvmodel::map& as_map() const { return get<kvmodel::map>(); }
     /// The list, to change in place; precondition is_list().
-    kvmodel::list& as_list() { return get_mut<4>(); }
+    kvmodel::list& as_list() { return get_mut<kvmodel::list>(); }
     /// The map, to change in place; precondition is_map().
-    kvmodel::map& as_map() { return get_mut<5>(); }
+    kvmodel::map& as_map() { return get_mut<kvmodel::map>(); }
     /// The string, to change in place; precondition is_string().
-    std::string& as_string() { return get_mut<3>(); }
+    std::string& as_string() { return get_mut<std::string>(); }
     /// The blob, to change in place; precondition is_bytes().
-    kvmodel::bytes& as_bytes() { return get_mut<6>(); }
+    kvmodel::bytes& as_bytes() { return get_mut<kvmodel::bytes>(); }
 
     /// The std::variant underneath (its index is the value_type).
     const storage& variant() const noexcept { return m_v; }
@@ -443,16 +442,15 @@ public:
     storage& variant() noexcept { return m_v; }
 
 private:
-    // By index: std::get_if<T> would add a by-type layer over get_if<I>.
-    template <std::size_t I>
-    const std::variant_alternative_t<I, storage>& get() const {
-        const auto* p = std::get_if<I>(&m_v);
+    template <class T>
+    const T& get() const {
+        const T* p = std::get_if<T>(&m_v);
         KVMODEL_ASSERT(p != nullptr);
         return *p;
     }
-    template <std::size_t I>
-    std::variant_alternative_t<I, storage>& get_mut() {
-        auto* p = std::get_if<I>(&m_v);
+    template <class T>
+    T& get_mut() {
+        T* p = std::get_if<T>(&m_v);
         KVMODEL_ASSERT(p != nullptr);
         return *p;
     }
@@ -476,7 +474,7 @@ private:
     KVMODEL_ALWAYS_INLINE void construct_from(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
         if (const auto* i = std::get_if<std::int64_t>(&o.m_v)) {
             std::int64_t x = *i; // read before m_v (maybe o's) is rebuilt
-            put<2>(std::move(x));
+            std::construct_at(&m_v, std::in_place_index<2>, std::move(x));
         } else if (o.m_v.index() == 0) {
             std::construct_at(&m_v);
         } else {
@@ -512,38 +510,12 @@ private:
         auto&& x = *std::get_if<I>(&o.m_v);
         if constexpr (std::is_trivially_copyable_v<std::remove_cvref_t<decltype(x)>>) {
             auto copy = x; // read before m_v (maybe o's) is rebuilt
-            put<I>(std::move(copy));
+            std::construct_at(&m_v, std::in_place_index<I>, std::move(copy));
         } else if constexpr (std::is_rvalue_reference_v<V&&>) {
-            put<I>(std::move(x));
+            std::construct_at(&m_v, std::in_place_index<I>, std::move(x));
         } else {
-            put<I>(x);
+            std::construct_at(&m_v, std::in_place_index<I>, x);
         }
-    }
-    // Constructs m_v (not alive, or alive holding a scalar) holding
-    // alternative I built from x. Unoptimized, as nil then emplace<I>: the
-    // variant's in_place_index constructor is, in libstdc++, I + 1 nested
-    // union constructors and six base-class constructors per argument type,
-    // all of which a header-only user's -O0 file compiles (and GCC keeps
-    // every one until the end of the file); emplace is one placement new.
-    // Optimized, the constructor, which inlines to a few stores, where
-    // emplace's reset-by-visit is not always folded away.
-    template <std::size_t I, class X>
-    KVMODEL_ALWAYS_INLINE void put(X&& x) noexcept(std::is_nothrow_constructible_v<
-                                                   std::variant_alternative_t<I, storage>, X&&>) {
-#if defined(__OPTIMIZE__)
-        std::construct_at(&m_v, std::in_place_index<I>, std::forward<X>(x));
-#else
-        using T = std::variant_alternative_t<I, storage>;
-        if constexpr (std::is_same_v<X&&, T&&>) {
-            std::construct_at(&m_v);
-            m_v.template emplace<I>(std::move(x));
-        } else {
-            // One emplace per alternative, from a T&&: emplace's copy of a
-            // string or blob would build a second variant and move-assign it.
-            T copy(std::forward<X>(x));
-            put<I>(std::move(copy));
-        }
-#endif
     }
     // assign_from: the alternatives' own assignments when both hold the same
     // one, else destroy and construct, never the variant's assignments (a
