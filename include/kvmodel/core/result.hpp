@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -61,6 +62,21 @@ namespace detail {
 [[noreturn]] inline void throw_bad_variant_access() {
     throw std::bad_variant_access();
 }
+
+// The success flag every result<T> starts with (the same size as a flag
+// after the union): its tests, on every op's path, are then one function for
+// all T rather than one per result type a file uses.
+class result_state {
+public:
+    /// Whether it holds a value.
+    bool has_value() const noexcept { return m_ok; }
+    /// has_value().
+    explicit operator bool() const noexcept { return m_ok; }
+
+protected:
+    explicit result_state(bool ok) noexcept : m_ok(ok) {}
+    bool m_ok;
+};
 } // namespace detail
 
 /// Builds an error from a code and a message.
@@ -88,44 +104,44 @@ inline failure fail(error e) {
 /// `auto x = f().value();` keeps the value; `for (auto& e : f().value())`
 /// iterates a destroyed temporary (value() && returns T&&): name the result first.
 template <class T>
-class [[nodiscard]] result {
+class [[nodiscard]] result : public detail::result_state {
 public:
     /// The value's type.
     using value_type = T;
 
     result()
         requires std::is_default_constructible_v<T>
-        : m_value(), m_ok(true) {}
+        : result_state(true), m_value() {}
     // Built in place: a copy or a move, never both (results are on every
     // op's path).
     /// A success holding a copy of v.
     // NOLINTNEXTLINE(google-explicit-constructor)
-    result(const T& v) : m_value(v), m_ok(true) {}
+    result(const T& v) : result_state(true), m_value(v) {}
     /// A success holding v, moved.
     // NOLINTNEXTLINE(google-explicit-constructor)
-    result(T&& v) : m_value(std::move(v)), m_ok(true) {}
+    result(T&& v) : result_state(true), m_value(std::move(v)) {}
     /// A success holding a T built from v.
     template <class U>
         requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::decay_t<U>, T> &&
                  !std::is_same_v<std::decay_t<U>, failure> &&
                  !std::is_same_v<std::decay_t<U>, kvmodel::error> &&
                  !std::is_same_v<std::decay_t<U>, result>)
-    result(U&& v) : m_value(static_cast<T>(std::forward<U>(v))), m_ok(true) {} // NOLINT
+    result(U&& v) : result_state(true), m_value(static_cast<T>(std::forward<U>(v))) {} // NOLINT
     /// A failure: fail(code, message).
-    result(failure f) : m_error(std::move(f.err)), m_ok(false) {}  // NOLINT
+    result(failure f) : result_state(false), m_error(std::move(f.err)) {} // NOLINT
     /// A failure holding e.
-    result(kvmodel::error e) : m_error(std::move(e)), m_ok(false) {}        // NOLINT
+    result(kvmodel::error e) : result_state(false), m_error(std::move(e)) {} // NOLINT
 
     /// A copy.
     result(const result& o)
         requires std::is_copy_constructible_v<T>
-        : m_ok(o.m_ok) {
+        : result_state(o.m_ok) {
         construct_from(o);
     }
     /// Takes o's content (o keeps a moved-from one).
     result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
         requires std::is_move_constructible_v<T>
-        : m_ok(o.m_ok) {
+        : result_state(o.m_ok) {
         construct_from(std::move(o));
     }
     /// Copy assignment.
@@ -154,12 +170,12 @@ public:
         }
         return *this;
     }
-    ~result() { destroy(); }
-
-    /// Whether it holds a value.
-    bool has_value() const noexcept { return m_ok; }
-    /// has_value().
-    explicit operator bool() const noexcept { return has_value(); }
+    // destroy()'s body: at -O0 a result type's destructor is then one
+    // function, not two.
+    ~result() {
+        if (m_ok) m_value.~T();
+        else m_error.~error();
+    }
 
     /// The value; throws bad_result_access on an error.
     T& value() & {
@@ -222,14 +238,16 @@ public:
 
 private:
     // Constructs the member m_ok names (not alive) from o's.
+    // (Placement new and destructor calls rather than std::construct_at /
+    // destroy_at: no helper instantiated per T at -O0.)
     template <class R>
     void construct_from(R&& o) {
-        if (m_ok) std::construct_at(&m_value, std::forward<R>(o).m_value);
-        else std::construct_at(&m_error, std::forward<R>(o).m_error);
+        if (m_ok) ::new (static_cast<void*>(&m_value)) T(std::forward<R>(o).m_value);
+        else ::new (static_cast<void*>(&m_error)) kvmodel::error(std::forward<R>(o).m_error);
     }
     void destroy() noexcept {
-        if (m_ok) std::destroy_at(&m_value);
-        else std::destroy_at(&m_error);
+        if (m_ok) m_value.~T();
+        else m_error.~error();
     }
     // Takes o's content when it holds the other state. Should T's move
     // throw, this result holds a default error rather than a dead member.
@@ -243,7 +261,7 @@ private:
                 construct_from(std::move(o));
             } catch (...) {
                 m_ok = false;
-                std::construct_at(&m_error);
+                ::new (static_cast<void*>(&m_error)) kvmodel::error();
                 throw;
             }
         }
@@ -257,26 +275,20 @@ private:
         T m_value;
         kvmodel::error m_error;
     };
-    bool m_ok;
 };
 
 /// result<void>: success, or an error.
 template <>
-class [[nodiscard]] result<void> {
+class [[nodiscard]] result<void> : public detail::result_state {
 public:
     /// void.
     using value_type = void;
 
-    result() = default;
+    result() noexcept : result_state(true) {}
     /// A failure: fail(code, message).
-    result(failure f) : m_error(std::move(f.err)), m_ok(false) {} // NOLINT
+    result(failure f) : result_state(false), m_error(std::move(f.err)) {} // NOLINT
     /// A failure holding e.
-    result(kvmodel::error e) : m_error(std::move(e)), m_ok(false) {}        // NOLINT
-
-    /// Whether it succeeded.
-    bool has_value() const noexcept { return m_ok; }
-    /// has_value().
-    explicit operator bool() const noexcept { return m_ok; }
+    result(kvmodel::error e) : result_state(false), m_error(std::move(e)) {} // NOLINT
     /// Throws bad_result_access on an error; nothing otherwise.
     void value() const {
         if (!m_ok) detail::throw_bad_result_access(m_error);
@@ -296,7 +308,6 @@ public:
 
 private:
     kvmodel::error m_error;
-    bool m_ok = true;
 };
 
 } // namespace kvmodel

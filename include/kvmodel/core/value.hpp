@@ -321,40 +321,45 @@ public:
     using storage = std::variant<nil_t, bool, std::int64_t, std::string, kvmodel::list,
                                  kvmodel::map, kvmodel::bytes, double, inf_t, wildcard_t>;
 
+    // Every alternative is built by index from a prvalue or (copies of
+    // strings, blobs and containers) a const reference: the variant's
+    // converting constructors would each instantiate their own chain of
+    // nested-union constructors, and a header-only user's file compiles them
+    // all.
     /// Nil.
     value() noexcept : m_v() {}
     /// Nil.
     value(nil_t) noexcept : m_v() {}                              // NOLINT(google-explicit-constructor)
     /// A bool.
-    value(bool b) noexcept : m_v(b) {}                            // NOLINT
+    value(bool b) noexcept : m_v(std::in_place_index<1>, bool(b)) {} // NOLINT
     /// An integer, as int64.
     template <class I>
         requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char> &&
                  !std::is_same_v<I, std::uint64_t>)
-    value(I i) noexcept : m_v(static_cast<std::int64_t>(i)) {}    // NOLINT
+    value(I i) noexcept : m_v(std::in_place_index<2>, static_cast<std::int64_t>(i)) {} // NOLINT
     /// Unsigned 64-bit values are stored as their two's-complement int64, as
     /// Aerospike's integer particle does.
-    value(std::uint64_t u) noexcept : m_v(static_cast<std::int64_t>(u)) {} // NOLINT
+    value(std::uint64_t u) noexcept : m_v(std::in_place_index<2>, static_cast<std::int64_t>(u)) {} // NOLINT
     /// A double.
-    value(double d) noexcept : m_v(d) {}                          // NOLINT
+    value(double d) noexcept : m_v(std::in_place_index<7>, double(d)) {} // NOLINT
     /// A float, as double.
-    value(float f) noexcept : m_v(static_cast<double>(f)) {}      // NOLINT
+    value(float f) noexcept : m_v(std::in_place_index<7>, static_cast<double>(f)) {} // NOLINT
     /// A string, copied.
-    value(const char* s) : m_v(std::string(s)) {}                 // NOLINT
+    value(const char* s) : m_v(std::in_place_index<3>, std::string(s)) {} // NOLINT
     /// A string, moved in.
-    value(std::string s) noexcept : m_v(std::move(s)) {}          // NOLINT
+    value(std::string s) noexcept : m_v(std::in_place_index<3>, std::move(s)) {} // NOLINT
     /// A string, copied.
-    value(std::string_view s) : m_v(std::string(s)) {}            // NOLINT
+    value(std::string_view s) : m_v(std::in_place_index<3>, std::string(s)) {} // NOLINT
     /// A blob.
-    value(kvmodel::bytes b) noexcept : m_v(std::move(b)) {}       // NOLINT
+    value(kvmodel::bytes b) noexcept : m_v(std::in_place_index<6>, std::move(b)) {} // NOLINT
     /// A list.
-    value(kvmodel::list l) noexcept : m_v(std::move(l)) {}        // NOLINT
+    value(kvmodel::list l) noexcept : m_v(std::in_place_index<4>, std::move(l)) {} // NOLINT
     /// A map.
-    value(kvmodel::map m) noexcept : m_v(std::move(m)) {}         // NOLINT
+    value(kvmodel::map m) noexcept : m_v(std::in_place_index<5>, std::move(m)) {} // NOLINT
     /// INF.
-    value(inf_t) noexcept : m_v(inf_t{}) {}                       // NOLINT
+    value(inf_t) noexcept : m_v(std::in_place_index<8>, inf_t{}) {} // NOLINT
     /// WILDCARD.
-    value(wildcard_t) noexcept : m_v(wildcard_t{}) {}             // NOLINT
+    value(wildcard_t) noexcept : m_v(std::in_place_index<9>, wildcard_t{}) {} // NOLINT
 
     // Copies, moves and destruction of the scalar alternatives (nil, bool,
     // int, double, INF, WILDCARD: most values an engine builds and drops)
@@ -469,7 +474,7 @@ private:
     KVMODEL_ALWAYS_INLINE void construct_from(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
         if (const auto* i = std::get_if<std::int64_t>(&o.m_v)) {
             std::int64_t x = *i; // read before m_v (maybe o's) is rebuilt
-            std::construct_at(&m_v, std::in_place_index<2>, x);
+            std::construct_at(&m_v, std::in_place_index<2>, std::move(x));
         } else if (o.m_v.index() == 0) {
             std::construct_at(&m_v);
         } else {
@@ -505,15 +510,35 @@ private:
         auto&& x = *std::get_if<I>(&o.m_v);
         if constexpr (std::is_trivially_copyable_v<std::remove_cvref_t<decltype(x)>>) {
             auto copy = x; // read before m_v (maybe o's) is rebuilt
-            std::construct_at(&m_v, std::in_place_index<I>, copy);
+            std::construct_at(&m_v, std::in_place_index<I>, std::move(copy));
         } else if constexpr (std::is_rvalue_reference_v<V&&>) {
             std::construct_at(&m_v, std::in_place_index<I>, std::move(x));
         } else {
             std::construct_at(&m_v, std::in_place_index<I>, x);
         }
     }
+    // assign_from: the alternatives' own assignments when both hold the same
+    // one, else destroy and construct, never the variant's assignments (a
+    // visit over a table of every pair of alternatives).
     void assign_from(const value& o);
     void assign_from(value&& o) noexcept;
+    template <class V>
+    bool assign_same(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+        if (m_v.index() != o.m_v.index()) return false;
+        switch (o.m_v.index()) {
+        case 3: assign_alternative<3>(std::forward<V>(o)); return true;
+        case 4: assign_alternative<4>(std::forward<V>(o)); return true;
+        case 5: assign_alternative<5>(std::forward<V>(o)); return true;
+        case 6: assign_alternative<6>(std::forward<V>(o)); return true;
+        default: return false; // scalars (the caller's) and valueless: construct
+        }
+    }
+    template <std::size_t I, class V>
+    void assign_alternative(V&& o) {
+        auto& to = *std::get_if<I>(&m_v);
+        if constexpr (std::is_rvalue_reference_v<V&&>) to = std::move(*std::get_if<I>(&o.m_v));
+        else to = *std::get_if<I>(&o.m_v);
+    }
     // Destroys the container alternative; the variant around it has nothing
     // else to destroy.
     void destroy_container() noexcept;
@@ -532,10 +557,21 @@ KVMODEL_NOINLINE KVMODEL_DECL void value::construct_other(value&& o) noexcept {
     construct_other_of(std::move(o));
 }
 KVMODEL_NOINLINE KVMODEL_DECL void value::assign_from(const value& o) {
-    m_v = o.m_v;
+    if (assign_same(o)) return;
+    std::size_t i = o.m_v.index();
+    if (i == 3 || i == 6) {
+        // A string or blob copy may throw: copied first, *this stays as it
+        // was if it does (as the variant's assignment does).
+        value copy(o);
+        return assign_from(std::move(copy));
+    }
+    if (!scalar(m_v.index())) destroy_container();
+    construct_from(o); // nothrow: a scalar or a container handle
 }
 KVMODEL_NOINLINE KVMODEL_DECL void value::assign_from(value&& o) noexcept {
-    m_v = std::move(o.m_v);
+    if (assign_same(std::move(o))) return;
+    if (!scalar(m_v.index())) destroy_container();
+    construct_from(std::move(o));
 }
 KVMODEL_NOINLINE KVMODEL_DECL void value::destroy_container() noexcept {
     switch (m_v.index()) {
