@@ -582,11 +582,14 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
             l += step;
         }
         c->pos.assign_sorted(n, node);
-        std::vector<list_ref> refs;
-        refs.reserve(n);
-        for (std::size_t i = 0; i < n; ++i) refs.push_back(val_ref(node(i)));
-        std::sort(refs.begin(), refs.end(), list_val_less{}); // labels break the ties
-        c->vals.assign_sorted(std::move(refs));
+        // A raw array, not a vector<list_ref>: no vector family for it.
+        struct refs_array {
+            list_ref* p;
+            ~refs_array() { delete[] p; }
+        } refs{new list_ref[n]};
+        for (std::size_t i = 0; i < n; ++i) refs.p[i] = val_ref(node(i));
+        std::sort(refs.p, refs.p + n, list_val_less{}); // labels break the ties
+        c->vals.assign_sorted(n, [&](std::size_t i) { return refs.p[i]; });
     } catch (...) {
         c->pos.clear(); // the nodes are made's until the end
         c->vals.clear();
@@ -945,11 +948,31 @@ KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
 }
 
 KVMODEL_DECL std::vector<std::size_t> list_impl::flat_rank_order() const {
-    std::vector<std::size_t> order(flat.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return list_compare(flat[a], flat[b], false) < 0;
-    });
+    // A bottom-up merge sort of the positions (stable: a merge takes the
+    // left one of equals), written out: std::stable_sort over a lambda is a
+    // dozen functions in every file that reaches this. Its result is the
+    // stable order, the same as any stable sort's.
+    const std::size_t n = flat.size();
+    std::vector<std::size_t> order(n);
+    std::vector<std::size_t> other(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::size_t* from = order.data();
+    std::size_t* to = other.data();
+    for (std::size_t w = 1; w < n; w *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * w) {
+            const std::size_t mid = std::min(lo + w, n);
+            const std::size_t hi = std::min(lo + 2 * w, n);
+            std::size_t i = lo;
+            std::size_t j = mid;
+            std::size_t k = lo;
+            while (i < mid && j < hi)
+                to[k++] = list_compare(flat[from[j]], flat[from[i]], false) < 0 ? from[j++] : from[i++];
+            while (i < mid) to[k++] = from[i++];
+            while (j < hi) to[k++] = from[j++];
+        }
+        std::swap(from, to);
+    }
+    if (from != order.data()) order.swap(other);
     return order;
 }
 
