@@ -193,12 +193,19 @@ struct btree_type {
     void destroy(void* p, std::size_t n) const noexcept {
         if (!plain) fns.destroy(p, n);
     }
+    // One plain element: a copy of a pointer's or two pointers' size is a
+    // store or two, not a call (the core's t is not a constant).
+    void copy_one(void* to, const void* from) const noexcept {
+        if (size == sizeof(void*)) std::memcpy(to, from, sizeof(void*));
+        else if (size == 2 * sizeof(void*)) std::memcpy(to, from, 2 * sizeof(void*));
+        else std::memcpy(to, from, size);
+    }
     void copy_construct(void* to, const void* from) const {
-        if (plain) std::memcpy(to, from, size);
+        if (plain) copy_one(to, from);
         else fns.copy_construct(to, from);
     }
     void move_construct(void* to, void* from) const {
-        if (plain) std::memcpy(to, from, size);
+        if (plain) copy_one(to, from);
         else fns.move_construct(to, from);
     }
     void move_up(void* to, void* from, std::size_t n) const {
@@ -214,15 +221,17 @@ struct btree_type {
         else fns.vacate(p, n);
     }
     void assign(void* to, const void* from) const {
-        if (plain) std::memcpy(to, from, size);
+        if (plain) copy_one(to, from);
         else fns.assign(to, from);
     }
     void assign_move(void* to, void* from) const {
-        if (plain) std::memcpy(to, from, size);
+        if (plain) copy_one(to, from);
         else fns.assign_move(to, from);
     }
     void reset(void* p) const {
-        if (plain) std::memset(p, 0, size);
+        static constexpr unsigned char zero[2 * sizeof(void*)] = {};
+        if (plain && size <= sizeof zero) copy_one(p, zero);
+        else if (plain) std::memset(p, 0, size);
         else fns.reset(p);
     }
     /// Live separators: whether a and b name one referent.
@@ -372,11 +381,17 @@ public:
 
 private:
     class spare_inners;
-    // A plain tree's n slots from `from` to `to`, or cleared: no call for
-    // none, and a clear of one is a store where t is a constant.
+    // A plain tree's n slots from `from` to `to` (in one leaf), or cleared:
+    // where t is a constant, a loop of fixed-size copies, no call (a leaf
+    // shift moves a few slots).
     static void move_bytes(const btree_type& t, unsigned char* to, unsigned char* from, std::size_t n) noexcept {
-        if (n != 0)
-            std::memmove(to, from, n * t.size);
+        if (to < from) {
+            for (std::size_t k = 0; k < n; ++k)
+                std::memcpy(to + k * t.size, from + k * t.size, t.size);
+        } else {
+            for (std::size_t k = n; k-- > 0;)
+                std::memcpy(to + k * t.size, from + k * t.size, t.size);
+        }
     }
     static void clear_bytes(const btree_type& t, unsigned char* d, std::size_t n) noexcept {
         for (std::size_t k = 0; k < n; ++k)
