@@ -355,17 +355,12 @@ public:
     /// A plain tree's insert of *v at slot i of l and erase of values
     /// [i, i + m) of l: in a leaf with room, or one that keeps at least half
     /// its values (the root: one), here, as bytes; else insert_at and
-    /// erase_in_leaf. These and the navigation below are forced inline where
-    /// optimised: t is then a constant and the moves are memmoves of known
-    /// element size, as fast as the typed loops they replace.
+    /// erase_in_leaf. Both are forced inline where optimised: t is then a
+    /// constant and the moves are copies of known element size.
     KVMODEL_ALWAYS_INLINE btree_at
     insert_plain(const btree_type& t, btree_leaf* l, std::size_t i, void* v, bool counted);
     KVMODEL_ALWAYS_INLINE void erase_plain(const btree_type& t, btree_leaf* l, std::size_t i, std::size_t m);
 
-    /// The leaf and slot of the value at position i < size. O(log n).
-    KVMODEL_ALWAYS_INLINE btree_at nth(const btree_type& t, std::size_t i) const noexcept;
-    /// The position of value i of l. O(log n).
-    KVMODEL_ALWAYS_INLINE static std::size_t rank(const btree_type& t, const btree_leaf* l, std::size_t i) noexcept;
 
     /// Replaces the contents by n values already in order: put(src, slot, k)
     /// assigns the k-th to a slot; with put null, src is an array of n T
@@ -675,12 +670,31 @@ public:
     const_iterator nth(std::size_t i) const {
         if (i >= m_core.size)
             return end();
-        return m_core.nth(type, i);
+        // Typed (constant offsets): the core's nth cost a third more.
+        const node* x = m_core.root;
+        while (!x->leaf) {
+            const auto* in = static_cast<const inner*>(x);
+            const std::size_t* c = counts(in);
+            std::size_t k = 0;
+            while (i >= c[k])
+                i -= c[k++];
+            x = children(in)[k];
+        }
+        return {static_cast<const leaf_node*>(x), i};
     }
 
     /// The position of it (size() for end()). O(log n).
     std::size_t rank(const_iterator it) const {
-        return it.m_leaf == nullptr ? 0 : core::rank(type, it.m_leaf, it.m_slot);
+        if (it.m_leaf == nullptr)
+            return 0;
+        std::size_t r = it.m_slot;
+        const node* x = it.m_leaf;
+        for (const inner* p = x->parent; p != nullptr; x = p, p = p->parent) {
+            const std::size_t* c = counts(p);
+            for (std::size_t k = 0; k < x->slot; ++k)
+                r += c[k];
+        }
+        return r;
     }
 
     /// The first element not below key, and its rank. O(log n).
@@ -1217,30 +1231,6 @@ inline void btree_core::unlink_values(const btree_type& t,
         if (j + 1 < p->n)
             refresh(sep(p, t, j + 1));
     }
-}
-
-inline btree_at btree_core::nth(const btree_type& t, std::size_t i) const noexcept {
-    const btree_node* x = root;
-    while (!x->leaf) {
-        const auto* in = static_cast<const btree_inner*>(x);
-        const std::size_t* c = counts(in, t);
-        std::size_t k = 0;
-        while (i >= c[k])
-            i -= c[k++];
-        x = children(in)[k];
-    }
-    return {const_cast<btree_leaf*>(static_cast<const btree_leaf*>(x)), i};
-}
-
-inline std::size_t btree_core::rank(const btree_type& t, const btree_leaf* l, std::size_t i) noexcept {
-    std::size_t r = i;
-    const btree_node* x = l;
-    for (const btree_inner* p = x->parent; p != nullptr; x = p, p = p->parent) {
-        const std::size_t* c = counts(p, t);
-        for (std::size_t k = 0; k < x->slot; ++k)
-            r += c[k];
-    }
-    return r;
 }
 
 #if KVMODEL_DEFINITIONS
