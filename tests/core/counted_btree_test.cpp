@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -333,10 +334,13 @@ struct live_less {
     bool operator()(key_probe a, const live_elem& b) const { return a.key < key_of(b); }
 };
 struct live_slot {
+    // A plain tree's slot (live separators need one): elements move as bytes,
+    // a freed slot is zero bytes (live_elem{}), and two elements are the same
+    // when their alive flags are.
+    static constexpr bool plain = true;
     static constexpr bool live_separators = true;
-    static void move(live_elem& to, live_elem& from) { to = from; }
-    static void vacate(live_elem& e) { e = live_elem{}; }
-    static bool same(const live_elem& a, const live_elem& b) { return a.alive == b.alive; }
+    static constexpr std::size_t ref_at = offsetof(live_elem, alive);
+    static constexpr std::uintptr_t ref_mask = ~std::uintptr_t{0};
     static constexpr bool tracks_leaf = true;
     static void placed(live_elem& e, const void* leaf) noexcept { *e.leaf = leaf; }
 };

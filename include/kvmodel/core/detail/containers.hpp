@@ -49,11 +49,11 @@
 #include <kvmodel/core/detail/counted_btree.hpp>
 #include <kvmodel/core/value.hpp>
 
-#include <boost/container/small_vector.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <compare>
@@ -184,23 +184,22 @@ struct tagged_node {
 /// comparison without following the pointer; for two integers the summary
 /// is the whole value. Nodes never move: the trees move these 16-byte
 /// references, not values. The type's place rides in the node pointer's low
-/// bits (nodes derive from tagged_node).
+/// bits (nodes derive from tagged_node). Both members are public so the
+/// type is standard-layout: a tree finds the node word by its offset
+/// (ref_slot); read them through node() and cls().
 template <class Node>
-class tagged_ref {
-public:
+struct tagged_ref {
+    static constexpr std::uintptr_t cls_mask = node_align - 1;
     std::int64_t lead = 0;
+    std::uintptr_t bits = 0; // the node's address | cls
 
     tagged_ref() = default;
     tagged_ref(std::int64_t l, std::size_t cls, Node* n) noexcept
         : lead(l)
-        , m_bits(reinterpret_cast<std::uintptr_t>(n) | cls) {}
-    Node* node() const noexcept { return reinterpret_cast<Node*>(m_bits & ~cls_mask); }
-    std::size_t cls() const noexcept { return m_bits & cls_mask; }
-    void set_node(Node* n) noexcept { m_bits = reinterpret_cast<std::uintptr_t>(n) | cls(); }
-
-private:
-    static constexpr std::uintptr_t cls_mask = node_align - 1;
-    std::uintptr_t m_bits = 0;
+        , bits(reinterpret_cast<std::uintptr_t>(n) | cls) {}
+    Node* node() const noexcept { return reinterpret_cast<Node*>(bits & ~cls_mask); }
+    std::size_t cls() const noexcept { return bits & cls_mask; }
+    void set_node(Node* n) noexcept { bits = reinterpret_cast<std::uintptr_t>(n) | cls(); }
 };
 static_assert(static_cast<std::size_t>(value_type::wildcard) < node_align,
               "every type's place fits in a node pointer's low bits");
@@ -248,17 +247,19 @@ KVMODEL_ALWAYS_INLINE inline bool ref_above_int(const tagged_ref<Node>& a, std::
     return v < a.lead;
 }
 
-/// A reference's slot in one order's tree: references move as plain data;
-/// separators must stay live (the owner frees an erased value's node); each
+/// A reference's slot in one order's tree: references move as bytes (a
+/// plain tree); separators must stay live (the owner frees an erased value's
+/// node), and two references name one node when their node words do; each
 /// node keeps its leaf in that tree in the member Leaf.
 template <class Node, const void* Node::*Leaf>
 struct ref_slot {
+    using ref = tagged_ref<Node>;
+    static_assert(std::is_standard_layout_v<ref> && std::is_trivially_copyable_v<ref>);
+    static constexpr bool plain = true;
     static constexpr bool live_separators = true;
     static constexpr bool tracks_leaf = true;
-    using ref = tagged_ref<Node>;
-    static void move(ref& to, ref& from) noexcept { to = from; }
-    static void vacate(ref& r) noexcept { r = ref{}; }
-    static bool same(const ref& a, const ref& b) noexcept { return a.node() == b.node(); }
+    static constexpr std::size_t ref_at = offsetof(ref, bits);
+    static constexpr std::uintptr_t ref_mask = ~ref::cls_mask;
     static void placed(ref& r, const void* leaf) noexcept { r.node()->*Leaf = leaf; }
 };
 
@@ -276,36 +277,77 @@ list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
 /// copied: the nodes are copied in one tree's order, and the other tree's
 /// references find their new nodes here, by the old pointer alone (an
 /// open-addressing table at most half full), without touching the old nodes
-/// or walking up the old tree. O(1) expected per look-up.
-template <class Node>
+/// or walking up the old tree. O(1) expected per look-up. Untyped (callers
+/// cast back), so a list and a map share one class and no std container.
 class node_map {
 public:
     explicit node_map(std::size_t n) {
         std::size_t cap = 16;
         while (cap < 2 * n) cap *= 2;
-        m_slots.resize(cap);
+        m_slots = new entry[cap]{};
         m_mask = cap - 1;
     }
-    void add(const Node* from, Node* to) noexcept {
+    node_map(const node_map&) = delete;
+    node_map& operator=(const node_map&) = delete;
+    ~node_map() { delete[] m_slots; }
+    void add(const void* from, void* to) noexcept {
         std::size_t i = slot(from);
-        while (m_slots[i].first != nullptr) i = (i + 1) & m_mask;
+        while (m_slots[i].from != nullptr) i = (i + 1) & m_mask;
         m_slots[i] = {from, to};
     }
     /// Precondition: add(from, ...) was called.
-    Node* operator[](const Node* from) const noexcept {
+    void* operator[](const void* from) const noexcept {
         std::size_t i = slot(from);
-        while (m_slots[i].first != from) i = (i + 1) & m_mask;
-        return m_slots[i].second;
+        while (m_slots[i].from != from) i = (i + 1) & m_mask;
+        return m_slots[i].to;
     }
 
 private:
-    std::size_t slot(const Node* p) const noexcept {
+    struct entry {
+        const void* from;
+        void* to;
+    };
+    std::size_t slot(const void* p) const noexcept {
         // Fibonacci hashing of the pointer, alignment bits dropped.
         std::uint64_t h = (reinterpret_cast<std::uintptr_t>(p) >> 4) * 0x9E3779B97F4A7C15ULL;
         return static_cast<std::size_t>(h >> 32) & m_mask;
     }
-    std::vector<std::pair<const Node*, Node*>> m_slots;
+    entry* m_slots = nullptr;
     std::size_t m_mask = 0;
+};
+
+/// Up to a known number of node pointers, the first 32 without an
+/// allocation (a trim's few): the nodes a copy or a bulk build has made and
+/// not yet handed over (each freed by free_node unless release() is called
+/// first), or those an erase frees once out of both trees (free_node null).
+/// Untyped and not a template: the list and map layouts share it, and no
+/// vector, small_vector or unique_ptr is instantiated per node type.
+class node_list {
+public:
+    using free_fn = void (*)(void*) noexcept;
+    explicit node_list(std::size_t cap, free_fn free_node = nullptr)
+        : m_p(cap <= inline_cap ? m_inline : new void*[cap])
+        , m_free(free_node) {}
+    node_list(const node_list&) = delete;
+    node_list& operator=(const node_list&) = delete;
+    ~node_list() {
+        if (m_free != nullptr)
+            for (std::size_t i = 0; i < m_n; ++i) m_free(m_p[i]);
+        if (m_p != m_inline) delete[] m_p;
+    }
+    /// Precondition: fewer than the capacity are held (so it cannot throw).
+    void push(void* n) noexcept { m_p[m_n++] = n; }
+    void* operator[](std::size_t i) const noexcept { return m_p[i]; }
+    std::size_t size() const noexcept { return m_n; }
+    /// The nodes are handed over: the destructor frees none of them.
+    void release() noexcept { m_free = nullptr; }
+
+private:
+    static constexpr std::size_t inline_cap = 32;
+    void* m_inline[inline_cap];
+    void** m_p;
+    std::size_t m_n = 0;
+    free_fn m_free;
 };
 
 /// An element of a list's positional layout (list_positional): its value,
@@ -319,6 +361,8 @@ struct list_node : tagged_node {
 
     list_node(value x, std::uint64_t l) noexcept : v(std::move(x)), label(l) {}
 };
+/// node_list's free_node for list nodes.
+inline void free_list_node(void* n) noexcept { delete static_cast<list_node*>(n); }
 using list_ref = tagged_ref<list_node>;
 
 /// A label as a search argument (relabelling looks up label blocks).
@@ -335,14 +379,15 @@ struct list_pos_less {
     bool operator()(list_label_probe p, const list_node* b) const noexcept { return p.label < b->label; }
 };
 
-/// The list-order tree's slots: node pointers, live separators (nodes are
-/// freed once erased), each node told its leaf (list_node::pos_leaf).
+/// The list-order tree's slots: node pointers (a plain tree), live
+/// separators (nodes are freed once erased), each node told its leaf
+/// (list_node::pos_leaf).
 struct list_pos_slot {
+    static constexpr bool plain = true;
     static constexpr bool live_separators = true;
     static constexpr bool tracks_leaf = true;
-    static void move(list_node*& to, list_node*& from) noexcept { to = from; }
-    static void vacate(list_node*& n) noexcept { n = nullptr; }
-    static bool same(const list_node* a, const list_node* b) noexcept { return a == b; }
+    static constexpr std::size_t ref_at = 0;
+    static constexpr std::uintptr_t ref_mask = ~std::uintptr_t{0};
     static void placed(list_node* n, const void* leaf) noexcept { n->pos_leaf = leaf; }
 };
 
@@ -506,21 +551,21 @@ private:
 #if KVMODEL_DEFINITIONS
 KVMODEL_DECL list_positional::list_positional(const list_positional& o) {
     // New nodes in list order; the value order mapped onto them.
-    std::vector<std::unique_ptr<list_node>> made;
-    made.reserve(o.size());
-    node_map<list_node> to(o.size());
+    node_list made(o.size(), free_list_node);
+    node_map to(o.size());
     for (const list_node* n : o.pos) {
-        made.push_back(std::make_unique<list_node>(n->v, n->label));
-        to.add(n, made.back().get());
+        auto* c = new list_node(n->v, n->label);
+        made.push(c);
+        to.add(n, c);
     }
-    pos.assign_sorted(o.size(), [&](std::size_t i) { return made[i].get(); });
+    pos.assign_sorted(o.size(), [&](std::size_t i) { return static_cast<list_node*>(made[i]); });
     auto val_it = o.vals.begin();
     vals.assign_sorted(o.size(), [&](std::size_t) {
         list_ref r = *val_it++;
-        r.set_node(to[r.node()]);
+        r.set_node(static_cast<list_node*>(to[r.node()]));
         return r;
     });
-    for (auto& n : made) (void)n.release();
+    made.release();
 }
 
 KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<value>& values) {
@@ -528,27 +573,30 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
     std::size_t n = values.size();
     label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
     label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
-    std::vector<std::unique_ptr<list_node>> made;
-    made.reserve(n);
+    node_list made(n, free_list_node);
+    auto node = [&](std::size_t i) { return static_cast<list_node*>(made[i]); };
     try {
         // A value moves only into a node already allocated.
         for (value& v : values) {
-            made.push_back(std::make_unique<list_node>(std::move(v), l));
+            made.push(new list_node(std::move(v), l));
             l += step;
         }
-        c->pos.assign_sorted(n, [&](std::size_t i) { return made[i].get(); });
-        std::vector<list_ref> refs;
-        refs.reserve(n);
-        for (auto& m : made) refs.push_back(val_ref(m.get()));
-        std::sort(refs.begin(), refs.end(), list_val_less{}); // labels break the ties
-        c->vals.assign_sorted(std::move(refs));
+        c->pos.assign_sorted(n, node);
+        // A raw array, not a vector<list_ref>: no vector family for it.
+        struct refs_array {
+            list_ref* p;
+            ~refs_array() { delete[] p; }
+        } refs{new list_ref[n]};
+        for (std::size_t i = 0; i < n; ++i) refs.p[i] = val_ref(node(i));
+        std::sort(refs.p, refs.p + n, list_val_less{}); // labels break the ties
+        c->vals.assign_sorted(n, [&](std::size_t i) { return refs.p[i]; });
     } catch (...) {
         c->pos.clear(); // the nodes are made's until the end
         c->vals.clear();
-        for (std::size_t i = 0; i < made.size(); ++i) values[i] = std::move(made[i]->v);
+        for (std::size_t i = 0; i < made.size(); ++i) values[i] = std::move(node(i)->v);
         throw;
     }
-    for (auto& m : made) (void)m.release();
+    made.release();
     return c;
 }
 
@@ -606,11 +654,11 @@ KVMODEL_DECL void list_positional::erase(pos_iterator it) {
 }
 
 KVMODEL_DECL void list_positional::erase_range(std::size_t first, std::size_t last) {
-    boost::container::small_vector<list_node*, 32> gone; // a trim's few: no allocation
-    gone.reserve(last - first);
-    for (auto it = at(first); gone.size() < last - first; ++it) gone.push_back(*it);
+    node_list gone(last - first); // a trim's few: no allocation
+    for (auto it = at(first); gone.size() < last - first; ++it) gone.push(*it);
     pos.erase_ranks(first, last);
-    for (list_node* n : gone) {
+    for (std::size_t i = 0; i < gone.size(); ++i) {
+        auto* n = static_cast<list_node*>(gone[i]);
         vals.erase(val_it(n));
         delete n;
     }
@@ -900,11 +948,31 @@ KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
 }
 
 KVMODEL_DECL std::vector<std::size_t> list_impl::flat_rank_order() const {
-    std::vector<std::size_t> order(flat.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return list_compare(flat[a], flat[b], false) < 0;
-    });
+    // A bottom-up merge sort of the positions (stable: a merge takes the
+    // left one of equals), written out: std::stable_sort over a lambda is a
+    // dozen functions in every file that reaches this. Its result is the
+    // stable order, the same as any stable sort's.
+    const std::size_t n = flat.size();
+    std::vector<std::size_t> order(n);
+    std::vector<std::size_t> other(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::size_t* from = order.data();
+    std::size_t* to = other.data();
+    for (std::size_t w = 1; w < n; w *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * w) {
+            const std::size_t mid = std::min(lo + w, n);
+            const std::size_t hi = std::min(lo + 2 * w, n);
+            std::size_t i = lo;
+            std::size_t j = mid;
+            std::size_t k = lo;
+            while (i < mid && j < hi)
+                to[k++] = list_compare(flat[from[j]], flat[from[i]], false) < 0 ? from[j++] : from[i++];
+            while (i < mid) to[k++] = from[i++];
+            while (j < hi) to[k++] = from[j++];
+        }
+        std::swap(from, to);
+    }
+    if (from != order.data()) order.swap(other);
     return order;
 }
 
@@ -1262,26 +1330,26 @@ private:
 #if KVMODEL_DEFINITIONS
 KVMODEL_DECL map_impl::map_impl(const map_impl& o) : body(o.body) {
     // New nodes in key order; the value order mapped onto them.
-    boost::container::small_vector<std::unique_ptr<map_node>, 16> made;
-    made.reserve(o.size());
-    node_map<map_node> to(o.size());
+    node_list made(o.size(), [](void* n) noexcept { delete static_cast<map_node*>(n); });
+    node_map to(o.size());
     for (const map_ref& r : o.keys) {
-        made.push_back(std::make_unique<map_node>(*r.node()));
-        to.add(r.node(), made.back().get());
+        auto* c = new map_node(*r.node());
+        made.push(c);
+        to.add(r.node(), c);
     }
     auto key_it = o.keys.begin();
     keys.assign_sorted(o.size(), [&](std::size_t i) {
         map_ref r = *key_it++;
-        r.set_node(made[i].get());
+        r.set_node(static_cast<map_node*>(made[i]));
         return r;
     });
     auto val_it = o.vals.begin();
     vals.assign_sorted(o.size(), [&](std::size_t) {
         map_ref r = *val_it++;
-        r.set_node(to[r.node()]);
+        r.set_node(static_cast<map_node*>(to[r.node()]));
         return r;
     });
-    for (auto& n : made) (void)n.release();
+    made.release();
 }
 
 KVMODEL_DECL map_node* map_impl::insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n) {
@@ -1354,12 +1422,11 @@ KVMODEL_DECL void map_impl::erase_ranks(std::size_t first, std::size_t last) {
 
 template <class From, class Other>
 void map_impl::erase_run(From& from, Other& other, std::size_t first, std::size_t last) {
-    boost::container::small_vector<map_node*, 32> gone; // a trim's few: no allocation
-    gone.reserve(last - first);
-    for (auto it = from.nth(first); gone.size() < last - first; ++it)
-        gone.push_back(it->node());
+    node_list gone(last - first); // a trim's few: no allocation
+    for (auto it = from.nth(first); gone.size() < last - first; ++it) gone.push(it->node());
     from.erase_ranks(first, last);
-    for (map_node* n : gone) {
+    for (std::size_t i = 0; i < gone.size(); ++i) {
+        auto* n = static_cast<map_node*>(gone[i]);
         other.erase(it_in(other, n));
         body -= entry_bytes(*n);
         delete n;
@@ -1448,9 +1515,7 @@ KVMODEL_DECL list::list(std::initializer_list<value> items)
 KVMODEL_DECL list::list(std::vector<value> items, list_order order) : m_order(order) {
     if (items.empty()) return;
     if (order == list_order::ordered)
-        std::stable_sort(items.begin(), items.end(), [](const value& a, const value& b) {
-            return detail::list_compare(a, b, false) < 0;
-        });
+        std::stable_sort(items.begin(), items.end(), detail::list_value_less{});
     std::size_t body = detail::list_impl::body_of(items);
     auto& im = mut();
     im.flat = std::move(items);
@@ -1720,9 +1785,8 @@ KVMODEL_DECL void list::sort(bool drop_duplicates) {
         for (const detail::list_ref& r : m_impl->idx->vals) sorted.push_back(r.node()->v);
     } else {
         sorted = m_impl->flat;
-        std::stable_sort(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::list_compare(a, b, false) < 0;
-        });
+        // One comparator type for the list's stable sorts: one instantiation.
+        std::stable_sort(sorted.begin(), sorted.end(), detail::list_value_less{});
     }
     if (drop_duplicates) {
         auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {

@@ -71,6 +71,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <new>
@@ -83,11 +84,16 @@ namespace kvmodel::detail {
 /// How a leaf moves a value between its slots and clears a freed slot; a
 /// specialisation may skip work for cheap alternatives (see containers.hpp).
 ///
-/// live_separators: every separator must be a value still in the tree (T
-/// refers to something the owner frees once erased, so a stale separator
-/// would dangle). Erasing then replaces each separator among the erased
-/// values by a neighbour of theirs that stays; replace() is unavailable;
-/// check() tells a value from its copies with Slot::same(a, b).
+/// plain: T is trivially copyable, Slot::move copies it and Slot::vacate
+/// leaves zero bytes (a pointer, a reference of a few words): the tree moves
+/// its slots as bytes (memmove), with no per-type code.
+///
+/// live_separators (plain trees only): every separator must be a value
+/// still in the tree (T refers to something the owner frees once erased, so
+/// a stale separator would dangle). Erasing then replaces each separator
+/// among the erased values by a neighbour of theirs that stays; replace()
+/// is unavailable. Two values name one referent when their words at byte
+/// Slot::ref_at agree in the bits Slot::ref_mask.
 ///
 /// tracks_leaf: the tree calls Slot::placed(v, leaf) whenever value v comes
 /// to live in a leaf it was not in (inserted, or moved by a split, merge or
@@ -106,6 +112,9 @@ struct btree_slot {
 /// Whether Slot asks for leaf reports (a Slot may leave tracks_leaf out).
 template <class Slot>
 inline constexpr bool slot_tracks_leaf = requires { requires Slot::tracks_leaf; };
+/// Whether Slot's T moves as bytes (a Slot may leave plain out).
+template <class Slot>
+inline constexpr bool slot_plain = requires { requires Slot::plain; };
 
 // ---------------------------------------------------------------- the core
 
@@ -140,9 +149,27 @@ struct btree_inner : btree_node {
         : btree_node(false) {}
 };
 
+/// T and Slot's operations, behind function pointers (btree_elem_ops
+/// fills them; a plain T needs none).
+struct btree_elem_fns {
+    void (*construct)(void* p, std::size_t n);              // T() into raw p[0, n); all or nothing
+    void (*destroy)(void* p, std::size_t n) noexcept;       // ~T() of p[0, n)
+    void (*copy_construct)(void* to, const void* from);     // T(from) into raw to
+    void (*move_construct)(void* to, void* from);           // T(move(from)) into raw to
+    void (*move_up)(void* to, void* from, std::size_t n);   // Slot::move(to[i], from[i]), i ascending
+    void (*move_down)(void* to, void* from, std::size_t n); // the same, i descending
+    void (*vacate)(void* p, std::size_t n);                 // Slot::vacate of p[0, n)
+    void (*assign)(void* to, const void* from);             // to = from
+    void (*assign_move)(void* to, void* from);              // to = move(from)
+    void (*reset)(void* p);                                 // p = T{}
+};
+
 /// What the core knows of a tree's elements and node shapes: sizes and
-/// offsets, and how to make, move, copy and clear elements (T and Slot's
-/// operations behind function pointers; btree_type_for builds one).
+/// offsets, and how to make, move, copy and clear elements (btree_type_for
+/// builds one). A plain T (Slot::plain: a pointer or a reference of a few
+/// words) moves and copies as bytes and clears to zero bytes, so the core
+/// memmoves and memsets its slots and no per-type code exists but the leaf
+/// reports; a T of its own (value) goes through btree_elem_fns.
 struct btree_type {
     std::size_t size;        // sizeof(T)
     std::size_t leaf_cap;    // LeafCap
@@ -151,19 +178,70 @@ struct btree_type {
     std::size_t cnt_at;      // an inner node's counts (its children start at sizeof(btree_inner))
     std::size_t seps_at;     // an inner node's separators
     std::size_t inner_bytes; // an inner node's allocation
-    bool live_separators;    // Slot::live_separators
+    bool live_separators;    // Slot::live_separators (then T is plain)
     bool nothrow_copy;       // copying T cannot throw
-    void (*construct)(void* p, std::size_t n);           // T() into raw p[0, n); all or nothing
-    void (*destroy)(void* p, std::size_t n) noexcept;    // ~T() of p[0, n)
-    void (*copy_construct)(void* to, const void* from);  // T(from) into raw to
-    void (*move_construct)(void* to, void* from);        // T(move(from)) into raw to
-    void (*move_up)(void* to, void* from, std::size_t n);   // Slot::move(to[i], from[i]), i ascending
-    void (*move_down)(void* to, void* from, std::size_t n); // the same, i descending
-    void (*vacate)(void* p, std::size_t n);              // Slot::vacate of p[0, n)
-    void (*assign)(void* to, const void* from);          // to = from
-    void (*assign_move)(void* to, void* from);           // to = move(from)
-    void (*reset)(void* p);                              // p = T{}
+    bool plain;              // Slot::plain
+    std::size_t ref_at;      // live separators: the word naming a value's referent (Slot::ref_at)
+    std::uintptr_t ref_mask; // and its bits that do (Slot::ref_mask)
+    btree_elem_fns fns;      // not plain: T's operations
     void (*placed)(void* p, std::size_t n, const void* leaf); // Slot::placed of p[0, n); null: no reports
+
+    void construct(void* p, std::size_t n) const {
+        if (plain) std::memset(p, 0, n * size);
+        else fns.construct(p, n);
+    }
+    void destroy(void* p, std::size_t n) const noexcept {
+        if (!plain) fns.destroy(p, n);
+    }
+    // One plain element: a copy of a pointer's or two pointers' size is a
+    // store or two, not a call (the core's t is not a constant).
+    void copy_one(void* to, const void* from) const noexcept {
+        if (size == sizeof(void*)) std::memcpy(to, from, sizeof(void*));
+        else if (size == 2 * sizeof(void*)) std::memcpy(to, from, 2 * sizeof(void*));
+        else std::memcpy(to, from, size);
+    }
+    void copy_construct(void* to, const void* from) const {
+        if (plain) copy_one(to, from);
+        else fns.copy_construct(to, from);
+    }
+    void move_construct(void* to, void* from) const {
+        if (plain) copy_one(to, from);
+        else fns.move_construct(to, from);
+    }
+    void move_up(void* to, void* from, std::size_t n) const {
+        if (plain) std::memmove(to, from, n * size);
+        else fns.move_up(to, from, n);
+    }
+    void move_down(void* to, void* from, std::size_t n) const {
+        if (plain) std::memmove(to, from, n * size);
+        else fns.move_down(to, from, n);
+    }
+    void vacate(void* p, std::size_t n) const {
+        if (plain) std::memset(p, 0, n * size);
+        else fns.vacate(p, n);
+    }
+    void assign(void* to, const void* from) const {
+        if (plain) copy_one(to, from);
+        else fns.assign(to, from);
+    }
+    void assign_move(void* to, void* from) const {
+        if (plain) copy_one(to, from);
+        else fns.assign_move(to, from);
+    }
+    void reset(void* p) const {
+        static constexpr unsigned char zero[2 * sizeof(void*)] = {};
+        if (plain && size <= sizeof zero) copy_one(p, zero);
+        else if (plain) std::memset(p, 0, size);
+        else fns.reset(p);
+    }
+    /// Live separators: whether a and b name one referent.
+    bool same(const void* a, const void* b) const noexcept {
+        std::uintptr_t x;
+        std::uintptr_t y;
+        std::memcpy(&x, static_cast<const unsigned char*>(a) + ref_at, sizeof x);
+        std::memcpy(&y, static_cast<const unsigned char*>(b) + ref_at, sizeof y);
+        return ((x ^ y) & ref_mask) == 0;
+    }
 };
 
 /// Room for one element the core copies aside (a separator about to go up,
@@ -261,18 +339,69 @@ public:
     /// the path's counts and separators (counted_btree::unlink_values).
     void erase_in_leaf(const btree_type& t, btree_leaf* l, std::size_t i, std::size_t m);
 
-    /// Links l after the last leaf: the leaves of a bulk load, in order.
-    void append_leaf(btree_leaf* l) noexcept;
-    /// Builds the inner nodes over the chained leaves (size values in all,
-    /// none of them reported placed yet). On failure it frees the inner
-    /// nodes it made and leaves the leaves chained, root null.
-    void build_over_leaves(const btree_type& t, std::size_t n);
+    /// Live separators, before values [slot, slot + m) leave l: they come
+    /// off the path's counts, and a separator that is one of them (names
+    /// its referent; each separator is a value in the tree, so it bounds the
+    /// child holding that value: on l's path, one of the two around the
+    /// path's child) becomes the value before the erased run, else the one
+    /// after it; either still bounds both children. One walk up,
+    /// O(height * (InnerCap + m)).
+    KVMODEL_ALWAYS_INLINE static void
+    unlink_values(const btree_type& t, const btree_leaf* l, std::size_t i, std::size_t m) noexcept;
+    /// Live separators: value i of l becomes *v, naming the same referent;
+    /// the separators holding it follow. O(height).
+    static void update(const btree_type& t, btree_leaf* l, std::size_t i, const void* v) noexcept;
+
+    /// A plain tree's insert of *v at slot i of l and erase of values
+    /// [i, i + m) of l: in a leaf with room, or one that keeps at least half
+    /// its values (the root: one), here, as bytes; else insert_at and
+    /// erase_in_leaf. Both are forced inline where optimised: t is then a
+    /// constant and the moves are copies of known element size.
+    KVMODEL_ALWAYS_INLINE btree_at
+    insert_plain(const btree_type& t, btree_leaf* l, std::size_t i, void* v, bool counted);
+    KVMODEL_ALWAYS_INLINE void erase_plain(const btree_type& t, btree_leaf* l, std::size_t i, std::size_t m);
+
+
+    /// Replaces the contents by n values already in order: put(src, slot, k)
+    /// assigns the k-th to a slot; with put null, src is an array of n T
+    /// moved from (and moved back on failure). O(n). On failure (out of
+    /// memory, a throwing copy) the tree is unchanged.
+    void assign_sorted(const btree_type& t,
+                       std::size_t n,
+                       void* src,
+                       void (*put)(void* src, void* slot, std::size_t k));
 
     std::size_t leaf_count() const noexcept;
     static std::size_t count_of(const btree_type& t, const btree_node* x) noexcept;
 
 private:
     class spare_inners;
+    // A plain tree's n slots from `from` to `to` (in one leaf), or cleared:
+    // where t is a constant, a loop of fixed-size copies, no call (a leaf
+    // shift moves a few slots).
+    static void move_bytes(const btree_type& t, unsigned char* to, unsigned char* from, std::size_t n) noexcept {
+        if (to < from) {
+            for (std::size_t k = 0; k < n; ++k)
+                std::memcpy(to + k * t.size, from + k * t.size, t.size);
+        } else {
+            for (std::size_t k = n; k-- > 0;)
+                std::memcpy(to + k * t.size, from + k * t.size, t.size);
+        }
+    }
+    static void clear_bytes(const btree_type& t, unsigned char* d, std::size_t n) noexcept {
+        for (std::size_t k = 0; k < n; ++k)
+            std::memset(d + k * t.size, 0, t.size);
+    }
+    // Links l after the last leaf: the leaves of a bulk load, in order.
+    void append_leaf(btree_leaf* l) noexcept;
+    // Builds an empty tree from n values (assign_sorted's src and put). On
+    // failure it leaves its leaves, chained from the first, each holding the
+    // l->n values it took (in order), and no inner node.
+    void build_sorted(const btree_type& t, std::size_t n, void* src, void (*put)(void*, void*, std::size_t));
+    // Builds the inner nodes over the chained leaves (n values in all, none
+    // of them reported placed yet). On failure it frees the inner nodes it
+    // made and leaves the leaves chained, root null.
+    void build_over_leaves(const btree_type& t, std::size_t n);
     static btree_inner* make_inner(const btree_type& t);
     static void free_inner(const btree_type& t, btree_inner* in) noexcept;
     static void destroy(const btree_type& t, btree_node* x) noexcept;
@@ -315,7 +444,7 @@ private:
                              btree_inner* b);
 };
 
-/// T and Slot's operations for btree_type.
+/// T and Slot's operations for btree_type, when T is not plain.
 template <class T, class Slot>
 struct btree_elem_ops {
     static T* typed(void* p) noexcept { return std::launder(static_cast<T*>(p)); }
@@ -354,14 +483,17 @@ struct btree_elem_ops {
     static void assign(void* to, const void* from) { *typed(to) = *typed(from); }
     static void assign_move(void* to, void* from) { *typed(to) = std::move(*typed(from)); }
     static void reset(void* p) { *typed(p) = T{}; }
-    static void placed(void* p, std::size_t n, const void* leaf) noexcept {
-        if constexpr (slot_tracks_leaf<Slot>) {
-            T* a = typed(p);
-            for (std::size_t i = 0; i < n; ++i)
-                Slot::placed(a[i], leaf);
-        }
-    }
+    static constexpr btree_elem_fns fns{&construct, &destroy,  &copy_construct, &move_construct, &move_up,
+                                        &move_down, &vacate,   &assign,         &assign_move,    &reset};
 };
+
+/// Slot::placed of p[0, n), for btree_type::placed.
+template <class T, class Slot>
+void btree_placed(void* p, std::size_t n, const void* leaf) {
+    T* a = std::launder(static_cast<T*>(p));
+    for (std::size_t i = 0; i < n; ++i)
+        Slot::placed(a[i], leaf);
+}
 
 inline constexpr std::size_t btree_round_up(std::size_t n, std::size_t a) noexcept {
     return (n + a - 1) / a * a;
@@ -369,29 +501,33 @@ inline constexpr std::size_t btree_round_up(std::size_t n, std::size_t a) noexce
 
 template <class T, class Slot, std::size_t LeafCap, std::size_t InnerCap>
 inline constexpr btree_type btree_type_for = [] {
-    using ops = btree_elem_ops<T, Slot>;
     constexpr std::size_t cnt_at = sizeof(btree_inner) + InnerCap * sizeof(btree_node*);
     constexpr std::size_t seps_at = btree_round_up(cnt_at + InnerCap * sizeof(std::size_t), alignof(T));
-    return btree_type{sizeof(T),
-                      LeafCap,
-                      InnerCap,
-                      btree_round_up(sizeof(btree_leaf), alignof(T)),
-                      cnt_at,
-                      seps_at,
-                      seps_at + InnerCap * sizeof(T),
-                      Slot::live_separators,
-                      std::is_nothrow_copy_assignable_v<T>,
-                      &ops::construct,
-                      &ops::destroy,
-                      &ops::copy_construct,
-                      &ops::move_construct,
-                      &ops::move_up,
-                      &ops::move_down,
-                      &ops::vacate,
-                      &ops::assign,
-                      &ops::assign_move,
-                      &ops::reset,
-                      slot_tracks_leaf<Slot> ? &ops::placed : nullptr};
+    btree_type t{sizeof(T),
+                 LeafCap,
+                 InnerCap,
+                 btree_round_up(sizeof(btree_leaf), alignof(T)),
+                 cnt_at,
+                 seps_at,
+                 seps_at + InnerCap * sizeof(T),
+                 Slot::live_separators,
+                 std::is_nothrow_copy_assignable_v<T>,
+                 slot_plain<Slot>,
+                 0,
+                 0,
+                 {},
+                 nullptr};
+    if constexpr (slot_plain<Slot>) {
+        if constexpr (Slot::live_separators) {
+            t.ref_at = Slot::ref_at;
+            t.ref_mask = Slot::ref_mask;
+        }
+    } else {
+        t.fns = btree_elem_ops<T, Slot>::fns;
+    }
+    if constexpr (slot_tracks_leaf<Slot>)
+        t.placed = &btree_placed<T, Slot>;
+    return t;
 }();
 
 // ---------------------------------------------------------------- the tree
@@ -407,8 +543,8 @@ class counted_btree {
     static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "slots follow the leaf");
     static_assert(sizeof(T) <= btree_temp::capacity && alignof(T) <= alignof(std::max_align_t),
                   "the core copies a value aside in a btree_temp");
-    static_assert(!Slot::live_separators || std::is_nothrow_copy_assignable_v<T>,
-                  "an erase refreshes live separators before the core's steps that may throw");
+    static_assert(!Slot::live_separators || slot_plain<Slot>, "the core refreshes live separators as bytes");
+    static_assert(!slot_plain<Slot> || std::is_trivially_copyable_v<T>, "a plain T moves as bytes");
 
     using core = btree_core;
     using node = btree_node;
@@ -534,6 +670,7 @@ public:
     const_iterator nth(std::size_t i) const {
         if (i >= m_core.size)
             return end();
+        // Typed (constant offsets): the core's nth cost a third more.
         const node* x = m_core.root;
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
@@ -673,24 +810,13 @@ public:
         data(l)[pos.m_slot] = std::move(v);
     }
 
-    /// With live separators: the element at pos becomes v, the same element
-    /// (Slot::same) summarised anew, which the caller has checked keeps the
-    /// order; the separators holding it follow. O(height * InnerCap).
+    /// With live separators: the element at pos becomes v, naming the same
+    /// referent, summarised anew, which the caller has checked keeps the
+    /// order; the separators holding it follow. O(height).
     void update(const_iterator pos, const T& v)
         requires(Slot::live_separators) // replace() serves the other trees
     {
-        auto* l = const_cast<leaf_node*>(pos.m_leaf);
-        T& at = data(l)[pos.m_slot];
-        const node* x = l;
-        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
-            std::size_t j = x->slot;
-            T* s = seps(p);
-            if (j > 0 && Slot::same(s[j], at))
-                s[j] = v;
-            if (j + 1 < p->n && Slot::same(s[j + 1], at))
-                s[j + 1] = v;
-        }
-        at = v;
+        core::update(type, const_cast<leaf_node*>(pos.m_leaf), pos.m_slot, &v);
     }
     /// Whether v may stand at pos (between the elements around it) in order.
     bool fits_at(const_iterator pos, const T& v) const {
@@ -725,25 +851,15 @@ public:
     /// (out of memory, a throwing copy) the tree is unchanged and so is
     /// sorted: the values already moved into new leaves are moved back.
     void assign_sorted(std::vector<T>&& sorted) {
-        counted_btree built;
-        try {
-            built.build_sorted(sorted.size(), [&](std::size_t i) -> T&& { return std::move(sorted[i]); });
-        } catch (...) {
-            std::size_t i = 0;
-            for (leaf_node* l = built.m_core.first; l != nullptr; l = l->next)
-                for (std::size_t j = 0; j < l->n; ++j)
-                    sorted[i++] = std::move(data(l)[j]);
-            throw;
-        }
-        m_core.take(type, built.m_core);
+        m_core.assign_sorted(type, sorted.size(), sorted.data(), nullptr);
     }
     /// Replaces the contents by the n values at(0), ..., at(n - 1), already
     /// in order. O(n). On failure the tree is unchanged.
     template <class At>
     void assign_sorted(std::size_t n, At at_index) {
-        counted_btree built;
-        built.build_sorted(n, at_index);
-        m_core.take(type, built.m_core);
+        m_core.assign_sorted(type, n, &at_index, [](void* at, void* slot, std::size_t k) {
+            *std::launder(static_cast<T*>(slot)) = (*static_cast<At*>(at))(k);
+        });
     }
 
     /// Moves every value out, in order, and empties the tree. O(n).
@@ -800,102 +916,69 @@ private:
     T* right_sep(leaf_node* l) noexcept { return static_cast<T*>(core::right_sep(type, l)); }
 
     // Moves v into slot `slot` of l (counted: the path's counts already
-    // include it). A leaf with room takes it here, typed (the usual insert);
-    // a full one grows or splits in the core.
+    // include it). In a plain tree, the core's insert_plain; else a leaf with
+    // room takes it here, typed (the usual insert), and a full one grows or
+    // splits in the core.
     btree_at insert_in(leaf_node* l, std::size_t slot, T&& v, bool counted) {
-        if (l->n == l->cap)
-            return m_core.insert_at(type, l, slot, &v, counted);
-        ++m_core.size;
-        if (!counted)
-            core::add_counts(type, l, 1);
-        // Shift the shorter side when both have room.
-        if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
-            --l->off;
-            T* d = data(l);
-            for (std::size_t i = 0; i < slot; ++i)
-                Slot::move(d[i], d[i + 1]);
+        if constexpr (slot_plain<Slot>) {
+            return m_core.insert_plain(type, l, slot, &v, counted);
         } else {
-            T* d = data(l);
-            for (std::size_t i = l->n; i > slot; --i)
-                Slot::move(d[i], d[i - 1]);
+            if (l->n == l->cap)
+                return m_core.insert_at(type, l, slot, &v, counted);
+            ++m_core.size;
+            if (!counted)
+                core::add_counts(type, l, 1);
+            // Shift the shorter side when both have room.
+            if (l->off > 0 && (slot < l->n - slot || l->off + l->n == l->cap)) {
+                --l->off;
+                T* d = data(l);
+                for (std::size_t i = 0; i < slot; ++i)
+                    Slot::move(d[i], d[i + 1]);
+            } else {
+                T* d = data(l);
+                for (std::size_t i = l->n; i > slot; --i)
+                    Slot::move(d[i], d[i - 1]);
+            }
+            T& at = data(l)[slot];
+            Slot::move(at, v);
+            ++l->n;
+            if constexpr (slot_tracks_leaf<Slot>)
+                Slot::placed(at, l);
+            return {l, slot};
         }
-        T& at = data(l)[slot];
-        Slot::move(at, v);
-        ++l->n;
-        if constexpr (slot_tracks_leaf<Slot>)
-            Slot::placed(at, l);
-        return {l, slot};
     }
 
-    // Erases values [slot, slot + m) of l: here, typed, when l keeps at
-    // least half its values (or is the root and keeps one); else in the
-    // core, which merges or evens l out.
+    // Erases values [slot, slot + m) of l. In a plain tree, the core's
+    // erase_plain; else here, typed, when l keeps at least half its values (or
+    // is the root and keeps one), and in the core, which merges or evens l
+    // out, when it does not.
     void erase_in(leaf_node* l, std::size_t slot, std::size_t m) {
-        constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
-        if constexpr (Slot::live_separators)
-            unlink_values(l, slot, m);
-        const bool keeps = l->parent == nullptr ? l->n > m : l->n - m >= min_leaf;
-        if (!keeps) {
-            m_core.erase_in_leaf(type, l, slot, m);
-            return;
-        }
-        T* d = data(l);
-        if (slot < l->n - slot - m) {
-            // Fewer values before the gap: they move right, the front frees.
-            for (std::size_t i = slot; i-- > 0;)
-                Slot::move(d[i + m], d[i]);
-            for (std::size_t i = 0; i < m; ++i)
-                Slot::vacate(d[i]);
-            l->off += m;
+        if constexpr (slot_plain<Slot>) {
+            m_core.erase_plain(type, l, slot, m);
         } else {
-            for (std::size_t i = slot; i + m < l->n; ++i)
-                Slot::move(d[i], d[i + m]);
-            for (std::size_t i = l->n - m; i < l->n; ++i)
-                Slot::vacate(d[i]);
-        }
-        l->n -= m;
-        m_core.size -= m;
-        if constexpr (!Slot::live_separators)
+            constexpr std::size_t min_leaf = LeafCap / 2 > 0 ? LeafCap / 2 : 1;
+            const bool keeps = l->parent == nullptr ? l->n > m : l->n - m >= min_leaf;
+            if (!keeps) {
+                m_core.erase_in_leaf(type, l, slot, m);
+                return;
+            }
+            T* d = data(l);
+            if (slot < l->n - slot - m) {
+                // Fewer values before the gap: they move right, the front frees.
+                for (std::size_t i = slot; i-- > 0;)
+                    Slot::move(d[i + m], d[i]);
+                for (std::size_t i = 0; i < m; ++i)
+                    Slot::vacate(d[i]);
+                l->off += m;
+            } else {
+                for (std::size_t i = slot; i + m < l->n; ++i)
+                    Slot::move(d[i], d[i + m]);
+                for (std::size_t i = l->n - m; i < l->n; ++i)
+                    Slot::vacate(d[i]);
+            }
+            l->n -= m;
+            m_core.size -= m;
             core::add_counts(type, l, -static_cast<std::ptrdiff_t>(m));
-    }
-
-    // With live separators, before values [slot, slot + m) leave l: they
-    // come off the path's counts, and a separator that is one of them
-    // (Slot::same; each separator is a value in the tree, so it bounds the
-    // child holding that value: on l's path, one of the two around the
-    // path's child) becomes the value before the erased run, else the one
-    // after it; either still bounds both children. One walk up,
-    // O(height * (InnerCap + m)).
-    void unlink_values(const leaf_node* l, std::size_t slot, std::size_t m)
-        requires(Slot::live_separators)
-    {
-        const T* d = data(l);
-        const T* keep = nullptr;
-        if (slot > 0)
-            keep = &d[slot - 1];
-        else if (l->prev != nullptr)
-            keep = &data(l->prev)[l->prev->n - 1];
-        else if (slot + m < l->n)
-            keep = &d[slot + m];
-        else if (l->next != nullptr)
-            keep = &data(l->next)[0];
-        auto refresh = [&](T& s) {
-            for (std::size_t i = slot; i < slot + m; ++i)
-                if (Slot::same(s, d[i])) {
-                    s = *keep;
-                    return;
-                }
-        };
-        const node* x = l;
-        for (inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
-            std::size_t j = x->slot;
-            counts(p)[j] -= m;
-            if (keep == nullptr)
-                continue; // the tree empties
-            if (j > 0)
-                refresh(seps(p)[j]);
-            if (j + 1 < p->n)
-                refresh(seps(p)[j + 1]);
         }
     }
 
@@ -977,29 +1060,7 @@ private:
         return {{l, lo}, r};
     }
 
-    // Builds an empty tree from at(0), ..., at(n - 1), in order. On failure
-    // it leaves its leaves, chained from the first, each holding the l->n
-    // values it took (in order), and no inner node: the destructor frees
-    // them, or a caller moves them back first.
-    template <class At>
-    void build_sorted(std::size_t n, At at_index) {
-        if (n == 0)
-            return;
-        // Leaves as full as an even split allows: each at least half full.
-        std::size_t leaves = (n + LeafCap - 1) / LeafCap;
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < leaves; ++i) {
-            std::size_t take = leaves == 1 ? n : n / leaves + (i < n % leaves ? 1 : 0);
-            // One leaf: n slots (the root, which may grow).
-            auto* l = core::make_leaf(type, leaves == 1 ? n : LeafCap);
-            m_core.append_leaf(l);
-            for (; l->n < take; ++l->n)
-                data(l)[l->n] = at_index(at++);
-        }
-        m_core.build_over_leaves(type, n);
-    }
-
-    // Every separator is a value in the tree (Slot::same finds it there).
+    // Every separator is a value in the tree (names a referent found there).
     bool check_separators_live(const node* x) const
         requires(Slot::live_separators)
     {
@@ -1009,7 +1070,7 @@ private:
         for (std::size_t k = 0; k < in->n; ++k) {
             if (k > 0) {
                 const_iterator it = lower_bound(seps(in)[k]);
-                if (it == end() || !Slot::same(*it, seps(in)[k]))
+                if (it == end() || !type.same(&*it, &seps(in)[k]))
                     return false;
             }
             if (!check_separators_live(children(in)[k]))
@@ -1089,6 +1150,88 @@ private:
 };
 
 // ---------------------------------------------------------------- the core's code
+
+// The paths every insert and erase of a plain tree takes (not in the
+// library: inline in every mode, so optimised callers fold t).
+inline btree_at btree_core::insert_plain(const btree_type& t, btree_leaf* l, std::size_t i, void* v, bool counted) {
+    if (l->n == l->cap)
+        return insert_at(t, l, i, v, counted);
+    ++size;
+    if (!counted)
+        add_counts(t, l, 1);
+    auto* d = static_cast<unsigned char*>(at(l, t, 0));
+    // Shift the shorter side when both have room.
+    if (l->off > 0 && (i < l->n - i || l->off + l->n == l->cap)) {
+        --l->off;
+        d -= t.size;
+        move_bytes(t, d, d + t.size, i);
+    } else {
+        move_bytes(t, d + (i + 1) * t.size, d + i * t.size, l->n - i);
+    }
+    std::memcpy(d + i * t.size, v, t.size);
+    ++l->n;
+    if (t.placed != nullptr)
+        t.placed(d + i * t.size, 1, l);
+    return {l, i};
+}
+
+inline void btree_core::erase_plain(const btree_type& t, btree_leaf* l, std::size_t i, std::size_t m) {
+    if (t.live_separators)
+        unlink_values(t, l, i, m);
+    const std::size_t min_leaf = t.leaf_cap / 2 > 0 ? t.leaf_cap / 2 : 1;
+    const bool keeps = l->parent == nullptr ? l->n > m : l->n - m >= min_leaf;
+    if (!keeps) {
+        erase_in_leaf(t, l, i, m);
+        return;
+    }
+    auto* d = static_cast<unsigned char*>(at(l, t, 0));
+    if (i < l->n - i - m) {
+        // Fewer values before the gap: they move right, the front frees.
+        move_bytes(t, d + m * t.size, d, i);
+        clear_bytes(t, d, m);
+        l->off += m;
+    } else {
+        move_bytes(t, d + i * t.size, d + (i + m) * t.size, l->n - m - i);
+        clear_bytes(t, d + (l->n - m) * t.size, m);
+    }
+    l->n -= m;
+    size -= m;
+    if (!t.live_separators)
+        add_counts(t, l, -static_cast<std::ptrdiff_t>(m));
+}
+
+inline void btree_core::unlink_values(const btree_type& t,
+                                            const btree_leaf* l,
+                                            std::size_t slot_at,
+                                            std::size_t m) noexcept {
+    const void* keep = nullptr;
+    if (slot_at > 0)
+        keep = at(l, t, slot_at - 1);
+    else if (l->prev != nullptr)
+        keep = at(l->prev, t, l->prev->n - 1);
+    else if (slot_at + m < l->n)
+        keep = at(l, t, slot_at + m);
+    else if (l->next != nullptr)
+        keep = at(l->next, t, 0);
+    auto refresh = [&](void* s) {
+        for (std::size_t i = slot_at; i < slot_at + m; ++i)
+            if (t.same(s, at(l, t, i))) {
+                std::memcpy(s, keep, t.size);
+                return;
+            }
+    };
+    const btree_node* x = l;
+    for (btree_inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+        std::size_t j = x->slot;
+        counts(p, t)[j] -= m;
+        if (keep == nullptr)
+            continue; // the tree empties
+        if (j > 0)
+            refresh(sep(p, t, j));
+        if (j + 1 < p->n)
+            refresh(sep(p, t, j + 1));
+    }
+}
 
 #if KVMODEL_DEFINITIONS
 KVMODEL_DECL btree_leaf* btree_core::make_leaf(const btree_type& t, std::size_t cap) {
@@ -1679,6 +1822,63 @@ KVMODEL_DECL void btree_core::rotate_right(const btree_type& t, btree_inner* p, 
     counts(p, t)[j] += c;
 }
 
+KVMODEL_DECL void btree_core::update(const btree_type& t, btree_leaf* l, std::size_t i, const void* v) noexcept {
+    void* value = at(l, t, i);
+    const btree_node* x = l;
+    for (btree_inner* p = l->parent; p != nullptr; x = p, p = p->parent) {
+        std::size_t j = x->slot;
+        if (j > 0 && t.same(sep(p, t, j), value))
+            std::memcpy(sep(p, t, j), v, t.size);
+        if (j + 1 < p->n && t.same(sep(p, t, j + 1), value))
+            std::memcpy(sep(p, t, j + 1), v, t.size);
+    }
+    std::memcpy(value, v, t.size);
+}
+
+KVMODEL_DECL void btree_core::assign_sorted(const btree_type& t,
+                                            std::size_t n,
+                                            void* src,
+                                            void (*put)(void*, void*, std::size_t)) {
+    btree_core built;
+    try {
+        built.build_sorted(t, n, src, put);
+    } catch (...) {
+        if (put == nullptr) { // the values taken go back to src
+            auto* back = static_cast<unsigned char*>(src);
+            for (btree_leaf* l = built.first; l != nullptr; l = l->next)
+                for (std::size_t j = 0; j < l->n; ++j, back += t.size)
+                    t.assign_move(back, at(l, t, j));
+        }
+        built.clear(t);
+        throw;
+    }
+    take(t, built);
+}
+
+KVMODEL_DECL void btree_core::build_sorted(const btree_type& t,
+                                           std::size_t n,
+                                           void* src,
+                                           void (*put)(void*, void*, std::size_t)) {
+    if (n == 0)
+        return;
+    // Leaves as full as an even split allows: each at least half full.
+    std::size_t leaves = (n + t.leaf_cap - 1) / t.leaf_cap;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < leaves; ++i) {
+        std::size_t take = leaves == 1 ? n : n / leaves + (i < n % leaves ? 1 : 0);
+        // One leaf: n slots (the root, which may grow).
+        auto* l = make_leaf(t, leaves == 1 ? n : t.leaf_cap);
+        append_leaf(l);
+        for (; l->n < take; ++l->n, ++k) {
+            if (put != nullptr)
+                put(src, slot(l, t, l->n), k);
+            else
+                t.assign_move(slot(l, t, l->n), static_cast<unsigned char*>(src) + k * t.size);
+        }
+    }
+    build_over_leaves(t, n);
+}
+
 KVMODEL_DECL void btree_core::append_leaf(btree_leaf* l) noexcept {
     l->prev = last;
     if (last != nullptr)
@@ -1696,21 +1896,32 @@ KVMODEL_DECL void btree_core::build_over_leaves(const btree_type& t, std::size_t
         size = n;
         return;
     }
-    std::vector<btree_node*> level;
+    // One array: the level being grouped (each next level is written over
+    // its front, slot g once group g's children are read), then every inner
+    // node made, freed (not their leaves) on failure. A raw array, not two
+    // vectors: no std::vector is instantiated per node type. With fan-outs
+    // of at least 3 there are fewer inner nodes than leaves.
+    std::size_t count = 0;
+    for (const btree_leaf* l = first; l != nullptr; l = l->next)
+        ++count;
+    struct nodes {
+        btree_node** p;
+        ~nodes() { delete[] p; }
+    } buf{new btree_node*[2 * count]};
+    btree_node** level = buf.p;
+    btree_node** made = buf.p + count;
+    std::size_t made_n = 0;
+    count = 0;
     for (btree_leaf* l = first; l != nullptr; l = l->next)
-        level.push_back(l);
-    std::vector<btree_inner*> made; // every inner node, freed (not their leaves) on failure
+        level[count++] = l;
     try {
-        while (level.size() > 1) {
-            std::size_t groups = (level.size() + t.inner_cap - 1) / t.inner_cap;
-            std::vector<btree_node*> up;
-            up.reserve(groups);
-            made.reserve(made.size() + groups);
+        while (count > 1) {
+            std::size_t groups = (count + t.inner_cap - 1) / t.inner_cap;
             std::size_t c = 0;
             for (std::size_t g = 0; g < groups; ++g) {
-                std::size_t take = level.size() / groups + (g < level.size() % groups ? 1 : 0);
+                std::size_t take = count / groups + (g < count % groups ? 1 : 0);
                 auto* in = make_inner(t);
-                made.push_back(in);
+                made[made_n++] = in;
                 for (std::size_t j = 0; j < take; ++j) {
                     btree_node* ch = level[c++];
                     link(t, in, j, ch);
@@ -1723,16 +1934,16 @@ KVMODEL_DECL void btree_core::build_over_leaves(const btree_type& t, std::size_t
                     }
                 }
                 in->n = take;
-                up.push_back(in);
+                level[g] = in; // g < c: read already
             }
-            level = std::move(up);
+            count = groups;
         }
     } catch (...) {
-        for (btree_inner* in : made)
-            free_inner(t, in);
+        for (std::size_t i = 0; i < made_n; ++i)
+            free_inner(t, static_cast<btree_inner*>(made[i]));
         throw;
     }
-    root = level.front();
+    root = level[0];
     size = n;
 }
 
