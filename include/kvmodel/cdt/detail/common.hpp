@@ -244,43 +244,9 @@ inline bool storable(const value& v) noexcept {
     }
 }
 
-/// The positions 0 .. n-1 of the values *v[i] in value order, equal values
-/// in position order (a stable sort): list order (list_compare) when
-/// `list_order`, else map key order (cdt_compare). A merge sort written once
-/// for the engine's stable sorts (ORDERED append_items, ADD_UNIQUE repeats,
-/// map put_items) instead of one std::stable_sort per caller; a run already
-/// in order costs one comparison to merge. O(n log n).
-inline std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
-                                                   bool list_order) {
-    const std::size_t n = v.size();
-    std::vector<std::size_t> pos(n);
-    for (std::size_t i = 0; i < n; ++i)
-        pos[i] = i;
-    auto less = [&](std::size_t a, std::size_t b) {
-        return (list_order ? kvmodel::detail::list_compare(*v[a], *v[b], false)
-                           : kvmodel::detail::cdt_compare(*v[a], *v[b], false)) < 0;
-    };
-    std::vector<std::size_t> tmp(n);
-    for (std::size_t w = 1; w < n; w *= 2) {
-        for (std::size_t lo = 0; lo < n; lo += 2 * w) {
-            const std::size_t mid = std::min(lo + w, n);
-            const std::size_t hi = std::min(lo + 2 * w, n);
-            std::size_t i = lo;
-            std::size_t j = mid;
-            std::size_t t = lo;
-            if (mid < hi && less(pos[mid], pos[mid - 1])) {
-                while (i < mid && j < hi)
-                    tmp[t++] = less(pos[j], pos[i]) ? pos[j++] : pos[i++];
-            }
-            while (i < mid)
-                tmp[t++] = pos[i++];
-            while (j < hi)
-                tmp[t++] = pos[j++];
-        }
-        pos.swap(tmp);
-    }
-    return pos;
-}
+// The engine's stable sorts of values (ORDERED append_items, ADD_UNIQUE
+// repeats, map put_items) share the containers' one merge sort.
+using kvmodel::detail::stable_value_order;
 
 /// The server's search of an unindexed container for a list of items (a value
 /// list on an UNORDERED list or an unindexed map, a key list on an unordered

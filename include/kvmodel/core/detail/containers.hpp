@@ -108,6 +108,16 @@ inline int list_compare(const value& a, const value& b, bool wildcard_matches) n
     return cdt_compare(a, b, wildcard_matches);
 }
 
+/// The positions 0 .. n-1 of the values *v[i] in value order, equal values
+/// in position order (a stable sort): list order (list_compare) when
+/// `list_order`, else map key order (cdt_compare). A merge sort written once
+/// for every stable sort of values (a flat list's rank order, the engine's
+/// ORDERED append_items, ADD_UNIQUE repeats, map put_items) instead of one
+/// std::stable_sort per caller; a run already in order costs one comparison
+/// to merge. O(n log n).
+KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
+                                                         bool list_order);
+
 /// The order of a list's first element, as an integer (a summary for the
 /// trees' references, and map_node's cache): the element itself when it is
 /// an integer; INT64_MIN for an empty list or a first element of a lower
@@ -948,32 +958,41 @@ KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
 }
 
 KVMODEL_DECL std::vector<std::size_t> list_impl::flat_rank_order() const {
-    // A bottom-up merge sort of the positions (stable: a merge takes the
-    // left one of equals), written out: std::stable_sort over a lambda is a
-    // dozen functions in every file that reaches this. Its result is the
-    // stable order, the same as any stable sort's.
-    const std::size_t n = flat.size();
-    std::vector<std::size_t> order(n);
-    std::vector<std::size_t> other(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    std::size_t* from = order.data();
-    std::size_t* to = other.data();
+    std::vector<const value*> v(flat.size());
+    for (std::size_t i = 0; i < flat.size(); ++i) v[i] = &flat[i];
+    return stable_value_order(v, true);
+}
+
+KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
+                                                         bool list_order) {
+    const std::size_t n = v.size();
+    std::vector<std::size_t> pos(n);
+    for (std::size_t i = 0; i < n; ++i)
+        pos[i] = i;
+    auto less = [&](std::size_t a, std::size_t b) {
+        return (list_order ? list_compare(*v[a], *v[b], false)
+                           : cdt_compare(*v[a], *v[b], false)) < 0;
+    };
+    std::vector<std::size_t> tmp(n);
     for (std::size_t w = 1; w < n; w *= 2) {
         for (std::size_t lo = 0; lo < n; lo += 2 * w) {
             const std::size_t mid = std::min(lo + w, n);
             const std::size_t hi = std::min(lo + 2 * w, n);
             std::size_t i = lo;
             std::size_t j = mid;
-            std::size_t k = lo;
-            while (i < mid && j < hi)
-                to[k++] = list_compare(flat[from[j]], flat[from[i]], false) < 0 ? from[j++] : from[i++];
-            while (i < mid) to[k++] = from[i++];
-            while (j < hi) to[k++] = from[j++];
+            std::size_t t = lo;
+            if (mid < hi && less(pos[mid], pos[mid - 1])) {
+                while (i < mid && j < hi)
+                    tmp[t++] = less(pos[j], pos[i]) ? pos[j++] : pos[i++];
+            }
+            while (i < mid)
+                tmp[t++] = pos[i++];
+            while (j < hi)
+                tmp[t++] = pos[j++];
         }
-        std::swap(from, to);
+        pos.swap(tmp);
     }
-    if (from != order.data()) order.swap(other);
-    return order;
+    return pos;
 }
 
 KVMODEL_DECL std::size_t list_impl::flat_rank_of(std::size_t i) const {
