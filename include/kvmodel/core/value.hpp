@@ -505,16 +505,19 @@ private:
         default: std::construct_at(&m_v); return; // valueless: no alternative to copy
         }
     }
+    // A copy is made first and moved in: the variant then builds each
+    // alternative through one chain of nested-union constructors (from an
+    // rvalue) instead of two (an rvalue's and a const reference's), which a
+    // header-only user's file would compile both of.
     template <std::size_t I, class V>
     void construct_alternative(V&& o) {
         auto&& x = *std::get_if<I>(&o.m_v);
-        if constexpr (std::is_trivially_copyable_v<std::remove_cvref_t<decltype(x)>>) {
-            auto copy = x; // read before m_v (maybe o's) is rebuilt
-            std::construct_at(&m_v, std::in_place_index<I>, std::move(copy));
-        } else if constexpr (std::is_rvalue_reference_v<V&&>) {
+        if constexpr (std::is_rvalue_reference_v<V&&> &&
+                      !std::is_trivially_copyable_v<std::remove_cvref_t<decltype(x)>>) {
             std::construct_at(&m_v, std::in_place_index<I>, std::move(x));
         } else {
-            std::construct_at(&m_v, std::in_place_index<I>, x);
+            std::remove_cvref_t<decltype(x)> copy = x; // read before m_v (maybe o's) is rebuilt
+            std::construct_at(&m_v, std::in_place_index<I>, std::move(copy));
         }
     }
     // assign_from: the alternatives' own assignments when both hold the same
