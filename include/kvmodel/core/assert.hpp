@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -26,13 +27,18 @@ struct assertion_failure : std::logic_error {
 using assertion_handler = void (*)(const char* expr, const char* file, int line);
 
 namespace detail {
-inline std::atomic<assertion_handler> installed_assertion_handler{nullptr};
+// The handler's bits (a pointer converted to an integer wide enough and back
+// is the same pointer): an std::atomic<std::uintptr_t>, which other headers
+// use anyway, rather than an atomic of this one function pointer type, whose
+// class every file with debug info would describe.
+inline std::atomic<std::uintptr_t> installed_assertion_handler{0};
 } // namespace detail
 
 /// Installs h (nullptr: none, the default) for every thread; returns the
 /// handler it replaces.
 inline assertion_handler set_assertion_handler(assertion_handler h) noexcept {
-    return detail::installed_assertion_handler.exchange(h);
+    return reinterpret_cast<assertion_handler>(
+        detail::installed_assertion_handler.exchange(reinterpret_cast<std::uintptr_t>(h)));
 }
 
 /// An assertion handler that throws assertion_failure("file:line: assertion
@@ -44,7 +50,7 @@ inline assertion_handler set_assertion_handler(assertion_handler h) noexcept {
 
 namespace detail {
 [[noreturn]] inline void assert_fail(const char* expr, const char* file, int line) {
-    if (assertion_handler h = installed_assertion_handler.load())
+    if (auto h = reinterpret_cast<assertion_handler>(installed_assertion_handler.load()))
         h(expr, file, line);
     std::fprintf(stderr, "%s:%d: kvmodel assertion failed: %s\n", file, line, expr);
     std::abort();
