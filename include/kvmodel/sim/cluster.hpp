@@ -83,6 +83,7 @@
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
 #include <kvmodel/sim/detail/function_ref.hpp>
+#include <kvmodel/sim/detail/heap_array.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>
@@ -705,8 +706,8 @@ private:
     detail::fault_injector m_faults;
     mutable std::mutex m_topology_mu;
     std::vector<bool> m_alive;
-    std::unique_ptr<detail::namespace_state[]> m_namespaces; // NOLINT(*-avoid-c-arrays): fixed
-    std::unique_ptr<node_health[]> m_health; // NOLINT(*-avoid-c-arrays): one per node, fixed
+    detail::heap_array<detail::namespace_state> m_namespaces;
+    detail::heap_array<node_health> m_health; // one per node
 };
 
 static_assert(kv::kv_store<cluster>);
@@ -732,9 +733,8 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     KVMODEL_ASSERT(validate(m_cfg).has_value());
     m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
     m_alive.assign(m_cfg.nodes, true);
-    m_health = std::make_unique<node_health[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
-    m_namespaces = std::make_unique<detail::namespace_state[]>( // NOLINT(*-avoid-c-arrays)
-        m_cfg.namespaces.size());
+    m_health.reset(m_cfg.nodes);
+    m_namespaces.reset(m_cfg.namespaces.size());
     for (std::size_t i = 0; i < m_cfg.namespaces.size(); ++i)
         build_namespace(m_cfg.namespaces[i], m_namespaces[i]);
 }

@@ -197,13 +197,15 @@ private:
     void grow() {
         const std::size_t old_capacity = capacity();
         const std::size_t n = old_capacity == 0 ? min_capacity : old_capacity * 2;
-        // NOLINTNEXTLINE(*-avoid-c-arrays): the old array, freed on return
-        const std::unique_ptr<slot[]> old(m_slots.load(std::memory_order_relaxed));
+        slot* const old = m_slots.load(std::memory_order_relaxed);
         m_slots.store(new slot[n], std::memory_order_relaxed); // NOLINT(*-owning-memory)
         m_mask.store(static_cast<std::uint32_t>(n - 1), std::memory_order_relaxed);
+        // Nothing below throws (place and the moves are noexcept): a plain
+        // delete[] frees the old array, no unique_ptr<slot[]> instantiated.
         for (std::size_t i = 0; i < old_capacity; ++i)
             if (old[i].node)
                 place(old[i].hash, std::move(old[i].node));
+        delete[] old; // NOLINT(*-owning-memory)
     }
 
     // Slot `hole` was just emptied: moves back the later records of its
