@@ -1396,37 +1396,23 @@ inline error cluster::stop_writes_error(const detail::namespace_state& ns,
                                         std::string_view cmd,
                                         int node,
                                         std::uint32_t why) const {
-    // Joined with append/fail_joined, not operator+ chains (a call and a
-    // cleanup path per temporary in every header-only file).
     std::string reason;
-    const auto add = [&reason](std::initializer_list<std::string_view> parts) {
-        if (!reason.empty())
-            reason += " & ";
-        for (std::string_view part : parts)
-            reason += part;
-    };
     if ((why & detail::stop_data_used) != 0)
-        add({"data used >= stop-writes-used-pct ",
-             std::to_string(ns.cfg.stop_writes_used_pct),
-             "% of data-size ",
-             std::to_string(ns.cfg.data_size)});
+        reason = "data used >= stop-writes-used-pct " +
+                 std::to_string(ns.cfg.stop_writes_used_pct) + "% of data-size " +
+                 std::to_string(ns.cfg.data_size);
     if ((why & detail::stop_indexes_memory) != 0)
-        add({"indexes above indexes-memory-budget ", std::to_string(ns.cfg.indexes_memory_budget)});
+        reason += std::string(reason.empty() ? "" : " & ") + "indexes above indexes-memory-budget " +
+                  std::to_string(ns.cfg.indexes_memory_budget);
     if ((why & detail::stop_sys_memory) != 0)
-        add({"system memory above stop-writes-sys-memory-pct ",
-             std::to_string(ns.cfg.stop_writes_sys_memory_pct),
-             "% of node-memory ",
-             std::to_string(m_cfg.node_memory)});
-    return kv::detail::fail_joined(status::server_mem_error,
-                                   {cmd,
-                                    ": server full: namespace '",
-                                    ns.name,
-                                    "' is at stop-writes on node ",
-                                    std::to_string(node),
-                                    " (",
-                                    reason,
-                                    "); deletes and expiry free space"})
-        .err;
+        reason += std::string(reason.empty() ? "" : " & ") +
+                  "system memory above stop-writes-sys-memory-pct " +
+                  std::to_string(ns.cfg.stop_writes_sys_memory_pct) + "% of node-memory " +
+                  std::to_string(m_cfg.node_memory);
+    return error{status::server_mem_error,
+                 std::string(cmd) + ": server full: namespace '" + ns.name +
+                     "' is at stop-writes on node " + std::to_string(node) + " (" + reason +
+                     "); deletes and expiry free space"};
 }
 
 inline std::size_t
