@@ -83,6 +83,7 @@
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/clock.hpp>
 #include <kvmodel/sim/detail/function_ref.hpp>
+#include <kvmodel/sim/detail/heap_array.hpp>
 #include <kvmodel/sim/faults.hpp>
 #include <kvmodel/sim/namespace_config.hpp>
 #include <kvmodel/sim/stats.hpp>
@@ -705,8 +706,8 @@ private:
     detail::fault_injector m_faults;
     mutable std::mutex m_topology_mu;
     std::vector<bool> m_alive;
-    std::unique_ptr<detail::namespace_state[]> m_namespaces; // NOLINT(*-avoid-c-arrays): fixed
-    std::unique_ptr<node_health[]> m_health; // NOLINT(*-avoid-c-arrays): one per node, fixed
+    detail::heap_array<detail::namespace_state> m_namespaces;
+    detail::heap_array<node_health> m_health; // one per node
 };
 
 static_assert(kv::kv_store<cluster>);
@@ -732,60 +733,72 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     KVMODEL_ASSERT(validate(m_cfg).has_value());
     m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
     m_alive.assign(m_cfg.nodes, true);
-    m_health = std::make_unique<node_health[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
-    m_namespaces = std::make_unique<detail::namespace_state[]>( // NOLINT(*-avoid-c-arrays)
-        m_cfg.namespaces.size());
+    m_health.reset(m_cfg.nodes);
+    m_namespaces.reset(m_cfg.namespaces.size());
     for (std::size_t i = 0; i < m_cfg.namespaces.size(); ++i)
         build_namespace(m_cfg.namespaces[i], m_namespaces[i]);
 }
 
 KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
+    // Messages joined by kv::detail::fail_joined, not std::string operator+
+    // chains: each temporary of a chain is a call and a cleanup path in every
+    // header-only file.
+    using kv::detail::fail_joined;
+    constexpr status bad = status::parameter_error;
     if (cfg.nodes == 0 || cfg.nodes > 128)
-        return fail(status::parameter_error,
-                    "cluster: nodes must be 1..128, got " + std::to_string(cfg.nodes));
+        return fail_joined(bad, {"cluster: nodes must be 1..128, got ", std::to_string(cfg.nodes)});
     if (cfg.namespaces.empty())
-        return fail(status::parameter_error, "cluster: no namespace");
+        return fail(bad, "cluster: no namespace");
     for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
         const namespace_config& n = cfg.namespaces[i];
-        if (n.name.empty() || n.name.size() > kv::max_namespace_length)
-            return fail(status::parameter_error,
-                        "cluster: namespace name '" + n.name + "' must be 1..31 bytes");
+        const std::string_view name = n.name;
+        if (name.empty() || name.size() > kv::max_namespace_length)
+            return fail_joined(bad, {"cluster: namespace name '", name, "' must be 1..31 bytes"});
         for (std::size_t j = 0; j < i; ++j)
-            if (cfg.namespaces[j].name == n.name)
-                return fail(status::parameter_error,
-                            "cluster: namespace '" + n.name + "' configured twice");
+            if (cfg.namespaces[j].name == name)
+                return fail_joined(bad, {"cluster: namespace '", name, "' configured twice"});
+        // "cluster: namespace '<name>' <setting> <value> outside <range>"
+        const auto outside = [name](std::string_view setting,
+                                    std::uint64_t got,
+                                    std::string_view range) -> failure {
+            return fail_joined(bad,
+                               {"cluster: namespace '",
+                                name,
+                                "' ",
+                                setting,
+                                " ",
+                                std::to_string(got),
+                                " outside ",
+                                range});
+        };
         if (n.max_record_size < kv::min_max_record_size ||
             n.max_record_size > kv::max_max_record_size)
-            return fail(status::parameter_error,
-                        "cluster: namespace '" + n.name + "' max-record-size " +
-                            std::to_string(n.max_record_size) + " outside 64 .. 8388608");
+            return outside("max-record-size", n.max_record_size, "64 .. 8388608");
         if (n.replication_factor == 0)
-            return fail(status::parameter_error,
-                        "cluster: namespace '" + n.name + "' replication factor 0");
+            return fail_joined(bad, {"cluster: namespace '", name, "' replication factor 0"});
         if (n.default_ttl < 0 || n.default_ttl > kv::max_ttl)
-            return fail(status::parameter_error,
-                        "cluster: namespace '" + n.name + "' default-ttl " +
-                            std::to_string(n.default_ttl) + " outside 0 .. 10 years");
+            return fail_joined(bad,
+                               {"cluster: namespace '",
+                                name,
+                                "' default-ttl ",
+                                std::to_string(n.default_ttl),
+                                " outside 0 .. 10 years"});
         if (n.default_ttl != 0 && n.nsup_period == 0 && !n.allow_ttl_without_nsup)
-            return fail(status::parameter_error,
-                        "cluster: namespace '" + n.name +
-                            "' must configure non-zero nsup-period or allow-ttl-without-nsup "
-                            "true if default-ttl is non-zero");
+            return fail_joined(bad,
+                               {"cluster: namespace '",
+                                name,
+                                "' must configure non-zero nsup-period or allow-ttl-without-nsup "
+                                "true if default-ttl is non-zero"});
         if (n.data_size == 0)
-            return fail(status::parameter_error,
-                        "cluster: namespace '" + n.name + "' data-size 0");
+            return fail_joined(bad, {"cluster: namespace '", name, "' data-size 0"});
         for (auto [what, pct] : {std::pair{"stop-writes-used-pct", n.stop_writes_used_pct},
                                  std::pair{"stop-writes-sys-memory-pct", n.stop_writes_sys_memory_pct},
                                  std::pair{"evict-used-pct", n.evict_used_pct},
                                  std::pair{"evict-indexes-memory-pct", n.evict_indexes_memory_pct}})
             if (pct > 100)
-                return fail(status::parameter_error,
-                            "cluster: namespace '" + n.name + "' " + what + " " +
-                                std::to_string(pct) + " outside 0 .. 100");
+                return outside(what, pct, "0 .. 100");
         if (n.evict_hist_buckets < 100 || n.evict_hist_buckets > 10'000'000)
-            return fail(status::parameter_error,
-                        "cluster: namespace '" + n.name + "' evict-hist-buckets " +
-                            std::to_string(n.evict_hist_buckets) + " outside 100 .. 10000000");
+            return outside("evict-hist-buckets", n.evict_hist_buckets, "100 .. 10000000");
     }
     return {};
 }

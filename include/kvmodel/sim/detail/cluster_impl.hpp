@@ -44,8 +44,7 @@ inline void cluster::build_namespace(const namespace_config& nc, detail::namespa
     ns->lim.enterprise = m_cfg.enterprise;
     ns->lim.ttl_forbidden = nc.nsup_period == 0 && !nc.allow_ttl_without_nsup;
     ns->cfg = nc;
-    ns->stop_writes = std::make_unique<std::atomic<std::uint32_t>[]>( // NOLINT(*-avoid-c-arrays)
-        m_cfg.nodes);
+    ns->stop_writes.reset(m_cfg.nodes);
     // The first evaluation and nsup cycle: when the clock passes the next
     // multiple of their periods.
     const time_ms now = m_clock->now_ms();
@@ -57,15 +56,12 @@ inline void cluster::build_namespace(const namespace_config& nc, detail::namespa
                            std::memory_order_relaxed);
     ns->replication_factor = nc.replication_factor;
     ns->transaction_pending_limit = nc.transaction_pending_limit;
-    ns->parts = std::make_unique<detail::partition[]>(
-        kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
-    ns->records = std::make_unique<detail::record_table[]>(
-        kv::partition_count); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
-    ns->extras = std::make_unique<detail::node_extra[]>(
-        m_cfg.nodes); // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    ns->parts.reset(kv::partition_count);
+    ns->records.reset(kv::partition_count);
+    ns->extras.reset(m_cfg.nodes);
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
         detail::partition& p = ns->parts[pid];
-        p.past_by_node = std::make_unique<counters[]>(m_cfg.nodes); // NOLINT(*-avoid-c-arrays)
+        p.past_by_node.reset(m_cfg.nodes);
         p.copy_version.assign(m_cfg.nodes, 0);
         p.succession = succession(pid);
         // Every node starts with the (empty) partition's current version

@@ -33,6 +33,7 @@
 #include <kvmodel/kv/policy.hpp>
 #include <kvmodel/kv/record.hpp>
 #include <kvmodel/kv/record_size.hpp>
+#include <kvmodel/kv/status.hpp>
 #include <kvmodel/sim/detail/function_ref.hpp>
 
 #include <boost/container/small_vector.hpp>
@@ -1178,13 +1179,15 @@ inline result<void> apply_ops(txn& t,
 }
 
 /// The write path (write_master). cur is the live record, or nullptr when
-/// missing or expired, in which case the command builds `fresh` in the set
-/// new_set (the key's set, interned). The ops are
+/// missing or expired, in which case the command builds `fresh` (a
+/// default-constructed entry) in the set new_set (the key's set, interned).
+/// The ops are
 /// applied by apply(txn&) -> result<void>. On success: the record (cur, or
 /// fresh to be inserted) holds the new state, or outcome.deleted says to
 /// erase it, and out (if given) gets the record's new metadata. On failure:
 /// cur is exactly as it was. (apply is a function_ref: one copy of the path
-/// serves put and operate.)
+/// serves put and operate. Its messages are joined by fail_joined, not
+/// operator+ chains: a call and a cleanup path per temporary at -O0.)
 inline result<void> write_path(entry* cur,
                         entry& fresh,
                         const std::string* new_set,
@@ -1201,31 +1204,39 @@ inline result<void> write_path(entry* cur,
                                  wp.exists == kv::record_exists_action::replace_only || has_touch;
     const bool replace = wp.exists == kv::record_exists_action::replace ||
                          wp.exists == kv::record_exists_action::replace_only;
+    using kv::detail::fail_joined;
     if (cur == nullptr && must_not_create)
-        return fail(status::record_not_found,
-                    std::string(cmd) + ": record not found (" +
-                        (has_touch ? std::string("touch")
-                                   : std::string(kv::exists_action_name(wp.exists))) +
-                        " does not create)");
+        return fail_joined(status::record_not_found,
+                           {cmd,
+                            ": record not found (",
+                            has_touch ? std::string_view("touch")
+                                      : kv::exists_action_name(wp.exists),
+                            " does not create)"});
     if (cur != nullptr && wp.exists == kv::record_exists_action::create_only)
-        return fail(status::record_exists, std::string(cmd) + ": record exists (CREATE_ONLY)");
+        return fail_joined(status::record_exists, {cmd, ": record exists (CREATE_ONLY)"});
     const std::uint32_t gen = cur != nullptr ? cur->generation : 0;
-    if (wp.gen == kv::generation_policy::eq && wp.generation != gen)
-        return fail(status::generation_error,
-                    std::string(cmd) + ": generation is " + std::to_string(gen) +
-                        ", policy expects " + std::to_string(wp.generation) + " (EQ)");
-    if (wp.gen == kv::generation_policy::gt && wp.generation <= gen)
-        return fail(status::generation_error,
-                    std::string(cmd) + ": generation is " + std::to_string(gen) +
-                        ", policy expects more than " + std::to_string(wp.generation) + " (GT)");
+    const bool gen_eq = wp.gen == kv::generation_policy::eq;
+    if ((gen_eq && wp.generation != gen) ||
+        (wp.gen == kv::generation_policy::gt && wp.generation <= gen))
+        return fail_joined(status::generation_error,
+                           {cmd,
+                            ": generation is ",
+                            std::to_string(gen),
+                            gen_eq ? ", policy expects " : ", policy expects more than ",
+                            std::to_string(wp.generation),
+                            gen_eq ? " (EQ)" : " (GT)"});
     if (cur != nullptr && !same_name(cur->set(), k.set()))
-        return fail(status::parameter_error,
-                    std::string(cmd) + ": set name '" + k.set() +
-                        "' does not match the record's set '" + cur->set() + "'");
+        return fail_joined(status::parameter_error,
+                           {cmd,
+                            ": set name '",
+                            k.set(),
+                            "' does not match the record's set '",
+                            cur->set(),
+                            "'"});
     if (cur != nullptr && wp.send_key && cur->stored_key && k.user_key() &&
         !(*cur->stored_key == *k.user_key()))
-        return fail(status::key_mismatch,
-                    std::string(cmd) + ": the key sent does not match the stored key");
+        return fail_joined(status::key_mismatch,
+                           {cmd, ": the key sent does not match the stored key"});
     std::int64_t ttl = wp.ttl;
     if (ttl == kv::ttl_dont_update && cur == nullptr)
         ttl = kv::ttl_namespace_default;
@@ -1233,14 +1244,15 @@ inline result<void> write_path(entry* cur,
         return t.error();
     if (lim.ttl_forbidden &&
         (ttl > 0 || (ttl == kv::ttl_namespace_default && lim.default_ttl != 0)))
-        return fail(status::fail_forbidden,
-                    std::string(cmd) + ": ttl " + std::to_string(ttl) +
-                        " is forbidden with nsup-period 0 (configure nsup-period, or "
-                        "allow-ttl-without-nsup)");
+        return fail_joined(status::fail_forbidden,
+                           {cmd,
+                            ": ttl ",
+                            std::to_string(ttl),
+                            " is forbidden with nsup-period 0 (configure nsup-period, or "
+                            "allow-ttl-without-nsup)"});
 
     entry& e = cur != nullptr ? *cur : fresh;
     if (cur == nullptr) {
-        e = entry{};
         e.set_ref = new_set;
         outcome.created = true;
     }
@@ -1284,13 +1296,12 @@ inline result<void> write_path(entry* cur,
         // A command that leaves no bins deletes the record, and fails on a
         // record that did not exist (write_master_apply).
         if (cur == nullptr)
-            return fail(status::record_not_found,
-                        std::string(cmd) +
-                            ": record not found (the command leaves it without bins)");
+            return fail_joined(status::record_not_found,
+                               {cmd, ": record not found (the command leaves it without bins)"});
         if (wp.durable_delete && !lim.enterprise) {
             t.rollback();
-            return fail(status::enterprise_only,
-                        std::string(cmd) + ": durable delete is an Enterprise feature");
+            return fail_joined(status::enterprise_only,
+                               {cmd, ": durable delete is an Enterprise feature"});
         }
         outcome.deleted = true;
         if (out != nullptr) {
@@ -1303,9 +1314,12 @@ inline result<void> write_path(entry* cur,
     }
     if (e.bins.size() > kv::max_bins) {
         t.rollback();
-        return fail(status::parameter_error,
-                    std::string(cmd) + ": " + std::to_string(e.bins.size()) + " bins, max " +
-                        std::to_string(kv::max_bins));
+        return fail_joined(status::parameter_error,
+                           {cmd,
+                            ": ",
+                            std::to_string(e.bins.size()),
+                            " bins, max ",
+                            std::to_string(kv::max_bins)});
     }
     if (result<void> sz = kv::check_record_size(e.flat(), lim.max_record_size, cmd); !sz) {
         t.rollback();

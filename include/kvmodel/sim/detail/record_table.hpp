@@ -47,7 +47,10 @@ public:
     record_table(record_table&&) = delete;
     record_table& operator=(record_table&&) = delete;
     ~record_table() {
-        delete[] m_slots.load(std::memory_order_relaxed); // NOLINT(*-owning-memory)
+        slot* const slots = this->slots();
+        for (std::size_t i = 0, n = capacity(); i < n; ++i)
+            delete slots[i].node; // NOLINT(*-owning-memory)
+        delete[] slots;           // NOLINT(*-owning-memory)
     }
 
     std::size_t size() const noexcept { return m_size; }
@@ -74,9 +77,9 @@ public:
     entry& emplace(const kv::digest& d, entry&& e) {
         if ((m_size + 1) * 2 > capacity())
             grow();
-        auto node = std::make_unique<value_type>(d, std::move(e));
+        auto* const node = new value_type(d, std::move(e)); // NOLINT(*-owning-memory)
+        place(hash(d), node); // noexcept: the table owns node from here
         entry& out = node->second;
-        place(hash(d), std::move(node));
         ++m_size;
         return out;
     }
@@ -86,7 +89,8 @@ public:
         slot* s = find_slot(d);
         if (s == nullptr)
             return;
-        s->node.reset();
+        delete s->node; // NOLINT(*-owning-memory)
+        s->node = nullptr;
         --m_size;
         close_gap(static_cast<std::uint32_t>(s - slots()));
     }
@@ -107,7 +111,9 @@ public:
 private:
     struct slot {
         std::uint64_t hash = 0;
-        std::unique_ptr<value_type> node; // null = empty
+        /// Owned (new / delete; a raw pointer, not a unique_ptr: one
+        /// smart-pointer type less in every header-only file); null = empty.
+        value_type* node = nullptr;
     };
 
 public:
@@ -119,7 +125,7 @@ public:
 
         basic_iterator() = default;
         Value& operator*() const noexcept { return *m_at->node; }
-        Value* operator->() const noexcept { return m_at->node.get(); }
+        Value* operator->() const noexcept { return m_at->node; }
         basic_iterator& operator++() noexcept {
             ++m_at;
             skip();
@@ -184,26 +190,28 @@ private:
         }
     }
 
-    void place(std::uint64_t h, std::unique_ptr<value_type> node) noexcept {
+    void place(std::uint64_t h, value_type* node) noexcept {
         slot* const slots = this->slots();
         const std::uint32_t mask = this->mask();
         std::uint32_t i = static_cast<std::uint32_t>(h) & mask;
         while (slots[i].node)
             i = (i + 1) & mask;
         slots[i].hash = h;
-        slots[i].node = std::move(node);
+        slots[i].node = node;
     }
 
     void grow() {
         const std::size_t old_capacity = capacity();
         const std::size_t n = old_capacity == 0 ? min_capacity : old_capacity * 2;
-        // NOLINTNEXTLINE(*-avoid-c-arrays): the old array, freed on return
-        const std::unique_ptr<slot[]> old(m_slots.load(std::memory_order_relaxed));
+        slot* const old = m_slots.load(std::memory_order_relaxed);
         m_slots.store(new slot[n], std::memory_order_relaxed); // NOLINT(*-owning-memory)
         m_mask.store(static_cast<std::uint32_t>(n - 1), std::memory_order_relaxed);
+        // Nothing below throws (place and the moves are noexcept): a plain
+        // delete[] frees the old array, no unique_ptr<slot[]> instantiated.
         for (std::size_t i = 0; i < old_capacity; ++i)
             if (old[i].node)
-                place(old[i].hash, std::move(old[i].node));
+                place(old[i].hash, old[i].node);
+        delete[] old; // NOLINT(*-owning-memory)
     }
 
     // Slot `hole` was just emptied: moves back the later records of its
@@ -217,7 +225,8 @@ private:
             // The record at j stays if its home lies cyclically in (hole, j].
             if (((j - home) & mask) < ((j - hole) & mask))
                 continue;
-            slots[hole] = std::move(slots[j]);
+            slots[hole] = slots[j];
+            slots[j].node = nullptr;
             hole = j;
         }
     }

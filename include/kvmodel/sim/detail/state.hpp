@@ -21,6 +21,7 @@
 
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/store.hpp>
+#include <kvmodel/sim/detail/heap_array.hpp>
 #include <kvmodel/sim/detail/pending_writes.hpp>
 #include <kvmodel/sim/detail/record_engine.hpp>
 #include <kvmodel/sim/detail/record_table.hpp>
@@ -87,9 +88,8 @@ public:
     /// As the server: at most 4095 sets per namespace (AS_SET_MAX_COUNT).
     static constexpr std::size_t max_sets = 4095;
 
-    set_table()
-        : m_slots(std::make_unique<std::atomic<const std::string*>[]>(
-              max_sets + 1)) { // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    set_table() {
+        m_slots.reset(max_sets + 1);
         m_slots[0].store(&no_set(), std::memory_order_relaxed);
         m_count.store(1, std::memory_order_release);
     }
@@ -121,8 +121,7 @@ private:
         return nullptr;
     }
 
-    std::unique_ptr<std::atomic<const std::string*>[]>
-        m_slots; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    heap_array<std::atomic<const std::string*>> m_slots;
     std::atomic<std::size_t> m_count{0};
     std::mutex m_mu;
     std::deque<std::string> m_storage; // stable addresses
@@ -154,7 +153,7 @@ struct alignas(64) partition {
     counters past;
     /// One per node, as copy_version (a fixed array, not a vector<counters>:
     /// one container instantiation less in every TU).
-    std::unique_ptr<counters[]> past_by_node; // NOLINT(*-avoid-c-arrays)
+    heap_array<counters> past_by_node;
     /// The hottest deleted records (bounded).
     std::vector<key_heat> departed;
     /// The data version: bumped at a topology change when writes happened
@@ -303,12 +302,12 @@ struct namespace_state {
     limits lim;
     std::uint32_t transaction_pending_limit = default_transaction_pending_limit;
     std::uint32_t replication_factor = 2;
-    std::unique_ptr<partition[]> parts; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    heap_array<partition> parts;
     /// The records of partition i, under parts[i].mu. Apart from the
     /// partitions so that the 4096 table headers are dense (64 KiB, kept in
     /// cache) and a command can prefetch its record's slot before the lock.
-    std::unique_ptr<record_table[]> records; // NOLINT(*-avoid-c-arrays): a fixed-size heap array
-    std::unique_ptr<node_extra[]> extras;    // NOLINT(*-avoid-c-arrays): a fixed-size heap array
+    heap_array<record_table> records;
+    heap_array<node_extra> extras;
     set_table sets;
     mutable std::shared_mutex index_mu;
     std::vector<kv::index_spec> indexes;
@@ -317,7 +316,7 @@ struct namespace_state {
     // evaluation, read by every write), nsup's schedule and what it did.
     namespace_config cfg;
     /// Per node: why writes stop there (stop_reason bits; 0 = they don't).
-    std::unique_ptr<std::atomic<std::uint32_t>[]> stop_writes; // NOLINT(*-avoid-c-arrays)
+    heap_array<std::atomic<std::uint32_t>> stop_writes;
     /// The clock time of the next stop-writes evaluation and nsup cycle.
     std::atomic<std::int64_t> next_eval_ms{0};
     std::atomic<std::int64_t> next_nsup_ms{0};
