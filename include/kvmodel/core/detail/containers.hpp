@@ -289,42 +289,6 @@ list_less(const value& a, const value& b, bool wildcard_matches) noexcept {
     return list_compare(a, b, wildcard_matches) < 0;
 }
 
-/// The one owner of a heap object: std::unique_ptr<T>'s part the
-/// containers use, in one class of one-line members (unique_ptr<T> is ~20
-/// functions and a dozen class types of debug information per T in every
-/// header-only TU: a list node, a map node, the two list layouts).
-template <class T>
-class owned {
-public:
-    owned() noexcept = default;
-    explicit owned(T* p) noexcept
-        : m_p(p) {}
-    owned(owned&& o) noexcept
-        : m_p(o.release()) {}
-    owned& operator=(owned&& o) noexcept {
-        reset(o.release());
-        return *this;
-    }
-    ~owned() { delete m_p; }
-    void reset(T* p = nullptr) noexcept {
-        T* old = m_p;
-        m_p = p;
-        delete old;
-    }
-    T* release() noexcept {
-        T* p = m_p;
-        m_p = nullptr;
-        return p;
-    }
-    T* get() const noexcept { return m_p; }
-    T* operator->() const noexcept { return m_p; }
-    T& operator*() const noexcept { return *m_p; }
-    explicit operator bool() const noexcept { return m_p != nullptr; }
-
-private:
-    T* m_p = nullptr;
-};
-
 /// Old node -> new node while a container whose nodes two trees refer to is
 /// copied: the nodes are copied in one tree's order, and the other tree's
 /// references find their new nodes here, by the old pointer alone (an
@@ -526,7 +490,7 @@ struct list_positional {
     /// The layout of values, moved in (labels centred on first_label, spaced
     /// so the ends keep room to grow). O(n log n). Out of memory, values gets
     /// back what was moved.
-    static owned<list_positional> make(std::vector<value>& values);
+    static std::unique_ptr<list_positional> make(std::vector<value>& values);
 
     std::size_t size() const noexcept { return pos.size(); }
     static list_ref val_ref(list_node* n) noexcept { return ref_of(n->v, n); }
@@ -620,8 +584,8 @@ KVMODEL_DECL list_positional::list_positional(const list_positional& o) {
     made.release();
 }
 
-KVMODEL_DECL owned<list_positional> list_positional::make(std::vector<value>& values) {
-    owned<list_positional> c(new list_positional());
+KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<value>& values) {
+    auto c = std::make_unique<list_positional>();
     std::size_t n = values.size();
     label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
     label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
@@ -659,7 +623,7 @@ KVMODEL_DECL list_positional::val_tree::position list_positional::bound(const va
 
 KVMODEL_DECL void list_positional::insert(std::size_t p, value v) {
     label_t l = label_for(p);
-    owned<list_node> n(new list_node(std::move(v), l));
+    auto n = std::make_unique<list_node>(std::move(v), l);
     link(n.get(), p == pos.size() ? pos.end() : at(p), nullptr);
     (void)n.release();
 }
@@ -667,7 +631,7 @@ KVMODEL_DECL void list_positional::insert(std::size_t p, value v) {
 KVMODEL_DECL std::size_t list_positional::insert_sorted(value v) {
     auto [hint, p] = vals.upper_bound_pos(list_exact_probe{&v});
     label_t l = label_for(p); // relabelling moves nothing: hint and p stay right
-    owned<list_node> n(new list_node(std::move(v), l));
+    auto n = std::make_unique<list_node>(std::move(v), l);
     link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
     (void)n.release();
     return p;
@@ -829,8 +793,8 @@ struct list_impl {
 
     // At most one of the three holds the elements (none: an empty flat list).
     std::vector<value> flat;                // the elements, while there is no index
-    owned<list_positional> idx;   // the positional layout
-    owned<sorted_container> srt;  // the sorted layout's one index
+    std::unique_ptr<list_positional> idx;   // the positional layout
+    std::unique_ptr<sorted_container> srt;  // the sorted layout's one index
     // The elements' packed bytes (packed_size), kept by every write: a list's
     // packed size is O(1), and so a record's.
     std::size_t body = 0;
@@ -838,8 +802,8 @@ struct list_impl {
     list_impl() = default;
     list_impl(const list_impl& o)
         : flat(o.flat)
-        , idx(o.idx ? new list_positional(*o.idx) : nullptr)
-        , srt(o.srt ? new sorted_container(*o.srt) : nullptr)
+        , idx(o.idx ? std::make_unique<list_positional>(*o.idx) : nullptr)
+        , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr)
         , body(o.body) {}
     list_impl& operator=(const list_impl&) = delete;
     list_impl(list_impl&&) = delete;
@@ -935,7 +899,7 @@ KVMODEL_DECL bool list_impl::fits_before(sorted_iterator it, const value& v) con
 KVMODEL_DECL void list_impl::build() {
     if (indexed()) return;
     if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
-        srt.reset(new sorted_container(std::move(flat))); // O(n); gives back on failure
+        srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
     } else {
         idx = list_positional::make(flat);
     }
@@ -1367,7 +1331,7 @@ struct map_impl {
     std::size_t rank_of(const map_node* n) const { return vals.rank(val_it(n)); }
 
     /// Adds a node whose key is absent, just before hint (the key's lower bound). O(log n).
-    map_node* insert(key_tree::const_iterator hint, owned<map_node> n);
+    map_node* insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n);
     /// Writes node n's value: in place when it keeps n's rank, else n moves
     /// in the value order. O(log n).
     /// A failed write (bad_alloc) leaves n and both orders as they were.
@@ -1418,7 +1382,7 @@ KVMODEL_DECL map_impl::map_impl(const map_impl& o) : body(o.body) {
     made.release();
 }
 
-KVMODEL_DECL map_node* map_impl::insert(key_tree::const_iterator hint, owned<map_node> n) {
+KVMODEL_DECL map_node* map_impl::insert(key_tree::const_iterator hint, std::unique_ptr<map_node> n) {
     map_node* p = n.get();
     keys.insert(hint, map_key_ref(p));
     try {
@@ -1814,7 +1778,8 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
     for (std::size_t p : positions) b += packed_size(im.get(p));
     im.erase_then([&] {
         if (im.srt) {
-            for (std::size_t k = positions.size(); k-- > 0;) im.srt->erase(im.sorted_at(positions[k]));
+            for (auto it = positions.rbegin(); it != positions.rend(); ++it)
+                im.srt->erase(im.sorted_at(*it));
             return;
         }
         if (!im.idx) {
@@ -1832,9 +1797,9 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
             im.flat.resize(out);
             return;
         }
-        // Back to front, so the positions still to erase do not move (by
-        // index: no reverse_iterator family).
-        for (std::size_t k = positions.size(); k-- > 0;) im.idx->erase(im.idx->at(positions[k]));
+        // Back to front, so the positions still to erase do not move.
+        for (auto it = positions.rbegin(); it != positions.rend(); ++it)
+            im.idx->erase(im.idx->at(*it));
     }, b);
 }
 KVMODEL_DECL void list::clear() noexcept { m_impl.reset(); }
@@ -2088,7 +2053,7 @@ KVMODEL_DECL std::pair<std::size_t, bool> map::put(value k, value v) {
     auto& im = mut();
     // Look up by the exact key, not as a probe: storing is exact, so a
     // WILDCARD in k must not match (and overwrite) some other key.
-    detail::owned<detail::map_node> n(new detail::map_node(std::move(k), std::move(v)));
+    auto n = std::make_unique<detail::map_node>(std::move(k), std::move(v));
     auto pos = im.keys.lower_bound_pos(detail::map_key_ref(n.get()));
     if (pos.it != im.keys.end() && detail::map_compare(pos.it->node()->key, n->key, false) == 0) {
         im.set_val(pos.it->node(), std::move(n->val));
@@ -2250,7 +2215,7 @@ KVMODEL_DECL void map_access::put_at(map& m, slot s, const value& k, const value
     }
     map_impl& im = *m.m_impl;
     if (s.found) im.set_val(s.it->node(), v);
-    else im.insert(s.it, owned<map_node>(new map_node(k, v)));
+    else im.insert(s.it, std::make_unique<map_node>(k, v));
 }
 
 KVMODEL_DECL void map_access::erase_ranks(map& m, std::size_t first, std::size_t last) {
