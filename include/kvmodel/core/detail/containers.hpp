@@ -117,6 +117,12 @@ inline int list_compare(const value& a, const value& b, bool wildcard_matches) n
 /// to merge. O(n log n).
 KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
                                                          bool list_order);
+/// stable_value_order of the values themselves, in list order.
+KVMODEL_DECL std::vector<std::size_t> list_rank_order(const std::vector<value>& values);
+/// Sorts values stably in list order: list_rank_order, then one move each
+/// (the list's constructor, list::sort: no std::stable_sort family over
+/// values, ~5 KB of code in every header-only TU that builds a list).
+KVMODEL_DECL void stable_sort_values(std::vector<value>& values);
 
 /// The order of a list's first element, as an integer (a summary for the
 /// trees' references, and map_node's cache): the element itself when it is
@@ -583,6 +589,10 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
     std::size_t n = values.size();
     label_t step = std::min<label_t>(end_step, highest / (static_cast<label_t>(n) + 2));
     label_t l = first_label - (static_cast<label_t>(n) / 2) * step;
+    // The value order (ties by position, as the labels break them), found
+    // before the values move: the list's one compiled stable sort, not a
+    // std::sort family over list_refs.
+    std::vector<std::size_t> order = list_rank_order(values);
     node_list made(n, free_list_node);
     auto node = [&](std::size_t i) { return static_cast<list_node*>(made[i]); };
     try {
@@ -592,14 +602,7 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
             l += step;
         }
         c->pos.assign_sorted(n, node);
-        // A raw array, not a vector<list_ref>: no vector family for it.
-        struct refs_array {
-            list_ref* p;
-            ~refs_array() { delete[] p; }
-        } refs{new list_ref[n]};
-        for (std::size_t i = 0; i < n; ++i) refs.p[i] = val_ref(node(i));
-        std::sort(refs.p, refs.p + n, list_val_less{}); // labels break the ties
-        c->vals.assign_sorted(n, [&](std::size_t i) { return refs.p[i]; });
+        c->vals.assign_sorted(n, [&](std::size_t i) { return val_ref(node(order[i])); });
     } catch (...) {
         c->pos.clear(); // the nodes are made's until the end
         c->vals.clear();
@@ -870,7 +873,7 @@ struct list_impl {
     // nobody asked to index).
 
     /// Positions in rank order (stable: ties by position). O(n log n).
-    std::vector<std::size_t> flat_rank_order() const;
+    std::vector<std::size_t> flat_rank_order() const { return list_rank_order(flat); }
     std::size_t flat_rank_of(std::size_t i) const;
     std::size_t flat_count(const value& v, bool or_equal) const;
 };
@@ -957,10 +960,18 @@ KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
     return idx->insert_sorted(std::move(v));
 }
 
-KVMODEL_DECL std::vector<std::size_t> list_impl::flat_rank_order() const {
-    std::vector<const value*> v(flat.size());
-    for (std::size_t i = 0; i < flat.size(); ++i) v[i] = &flat[i];
+KVMODEL_DECL std::vector<std::size_t> list_rank_order(const std::vector<value>& values) {
+    std::vector<const value*> v(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) v[i] = &values[i];
     return stable_value_order(v, true);
+}
+
+KVMODEL_DECL void stable_sort_values(std::vector<value>& values) {
+    std::vector<std::size_t> order = list_rank_order(values);
+    std::vector<value> sorted;
+    sorted.reserve(values.size());
+    for (std::size_t i : order) sorted.push_back(std::move(values[i]));
+    values.swap(sorted);
 }
 
 KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
@@ -1533,8 +1544,7 @@ KVMODEL_DECL list::list(std::initializer_list<value> items)
     : list(std::vector<value>(items.begin(), items.end())) {}
 KVMODEL_DECL list::list(std::vector<value> items, list_order order) : m_order(order) {
     if (items.empty()) return;
-    if (order == list_order::ordered)
-        std::stable_sort(items.begin(), items.end(), detail::list_value_less{});
+    if (order == list_order::ordered) detail::stable_sort_values(items);
     std::size_t body = detail::list_impl::body_of(items);
     auto& im = mut();
     im.flat = std::move(items);
@@ -1804,8 +1814,7 @@ KVMODEL_DECL void list::sort(bool drop_duplicates) {
         for (const detail::list_ref& r : m_impl->idx->vals) sorted.push_back(r.node()->v);
     } else {
         sorted = m_impl->flat;
-        // One comparator type for the list's stable sorts: one instantiation.
-        std::stable_sort(sorted.begin(), sorted.end(), detail::list_value_less{});
+        detail::stable_sort_values(sorted);
     }
     if (drop_duplicates) {
         auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
