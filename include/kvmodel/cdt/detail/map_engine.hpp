@@ -338,12 +338,15 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
         std::vector<map_int_keyed> keyed;
         keyed.reserve(picks.size());
         for (std::size_t i = 0; i < picks.size(); ++i)
-            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
+            // A prvalue position, as map_rank_run_by_int_key passes: one
+            // emplace_back instantiation for both.
+            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()),
+                               static_cast<std::uintptr_t>(i));
         std::sort(keyed.begin(), keyed.end(), map_int_key_less{});
         std::vector<map_pick> sorted;
         sorted.reserve(picks.size());
         for (const auto& kp : keyed)
-            sorted.push_back(picks[kp.second]);
+            sorted.push_back(map_pick(picks[kp.second])); // rvalue: the push_back every pick uses
         picks = std::move(sorted);
         return;
     }
@@ -1123,8 +1126,8 @@ private:
             } else {
                 h.begin = h.end = m_map.count_less_key(k);
             }
-            hits.runs.push_back(h);
             hits.credited.push_back(h.size());
+            hits.runs.push_back(window(h)); // rvalue: the push_back every window uses
         }
         return hits;
     }
