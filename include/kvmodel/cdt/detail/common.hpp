@@ -30,6 +30,69 @@ struct window {
     bool empty() const noexcept { return begin >= end; }
 };
 
+/// Which window holds each position, crediting a position to the LAST window
+/// (in order) that holds it, as the server does for repeated or overlapping
+/// list items. `cuts` are the windows' distinct ends, sorted; `owner[j]` is
+/// the window credited with [cuts[j], cuts[j + 1]), or `none` when no window
+/// holds those positions. Built over plain indexes (no ordered set or map of
+/// positions, no sort by a comparator of its own): O(k log k) for k windows.
+struct last_cover {
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> cuts;
+    std::vector<std::size_t> owner;
+};
+
+/// The place of `x`, one of the sorted `cuts`.
+inline std::size_t cut_index(const std::vector<std::size_t>& cuts, std::size_t x) noexcept {
+    std::size_t lo = 0;
+    std::size_t hi = cuts.size();
+    while (lo < hi) {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (cuts[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/// The last_cover of `iv` (empty windows hold nothing). Windows are taken
+/// last to first; `next` skips segments already credited (path halving).
+inline last_cover last_window_cover(const std::vector<window>& iv) {
+    last_cover c;
+    c.cuts.reserve(2 * iv.size());
+    for (const window& w : iv) {
+        if (w.empty())
+            continue;
+        c.cuts.push_back(w.begin);
+        c.cuts.push_back(w.end);
+    }
+    std::sort(c.cuts.begin(), c.cuts.end());
+    c.cuts.erase(std::unique(c.cuts.begin(), c.cuts.end()), c.cuts.end());
+    std::size_t segs = c.cuts.empty() ? 0 : c.cuts.size() - 1;
+    c.owner.assign(segs, last_cover::none);
+    std::vector<std::size_t> next(segs + 1);
+    for (std::size_t j = 0; j <= segs; ++j)
+        next[j] = j;
+    for (std::size_t i = iv.size(); i-- > 0;) {
+        if (iv[i].empty())
+            continue;
+        std::size_t stop = cut_index(c.cuts, iv[i].end);
+        std::size_t j = cut_index(c.cuts, iv[i].begin);
+        while (true) {
+            while (next[j] != j) {
+                next[j] = next[next[j]];
+                j = next[j];
+            }
+            if (j >= stop)
+                break;
+            c.owner[j] = i;
+            next[j] = j + 1;
+        }
+    }
+    return c;
+}
+
 /// A coarse view of the wire count: absent or negative = unbounded (see
 /// server_count for the exact arithmetic the windows below use).
 inline std::optional<std::uint64_t> wire_count(const std::optional<std::int64_t>& count) noexcept {

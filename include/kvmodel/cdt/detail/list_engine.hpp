@@ -75,7 +75,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -926,19 +925,18 @@ private:
         return out;
     }
 
-    /// Sorted disjoint union of rank intervals.
-    static std::vector<window> union_of(std::vector<window> iv) {
+    /// Sorted disjoint union of rank intervals (touching ones merged): the
+    /// runs of covered segments of their last_cover.
+    static std::vector<window> union_of(const std::vector<window>& iv) {
+        last_cover c = last_window_cover(iv);
         std::vector<window> out;
-        std::sort(iv.begin(), iv.end(), [](const window& a, const window& b) {
-            return a.begin < b.begin;
-        });
-        for (const window& w : iv) {
-            if (w.empty())
+        for (std::size_t j = 0; j < c.owner.size(); ++j) {
+            if (c.owner[j] == last_cover::none)
                 continue;
-            if (!out.empty() && w.begin <= out.back().end)
-                out.back().end = std::max(out.back().end, w.end);
+            if (!out.empty() && out.back().end == c.cuts[j])
+                out.back().end = c.cuts[j + 1];
             else
-                out.push_back(w);
+                out.push_back({c.cuts[j], c.cuts[j + 1]});
         }
         return out;
     }
@@ -960,41 +958,13 @@ private:
     value designated_ranks(const std::vector<window>& iv) const {
         std::size_t n = m_l.size();
         bool rev = is_rev(m_rt.type);
-        // Ranks already credited to a later item, as disjoint intervals.
-        std::map<std::size_t, std::size_t> taken;
+        last_cover cover = last_window_cover(iv);
         std::vector<std::vector<std::size_t>> credited(iv.size());
-        for (std::size_t i = iv.size(); i-- > 0;) {
-            const window& w = iv[i];
-            std::size_t r = w.begin;
-            while (r < w.end) {
-                auto it = taken.upper_bound(r);
-                if (it != taken.begin()) {
-                    auto prev = std::prev(it);
-                    if (prev->second > r) {
-                        r = prev->second;
-                        continue;
-                    }
-                }
-                std::size_t stop = it == taken.end() ? w.end : std::min(w.end, it->first);
-                for (std::size_t x = r; x < stop; ++x)
-                    credited[i].push_back(x);
-                r = stop;
-            }
-            // Record [w.begin, w.end) as taken, merging neighbours.
-            if (w.empty())
+        for (std::size_t j = 0; j < cover.owner.size(); ++j) {
+            if (cover.owner[j] == last_cover::none)
                 continue;
-            std::size_t b = w.begin;
-            std::size_t e = w.end;
-            auto it = taken.lower_bound(b);
-            if (it != taken.begin() && std::prev(it)->second >= b) {
-                --it;
-                b = it->first;
-            }
-            while (it != taken.end() && it->first <= e) {
-                e = std::max(e, it->second);
-                it = taken.erase(it);
-            }
-            taken.emplace(b, e);
+            for (std::size_t x = cover.cuts[j]; x < cover.cuts[j + 1]; ++x)
+                credited[cover.owner[j]].push_back(x);
         }
         std::vector<value> out;
         for (const auto& c : credited)

@@ -72,7 +72,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -339,12 +338,15 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
         std::vector<map_int_keyed> keyed;
         keyed.reserve(picks.size());
         for (std::size_t i = 0; i < picks.size(); ++i)
-            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()), i);
+            // A prvalue position, as map_rank_run_by_int_key passes: one
+            // emplace_back instantiation for both.
+            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()),
+                               static_cast<std::uintptr_t>(i));
         std::sort(keyed.begin(), keyed.end(), map_int_key_less{});
         std::vector<map_pick> sorted;
         sorted.reserve(picks.size());
         for (const auto& kp : keyed)
-            sorted.push_back(picks[kp.second]);
+            sorted.push_back(map_pick(picks[kp.second])); // rvalue: the push_back every pick uses
         picks = std::move(sorted);
         return;
     }
@@ -741,7 +743,7 @@ public:
             return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
         if (!m_kpath && m_n != 0 && server_item_search::needed(keys))
             return list_searched(keys, /*keys=*/true);
-        std::vector<item_hits> hits =
+        item_hits hits =
             m_kpath ? key_list_hits_ordered(keys) : key_list_hits_unordered(keys);
         return list_result(hits, /*by_rank=*/false);
     }
@@ -751,25 +753,24 @@ public:
             return m_inv ? all(true) : result<value>(map_not_found(m_rt, true));
         if (!value_index_path() && server_item_search::needed(values))
             return list_searched(values, /*keys=*/false);
-        std::vector<item_hits> hits;
-        hits.reserve(values.size());
-        for (const value& v : values) {
-            window run = value_run(v);
-            hits.push_back({run.begin, run.size(), 0});
-        }
+        item_hits hits;
+        hits.runs.reserve(values.size());
+        for (const value& v : values)
+            hits.runs.push_back(value_run(v));
+        hits.credited.assign(hits.runs.size(), 0);
         if (!value_index_path())
             credit_last_item(hits);
         return list_result(hits, /*by_rank=*/true);
     }
 
 private:
-    /// One list item's matches: the positions [lo, lo + span) it matches (key
-    /// indexes for a key list, ranks for a value list) and how many of them
-    /// the server credits to it.
+    /// Each list item's matches: runs[i], the positions item i matches (key
+    /// indexes for a key list, ranks for a value list), and credited[i], how
+    /// many of them the server credits to it. Two vectors of types the engine
+    /// already uses rather than a vector of a struct of its own.
     struct item_hits {
-        std::size_t lo = 0;
-        std::size_t span = 0;
-        std::size_t credited = 0;
+        std::vector<window> runs;
+        std::vector<std::size_t> credited;
     };
 
     void set_removal(map_removal::kind what, std::size_t a, std::size_t b) {
@@ -1112,35 +1113,31 @@ private:
 
     /// Key list on a key-ordered map: each item looked up on its own (a
     /// WILDCARD item matches a run of keys); every hit is credited to its item.
-    [[nodiscard]] std::vector<item_hits>
-    key_list_hits_ordered(const std::vector<value>& keys) const {
-        std::vector<item_hits> hits;
-        hits.reserve(keys.size());
+    [[nodiscard]] item_hits key_list_hits_ordered(const std::vector<value>& keys) const {
+        item_hits hits;
+        hits.runs.reserve(keys.size());
+        hits.credited.reserve(keys.size());
         for (const value& k : keys) {
-            item_hits h;
+            window h;
             if (k.contains_wildcard()) {
-                h.lo = m_map.count_less_key(k);
-                h.span = m_map.count_less_equal_key(k) - h.lo;
+                h = {m_map.count_less_key(k), m_map.count_less_equal_key(k)};
             } else if (std::optional<std::size_t> i = m_map.find(k)) {
-                h.lo = *i;
-                h.span = 1;
+                h = {*i, *i + 1};
             } else {
-                h.lo = m_map.count_less_key(k);
+                h.begin = h.end = m_map.count_less_key(k);
             }
-            h.credited = h.span;
-            hits.push_back(h);
+            hits.credited.push_back(h.size());
+            hits.runs.push_back(window(h)); // rvalue: the push_back every window uses
         }
         return hits;
     }
 
-    [[nodiscard]] std::vector<item_hits>
-    key_list_hits_unordered(const std::vector<value>& keys) const {
-        std::vector<item_hits> hits;
-        hits.reserve(keys.size());
-        for (const value& k : keys) {
-            std::size_t lo = m_map.count_less_key(k);
-            hits.push_back({lo, m_map.count_less_equal_key(k) - lo, 0});
-        }
+    [[nodiscard]] item_hits key_list_hits_unordered(const std::vector<value>& keys) const {
+        item_hits hits;
+        hits.runs.reserve(keys.size());
+        for (const value& k : keys)
+            hits.runs.push_back({m_map.count_less_key(k), m_map.count_less_equal_key(k)});
+        hits.credited.assign(hits.runs.size(), 0);
         credit_last_item(hits);
         return hits;
     }
@@ -1171,25 +1168,11 @@ private:
 
     /// Credits every matched position to the last item (argument order) that
     /// matches it, as the server's sorted-items search does for equal items.
-    static void credit_last_item(std::vector<item_hits>& hits) {
-        bool overlap_possible = false;
-        for (std::size_t i = 0; i < hits.size() && !overlap_possible; ++i)
-            overlap_possible = hits[i].span > 1;
-        if (!overlap_possible) {
-            // Spans of at most one position: equal spans are duplicate items.
-            std::set<std::size_t> seen;
-            for (std::size_t i = hits.size(); i-- > 0;) {
-                if (hits[i].span == 1 && seen.insert(hits[i].lo).second)
-                    hits[i].credited = 1;
-            }
-            return;
-        }
-        std::set<std::size_t> claimed;
-        for (std::size_t i = hits.size(); i-- > 0;) {
-            for (std::size_t p = hits[i].lo; p < hits[i].lo + hits[i].span; ++p)
-                if (claimed.insert(p).second)
-                    ++hits[i].credited;
-        }
+    static void credit_last_item(item_hits& hits) {
+        last_cover c = last_window_cover(hits.runs);
+        for (std::size_t j = 0; j < c.owner.size(); ++j)
+            if (c.owner[j] != last_cover::none)
+                hits.credited[c.owner[j]] += c.cuts[j + 1] - c.cuts[j];
     }
 
     /// A key list (keys) or value list holding a WILDCARD, where the server
@@ -1236,10 +1219,10 @@ private:
 
     /// Shared tail of key list (by_rank = false: positions are indexes) and
     /// value list (by_rank = true: positions are ranks).
-    result<value> list_result(const std::vector<item_hits>& hits, bool by_rank) {
+    result<value> list_result(const item_hits& hits, bool by_rank) {
         std::vector<std::size_t> sel;
-        for (const item_hits& h : hits)
-            for (std::size_t p = h.lo; p < h.lo + h.span; ++p)
+        for (const window& h : hits.runs)
+            for (std::size_t p = h.begin; p < h.end; ++p)
                 sel.push_back(p);
         std::sort(sel.begin(), sel.end());
         sel.erase(std::unique(sel.begin(), sel.end()), sel.end());
@@ -1267,12 +1250,13 @@ private:
                     for (std::size_t i : mask)
                         out.push_back(map_pos(i, n, rev_index()));
                 } else {
-                    for (const item_hits& h : hits) {
+                    for (std::size_t i = 0; i < hits.runs.size(); ++i) {
+                        std::size_t lo = hits.runs[i].begin;
                         if (m_kpath) {
-                            map_emit_run(out, h.lo, h.credited, n, rev_index());
+                            map_emit_run(out, lo, hits.credited[i], n, rev_index());
                         } else {
-                            for (std::size_t j = 0; j < h.credited; ++j)
-                                out.push_back(map_pos(h.lo + j, n, rev_index()));
+                            for (std::size_t j = 0; j < hits.credited[i]; ++j)
+                                out.push_back(map_pos(lo + j, n, rev_index()));
                         }
                     }
                 }
@@ -1280,11 +1264,11 @@ private:
             }
             if (value_index_path() && !m_inv) {
                 // Per item, argument order; within an item, rank order.
-                for (const item_hits& h : hits) {
-                    if (h.span == 0)
+                for (const window& h : hits.runs) {
+                    if (h.empty())
                         continue;
-                    auto it = map_access::rank_at(m_map, h.lo);
-                    for (std::size_t j = 0; j < h.span; ++j, ++it)
+                    auto it = map_access::rank_at(m_map, h.begin);
+                    for (std::size_t j = 0; j < h.size(); ++j, ++it)
                         out.push_back(map_pos(map_access::index_of(m_map, it), n, rev_index()));
                 }
                 return map_list_of(std::move(out));
@@ -1303,15 +1287,15 @@ private:
                     for (const map_pick& p : map_picks_by_ranks(m_map, mask, false))
                         out.push_back(map_pos(p.rank, n, rev_rank()));
                 } else {
-                    for (const item_hits& h : hits)
-                        map_emit_run(out, h.lo, h.span, n, rev_rank());
+                    for (const window& h : hits.runs)
+                        map_emit_run(out, h.begin, h.size(), n, rev_rank());
                 }
             } else if (m_inv) {
                 map_emit_runs(out, mask, n, rev_rank());
             } else {
-                for (const item_hits& h : hits)
-                    for (std::size_t j = 0; j < h.credited; ++j)
-                        out.push_back(map_pos(h.lo + j, n, rev_rank()));
+                for (std::size_t i = 0; i < hits.runs.size(); ++i)
+                    for (std::size_t j = 0; j < hits.credited[i]; ++j)
+                        out.push_back(map_pos(hits.runs[i].begin + j, n, rev_rank()));
             }
             return map_list_of(std::move(out));
         }
