@@ -815,6 +815,26 @@ inline result<head_state> parse_head(const kv::record& r) {
     return h;
 }
 
+// The two orders reads return elements in: arrival (period, then slot)
+// and time (timestamp, then arrival). One comparator type, so one sort is
+// compiled for every read.
+enum class element_order : std::uint8_t { arrival, time, newest_first };
+
+struct element_less {
+    element_order order;
+    bool operator()(const bucket_element& a, const bucket_element& b) const noexcept {
+        if (order == element_order::newest_first) return element_less{element_order::time}(b, a);
+        if (order == element_order::time && a.ts != b.ts) return a.ts < b.ts;
+        return a.day != b.day ? a.day < b.day : a.slot < b.slot;
+    }
+};
+
+// (period, slot) names one element, so each order is total and a plain
+// sort gives what a stable one would.
+inline void sort_elements(std::vector<bucket_element>& v, element_order order) {
+    std::sort(v.begin(), v.end(), element_less{order});
+}
+
 inline value pairs_to_map(const value& pairs) {
     map m(map_order::key_ordered);
     if (pairs.is_list())
@@ -918,9 +938,8 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const 
         days.push_back(0);
     }
     auto out = read_days(owner, days, std::pair{from_ms, to_ms}, sink);
-    if (out)
-        std::stable_sort(out->begin(), out->end(),
-                         [](const bucket_element& a, const bucket_element& b) { return a.ts < b.ts; });
+    // read_days returns arrival order: time order breaks ties by arrival.
+    if (out) bucketed::sort_elements(*out, bucketed::element_order::time);
     return out;
 }
 
@@ -946,9 +965,9 @@ KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
         std::uint64_t lo = upper - std::min(upper - h->trim, want);
         auto got = read_slots(s, *h, lo, upper, sink);
         if (!got) return got.error();
-        for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
-            out.items.push_back(*it);
-            lo = it->slot;
+        for (std::size_t k = got->size(); k > 0 && out.items.size() < n; --k) {
+            out.items.push_back((*got)[k - 1]);
+            lo = (*got)[k - 1].slot;
         }
         upper = lo;
     }
@@ -1449,7 +1468,7 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const
         for (bucket_element& e : *els)
             if (e.slot >= first && e.slot < last) out.push_back(std::move(e));
     }
-    std::sort(out.begin(), out.end(), [](const bucket_element& a, const bucket_element& b) { return a.slot < b.slot; });
+    bucketed::sort_elements(out, bucketed::element_order::arrival);
     return out;
 }
 
@@ -1491,9 +1510,7 @@ bucketed_core::read_days(const std::string& owner,
             out.push_back(std::move(e));
         }
     }
-    std::sort(out.begin(), out.end(), [](const bucket_element& a, const bucket_element& b) {
-        return a.day != b.day ? a.day < b.day : a.slot < b.slot;
-    });
+    bucketed::sort_elements(out, bucketed::element_order::arrival);
     return out;
 }
 
@@ -1506,11 +1523,10 @@ bucketed_core::newest_by_time(const std::string& owner,
                               item_sink& sink) const {
     bucket_page out;
     if (n == 0) return out;
-    auto days = indexed_days(owner);
+    auto days = indexed_days(owner); // oldest first: walk it backwards
     if (!days) return days.error();
-    std::sort(days->begin(), days->end(), std::greater<>());
-    auto newer = [](const bucket_element& a, const bucket_element& b) { return a.ts != b.ts ? a.ts > b.ts : a.slot > b.slot; };
-    for (std::size_t i = 0; i < days->size(); ++i) {
+    const bucketed::element_less newer{bucketed::element_order::newest_first};
+    for (std::size_t i = days->size(); i-- > 0;) {
         const std::int64_t day = (*days)[i];
         if (from && day > from->day()) continue;
         stream s = stream_of(owner, day);
@@ -1521,21 +1537,21 @@ bucketed_core::newest_by_time(const std::string& owner,
         }
         auto got = read_slots(s, *h, h->trim, h->claimed, sink);
         if (!got) return got.error();
-        std::sort(got->begin(), got->end(), newer);
-        auto it = got->begin();
+        bucketed::sort_elements(*got, bucketed::element_order::newest_first);
+        std::size_t end = got->size();
         if (from && day == from->day()) {
-            // Past the cursor's element: a cursor without a time (an
-            // arrival-order token) pages by slot.
-            bucket_element at{day, from->before(), from->ts().value_or(0), 0};
-            it = from->ts() ? std::upper_bound(got->begin(), got->end(), at, newer)
-                            : std::partition(got->begin(), got->end(),
-                                             [&](const bucket_element& e) { return e.slot >= from->before(); });
-            if (!from->ts()) std::sort(it, got->end(), newer);
+            // Keep what is past the cursor's element, in order: a cursor
+            // without a time (an arrival-order token) pages by slot.
+            const bucket_element at{day, from->before(), from->ts().value_or(0), 0};
+            end = 0;
+            for (const bucket_element& e : *got)
+                if (from->ts() ? newer(at, e) : e.slot < from->before()) (*got)[end++] = e;
         }
-        for (; it != got->end() && out.items.size() < n; ++it) out.items.push_back(std::move(*it));
+        std::size_t k = 0;
+        for (; k < end && out.items.size() < n; ++k) out.items.push_back((*got)[k]);
         if (out.items.size() >= n) {
             const bucket_element& last = out.items.back();
-            if (it != got->end() || i + 1 < days->size()) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
+            if (k < end || i > 0) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
             return out;
         }
     }
