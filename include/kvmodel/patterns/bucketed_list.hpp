@@ -973,9 +973,9 @@ KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
         std::uint64_t lo = upper - std::min(upper - h->trim, want);
         auto got = read_slots(s, *h, lo, upper, sink);
         if (!got) return got.error();
-        for (std::size_t k = got->size(); k > 0 && out.items.size() < n; --k) {
-            out.items.push_back((*got)[k - 1]);
-            lo = (*got)[k - 1].slot;
+        for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
+            out.items.push_back(*it);
+            lo = it->slot;
         }
         upper = lo;
     }
