@@ -763,17 +763,25 @@ inline result<std::uint64_t> as_count(const value& v, std::string_view what) {
     return static_cast<std::uint64_t>(v.as_int());
 }
 
+// The PARAMETER_ERROR of a malformed head, claim or bucket: `what`, then
+// the offending value if any (one body for every such message).
+inline error malformed(const char* what, const value* v = nullptr) {
+    std::string m = what;
+    if (v != nullptr) m += to_string(*v);
+    return error{status::parameter_error, std::move(m)};
+}
+
 inline result<std::vector<epoch>> parse_epochs(const value& v) {
     std::vector<epoch> out;
     if (v.is_nil()) return out;
-    if (!v.is_map()) return error{status::parameter_error, "bucketed_list: epochs is " + to_string(v)};
+    if (!v.is_map()) return malformed("bucketed_list: epochs is ", &v);
     for (const map_entry& e : v.as_map()) {
         const value& x = e.val;
         if (!e.key.is_int() || e.key.as_int() < 0 || !x.is_list() || x.as_list().size() != 3 ||
             !x.as_list()[0].is_int() || !x.as_list()[1].is_int() || !x.as_list()[2].is_int() ||
             x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
             x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
-            return error{status::parameter_error, "bucketed_list: malformed epoch " + to_string(x)};
+            return malformed("bucketed_list: malformed epoch ", &x);
         out.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
                             static_cast<bucket_policy>(x.as_list()[0].as_int()),
                             static_cast<std::uint64_t>(x.as_list()[1].as_int()),
@@ -785,10 +793,10 @@ inline result<std::vector<epoch>> parse_epochs(const value& v) {
 inline result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
     std::map<std::uint64_t, std::uint64_t> out;
     if (v.is_nil()) return out;
-    if (!v.is_map()) return error{status::parameter_error, "bucketed_list: starts is " + to_string(v)};
+    if (!v.is_map()) return malformed("bucketed_list: starts is ", &v);
     for (const map_entry& e : v.as_map()) {
         if (!e.key.is_int() || !e.val.is_int() || e.key.as_int() < 0 || e.val.as_int() < 0)
-            return error{status::parameter_error, "bucketed_list: malformed start " + to_string(e.val)};
+            return malformed("bucketed_list: malformed start ", &e.val);
         out[static_cast<std::uint64_t>(e.key.as_int())] = static_cast<std::uint64_t>(e.val.as_int());
     }
     return out;
@@ -800,7 +808,7 @@ inline result<head_state> parse_head(const kv::record& r) {
     if (!base) return base.error();
     const value claims = r.value_of("claims");
     if (!claims.is_nil() && !claims.is_list())
-        return error{status::parameter_error, "bucketed_list: claims is " + to_string(claims)};
+        return malformed("bucketed_list: claims is ", &claims);
     h.claimed = *base + (claims.is_list() ? claims.as_list().size() : 0);
     auto trim = as_count(r.value_of("trim"), "trim");
     if (!trim) return trim.error();
@@ -813,6 +821,26 @@ inline result<head_state> parse_head(const kv::record& r) {
     h.starts = std::move(*starts);
     h.generation = r.generation;
     return h;
+}
+
+// The two orders reads return elements in: arrival (period, then slot)
+// and time (timestamp, then arrival). One comparator type, so one sort is
+// compiled for every read.
+enum class element_order : std::uint8_t { arrival, time, newest_first };
+
+struct element_less {
+    element_order order;
+    bool operator()(const bucket_element& a, const bucket_element& b) const noexcept {
+        if (order == element_order::newest_first) return element_less{element_order::time}(b, a);
+        if (order == element_order::time && a.ts != b.ts) return a.ts < b.ts;
+        return a.day != b.day ? a.day < b.day : a.slot < b.slot;
+    }
+};
+
+// (period, slot) names one element, so each order is total and a plain
+// sort gives what a stable one would.
+inline void sort_elements(std::vector<bucket_element>& v, element_order order) {
+    std::sort(v.begin(), v.end(), element_less{order});
 }
 
 inline value pairs_to_map(const value& pairs) {
@@ -918,9 +946,8 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const 
         days.push_back(0);
     }
     auto out = read_days(owner, days, std::pair{from_ms, to_ms}, sink);
-    if (out)
-        std::stable_sort(out->begin(), out->end(),
-                         [](const bucket_element& a, const bucket_element& b) { return a.ts < b.ts; });
+    // read_days returns arrival order: time order breaks ties by arrival.
+    if (out) bucketed::sort_elements(*out, bucketed::element_order::time);
     return out;
 }
 
@@ -1192,7 +1219,7 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
     const std::vector<value>& res = r->results;
     if (res.size() != ops.size() || !res[1].is_list() || res[1].as_list().size() != 1 ||
         !res[1].as_list()[0].is_int())
-        return error{status::parameter_error, "bucketed_list: unexpected claim result"};
+        return bucketed::malformed("bucketed_list: unexpected claim result");
     auto base = bucketed::as_count(res[2], "base");
     if (!base) return base.error();
     claimed_slot c;
@@ -1225,10 +1252,10 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
         h.starts = std::move(*at);
     }
     const epoch* e = h.epoch_of(c.slot);
-    if (e == nullptr) return error{status::parameter_error, "bucketed_list: no epoch covers the claimed slot"};
+    if (e == nullptr) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
     c.by_bytes = e->policy == bucket_policy::by_bytes;
     auto b = h.bucket_of(c.slot);
-    if (!b) return error{status::parameter_error, "bucketed_list: no bucket for the claimed slot"};
+    if (!b) return bucketed::malformed("bucketed_list: no bucket for the claimed slot");
     c.bucket = *b;
     if (c.claims_len >= max_claims_factor * m_where.claim_window ||
         (c.claims_len >= 2 * m_where.claim_window && bucketed::claim_time(res[7]) < retention_cutoff()))
@@ -1407,13 +1434,13 @@ bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& s
     std::vector<bucket_element> out;
     const value items = r.value_of("items");
     if (items.is_nil()) return out;
-    if (!items.is_map()) return error{status::parameter_error, "bucketed_list: items is " + to_string(items)};
+    if (!items.is_map()) return bucketed::malformed("bucketed_list: items is ", &items);
     for (const map_entry& e : items.as_map()) {
         const value& v = e.val;
         if (v.is_list() && v.as_list().empty()) continue; // a fenced hole
         if (!e.key.is_int() || e.key.as_int() < 0 || !v.is_list() || v.as_list().size() != 2 ||
             !v.as_list()[0].is_int())
-            return error{status::parameter_error, "bucketed_list: malformed element " + to_string(v)};
+            return bucketed::malformed("bucketed_list: malformed element ", &v);
         auto item = sink.decode(sink.items, v.as_list()[1]);
         if (!item) return item.error();
         out.push_back(bucket_element{day, static_cast<std::uint64_t>(e.key.as_int()), v.as_list()[0].as_int(),
@@ -1449,7 +1476,7 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const
         for (bucket_element& e : *els)
             if (e.slot >= first && e.slot < last) out.push_back(std::move(e));
     }
-    std::sort(out.begin(), out.end(), [](const bucket_element& a, const bucket_element& b) { return a.slot < b.slot; });
+    bucketed::sort_elements(out, bucketed::element_order::arrival);
     return out;
 }
 
@@ -1491,9 +1518,7 @@ bucketed_core::read_days(const std::string& owner,
             out.push_back(std::move(e));
         }
     }
-    std::sort(out.begin(), out.end(), [](const bucket_element& a, const bucket_element& b) {
-        return a.day != b.day ? a.day < b.day : a.slot < b.slot;
-    });
+    bucketed::sort_elements(out, bucketed::element_order::arrival);
     return out;
 }
 
@@ -1506,11 +1531,10 @@ bucketed_core::newest_by_time(const std::string& owner,
                               item_sink& sink) const {
     bucket_page out;
     if (n == 0) return out;
-    auto days = indexed_days(owner);
+    auto days = indexed_days(owner); // oldest first: walk it backwards
     if (!days) return days.error();
-    std::sort(days->begin(), days->end(), std::greater<>());
-    auto newer = [](const bucket_element& a, const bucket_element& b) { return a.ts != b.ts ? a.ts > b.ts : a.slot > b.slot; };
-    for (std::size_t i = 0; i < days->size(); ++i) {
+    const bucketed::element_less newer{bucketed::element_order::newest_first};
+    for (std::size_t i = days->size(); i-- > 0;) {
         const std::int64_t day = (*days)[i];
         if (from && day > from->day()) continue;
         stream s = stream_of(owner, day);
@@ -1521,21 +1545,21 @@ bucketed_core::newest_by_time(const std::string& owner,
         }
         auto got = read_slots(s, *h, h->trim, h->claimed, sink);
         if (!got) return got.error();
-        std::sort(got->begin(), got->end(), newer);
-        auto it = got->begin();
+        bucketed::sort_elements(*got, bucketed::element_order::newest_first);
+        std::size_t end = got->size();
         if (from && day == from->day()) {
-            // Past the cursor's element: a cursor without a time (an
-            // arrival-order token) pages by slot.
-            bucket_element at{day, from->before(), from->ts().value_or(0), 0};
-            it = from->ts() ? std::upper_bound(got->begin(), got->end(), at, newer)
-                            : std::partition(got->begin(), got->end(),
-                                             [&](const bucket_element& e) { return e.slot >= from->before(); });
-            if (!from->ts()) std::sort(it, got->end(), newer);
+            // Keep what is past the cursor's element, in order: a cursor
+            // without a time (an arrival-order token) pages by slot.
+            const bucket_element at{day, from->before(), from->ts().value_or(0), 0};
+            end = 0;
+            for (const bucket_element& e : *got)
+                if (from->ts() ? newer(at, e) : e.slot < from->before()) (*got)[end++] = e;
         }
-        for (; it != got->end() && out.items.size() < n; ++it) out.items.push_back(std::move(*it));
+        std::size_t k = 0;
+        for (; k < end && out.items.size() < n; ++k) out.items.push_back((*got)[k]);
         if (out.items.size() >= n) {
             const bucket_element& last = out.items.back();
-            if (it != got->end() || i + 1 < days->size()) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
+            if (k < end || i > 0) out.next = bucket_cursor::at_time(day, last.ts, last.slot);
             return out;
         }
     }
@@ -1602,8 +1626,8 @@ bucketed_core::drop_stream_before(const stream& s,
         if (got) {
             const value items = got->value_of("items");
             if (items.is_map())
-                n = static_cast<std::size_t>(std::count_if(items.as_map().begin(), items.as_map().end(),
-                                                           [](const map_entry& e) { return bucketed::is_element(e.val); }));
+                for (const map_entry& e : items.as_map())
+                    if (bucketed::is_element(e.val)) ++n;
         }
         auto rm = m_store.remove(bk, m_where.write);
         if (!rm && rm.error().code != status::record_not_found) return rm.error();

@@ -21,10 +21,8 @@
 #include <kvmodel/cdt/map_ops.hpp>
 #include <kvmodel/patterns/record_pattern.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -137,9 +135,7 @@ public:
     result<std::vector<entry>> top(const value& owner, std::size_t k) const {
         if (k == 0) return std::vector<entry>{};
         auto sk = static_cast<std::int64_t>(k);
-        auto r = select(owner, cdt::map_ops::get_by_rank_range(-sk, sk, cdt::return_type::key_value));
-        if (r) std::reverse(r->begin(), r->end());
-        return r;
+        return select(owner, cdt::map_ops::get_by_rank_range(-sk, sk, cdt::return_type::key_value), true);
     }
     /// The k lowest-valued entries, lowest first.
     result<std::vector<entry>> bottom(const value& owner, std::size_t k) const {
@@ -151,9 +147,7 @@ public:
     result<std::vector<entry>> newest(const value& owner, std::size_t k) const {
         if (k == 0) return std::vector<entry>{};
         auto sk = static_cast<std::int64_t>(k);
-        auto r = select(owner, cdt::map_ops::get_by_index_range(-sk, sk, cdt::return_type::key_value));
-        if (r) std::reverse(r->begin(), r->end());
-        return r;
+        return select(owner, cdt::map_ops::get_by_index_range(-sk, sk, cdt::return_type::key_value), true);
     }
     /// Every entry in key order.
     result<std::vector<entry>> all(const value& owner) const {
@@ -184,10 +178,11 @@ private:
                    : cdt::map_ops::remove_by_index_range(-n, n, rt, true);
     }
 
-    result<std::vector<entry>> select(const value& owner, cdt::op o) const {
+    // The entries `o` reads, in its order or (reversed) last first.
+    result<std::vector<entry>> select(const value& owner, cdt::op o, bool reversed = false) const {
         auto r = this->read(owner, {std::move(o)}, value{list{}});
         if (!r) return r.error();
-        return decode_pairs<Key, Value>(r->front(), "capped_map");
+        return decode_pairs<Key, Value>(r->front(), "capped_map", reversed);
     }
 
     result<std::optional<entry>> one(const value& owner, std::int64_t rank) const {
@@ -228,8 +223,10 @@ KVMODEL_DECL result<capped_insert_result> detail::capped_insert(const store_ref&
         if (!aged) return aged.error();
         out.aged_out = *aged;
     }
-    out.also.assign(std::make_move_iterator(r->begin() + static_cast<std::ptrdiff_t>(mine)),
-                    std::make_move_iterator(r->end()));
+    // The results of `also`: the tail, moved (erase and move-assignment
+    // are compiled for vector<value> anyway; a move_iterator assign is not).
+    r->erase(r->begin(), r->begin() + static_cast<std::ptrdiff_t>(mine));
+    out.also = std::move(*r);
     return out;
 }
 

@@ -21,7 +21,6 @@
 #include <kvmodel/cdt/list_ops.hpp>
 #include <kvmodel/patterns/detail/record_pattern.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -78,9 +77,7 @@ public:
     result<std::vector<Entry>> highest(const value& board, std::size_t k) const {
         if (k == 0) return std::vector<Entry>{};
         auto sk = static_cast<std::int64_t>(k);
-        auto r = select(board, cdt::list_ops::get_by_rank_range(-sk, sk, cdt::return_type::value));
-        if (r) std::reverse(r->begin(), r->end());
-        return r;
+        return select(board, cdt::list_ops::get_by_rank_range(-sk, sk, cdt::return_type::value), true);
     }
 
     /// The k lowest entries, lowest first.
@@ -127,10 +124,11 @@ private:
         return p;
     }
 
-    result<std::vector<Entry>> select(const value& board, cdt::op o) const {
+    // The entries `o` reads, in rank order or (reversed) highest first.
+    result<std::vector<Entry>> select(const value& board, cdt::op o, bool reversed = false) const {
         auto r = this->read(board, {std::move(o)}, value{list{}});
         if (!r) return r.error();
-        return detail::decode_values<Entry>(r->front(), "leaderboard");
+        return detail::decode_values<Entry>(r->front(), "leaderboard", reversed);
     }
 };
 

@@ -114,15 +114,18 @@ private:
 /// caller in the error.
 KVMODEL_DECL result<const list*> as_list_result(const value& v, std::string_view what);
 
-/// Decodes [[k, v], ...] pairs (a KEY_VALUE result) into typed pairs;
+/// Decodes [[k, v], ...] pairs (a KEY_VALUE result) into typed pairs, last
+/// first when `reversed` (a rank range wanted highest first);
 /// PARAMETER_ERROR naming `what` for another shape.
 template <encodable K, encodable V>
-result<std::vector<std::pair<K, V>>> decode_pairs(const value& v, std::string_view what) {
+result<std::vector<std::pair<K, V>>> decode_pairs(const value& v, std::string_view what, bool reversed = false) {
     auto l = as_list_result(v, what);
     if (!l) return l.error();
+    const std::size_t n = (*l)->size();
     std::vector<std::pair<K, V>> out;
-    out.reserve((*l)->size());
-    for (const value& p : **l) {
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const value& p = (**l)[reversed ? n - 1 - i : i];
         if (!p.is_list() || p.as_list().size() != 2)
             return error{status::parameter_error,
                          std::string(what) + ": expected a [key, value] pair, got " + to_string(p)};
@@ -135,16 +138,18 @@ result<std::vector<std::pair<K, V>>> decode_pairs(const value& v, std::string_vi
     return out;
 }
 
-/// Decodes a list result into typed values; PARAMETER_ERROR naming `what`
-/// for another shape.
+/// Decodes a list result into typed values, last first when `reversed` (a
+/// rank range wanted highest first); PARAMETER_ERROR naming `what` for
+/// another shape.
 template <encodable T>
-result<std::vector<T>> decode_values(const value& v, std::string_view what) {
+result<std::vector<T>> decode_values(const value& v, std::string_view what, bool reversed = false) {
     auto l = as_list_result(v, what);
     if (!l) return l.error();
+    const std::size_t n = (*l)->size();
     std::vector<T> out;
-    out.reserve((*l)->size());
-    for (const value& e : **l) {
-        auto x = codec<T>::decode(e);
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        auto x = codec<T>::decode((**l)[reversed ? n - 1 - i : i]);
         if (!x) return x.error();
         out.push_back(std::move(x).value());
     }
