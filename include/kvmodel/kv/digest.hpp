@@ -20,7 +20,9 @@
 // Compute it once per key (kv::key does, at construction) — it costs more
 // than the hash lookup that follows it in a store. The RIPEMD-160 calls are
 // behind the library switch (config.hpp): with kvmodel::compiled a user's
-// translation unit does not parse OpenSSL's EVP headers.
+// translation unit does not parse OpenSSL's EVP headers, and a header-only one
+// parses them only when the RIPEMD160_* calls are missing (the EVP path,
+// detail::ripemd160_evp, is then defined only in the library).
 #pragma once
 
 #include <kvmodel/config.hpp>
@@ -120,6 +122,8 @@ KVMODEL_DECL digest ripemd160_low(std::span<const std::span<const std::uint8_t>>
 #endif
 
 /// RIPEMD-160 of the concatenated parts through EVP; false if unavailable.
+/// Header-only builds define it only where the RIPEMD160_* calls are missing;
+/// kvmodel::compiled always does.
 KVMODEL_DECL bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> parts,
                                 digest& out) noexcept;
 
@@ -162,11 +166,22 @@ inline digest compute_digest(std::string_view set, std::string_view key) noexcep
 } // namespace kvmodel::kv
 
 #if KVMODEL_DEFINITIONS
-#    include <openssl/evp.h>
-#    include <openssl/ripemd.h>
-#    if OPENSSL_VERSION_MAJOR >= 3
-#        include <openssl/provider.h>
+// The EVP path is compiled where the RIPEMD160_* calls are missing and in the
+// library (kvmodel::compiled, whose tests compare both paths), not in every
+// header-only file: <openssl/evp.h> and <openssl/provider.h> cost each file
+// ~6 MB of the compiler's memory (GCC 12, -g) for a path it never takes.
+#    if !defined(KVMODEL_DETAIL_HAVE_RIPEMD160_LOW) || defined(KVMODEL_SOURCE)
+#        define KVMODEL_DETAIL_DIGEST_EVP 1 // NOLINT(cppcoreguidelines-macro-usage)
+#    else
+#        define KVMODEL_DETAIL_DIGEST_EVP 0 // NOLINT(cppcoreguidelines-macro-usage)
 #    endif
+#    if KVMODEL_DETAIL_DIGEST_EVP
+#        include <openssl/evp.h>
+#        if OPENSSL_VERSION_MAJOR >= 3
+#            include <openssl/provider.h>
+#        endif
+#    endif
+#    include <openssl/ripemd.h>
 
 namespace kvmodel::kv::detail {
 
@@ -190,6 +205,7 @@ KVMODEL_DECL digest ripemd160_low(std::span<const std::span<const std::uint8_t>>
 }
 #endif
 
+#if KVMODEL_DETAIL_DIGEST_EVP
 /// The process-wide RIPEMD-160 EVP_MD, fetched once (loading the legacy
 /// provider when the default one lacks it); nullptr if OpenSSL has none.
 inline const EVP_MD* ripemd160_md() noexcept {
@@ -233,6 +249,8 @@ KVMODEL_DECL bool ripemd160_evp(std::span<const std::span<const std::uint8_t>> p
     unsigned int len = 0;
     return EVP_DigestFinal_ex(holder.ctx, out.data(), &len) == 1 && len == digest_size;
 }
+
+#endif // KVMODEL_DETAIL_DIGEST_EVP
 
 [[noreturn]] inline void ripemd160_unavailable() {
     std::fputs("kvmodel: this OpenSSL provides no RIPEMD-160 (needed for Aerospike digests)\n",
