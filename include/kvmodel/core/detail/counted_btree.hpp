@@ -700,20 +700,20 @@ public:
     /// The first element not below key, and its rank. O(log n).
     template <class K>
     position lower_bound_pos(const K& key) const {
-        return descend(past_key<K>{m_less, key, false});
+        return descend(below<K>{m_less, key});
     }
     /// The first element above key, and its rank. O(log n).
     template <class K>
     position upper_bound_pos(const K& key) const {
-        return descend(past_key<K>{m_less, key, true});
+        return descend(not_above<K>{m_less, key});
     }
     template <class K>
     const_iterator lower_bound(const K& key) const {
-        return descend(past_key<K>{m_less, key, false}).it;
+        return descend<false>(below<K>{m_less, key}).it;
     }
     template <class K>
     const_iterator upper_bound(const K& key) const {
-        return descend(past_key<K>{m_less, key, true}).it;
+        return descend<false>(not_above<K>{m_less, key}).it;
     }
 
     /// With leaf reports (Slot::tracks_leaf): the element that is_it accepts
@@ -751,7 +751,7 @@ public:
             x = children(in)[k];
         }
         auto* l = static_cast<leaf_node*>(x);
-        std::size_t slot = leaf_search(data(l), l->n, past_key<T>{m_less, v, true});
+        std::size_t slot = leaf_search(data(l), l->n, not_above<T>{m_less, v});
         // Separators on the way down already bound v: no separator changes.
         try {
             return {insert_in(l, slot, std::move(v), true), r + slot};
@@ -982,18 +982,20 @@ private:
         }
     }
 
-    // A search's test of a separator or a value v: the search goes past v,
-    // a value below key, or (or_equal) not above it. One type per key type,
-    // the direction a run-time flag, so the lower and upper bounds, ranked or
-    // not, share one descent per key type: each distinct descent was ~1 KB of
-    // code and three functions in every header-only TU, and the flag's test
-    // is one predictable branch beside a comparison.
+    // A search's test of a separator or a value v: the search goes past v.
+    // One type per key type and direction, shared by the ranked and unranked
+    // searches (the fewer instantiations of the descent, the cheaper a file).
     template <class K>
-    struct past_key {
+    struct below {
         const Less& less;
         const K& key;
-        bool or_equal;
-        bool operator()(const T& v) const { return or_equal ? !less(key, v) : less(v, key); }
+        bool operator()(const T& v) const { return less(v, key); }
+    };
+    template <class K>
+    struct not_above {
+        const Less& less;
+        const K& key;
+        bool operator()(const T& v) const { return !less(key, v); }
     };
 
     // The child a search goes down: past every separator `past` accepts
@@ -1030,10 +1032,9 @@ private:
     }
 
     // past(v): the search goes past separator or value v (the separators
-    // bound the values, so one test serves both). The rank is counted on the
-    // way down (lower_bound and upper_bound drop it: a few additions per
-    // level, not a second instantiation of the descent).
-    template <class Past>
+    // bound the values, so one test serves both). Ranked: count the rank on
+    // the way down (lower_bound and upper_bound need only the iterator).
+    template <bool Ranked = true, class Past>
     position descend(const Past& past) const {
         if (m_core.root == nullptr)
             return {end(), 0};
@@ -1042,9 +1043,11 @@ private:
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
             std::size_t k = child_for(in, past);
-            const std::size_t* c = counts(in);
-            for (std::size_t j = 0; j < k; ++j)
-                r += c[j];
+            if constexpr (Ranked) {
+                const std::size_t* c = counts(in);
+                for (std::size_t j = 0; j < k; ++j)
+                    r += c[j];
+            }
             x = children(in)[k];
         }
         const auto* l = static_cast<const leaf_node*>(x);
