@@ -114,6 +114,15 @@ private:
 /// caller in the error.
 KVMODEL_DECL result<const list*> as_list_result(const value& v, std::string_view what);
 
+/// Reverses `v` in place when `yes` (a rank range wanted highest first):
+/// decoding stays in list order, so an error names the first bad entry,
+/// and no std::reverse family is compiled per element type.
+template <class T>
+void reverse_if(std::vector<T>& v, bool yes) {
+    if (yes)
+        for (std::size_t i = 0, j = v.size(); i + 1 < j; ++i, --j) std::swap(v[i], v[j - 1]);
+}
+
 /// Decodes [[k, v], ...] pairs (a KEY_VALUE result) into typed pairs, last
 /// first when `reversed` (a rank range wanted highest first);
 /// PARAMETER_ERROR naming `what` for another shape.
@@ -121,11 +130,9 @@ template <encodable K, encodable V>
 result<std::vector<std::pair<K, V>>> decode_pairs(const value& v, std::string_view what, bool reversed = false) {
     auto l = as_list_result(v, what);
     if (!l) return l.error();
-    const std::size_t n = (*l)->size();
     std::vector<std::pair<K, V>> out;
-    out.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const value& p = (**l)[reversed ? n - 1 - i : i];
+    out.reserve((*l)->size());
+    for (const value& p : **l) {
         if (!p.is_list() || p.as_list().size() != 2)
             return error{status::parameter_error,
                          std::string(what) + ": expected a [key, value] pair, got " + to_string(p)};
@@ -135,6 +142,7 @@ result<std::vector<std::pair<K, V>>> decode_pairs(const value& v, std::string_vi
         if (!x) return x.error();
         out.emplace_back(std::move(k).value(), std::move(x).value());
     }
+    reverse_if(out, reversed);
     return out;
 }
 
@@ -145,14 +153,14 @@ template <encodable T>
 result<std::vector<T>> decode_values(const value& v, std::string_view what, bool reversed = false) {
     auto l = as_list_result(v, what);
     if (!l) return l.error();
-    const std::size_t n = (*l)->size();
     std::vector<T> out;
-    out.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        auto x = codec<T>::decode((**l)[reversed ? n - 1 - i : i]);
+    out.reserve((*l)->size());
+    for (const value& e : **l) {
+        auto x = codec<T>::decode(e);
         if (!x) return x.error();
         out.push_back(std::move(x).value());
     }
+    reverse_if(out, reversed);
     return out;
 }
 
