@@ -33,6 +33,16 @@
 #else
 #    define KVMODEL_NOINLINE
 #endif
+// KVMODEL_FORCE_INLINE: inlined at every optimisation level, -O0 included:
+// a helper with a single caller, or an accessor no bigger than the call it
+// replaces (result<T>::value). At -O0 each would otherwise be one more
+// function (per template argument) to compile in every file that uses it;
+// anything bigger stays a function (see KVMODEL_ALWAYS_INLINE).
+#if defined(__GNUC__)
+#    define KVMODEL_FORCE_INLINE [[gnu::always_inline]]
+#else
+#    define KVMODEL_FORCE_INLINE
+#endif
 
 // KVMODEL_HOT marks an entry point whose quick path belongs in the caller's
 // code (cdt::apply): forced inline when header-only, KVMODEL_DECL otherwise.

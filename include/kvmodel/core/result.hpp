@@ -69,9 +69,9 @@ namespace detail {
 class result_state {
 public:
     /// Whether it holds a value.
-    bool has_value() const noexcept { return m_ok; }
+    KVMODEL_FORCE_INLINE bool has_value() const noexcept { return m_ok; }
     /// has_value().
-    explicit operator bool() const noexcept { return m_ok; }
+    KVMODEL_FORCE_INLINE explicit operator bool() const noexcept { return m_ok; }
 
 protected:
     explicit result_state(bool ok) noexcept : m_ok(ok) {}
@@ -178,42 +178,42 @@ public:
     }
 
     /// The value; throws bad_result_access on an error.
-    T& value() & {
+    KVMODEL_FORCE_INLINE T& value() & {
         if (!m_ok) detail::throw_bad_result_access(m_error);
         return m_value;
     }
     /// \overload
-    const T& value() const& {
+    KVMODEL_FORCE_INLINE const T& value() const& {
         if (!m_ok) detail::throw_bad_result_access(m_error);
         return m_value;
     }
     /// The value, moved out; throws bad_result_access on an error. The reference
     /// dies with the result: bind it to a variable (`auto v = f().value();`).
-    T&& value() && {
+    KVMODEL_FORCE_INLINE T&& value() && {
         if (!m_ok) detail::throw_bad_result_access(m_error);
         return std::move(m_value);
     }
     /// value().
-    T& operator*() & { return value(); }
+    KVMODEL_FORCE_INLINE T& operator*() & { return value(); }
     /// value().
-    const T& operator*() const& { return value(); }
+    KVMODEL_FORCE_INLINE const T& operator*() const& { return value(); }
     /// &value().
-    T* operator->() { return &value(); }
+    KVMODEL_FORCE_INLINE T* operator->() { return &value(); }
     /// &value().
-    const T* operator->() const { return &value(); }
+    KVMODEL_FORCE_INLINE const T* operator->() const { return &value(); }
 
     /// The error; precondition: !has_value() (else throws std::bad_variant_access).
-    const kvmodel::error& error() const& {
+    KVMODEL_FORCE_INLINE const kvmodel::error& error() const& {
         if (m_ok) detail::throw_bad_variant_access();
         return m_error;
     }
     /// The error, moved out; precondition: !has_value().
-    kvmodel::error&& error() && {
+    KVMODEL_FORCE_INLINE kvmodel::error&& error() && {
         if (m_ok) detail::throw_bad_variant_access();
         return std::move(m_error);
     }
     /// The status: ok on success.
-    status code() const noexcept { return m_ok ? status::ok : m_error.code; }
+    KVMODEL_FORCE_INLINE status code() const noexcept { return m_ok ? status::ok : m_error.code; }
 
     /// The value, or fallback converted to T on an error.
     template <class U>
@@ -241,11 +241,11 @@ private:
     // (Placement new and destructor calls rather than std::construct_at /
     // destroy_at: no helper instantiated per T at -O0.)
     template <class R>
-    void construct_from(R&& o) {
+    KVMODEL_FORCE_INLINE void construct_from(R&& o) {
         if (m_ok) ::new (static_cast<void*>(&m_value)) T(std::forward<R>(o).m_value);
         else ::new (static_cast<void*>(&m_error)) kvmodel::error(std::forward<R>(o).m_error);
     }
-    void destroy() noexcept {
+    KVMODEL_FORCE_INLINE void destroy() noexcept {
         if (m_ok) m_value.~T();
         else m_error.~error();
     }
@@ -294,9 +294,9 @@ public:
         if (!m_ok) detail::throw_bad_result_access(m_error);
     }
     /// The error; precondition: !has_value().
-    const kvmodel::error& error() const& { return m_error; }
+    KVMODEL_FORCE_INLINE const kvmodel::error& error() const& { return m_error; }
     /// The status: ok on success.
-    status code() const noexcept { return m_ok ? status::ok : m_error.code; }
+    KVMODEL_FORCE_INLINE status code() const noexcept { return m_ok ? status::ok : m_error.code; }
 
     /// Calls f() on success and returns its result; forwards the error otherwise.
     template <class F>

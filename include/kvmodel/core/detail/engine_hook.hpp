@@ -48,7 +48,7 @@ template <class P>
 class engine_hook : engine_hook_bits {
 public:
     /// The engine, or null.
-    P get() const noexcept { return reinterpret_cast<P>(load_bits()); }
+    KVMODEL_FORCE_INLINE P get() const noexcept { return reinterpret_cast<P>(load_bits()); }
     /// Sets the engine; a hook already set is left alone (every setter sets
     /// the same engine), so setting it again costs one load, no store.
     void set(P p) noexcept { set_bits(reinterpret_cast<std::uintptr_t>(p)); }
