@@ -35,6 +35,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -414,27 +415,27 @@ public:
 
     // Accessors; precondition: the value has that type (KVMODEL_ASSERT).
     /// The bool; precondition is_bool().
-    bool as_bool() const { return get<bool>(); }
+    bool as_bool() const { return get<1>(); }
     /// The integer; precondition is_int().
-    std::int64_t as_int() const { return get<std::int64_t>(); }
+    std::int64_t as_int() const { return get<2>(); }
     /// The double; precondition is_double().
-    double as_double() const { return get<double>(); }
+    double as_double() const { return get<7>(); }
     /// The string; precondition is_string().
-    const std::string& as_string() const { return get<std::string>(); }
+    const std::string& as_string() const { return get<3>(); }
     /// The blob; precondition is_bytes().
-    const kvmodel::bytes& as_bytes() const { return get<kvmodel::bytes>(); }
+    const kvmodel::bytes& as_bytes() const { return get<6>(); }
     /// The list; precondition is_list().
-    const kvmodel::list& as_list() const { return get<kvmodel::list>(); }
+    const kvmodel::list& as_list() const { return get<4>(); }
     /// The map; precondition is_map().
-    const kvmodel::map& as_map() const { return get<kvmodel::map>(); }
+    const kvmodel::map& as_map() const { return get<5>(); }
     /// The list, to change in place; precondition is_list().
-    kvmodel::list& as_list() { return get_mut<kvmodel::list>(); }
+    kvmodel::list& as_list() { return const_cast<kvmodel::list&>(get<4>()); }
     /// The map, to change in place; precondition is_map().
-    kvmodel::map& as_map() { return get_mut<kvmodel::map>(); }
+    kvmodel::map& as_map() { return const_cast<kvmodel::map&>(get<5>()); }
     /// The string, to change in place; precondition is_string().
-    std::string& as_string() { return get_mut<std::string>(); }
+    std::string& as_string() { return const_cast<std::string&>(get<3>()); }
     /// The blob, to change in place; precondition is_bytes().
-    kvmodel::bytes& as_bytes() { return get_mut<kvmodel::bytes>(); }
+    kvmodel::bytes& as_bytes() { return const_cast<kvmodel::bytes&>(get<6>()); }
 
     /// The std::variant underneath (its index is the value_type).
     const storage& variant() const noexcept { return m_v; }
@@ -442,15 +443,14 @@ public:
     storage& variant() noexcept { return m_v; }
 
 private:
-    template <class T>
-    const T& get() const {
-        const T* p = std::get_if<T>(&m_v);
-        KVMODEL_ASSERT(p != nullptr);
-        return *p;
-    }
-    template <class T>
-    T& get_mut() {
-        T* p = std::get_if<T>(&m_v);
+    // Alternatives are reached by index and through the variant's const
+    // std::get_if only (the mutable accessors and the members below cast its
+    // result): libstdc++'s get_if is a chain of functions per alternative,
+    // per type spelling and per constness, each of which a header-only
+    // user's file compiles at -O0.
+    template <std::size_t I>
+    const std::variant_alternative_t<I, storage>& get() const {
+        const auto* p = std::get_if<I>(&m_v);
         KVMODEL_ASSERT(p != nullptr);
         return *p;
     }
@@ -470,13 +470,16 @@ private:
 #    pragma GCC diagnostic push
 #    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
+    // (The variant is built by placement new: std::construct_at would be one
+    // more function per alternative and argument type at -O0.)
     template <class V>
     KVMODEL_ALWAYS_INLINE void construct_from(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
-        if (const auto* i = std::get_if<std::int64_t>(&o.m_v)) {
+        const storage& from = o.m_v;
+        if (const auto* i = std::get_if<2>(&from)) {
             std::int64_t x = *i; // read before m_v (maybe o's) is rebuilt
-            std::construct_at(&m_v, std::in_place_index<2>, std::move(x));
-        } else if (o.m_v.index() == 0) {
-            std::construct_at(&m_v);
+            ::new (static_cast<void*>(&m_v)) storage(std::in_place_index<2>, std::move(x));
+        } else if (from.index() == 0) {
+            ::new (static_cast<void*>(&m_v)) storage();
         } else {
             construct_other(std::forward<V>(o));
         }
@@ -491,18 +494,23 @@ private:
     // the variant's copies, moves and assignments.
     void construct_other(const value& o);
     void construct_other(value&& o) noexcept;
+    // The scalars are copied here, the same way for a copy and a move (the
+    // bool or double read before m_v, maybe o's, is rebuilt; INF and
+    // WILDCARD have nothing to read).
     template <class V>
-    void construct_other_of(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
-        switch (o.m_v.index()) {
-        case 1: return construct_alternative<1>(std::forward<V>(o));
+    KVMODEL_FORCE_INLINE void construct_other_of(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+        const storage& from = o.m_v;
+        void* to = static_cast<void*>(&m_v);
+        switch (from.index()) {
+        case 1: ::new (to) storage(std::in_place_index<1>, bool(*std::get_if<1>(&from))); return;
         case 3: return construct_alternative<3>(std::forward<V>(o));
         case 4: return construct_alternative<4>(std::forward<V>(o));
         case 5: return construct_alternative<5>(std::forward<V>(o));
         case 6: return construct_alternative<6>(std::forward<V>(o));
-        case 7: return construct_alternative<7>(std::forward<V>(o));
-        case 8: return construct_alternative<8>(std::forward<V>(o));
-        case 9: return construct_alternative<9>(std::forward<V>(o));
-        default: std::construct_at(&m_v); return; // valueless: no alternative to copy
+        case 7: ::new (to) storage(std::in_place_index<7>, double(*std::get_if<7>(&from))); return;
+        case 8: ::new (to) storage(std::in_place_index<8>, inf_t{}); return;
+        case 9: ::new (to) storage(std::in_place_index<9>, wildcard_t{}); return;
+        default: ::new (to) storage(); return; // valueless: no alternative to copy
         }
     }
     // A list or map handle is copied first and moved in: the variant then
@@ -511,17 +519,18 @@ private:
     // which a header-only user's file would compile too. (Not strings and
     // blobs: an extra move measured slower for short strings at -O2.)
     template <std::size_t I, class V>
-    void construct_alternative(V&& o) {
-        auto&& x = *std::get_if<I>(&o.m_v);
-        using alt = std::remove_cvref_t<decltype(x)>;
-        if constexpr (std::is_trivially_copyable_v<alt> ||
-                      (!std::is_rvalue_reference_v<V&&> && (I == 4 || I == 5))) {
-            alt copy = x; // read before m_v (maybe o's) is rebuilt
-            std::construct_at(&m_v, std::in_place_index<I>, std::move(copy));
-        } else if constexpr (std::is_rvalue_reference_v<V&&>) {
-            std::construct_at(&m_v, std::in_place_index<I>, std::move(x));
+    KVMODEL_FORCE_INLINE void construct_alternative(V&& o) {
+        using alt = std::variant_alternative_t<I, storage>;
+        const storage& from = o.m_v;
+        const alt& x = *std::get_if<I>(&from);
+        void* to = static_cast<void*>(&m_v);
+        if constexpr (std::is_rvalue_reference_v<V&&>) {
+            ::new (to) storage(std::in_place_index<I>, std::move(const_cast<alt&>(x)));
+        } else if constexpr (I == 4 || I == 5) {
+            alt copy = x;
+            ::new (to) storage(std::in_place_index<I>, std::move(copy));
         } else {
-            std::construct_at(&m_v, std::in_place_index<I>, x);
+            ::new (to) storage(std::in_place_index<I>, x);
         }
     }
     // assign_from: the alternatives' own assignments when both hold the same
@@ -530,7 +539,7 @@ private:
     void assign_from(const value& o);
     void assign_from(value&& o) noexcept;
     template <class V>
-    bool assign_same(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
+    KVMODEL_FORCE_INLINE bool assign_same(V&& o) noexcept(std::is_rvalue_reference_v<V&&>) {
         if (m_v.index() != o.m_v.index()) return false;
         switch (o.m_v.index()) {
         case 3: assign_alternative<3>(std::forward<V>(o)); return true;
@@ -541,10 +550,14 @@ private:
         }
     }
     template <std::size_t I, class V>
-    void assign_alternative(V&& o) {
-        auto& to = *std::get_if<I>(&m_v);
-        if constexpr (std::is_rvalue_reference_v<V&&>) to = std::move(*std::get_if<I>(&o.m_v));
-        else to = *std::get_if<I>(&o.m_v);
+    KVMODEL_FORCE_INLINE void assign_alternative(V&& o) {
+        using alt = std::variant_alternative_t<I, storage>;
+        const storage& self = m_v;
+        const storage& from = o.m_v;
+        alt& to = const_cast<alt&>(*std::get_if<I>(&self));
+        const alt& x = *std::get_if<I>(&from);
+        if constexpr (std::is_rvalue_reference_v<V&&>) to = std::move(const_cast<alt&>(x));
+        else to = x;
     }
     // Destroys the container alternative; the variant around it has nothing
     // else to destroy.
@@ -581,11 +594,13 @@ KVMODEL_NOINLINE KVMODEL_DECL void value::assign_from(value&& o) noexcept {
     construct_from(std::move(o));
 }
 KVMODEL_NOINLINE KVMODEL_DECL void value::destroy_container() noexcept {
-    switch (m_v.index()) {
-    case 3: return std::destroy_at(std::get_if<3>(&m_v));
-    case 4: return std::destroy_at(std::get_if<4>(&m_v));
-    case 5: return std::destroy_at(std::get_if<5>(&m_v));
-    case 6: return std::destroy_at(std::get_if<6>(&m_v));
+    using string = std::string;
+    const storage& self = m_v;
+    switch (self.index()) {
+    case 3: return const_cast<string*>(std::get_if<3>(&self))->~string();
+    case 4: return const_cast<kvmodel::list*>(std::get_if<4>(&self))->~list();
+    case 5: return const_cast<kvmodel::map*>(std::get_if<5>(&self))->~map();
+    case 6: return const_cast<kvmodel::bytes*>(std::get_if<6>(&self))->~bytes();
     default: return; // valueless: nothing alive
     }
 }
