@@ -120,8 +120,10 @@ inline void hash_combine(std::size_t& seed, std::size_t h) noexcept {
 
 inline void append_escaped(std::string& out, const std::string& s) {
     out += '"';
-    for (char c : s) {
-        auto ch = static_cast<unsigned char>(c);
+    // Over the characters by pointer: the string's iterators would be five
+    // more functions to compile at -O0.
+    for (const char *p = s.data(), *end = p + s.size(); p != end; ++p) {
+        auto ch = static_cast<unsigned char>(*p);
         switch (ch) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -153,9 +155,12 @@ inline void print(std::string& out, const value& v) {
         // 1.1000000000000001); ".0" keeps it visibly a double.
         char buf[40];
         auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v.as_double());
-        std::string s(buf, ec == std::errc{} ? end : buf);
-        if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-        out += s;
+        const char* last = ec == std::errc{} ? end : buf;
+        out.append(buf, static_cast<std::size_t>(last - buf));
+        bool plain = true; // no '.', exponent, "nan" or "inf"
+        for (const char* p = buf; p != last; ++p)
+            if (*p == '.' || *p == 'e' || *p == 'E' || *p == 'n') plain = false;
+        if (plain) out += ".0";
         return;
     }
     case value_type::string: append_escaped(out, v.as_string()); return;
@@ -222,7 +227,10 @@ inline bool operator==(const value& a, const value& b) noexcept {
     case value_type::list: {
         const list& x = a.as_list();
         const list& y = b.as_list();
-        return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin());
+        if (x.size() != y.size()) return false;
+        for (auto ix = x.begin(), iy = y.begin(); ix != x.end(); ++ix, ++iy)
+            if (!(*ix == *iy)) return false;
+        return true;
     }
     case value_type::map: {
         const map& x = a.as_map();
@@ -239,13 +247,16 @@ inline bool operator==(const value& a, const value& b) noexcept {
 inline bool value::contains_wildcard() const noexcept {
     switch (type()) {
     case value_type::wildcard: return true;
+    // Loops rather than std::any_of over lambdas: each lambda type is its own
+    // chain of algorithm functions to compile in a header-only user's file.
     case value_type::list:
-        return std::any_of(as_list().begin(), as_list().end(),
-                           [](const value& e) { return e.contains_wildcard(); });
+        for (const value& e : as_list())
+            if (e.contains_wildcard()) return true;
+        return false;
     case value_type::map:
-        return std::any_of(as_map().begin(), as_map().end(), [](const map_entry& e) {
-            return e.key.contains_wildcard() || e.val.contains_wildcard();
-        });
+        for (const map_entry& e : as_map())
+            if (e.key.contains_wildcard() || e.val.contains_wildcard()) return true;
+        return false;
     default: return false;
     }
 }
