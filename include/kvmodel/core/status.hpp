@@ -79,59 +79,68 @@ enum class status : std::int16_t {
     query_aborted = 210,
 };
 
+namespace detail {
+// The names of codes -20..28 (every one of them is a status), by code + 20:
+// at -O0 a table costs no code, a switch case per code a string_view each.
+inline constexpr std::string_view low_status_names[] = {
+    "METRICS_CONFLICT",      // -20 metrics_conflict
+    "TXN_ALREADY_ABORTED",   // -19 txn_already_aborted
+    "TXN_ALREADY_COMMITTED", // -18 txn_already_committed
+    "TXN_FAILED",            // -17 txn_failed
+    "BATCH_FAILED",          // -16 batch_failed
+    "NO_RESPONSE",           // -15 no_response
+    "MAX_ERROR_RATE",        // -14 max_error_rate
+    "USE_NORMAL_RETRY",      // -13 use_normal_retry
+    "MAX_RETRIES_EXCEEDED",  // -12 max_retries_exceeded
+    "ASYNC_QUEUE_FULL",      // -11 async_queue_full
+    "CONNECTION",            // -10 connection
+    "TLS_ERROR",             // -9 tls_error
+    "INVALID_NODE",          // -8 invalid_node
+    "NO_MORE_CONNECTIONS",   // -7 no_more_connections
+    "ASYNC_CONNECTION",      // -6 async_connection
+    "CLIENT_ABORT",          // -5 client_abort
+    "INVALID_HOST",          // -4 invalid_host
+    "NO_MORE_RECORDS",       // -3 no_more_records
+    "PARAM",                 // -2 client_param
+    "CLIENT",                // -1 client
+    "OK",                    // 0 ok
+    "SERVER_ERROR",          // 1 server_error
+    "KEY_NOT_FOUND",         // 2 record_not_found
+    "GENERATION_ERROR",      // 3 generation_error
+    "PARAMETER_ERROR",       // 4 parameter_error
+    "RECORD_EXISTS",         // 5 record_exists
+    "BIN_EXISTS_ERROR",      // 6 bin_exists_error
+    "CLUSTER_KEY_MISMATCH",  // 7 cluster_key_mismatch
+    "SERVER_MEM_ERROR",      // 8 server_mem_error
+    "TIMEOUT",               // 9 timeout
+    "ALWAYS_FORBIDDEN",      // 10 always_forbidden
+    "PARTITION_UNAVAILABLE", // 11 partition_unavailable
+    "BIN_TYPE_ERROR",        // 12 bin_type_error
+    "RECORD_TOO_BIG",        // 13 record_too_big
+    "KEY_BUSY",              // 14 key_busy
+    "SCAN_ABORT",            // 15 scan_abort
+    "UNSUPPORTED_FEATURE",   // 16 unsupported_feature
+    "BIN_NOT_FOUND",         // 17 bin_not_found
+    "DEVICE_OVERLOAD",       // 18 device_overload
+    "KEY_MISMATCH",          // 19 key_mismatch
+    "INVALID_NAMESPACE",     // 20 invalid_namespace
+    "BIN_NAME_TOO_LONG",     // 21 bin_name_too_long
+    "FAIL_FORBIDDEN",        // 22 fail_forbidden
+    "ELEMENT_NOT_FOUND",     // 23 element_not_found
+    "ELEMENT_EXISTS",        // 24 element_exists
+    "ENTERPRISE_ONLY",       // 25 enterprise_only
+    "OP_NOT_APPLICABLE",     // 26 op_not_applicable
+    "FILTERED_OUT",          // 27 filtered_out
+    "LOST_CONFLICT",         // 28 lost_conflict
+};
+} // namespace detail
+
 /// Aerospike's upper-case name of a status, as the server, the clients and
 /// `kvmodel cdt` output spell it (KEY_NOT_FOUND for record_not_found).
 constexpr std::string_view status_name(status s) noexcept {
+    int code = static_cast<int>(s);
+    if (code >= -20 && code <= 28) return detail::low_status_names[code + 20];
     switch (s) {
-    case status::metrics_conflict: return "METRICS_CONFLICT";
-    case status::txn_already_aborted: return "TXN_ALREADY_ABORTED";
-    case status::txn_already_committed: return "TXN_ALREADY_COMMITTED";
-    case status::txn_failed: return "TXN_FAILED";
-    case status::batch_failed: return "BATCH_FAILED";
-    case status::no_response: return "NO_RESPONSE";
-    case status::max_error_rate: return "MAX_ERROR_RATE";
-    case status::use_normal_retry: return "USE_NORMAL_RETRY";
-    case status::max_retries_exceeded: return "MAX_RETRIES_EXCEEDED";
-    case status::async_queue_full: return "ASYNC_QUEUE_FULL";
-    case status::connection: return "CONNECTION";
-    case status::tls_error: return "TLS_ERROR";
-    case status::invalid_node: return "INVALID_NODE";
-    case status::no_more_connections: return "NO_MORE_CONNECTIONS";
-    case status::async_connection: return "ASYNC_CONNECTION";
-    case status::client_abort: return "CLIENT_ABORT";
-    case status::invalid_host: return "INVALID_HOST";
-    case status::no_more_records: return "NO_MORE_RECORDS";
-    case status::client_param: return "PARAM";
-    case status::client: return "CLIENT";
-    case status::ok: return "OK";
-    case status::server_error: return "SERVER_ERROR";
-    case status::record_not_found: return "KEY_NOT_FOUND";
-    case status::generation_error: return "GENERATION_ERROR";
-    case status::parameter_error: return "PARAMETER_ERROR";
-    case status::record_exists: return "RECORD_EXISTS";
-    case status::bin_exists_error: return "BIN_EXISTS_ERROR";
-    case status::cluster_key_mismatch: return "CLUSTER_KEY_MISMATCH";
-    case status::server_mem_error: return "SERVER_MEM_ERROR";
-    case status::timeout: return "TIMEOUT";
-    case status::always_forbidden: return "ALWAYS_FORBIDDEN";
-    case status::partition_unavailable: return "PARTITION_UNAVAILABLE";
-    case status::bin_type_error: return "BIN_TYPE_ERROR";
-    case status::record_too_big: return "RECORD_TOO_BIG";
-    case status::key_busy: return "KEY_BUSY";
-    case status::scan_abort: return "SCAN_ABORT";
-    case status::unsupported_feature: return "UNSUPPORTED_FEATURE";
-    case status::bin_not_found: return "BIN_NOT_FOUND";
-    case status::device_overload: return "DEVICE_OVERLOAD";
-    case status::key_mismatch: return "KEY_MISMATCH";
-    case status::invalid_namespace: return "INVALID_NAMESPACE";
-    case status::bin_name_too_long: return "BIN_NAME_TOO_LONG";
-    case status::fail_forbidden: return "FAIL_FORBIDDEN";
-    case status::element_not_found: return "ELEMENT_NOT_FOUND";
-    case status::element_exists: return "ELEMENT_EXISTS";
-    case status::enterprise_only: return "ENTERPRISE_ONLY";
-    case status::op_not_applicable: return "OP_NOT_APPLICABLE";
-    case status::filtered_out: return "FILTERED_OUT";
-    case status::lost_conflict: return "LOST_CONFLICT";
     case status::query_end: return "QUERY_END";
     case status::security_not_supported: return "SECURITY_NOT_SUPPORTED";
     case status::security_not_enabled: return "SECURITY_NOT_ENABLED";
@@ -144,8 +153,8 @@ constexpr std::string_view status_name(status s) noexcept {
     case status::index_found: return "INDEX_FOUND";
     case status::index_not_found: return "INDEX_NOT_FOUND";
     case status::query_aborted: return "QUERY_ABORTED";
+    default: return "UNKNOWN";
     }
-    return "UNKNOWN";
 }
 
 /// The numeric result code (what Aerospike puts on the wire).
