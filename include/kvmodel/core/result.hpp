@@ -251,7 +251,7 @@ private:
     }
     // Takes o's content when it holds the other state. Should T's move
     // throw, this result holds a default error rather than a dead member.
-    void replace_with(result&& o) {
+    KVMODEL_FORCE_INLINE void replace_with(result&& o) {
         destroy();
         m_ok = o.m_ok;
         if constexpr (std::is_nothrow_move_constructible_v<T>) {
