@@ -700,20 +700,20 @@ public:
     /// The first element not below key, and its rank. O(log n).
     template <class K>
     position lower_bound_pos(const K& key) const {
-        return descend(below<K>{m_less, key});
+        return descend<false, true>(key);
     }
     /// The first element above key, and its rank. O(log n).
     template <class K>
     position upper_bound_pos(const K& key) const {
-        return descend(not_above<K>{m_less, key});
+        return descend<true, true>(key);
     }
     template <class K>
     const_iterator lower_bound(const K& key) const {
-        return descend<false>(below<K>{m_less, key}).it;
+        return descend<false, false>(key).it;
     }
     template <class K>
     const_iterator upper_bound(const K& key) const {
-        return descend<false>(not_above<K>{m_less, key}).it;
+        return descend<true, false>(key).it;
     }
 
     /// With leaf reports (Slot::tracks_leaf): the element that is_it accepts
@@ -751,7 +751,7 @@ public:
             x = children(in)[k];
         }
         auto* l = static_cast<leaf_node*>(x);
-        std::size_t slot = leaf_search(data(l), l->n, not_above<T>{m_less, v});
+        std::size_t slot = leaf_upper(data(l), l->n, v);
         // Separators on the way down already bound v: no separator changes.
         try {
             return {insert_in(l, slot, std::move(v), true), r + slot};
@@ -982,67 +982,39 @@ private:
         }
     }
 
-    // A search's test of a separator or a value v: the search goes past v.
-    // One type per key type and direction, shared by the ranked and unranked
-    // searches (the fewer instantiations of the descent, the cheaper a file).
-    template <class K>
-    struct below {
-        const Less& less;
-        const K& key;
-        bool operator()(const T& v) const { return less(v, key); }
-    };
-    template <class K>
-    struct not_above {
-        const Less& less;
-        const K& key;
-        bool operator()(const T& v) const { return !less(key, v); }
-    };
-
-    // The child a search goes down: past every separator `past` accepts
-    // (they are sorted, so a binary search over s[1..n)).
-    template <class Past>
-    static std::size_t child_for(const inner* in, const Past& past) {
-        const T* s = seps(in);
-        std::size_t lo = 1;
-        std::size_t hi = in->n;
-        while (lo < hi) {
-            std::size_t mid = (lo + hi) / 2;
-            if (past(s[mid]))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo - 1;
-    }
-
-    // The number of leading values of d[0, n) that past accepts (a prefix):
-    // a binary search whose step is a select, not a branch (a random probe
-    // mispredicts half its branches).
-    template <class Past>
-    static std::size_t leaf_search(const T* d, std::size_t n, const Past& past) {
-        if (n == 0)
-            return 0;
-        const T* base = d;
-        while (n > 1) {
-            std::size_t half = n / 2;
-            base = past(base[half]) ? base + half : base;
-            n -= half;
-        }
-        return static_cast<std::size_t>(base - d) + (past(*base) ? 1 : 0);
-    }
-
-    // past(v): the search goes past separator or value v (the separators
-    // bound the values, so one test serves both). Ranked: count the rank on
-    // the way down (lower_bound and upper_bound need only the iterator).
-    template <bool Ranked = true, class Past>
-    position descend(const Past& past) const {
+    // The first element the search does not go past, and (Ranked) its rank:
+    // it goes past a separator or value v below key, or (OrEqual) not above
+    // it (the separators bound the values, so one test serves both). One
+    // function per direction and key type: the child's binary search, the
+    // leaf's and the test are written in it, not called, so a header-only
+    // file at -O0 emits one function per descent instead of four (the -O2
+    // code is the same: those were always inlined).
+    template <bool OrEqual, bool Ranked, class K>
+    position descend(const K& key) const {
         if (m_core.root == nullptr)
             return {end(), 0};
         std::size_t r = 0;
         const node* x = m_core.root;
         while (!x->leaf) {
             const auto* in = static_cast<const inner*>(x);
-            std::size_t k = child_for(in, past);
+            // Past every separator of s[1..n) the search goes past (they are
+            // sorted, so a binary search).
+            const T* s = seps(in);
+            std::size_t lo = 1;
+            std::size_t hi = in->n;
+            while (lo < hi) {
+                std::size_t mid = (lo + hi) / 2;
+                bool past;
+                if constexpr (OrEqual)
+                    past = !m_less(key, s[mid]);
+                else
+                    past = m_less(s[mid], key);
+                if (past)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            std::size_t k = lo - 1;
             if constexpr (Ranked) {
                 const std::size_t* c = counts(in);
                 for (std::size_t j = 0; j < k; ++j)
@@ -1051,13 +1023,50 @@ private:
             x = children(in)[k];
         }
         const auto* l = static_cast<const leaf_node*>(x);
-        std::size_t lo = leaf_search(data(l), l->n, past);
+        // The leading values the search goes past (a prefix): a binary
+        // search whose step is a select, not a branch (a random probe
+        // mispredicts half its branches).
+        std::size_t lo = 0;
+        if (l->n != 0) {
+            const T* d = data(l);
+            const T* base = d;
+            std::size_t n = l->n;
+            bool past;
+            while (n > 1) {
+                std::size_t half = n / 2;
+                if constexpr (OrEqual)
+                    past = !m_less(key, base[half]);
+                else
+                    past = m_less(base[half], key);
+                base = past ? base + half : base;
+                n -= half;
+            }
+            if constexpr (OrEqual)
+                past = !m_less(key, *base);
+            else
+                past = m_less(*base, key);
+            lo = static_cast<std::size_t>(base - d) + (past ? 1 : 0);
+        }
         r += lo;
         // Past the leaf's last value: the answer is the next leaf's first
         // (the separators guarantee it qualifies), or end().
         if (lo == l->n && l->next != nullptr)
             return {{l->next, 0}, r};
         return {{l, lo}, r};
+    }
+
+    // insert's leaf search: the number of values of d[0, n) not above v
+    // (descend's leaf search, OrEqual, for a T).
+    std::size_t leaf_upper(const T* d, std::size_t n, const T& v) const {
+        if (n == 0)
+            return 0;
+        const T* base = d;
+        while (n > 1) {
+            std::size_t half = n / 2;
+            base = !m_less(v, base[half]) ? base + half : base;
+            n -= half;
+        }
+        return static_cast<std::size_t>(base - d) + (!m_less(v, *base) ? 1 : 0);
     }
 
     // Every separator is a value in the tree (names a referent found there).
