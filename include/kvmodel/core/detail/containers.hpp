@@ -800,11 +800,17 @@ struct list_impl {
     std::size_t body = 0;
 
     list_impl() = default;
+    /// A copy of *o, or (o null) an empty list: list::mut_slow and sort
+    /// make theirs with one make_shared<list_impl>(const list_impl*&) (each
+    /// distinct make_shared signature is ~10 more functions in a header-only
+    /// file).
+    explicit list_impl(const list_impl* o)
+        : flat(o != nullptr ? o->flat : std::vector<value>())
+        , idx(o != nullptr && o->idx ? std::make_unique<list_positional>(*o->idx) : nullptr)
+        , srt(o != nullptr && o->srt ? std::make_unique<sorted_container>(*o->srt) : nullptr)
+        , body(o != nullptr ? o->body : 0) {}
     list_impl(const list_impl& o)
-        : flat(o.flat)
-        , idx(o.idx ? std::make_unique<list_positional>(*o.idx) : nullptr)
-        , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr)
-        , body(o.body) {}
+        : list_impl(&o) {}
     list_impl& operator=(const list_impl&) = delete;
     list_impl(list_impl&&) = delete;
     list_impl& operator=(list_impl&&) = delete;
@@ -1311,7 +1317,12 @@ struct map_impl {
     std::size_t body = 0;
 
     map_impl() = default;
-    map_impl(const map_impl& o);
+    /// A copy of *o, or (o null) an empty map: map::mut makes either with
+    /// one make_shared<map_impl>(const map_impl*&) (each distinct make_shared
+    /// signature is ~10 more functions in a header-only file).
+    explicit map_impl(const map_impl* o);
+    map_impl(const map_impl& o)
+        : map_impl(&o) {}
     map_impl& operator=(const map_impl&) = delete;
     ~map_impl() {
         for (const map_ref& r : keys) delete r.node();
@@ -1358,7 +1369,9 @@ private:
 };
 
 #if KVMODEL_DEFINITIONS
-KVMODEL_DECL map_impl::map_impl(const map_impl& o) : body(o.body) {
+KVMODEL_DECL map_impl::map_impl(const map_impl* from) : body(from != nullptr ? from->body : 0) {
+    if (from == nullptr) return;
+    const map_impl& o = *from;
     // New nodes in key order; the value order mapped onto them.
     node_list made(o.size(), [](void* n) noexcept { delete static_cast<map_node*>(n); });
     node_map to(o.size());
@@ -1568,8 +1581,8 @@ KVMODEL_ALWAYS_INLINE inline detail::list_impl& list::mut() {
 #if KVMODEL_DEFINITIONS
 KVMODEL_NOINLINE KVMODEL_DECL detail::list_impl& list::mut_slow() {
     // Only reached with no impl or a shared one (mut() answers a sole owner).
-    if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
-    else m_impl = std::make_shared<detail::list_impl>(*m_impl);
+    const detail::list_impl* from = m_impl.get();
+    m_impl = std::make_shared<detail::list_impl>(from);
     return *m_impl;
 }
 KVMODEL_DECL bool list::has_index() const noexcept { return m_impl && m_impl->indexed(); }
@@ -1823,7 +1836,8 @@ KVMODEL_DECL void list::sort(bool drop_duplicates) {
         sorted.erase(last, sorted.end());
     }
     bool indexed = m_impl->indexed();
-    auto fresh = std::make_shared<detail::list_impl>();
+    const detail::list_impl* empty = nullptr;
+    auto fresh = std::make_shared<detail::list_impl>(empty);
     fresh->body = drop_duplicates ? detail::list_impl::body_of(sorted) : m_impl->body;
     fresh->flat = std::move(sorted);
     if (indexed) fresh->build(); // it was worth indexing before; it still is
@@ -1991,8 +2005,10 @@ KVMODEL_DECL map::map(std::vector<std::pair<value, value>> items, map_order orde
 }
 KVMODEL_DECL std::size_t map::size() const noexcept { return m_impl ? m_impl->size() : 0; }
 KVMODEL_DECL detail::map_impl& map::mut() {
-    if (!m_impl) m_impl = std::make_shared<detail::map_impl>();
-    else if (!detail::sole_owner(m_impl)) m_impl = std::make_shared<detail::map_impl>(*m_impl);
+    if (!m_impl || !detail::sole_owner(m_impl)) {
+        const detail::map_impl* from = m_impl.get();
+        m_impl = std::make_shared<detail::map_impl>(from);
+    }
     return *m_impl;
 }
 KVMODEL_DECL const map_entry& map::entry_at(std::size_t i) const {
