@@ -904,7 +904,9 @@ KVMODEL_DECL bool list_impl::fits_before(sorted_iterator it, const value& v) con
 
 KVMODEL_DECL void list_impl::build() {
     if (indexed()) return;
-    if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
+    bool sorted = true; // std::is_sorted, written out (fewer functions)
+    for (std::size_t i = 1; sorted && i < flat.size(); ++i) sorted = !exact_less(flat[i], flat[i - 1]);
+    if (sorted) {
         srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
     } else {
         idx = list_positional::make(flat);
@@ -951,10 +953,19 @@ KVMODEL_DECL void list_impl::insert(std::size_t pos, value v) {
 
 KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
     if (!indexed()) {
-        auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
-        auto pos = static_cast<std::size_t>(at - flat.begin());
+        // std::upper_bound's search, written out (fewer functions).
+        std::size_t pos = 0;
+        for (std::size_t n = flat.size(); n > 0;) {
+            std::size_t half = n / 2;
+            if (exact_less(v, flat[pos + half])) {
+                n = half;
+            } else {
+                pos += half + 1;
+                n -= half + 1;
+            }
+        }
         if (pos == flat.size() || flat.size() < flat_max) {
-            flat.insert(at, std::move(v));
+            flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
             return pos;
         }
         build();
@@ -977,7 +988,7 @@ KVMODEL_DECL void stable_sort_values(std::vector<value>& values) {
     std::vector<value> sorted;
     sorted.reserve(values.size());
     for (std::size_t i : order) sorted.push_back(std::move(values[i]));
-    values.swap(sorted);
+    values = std::move(sorted);
 }
 
 KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
@@ -1626,8 +1637,7 @@ KVMODEL_DECL std::vector<std::size_t> list::indexes_by_rank(std::size_t first, s
     }
     if (!m_impl->idx) {
         std::vector<std::size_t> order = m_impl->flat_rank_order();
-        out.assign(order.begin() + static_cast<std::ptrdiff_t>(first),
-                   order.begin() + static_cast<std::ptrdiff_t>(last));
+        for (std::size_t r = first; r < last; ++r) out.push_back(order[r]);
         return out;
     }
     const auto& ix = *m_impl->idx;
@@ -1656,8 +1666,9 @@ KVMODEL_DECL std::vector<value> list::values_between(const value& lo, const valu
         auto to = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi})
                                 : decltype(from){s->end(), s->size()};
         if (from.rank >= to.rank) return out;
-        // One copy of the run (its length is known: no growth, no per-value call).
-        out.assign(from.it, to.it);
+        // One allocation (the ranks give the run's length).
+        out.reserve(to.rank - from.rank);
+        for (auto it = from.it; it != to.it; ++it) out.push_back(*it);
         return out;
     }
     const auto& ix = *m_impl->idx;
@@ -1790,9 +1801,10 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
     std::size_t b = 0;
     for (std::size_t p : positions) b += packed_size(im.get(p));
     im.erase_then([&] {
+        // (Loops over indexes, not reverse iterators or resize: fewer
+        // functions in a header-only file.)
         if (im.srt) {
-            for (auto it = positions.rbegin(); it != positions.rend(); ++it)
-                im.srt->erase(im.sorted_at(*it));
+            for (std::size_t k = positions.size(); k-- > 0;) im.srt->erase(im.sorted_at(positions[k]));
             return;
         }
         if (!im.idx) {
@@ -1807,12 +1819,11 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
                 if (out != i) im.flat[out] = std::move(im.flat[i]);
                 ++out;
             }
-            im.flat.resize(out);
+            im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(out), im.flat.end());
             return;
         }
         // Back to front, so the positions still to erase do not move.
-        for (auto it = positions.rbegin(); it != positions.rend(); ++it)
-            im.idx->erase(im.idx->at(*it));
+        for (std::size_t k = positions.size(); k-- > 0;) im.idx->erase(im.idx->at(positions[k]));
     }, b);
 }
 KVMODEL_DECL void list::clear() noexcept { m_impl.reset(); }
@@ -1826,14 +1837,19 @@ KVMODEL_DECL void list::sort(bool drop_duplicates) {
         // The ranked index already holds the stable order (ties by position).
         for (const detail::list_ref& r : m_impl->idx->vals) sorted.push_back(r.node()->v);
     } else {
-        sorted = m_impl->flat;
+        for (const value& v : m_impl->flat) sorted.push_back(v);
         detail::stable_sort_values(sorted);
     }
     if (drop_duplicates) {
-        auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::list_compare(a, b, false) == 0;
-        });
-        sorted.erase(last, sorted.end());
+        // std::unique's loop (keep each value unequal to the last one kept),
+        // written out: the algorithm over a lambda was ~15 functions more.
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            if (kept != 0 && detail::list_compare(sorted[kept - 1], sorted[i], false) == 0) continue;
+            if (kept != i) sorted[kept] = std::move(sorted[i]);
+            ++kept;
+        }
+        sorted.erase(sorted.begin() + static_cast<std::ptrdiff_t>(kept), sorted.end());
     }
     bool indexed = m_impl->indexed();
     const detail::list_impl* empty = nullptr;
