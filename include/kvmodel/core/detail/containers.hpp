@@ -509,13 +509,13 @@ struct list_positional {
     /// and trims of a long list touch them most), elsewhere one descent.
     pos_iterator at(std::size_t p) const {
         if (p == 0) return pos.begin();
-        if (p + 1 == pos.size()) return std::prev(pos.end());
+        if (p + 1 == pos.size()) return pos.last();
         return pos.nth(p);
     }
     list_node* node_at(std::size_t p) const { return *at(p); }
     val_iterator rank_at(std::size_t r) const {
         if (r == 0) return vals.begin();
-        if (r + 1 == vals.size()) return std::prev(vals.end());
+        if (r + 1 == vals.size()) return vals.last();
         return vals.nth(r);
     }
 
@@ -615,7 +615,7 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
 
 KVMODEL_DECL list_positional::val_tree::position list_positional::bound(const value& v, bool or_equal) const {
     auto search = [&](const auto& p) {
-        return or_equal ? vals.upper_bound_pos(p) : vals.lower_bound_pos(p);
+        return or_equal ? vals.bound<btree_bound::upper>(p) : vals.bound<btree_bound::lower>(p);
     };
     if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return search(int_probe{*i});
     return search(v);
@@ -629,7 +629,7 @@ KVMODEL_DECL void list_positional::insert(std::size_t p, value v) {
 }
 
 KVMODEL_DECL std::size_t list_positional::insert_sorted(value v) {
-    auto [hint, p] = vals.upper_bound_pos(list_exact_probe{&v});
+    auto [hint, p] = vals.bound<btree_bound::upper>(list_exact_probe{&v});
     label_t l = label_for(p); // relabelling moves nothing: hint and p stay right
     auto n = std::make_unique<list_node>(std::move(v), l);
     link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
@@ -688,7 +688,8 @@ KVMODEL_DECL bool list_positional::check() const {
         auto v = val_it(n);
         if (v == vals.end() || v->node() != n) return false;
         list_ref r = val_ref(n);
-        if (r.lead != v->lead || r.cls() != v->cls() || vals.lower_bound(r) != v) return false;
+        if (r.lead != v->lead || r.cls() != v->cls()) return false;
+        if (vals.bound<btree_bound::lower, false>(r).it != v) return false;
     }
     return true;
 }
@@ -709,8 +710,8 @@ KVMODEL_DECL void list_positional::make_room(label_t anchor) {
     for (int k = 1; k <= 64; ++k) {
         label_t lo = k == 64 ? lowest : (anchor >> k) << k;
         label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
-        auto first = pos.lower_bound_pos(list_label_probe{lo});
-        auto last = pos.upper_bound_pos(list_label_probe{hi});
+        auto first = pos.bound<btree_bound::lower>(list_label_probe{lo});
+        auto last = pos.bound<btree_bound::upper>(list_label_probe{hi});
         std::size_t count = last.rank - first.rank;
         // Room for every node in the block plus the one being inserted,
         // at least 2 apart so a midpoint always exists afterwards.
@@ -847,7 +848,7 @@ struct list_impl {
     /// The sorted layout's element at pos (= rank), the ends in O(1).
     sorted_iterator sorted_at(std::size_t pos) const {
         if (pos == 0) return srt->begin();
-        if (pos + 1 == srt->size()) return std::prev(srt->end());
+        if (pos + 1 == srt->size()) return srt->last();
         return srt->nth(pos);
     }
     const value& get(std::size_t pos) const;
@@ -899,7 +900,9 @@ KVMODEL_DECL const value& list_impl::get(std::size_t pos) const {
 
 KVMODEL_DECL bool list_impl::fits_before(sorted_iterator it, const value& v) const {
     if (it != srt->end() && exact_less(*it, v)) return false;
-    return it == srt->begin() || !exact_less(v, *std::prev(it));
+    if (it == srt->begin()) return true;
+    sorted_iterator before = it;
+    return !exact_less(v, *--before);
 }
 
 KVMODEL_DECL void list_impl::build() {
@@ -1361,6 +1364,10 @@ struct map_impl {
     /// Key k's entry (a WILDCARD in k matches: the first match) and its
     /// index, or end(). O(log n).
     key_tree::position find(const value& k) const;
+    /// The number of keys below k, or (or_equal) not above it. O(log n).
+    std::size_t key_rank(const value& k, bool or_equal) const;
+    /// The number of values below v, or (or_equal) not above it. O(log n).
+    std::size_t value_rank(const value& v, bool or_equal) const;
     /// Unlinks the entry at it from both orders and frees it. O(log n).
     void erase(key_tree::const_iterator it);
     static std::size_t entry_bytes(const map_entry& e) noexcept {
@@ -1453,9 +1460,24 @@ KVMODEL_DECL void map_impl::set_val(map_node* n, value v) {
 
 KVMODEL_DECL map_impl::key_tree::position map_impl::find(const value& k) const {
     return map_key_probe(k, [&](const auto& p) {
-        key_tree::position pos = keys.lower_bound_pos(p);
+        key_tree::position pos = keys.bound<btree_bound::lower>(p);
         if (pos.it != keys.end() && map_key_ref_less{}(p, *pos.it)) pos.it = keys.end();
         return pos;
+    });
+}
+
+// (One probe dispatch each for both directions: per call site, map_key_probe
+// and its lambda are three functions in a header-only file.)
+KVMODEL_DECL std::size_t map_impl::key_rank(const value& k, bool or_equal) const {
+    return map_key_probe(k, [&](const auto& p) {
+        return or_equal ? keys.bound<btree_bound::upper>(p).rank
+                        : keys.bound<btree_bound::lower>(p).rank;
+    });
+}
+KVMODEL_DECL std::size_t map_impl::value_rank(const value& v, bool or_equal) const {
+    return map_value_probe(v, [&](const auto& p) {
+        return or_equal ? vals.bound<btree_bound::upper>(p).rank
+                        : vals.bound<btree_bound::lower>(p).rank;
     });
 }
 
@@ -1616,13 +1638,15 @@ KVMODEL_DECL std::size_t list::index_at_rank(std::size_t r) const {
 }
 KVMODEL_DECL std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
-    if (const auto& s = m_impl->srt) return s->lower_bound_pos(detail::list_value_probe{&v}).rank;
+    if (const auto& s = m_impl->srt)
+        return s->bound<detail::btree_bound::lower>(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, false);
     return m_impl->idx->count_below(v, false);
 }
 KVMODEL_DECL std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
-    if (const auto& s = m_impl->srt) return s->upper_bound_pos(detail::list_value_probe{&v}).rank;
+    if (const auto& s = m_impl->srt)
+        return s->bound<detail::btree_bound::upper>(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, true);
     return m_impl->idx->count_below(v, true);
 }
@@ -1662,8 +1686,8 @@ KVMODEL_DECL std::vector<value> list::values_between(const value& lo, const valu
     // Two searches; the copy starts where the first one ended.
     if (const auto& s = m_impl->srt) {
         // Each search gives its rank too: no walk back up.
-        auto from = s->lower_bound_pos(detail::list_value_probe{&lo});
-        auto to = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi})
+        auto from = s->bound<detail::btree_bound::lower>(detail::list_value_probe{&lo});
+        auto to = hi != nullptr ? s->bound<detail::btree_bound::lower>(detail::list_value_probe{hi})
                                 : decltype(from){s->end(), s->size()};
         if (from.rank >= to.rank) return out;
         // One allocation (the ranks give the run's length).
@@ -1730,7 +1754,9 @@ KVMODEL_DECL void list::set(std::size_t pos, value v) {
     if (im.srt) {
         auto it = im.sorted_at(pos);
         // In place between its neighbours, or the list stops being sorted.
-        if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
+        auto after = it;
+        ++after;
+        if (im.fits_before(after, v) && im.fits_before(it, v)) {
             const std::size_t removed = packed_size(*it);
             im.srt->replace(it, std::move(v));
             im.body = im.body - removed + added;
@@ -2045,14 +2071,10 @@ KVMODEL_DECL const value* map::get(const value& k) const {
     return pos.it == m_impl->keys.end() ? nullptr : &pos.it->node()->val;
 }
 KVMODEL_DECL std::size_t map::count_less_key(const value& k) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->keys;
-    return detail::map_key_probe(k, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
+    return m_impl ? m_impl->key_rank(k, false) : 0;
 }
 KVMODEL_DECL std::size_t map::count_less_equal_key(const value& k) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->keys;
-    return detail::map_key_probe(k, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
+    return m_impl ? m_impl->key_rank(k, true) : 0;
 }
 KVMODEL_DECL std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
@@ -2063,14 +2085,10 @@ KVMODEL_DECL std::size_t map::index_at_rank(std::size_t r) const {
     return m_impl->index_of(m_impl->vals.nth(r)->node());
 }
 KVMODEL_DECL std::size_t map::count_less_value(const value& v) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->vals;
-    return detail::map_value_probe(v, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
+    return m_impl ? m_impl->value_rank(v, false) : 0;
 }
 KVMODEL_DECL std::size_t map::count_less_equal_value(const value& v) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->vals;
-    return detail::map_value_probe(v, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
+    return m_impl ? m_impl->value_rank(v, true) : 0;
 }
 KVMODEL_DECL std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
@@ -2086,7 +2104,7 @@ KVMODEL_DECL std::pair<std::size_t, bool> map::put(value k, value v) {
     // Look up by the exact key, not as a probe: storing is exact, so a
     // WILDCARD in k must not match (and overwrite) some other key.
     auto n = std::make_unique<detail::map_node>(std::move(k), std::move(v));
-    auto pos = im.keys.lower_bound_pos(detail::map_key_ref(n.get()));
+    auto pos = im.keys.bound<detail::btree_bound::lower>(detail::map_key_ref(n.get()));
     if (pos.it != im.keys.end() && detail::map_compare(pos.it->node()->key, n->key, false) == 0) {
         im.set_val(pos.it->node(), std::move(n->val));
         return {pos.rank, false};
@@ -2233,8 +2251,8 @@ KVMODEL_DECL map_access::slot map_access::locate(const map& m, const value& k) {
     auto it = map_key_probe(k, [&](const auto& p) {
         // A key past the last one (a time-ordered map's every put) goes
         // to the end: one comparison with the last leaf, no descent.
-        if (t.size() != 0 && map_key_ref_less{}(*std::prev(t.end()), p)) return t.end();
-        return t.lower_bound(p);
+        if (t.size() != 0 && map_key_ref_less{}(*t.last(), p)) return t.end();
+        return t.bound<btree_bound::lower, false>(p).it;
     });
     bool found = it != t.end() && map_compare(it->node()->key, k, false) == 0;
     return {it, found, m.m_impl.get()};
@@ -2271,10 +2289,10 @@ KVMODEL_DECL bool map_access::check(const map& m) {
         // for it ends there too.
         auto v = im.val_it(r.node());
         if (v == im.vals.end() || v->node() != r.node()) return false;
-        if (im.vals.lower_bound(map_val_ref(r.node())) != v) return false;
+        if (im.vals.bound<btree_bound::lower, false>(map_val_ref(r.node())).it != v) return false;
         auto at = im.key_it(r.node());
         if (at == im.keys.end() || at->node() != r.node()) return false;
-        if (im.keys.lower_bound(map_key_ref(r.node())) != at) return false;
+        if (im.keys.bound<btree_bound::lower, false>(map_key_ref(r.node())).it != at) return false;
         map_ref w = map_val_ref(r.node());
         if (w.lead != v->lead || w.cls() != v->cls()) return false;
     }

@@ -532,6 +532,10 @@ inline constexpr btree_type btree_type_for = [] {
 
 // ---------------------------------------------------------------- the tree
 
+/// Which bound counted_btree::bound finds: the first element not below the
+/// key (lower) or above it (upper).
+enum class btree_bound : bool { lower, upper };
+
 template <class T,
           class Less,
           std::size_t LeafCap = 32,
@@ -666,6 +670,9 @@ public:
 
     void clear() noexcept { m_core.clear(type); }
 
+    /// The last element (the tree is not empty): std::prev(end()). O(1).
+    const_iterator last() const noexcept { return {m_core.last, m_core.last->n - 1}; }
+
     /// The element at position i (i == size() gives end()). O(log n).
     const_iterator nth(std::size_t i) const {
         if (i >= m_core.size)
@@ -697,23 +704,100 @@ public:
         return r;
     }
 
+    /// The first element not below key (B lower) or above it (B upper), and
+    /// (Ranked) its rank. O(log n). The one descent: callers name it rather
+    /// than lower_bound_pos and the like, whose every instantiation is one
+    /// more function in a header-only file at -O0.
+    template <btree_bound B, bool Ranked = true, class K>
+    position bound(const K& key) const {
+        // The search goes past a separator or value v below key, or (upper)
+        // not above it (the separators bound the values, so one test serves
+        // both). The child's binary search, the leaf's and the test are
+        // written here, not called: one function per direction and key type
+        // at -O0 instead of four (the -O2 code is the same: they were
+        // always inlined).
+        constexpr bool OrEqual = B == btree_bound::upper;
+        if (m_core.root == nullptr)
+            return {end(), 0};
+        std::size_t r = 0;
+        const node* x = m_core.root;
+        while (!x->leaf) {
+            const auto* in = static_cast<const inner*>(x);
+            // Past every separator of s[1..n) the search goes past (they are
+            // sorted, so a binary search).
+            const T* s = seps(in);
+            std::size_t lo = 1;
+            std::size_t hi = in->n;
+            while (lo < hi) {
+                std::size_t mid = (lo + hi) / 2;
+                bool past;
+                if constexpr (OrEqual)
+                    past = !m_less(key, s[mid]);
+                else
+                    past = m_less(s[mid], key);
+                if (past)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            std::size_t k = lo - 1;
+            if constexpr (Ranked) {
+                const std::size_t* c = counts(in);
+                for (std::size_t j = 0; j < k; ++j)
+                    r += c[j];
+            }
+            x = children(in)[k];
+        }
+        const auto* l = static_cast<const leaf_node*>(x);
+        // The leading values the search goes past (a prefix): a binary
+        // search whose step is a select, not a branch (a random probe
+        // mispredicts half its branches).
+        std::size_t lo = 0;
+        if (l->n != 0) {
+            const T* d = data(l);
+            const T* base = d;
+            std::size_t n = l->n;
+            bool past;
+            while (n > 1) {
+                std::size_t half = n / 2;
+                if constexpr (OrEqual)
+                    past = !m_less(key, base[half]);
+                else
+                    past = m_less(base[half], key);
+                base = past ? base + half : base;
+                n -= half;
+            }
+            if constexpr (OrEqual)
+                past = !m_less(key, *base);
+            else
+                past = m_less(*base, key);
+            lo = static_cast<std::size_t>(base - d) + (past ? 1 : 0);
+        }
+        r += lo;
+        // Past the leaf's last value: the answer is the next leaf's first
+        // (the separators guarantee it qualifies), or end().
+        if (lo == l->n && l->next != nullptr)
+            return {{l->next, 0}, r};
+        return {{l, lo}, r};
+    }
+
     /// The first element not below key, and its rank. O(log n).
     template <class K>
     position lower_bound_pos(const K& key) const {
-        return descend<false, true>(key);
+        return bound<btree_bound::lower>(key);
     }
     /// The first element above key, and its rank. O(log n).
     template <class K>
     position upper_bound_pos(const K& key) const {
-        return descend<true, true>(key);
+        return bound<btree_bound::upper>(key);
     }
     template <class K>
     const_iterator lower_bound(const K& key) const {
-        return descend<false, false>(key).it;
+        return bound<btree_bound::lower, false>(key).it;
     }
     template <class K>
     const_iterator upper_bound(const K& key) const {
-        return descend<true, false>(key).it;
+        return bound<btree_bound::upper, false>(key).it;
     }
 
     /// With leaf reports (Slot::tracks_leaf): the element that is_it accepts
@@ -820,10 +904,14 @@ public:
     }
     /// Whether v may stand at pos (between the elements around it) in order.
     bool fits_at(const_iterator pos, const T& v) const {
-        if (pos != begin() && !m_less(*std::prev(pos), v))
+        // (Steps on copies, not std::prev/next: their chains were more
+        // functions per tree in a header-only file.)
+        const_iterator around = pos;
+        if (pos != begin() && !m_less(*--around, v))
             return false;
-        const_iterator next = std::next(pos);
-        return next == end() || m_less(v, *next);
+        around = pos;
+        ++around;
+        return around == end() || m_less(v, *around);
     }
 
     /// Erases the element at pos. O(log n); the first element O(LeafCap) amortised.
@@ -982,79 +1070,6 @@ private:
         }
     }
 
-    // The first element the search does not go past, and (Ranked) its rank:
-    // it goes past a separator or value v below key, or (OrEqual) not above
-    // it (the separators bound the values, so one test serves both). One
-    // function per direction and key type: the child's binary search, the
-    // leaf's and the test are written in it, not called, so a header-only
-    // file at -O0 emits one function per descent instead of four (the -O2
-    // code is the same: those were always inlined).
-    template <bool OrEqual, bool Ranked, class K>
-    position descend(const K& key) const {
-        if (m_core.root == nullptr)
-            return {end(), 0};
-        std::size_t r = 0;
-        const node* x = m_core.root;
-        while (!x->leaf) {
-            const auto* in = static_cast<const inner*>(x);
-            // Past every separator of s[1..n) the search goes past (they are
-            // sorted, so a binary search).
-            const T* s = seps(in);
-            std::size_t lo = 1;
-            std::size_t hi = in->n;
-            while (lo < hi) {
-                std::size_t mid = (lo + hi) / 2;
-                bool past;
-                if constexpr (OrEqual)
-                    past = !m_less(key, s[mid]);
-                else
-                    past = m_less(s[mid], key);
-                if (past)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            std::size_t k = lo - 1;
-            if constexpr (Ranked) {
-                const std::size_t* c = counts(in);
-                for (std::size_t j = 0; j < k; ++j)
-                    r += c[j];
-            }
-            x = children(in)[k];
-        }
-        const auto* l = static_cast<const leaf_node*>(x);
-        // The leading values the search goes past (a prefix): a binary
-        // search whose step is a select, not a branch (a random probe
-        // mispredicts half its branches).
-        std::size_t lo = 0;
-        if (l->n != 0) {
-            const T* d = data(l);
-            const T* base = d;
-            std::size_t n = l->n;
-            bool past;
-            while (n > 1) {
-                std::size_t half = n / 2;
-                if constexpr (OrEqual)
-                    past = !m_less(key, base[half]);
-                else
-                    past = m_less(base[half], key);
-                base = past ? base + half : base;
-                n -= half;
-            }
-            if constexpr (OrEqual)
-                past = !m_less(key, *base);
-            else
-                past = m_less(*base, key);
-            lo = static_cast<std::size_t>(base - d) + (past ? 1 : 0);
-        }
-        r += lo;
-        // Past the leaf's last value: the answer is the next leaf's first
-        // (the separators guarantee it qualifies), or end().
-        if (lo == l->n && l->next != nullptr)
-            return {{l->next, 0}, r};
-        return {{l, lo}, r};
-    }
-
     // insert's leaf search: the number of values of d[0, n) not above v
     // (descend's leaf search, OrEqual, for a T).
     std::size_t leaf_upper(const T* d, std::size_t n, const T& v) const {
@@ -1078,7 +1093,7 @@ private:
         const auto* in = static_cast<const inner*>(x);
         for (std::size_t k = 0; k < in->n; ++k) {
             if (k > 0) {
-                const_iterator it = lower_bound(seps(in)[k]);
+                const_iterator it = bound<btree_bound::lower, false>(seps(in)[k]).it;
                 if (it == end() || !type.same(&*it, &seps(in)[k]))
                     return false;
             }
