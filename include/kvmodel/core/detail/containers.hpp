@@ -921,7 +921,9 @@ KVMODEL_DECL void list_impl::build_positional() {
     if (idx) return;
     if (srt) {
         // Copies, so that the sorted layout stands until the new one does.
-        std::vector<value> items(srt->begin(), srt->end());
+        std::vector<value> items;
+        items.reserve(srt->size());
+        for (const value& v : *srt) items.push_back(v);
         idx = list_positional::make(items);
         srt.reset();
     } else {
