@@ -456,11 +456,15 @@ struct btree_elem_ops {
             for (; made < n; ++made)
                 ::new (static_cast<void*>(raw + made)) T();
         } catch (...) {
-            std::destroy_n(typed(p), made);
+            destroy(p, made);
             throw;
         }
     }
-    static void destroy(void* p, std::size_t n) noexcept { std::destroy_n(typed(p), n); }
+    static void destroy(void* p, std::size_t n) noexcept {
+        T* a = typed(p); // (a loop, not std::destroy_n: three functions fewer at -O0)
+        for (std::size_t i = 0; i < n; ++i)
+            a[i].~T();
+    }
     static void copy_construct(void* to, const void* from) { ::new (to) T(*typed(from)); }
     static void move_construct(void* to, void* from) { ::new (to) T(std::move(*typed(from))); }
     static void move_up(void* to, void* from, std::size_t n) {
