@@ -910,7 +910,8 @@ KVMODEL_DECL bool list_impl::fits_before(sorted_iterator it, const value& v) con
 KVMODEL_DECL void list_impl::build() {
     if (indexed()) return;
     bool sorted = true; // std::is_sorted, written out (fewer functions)
-    for (std::size_t i = 1; sorted && i < flat.size(); ++i) sorted = !exact_less(flat[i], flat[i - 1]);
+    for (std::size_t i = 1; sorted && i < flat.size(); ++i)
+        sorted = !exact_less(flat[i], flat[i - 1]);
     if (sorted) {
         srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
     } else {
@@ -1844,7 +1845,8 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
         // (Loops over indexes, not reverse iterators or resize: fewer
         // functions in a header-only file.)
         if (im.srt) {
-            for (std::size_t k = positions.size(); k-- > 0;) im.srt->erase(im.sorted_at(positions[k]));
+            for (std::size_t k = positions.size(); k-- > 0;)
+                im.srt->erase(im.sorted_at(positions[k]));
             return;
         }
         if (!im.idx) {
@@ -1863,7 +1865,8 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
             return;
         }
         // Back to front, so the positions still to erase do not move.
-        for (std::size_t k = positions.size(); k-- > 0;) im.idx->erase(im.idx->at(positions[k]));
+        for (std::size_t k = positions.size(); k-- > 0;)
+            im.idx->erase(im.idx->at(positions[k]));
     }, b);
 }
 KVMODEL_DECL void list::clear() noexcept { m_impl.reset(); }
@@ -1885,7 +1888,8 @@ KVMODEL_DECL void list::sort(bool drop_duplicates) {
         // written out: the algorithm over a lambda was ~15 functions more.
         std::size_t kept = 0;
         for (std::size_t i = 0; i < sorted.size(); ++i) {
-            if (kept != 0 && detail::list_compare(sorted[kept - 1], sorted[i], false) == 0) continue;
+            if (kept != 0 && detail::list_compare(sorted[kept - 1], sorted[i], false) == 0)
+                continue;
             if (kept != i) sorted[kept] = std::move(sorted[i]);
             ++kept;
         }

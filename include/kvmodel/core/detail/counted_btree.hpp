@@ -1075,7 +1075,7 @@ private:
     }
 
     // insert's leaf search: the number of values of d[0, n) not above v
-    // (descend's leaf search, OrEqual, for a T).
+    // (bound's leaf search, upper, for a T).
     std::size_t leaf_upper(const T* d, std::size_t n, const T& v) const {
         if (n == 0)
             return 0;
@@ -1293,10 +1293,10 @@ KVMODEL_DECL btree_inner* btree_core::make_inner(const btree_type& t) {
     // functions in a header-only file; -O2 makes both a memset.)
     auto* kids = reinterpret_cast<btree_node**>(bytes + sizeof(btree_inner));
     auto* cnt = reinterpret_cast<std::size_t*>(bytes + t.cnt_at);
-    for (std::size_t k = 0; k < t.inner_cap; ++k) {
+    for (std::size_t k = 0; k < t.inner_cap; ++k)
         kids[k] = nullptr;
+    for (std::size_t k = 0; k < t.inner_cap; ++k)
         cnt[k] = 0;
-    }
     return ::new (mem) btree_inner();
 }
 
