@@ -509,13 +509,13 @@ struct list_positional {
     /// and trims of a long list touch them most), elsewhere one descent.
     pos_iterator at(std::size_t p) const {
         if (p == 0) return pos.begin();
-        if (p + 1 == pos.size()) return std::prev(pos.end());
+        if (p + 1 == pos.size()) return pos.last();
         return pos.nth(p);
     }
     list_node* node_at(std::size_t p) const { return *at(p); }
     val_iterator rank_at(std::size_t r) const {
         if (r == 0) return vals.begin();
-        if (r + 1 == vals.size()) return std::prev(vals.end());
+        if (r + 1 == vals.size()) return vals.last();
         return vals.nth(r);
     }
 
@@ -615,7 +615,7 @@ KVMODEL_DECL std::unique_ptr<list_positional> list_positional::make(std::vector<
 
 KVMODEL_DECL list_positional::val_tree::position list_positional::bound(const value& v, bool or_equal) const {
     auto search = [&](const auto& p) {
-        return or_equal ? vals.upper_bound_pos(p) : vals.lower_bound_pos(p);
+        return or_equal ? vals.bound<btree_bound::upper>(p) : vals.bound<btree_bound::lower>(p);
     };
     if (const auto* i = std::get_if<std::int64_t>(&v.variant())) return search(int_probe{*i});
     return search(v);
@@ -629,7 +629,7 @@ KVMODEL_DECL void list_positional::insert(std::size_t p, value v) {
 }
 
 KVMODEL_DECL std::size_t list_positional::insert_sorted(value v) {
-    auto [hint, p] = vals.upper_bound_pos(list_exact_probe{&v});
+    auto [hint, p] = vals.bound<btree_bound::upper>(list_exact_probe{&v});
     label_t l = label_for(p); // relabelling moves nothing: hint and p stay right
     auto n = std::make_unique<list_node>(std::move(v), l);
     link(n.get(), p == pos.size() ? pos.end() : at(p), &hint);
@@ -653,7 +653,7 @@ KVMODEL_DECL value list_positional::replace(list_node* n, value v) {
     vals.insert(r);
     vals.erase(val_it(n));
     std::swap(n->v, with.v);
-    auto it = vals.iterator_in(with.val_leaf, [&](const list_ref& x) { return x.node() == &with; });
+    auto it = val_it(&with); // (val_it's search: one instantiation fewer)
     vals.update(it, val_ref(n)); // and the separators naming the stand-in
     n->val_leaf = with.val_leaf;
     return std::move(with.v);
@@ -688,7 +688,8 @@ KVMODEL_DECL bool list_positional::check() const {
         auto v = val_it(n);
         if (v == vals.end() || v->node() != n) return false;
         list_ref r = val_ref(n);
-        if (r.lead != v->lead || r.cls() != v->cls() || vals.lower_bound(r) != v) return false;
+        if (r.lead != v->lead || r.cls() != v->cls()) return false;
+        if (vals.bound<btree_bound::lower, false>(r).it != v) return false;
     }
     return true;
 }
@@ -709,8 +710,8 @@ KVMODEL_DECL void list_positional::make_room(label_t anchor) {
     for (int k = 1; k <= 64; ++k) {
         label_t lo = k == 64 ? lowest : (anchor >> k) << k;
         label_t hi = k == 64 ? highest : lo + ((label_t{1} << k) - 1);
-        auto first = pos.lower_bound_pos(list_label_probe{lo});
-        auto last = pos.upper_bound_pos(list_label_probe{hi});
+        auto first = pos.bound<btree_bound::lower>(list_label_probe{lo});
+        auto last = pos.bound<btree_bound::upper>(list_label_probe{hi});
         std::size_t count = last.rank - first.rank;
         // Room for every node in the block plus the one being inserted,
         // at least 2 apart so a midpoint always exists afterwards.
@@ -800,11 +801,19 @@ struct list_impl {
     std::size_t body = 0;
 
     list_impl() = default;
+    /// A copy of *o, or (o null) an empty list: list::mut_slow and sort
+    /// make theirs with one make_shared<list_impl>(const list_impl*&) (each
+    /// distinct make_shared signature is ~10 more functions in a header-only
+    /// file).
+    explicit list_impl(const list_impl* o)
+        : flat(o != nullptr ? o->flat : std::vector<value>())
+        , body(o != nullptr ? o->body : 0) {
+        if (o == nullptr) return;
+        if (o->idx) idx = std::make_unique<list_positional>(*o->idx);
+        if (o->srt) srt = std::make_unique<sorted_container>(*o->srt);
+    }
     list_impl(const list_impl& o)
-        : flat(o.flat)
-        , idx(o.idx ? std::make_unique<list_positional>(*o.idx) : nullptr)
-        , srt(o.srt ? std::make_unique<sorted_container>(*o.srt) : nullptr)
-        , body(o.body) {}
+        : list_impl(&o) {}
     list_impl& operator=(const list_impl&) = delete;
     list_impl(list_impl&&) = delete;
     list_impl& operator=(list_impl&&) = delete;
@@ -841,7 +850,7 @@ struct list_impl {
     /// The sorted layout's element at pos (= rank), the ends in O(1).
     sorted_iterator sorted_at(std::size_t pos) const {
         if (pos == 0) return srt->begin();
-        if (pos + 1 == srt->size()) return std::prev(srt->end());
+        if (pos + 1 == srt->size()) return srt->last();
         return srt->nth(pos);
     }
     const value& get(std::size_t pos) const;
@@ -893,12 +902,17 @@ KVMODEL_DECL const value& list_impl::get(std::size_t pos) const {
 
 KVMODEL_DECL bool list_impl::fits_before(sorted_iterator it, const value& v) const {
     if (it != srt->end() && exact_less(*it, v)) return false;
-    return it == srt->begin() || !exact_less(v, *std::prev(it));
+    if (it == srt->begin()) return true;
+    sorted_iterator before = it;
+    return !exact_less(v, *--before);
 }
 
 KVMODEL_DECL void list_impl::build() {
     if (indexed()) return;
-    if (std::is_sorted(flat.begin(), flat.end(), exact_less)) {
+    bool sorted = true; // std::is_sorted, written out (fewer functions)
+    for (std::size_t i = 1; sorted && i < flat.size(); ++i)
+        sorted = !exact_less(flat[i], flat[i - 1]);
+    if (sorted) {
         srt = std::make_unique<sorted_container>(std::move(flat)); // O(n); gives back on failure
     } else {
         idx = list_positional::make(flat);
@@ -910,7 +924,9 @@ KVMODEL_DECL void list_impl::build_positional() {
     if (idx) return;
     if (srt) {
         // Copies, so that the sorted layout stands until the new one does.
-        std::vector<value> items(srt->begin(), srt->end());
+        std::vector<value> items;
+        items.reserve(srt->size());
+        for (const value& v : *srt) items.push_back(v);
         idx = list_positional::make(items);
         srt.reset();
     } else {
@@ -945,10 +961,19 @@ KVMODEL_DECL void list_impl::insert(std::size_t pos, value v) {
 
 KVMODEL_DECL std::size_t list_impl::insert_sorted(value v) {
     if (!indexed()) {
-        auto at = std::upper_bound(flat.begin(), flat.end(), v, exact_less);
-        auto pos = static_cast<std::size_t>(at - flat.begin());
+        // std::upper_bound's search, written out (fewer functions).
+        std::size_t pos = 0;
+        for (std::size_t n = flat.size(); n > 0;) {
+            std::size_t half = n / 2;
+            if (exact_less(v, flat[pos + half])) {
+                n = half;
+            } else {
+                pos += half + 1;
+                n -= half + 1;
+            }
+        }
         if (pos == flat.size() || flat.size() < flat_max) {
-            flat.insert(at, std::move(v));
+            flat.insert(flat.begin() + static_cast<std::ptrdiff_t>(pos), std::move(v));
             return pos;
         }
         build();
@@ -971,7 +996,7 @@ KVMODEL_DECL void stable_sort_values(std::vector<value>& values) {
     std::vector<value> sorted;
     sorted.reserve(values.size());
     for (std::size_t i : order) sorted.push_back(std::move(values[i]));
-    values.swap(sorted);
+    values = std::move(sorted);
 }
 
 KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const value*>& v,
@@ -985,6 +1010,10 @@ KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const
                            : cdt_compare(*v[a], *v[b], false)) < 0;
     };
     std::vector<std::size_t> tmp(n);
+    // Each pass merges runs from one buffer into the other; the buffers
+    // trade places by pointer (vector::swap was three functions more).
+    std::size_t* from = pos.data();
+    std::size_t* to = tmp.data();
     for (std::size_t w = 1; w < n; w *= 2) {
         for (std::size_t lo = 0; lo < n; lo += 2 * w) {
             const std::size_t mid = std::min(lo + w, n);
@@ -992,17 +1021,20 @@ KVMODEL_DECL std::vector<std::size_t> stable_value_order(const std::vector<const
             std::size_t i = lo;
             std::size_t j = mid;
             std::size_t t = lo;
-            if (mid < hi && less(pos[mid], pos[mid - 1])) {
+            if (mid < hi && less(from[mid], from[mid - 1])) {
                 while (i < mid && j < hi)
-                    tmp[t++] = less(pos[j], pos[i]) ? pos[j++] : pos[i++];
+                    to[t++] = less(from[j], from[i]) ? from[j++] : from[i++];
             }
             while (i < mid)
-                tmp[t++] = pos[i++];
+                to[t++] = from[i++];
             while (j < hi)
-                tmp[t++] = pos[j++];
+                to[t++] = from[j++];
         }
-        pos.swap(tmp);
+        std::size_t* merged = to;
+        to = from;
+        from = merged;
     }
+    if (from != pos.data()) return tmp;
     return pos;
 }
 
@@ -1311,7 +1343,12 @@ struct map_impl {
     std::size_t body = 0;
 
     map_impl() = default;
-    map_impl(const map_impl& o);
+    /// A copy of *o, or (o null) an empty map: map::mut makes either with
+    /// one make_shared<map_impl>(const map_impl*&) (each distinct make_shared
+    /// signature is ~10 more functions in a header-only file).
+    explicit map_impl(const map_impl* o);
+    map_impl(const map_impl& o)
+        : map_impl(&o) {}
     map_impl& operator=(const map_impl&) = delete;
     ~map_impl() {
         for (const map_ref& r : keys) delete r.node();
@@ -1339,6 +1376,10 @@ struct map_impl {
     /// Key k's entry (a WILDCARD in k matches: the first match) and its
     /// index, or end(). O(log n).
     key_tree::position find(const value& k) const;
+    /// The number of keys below k, or (or_equal) not above it. O(log n).
+    std::size_t key_rank(const value& k, bool or_equal) const;
+    /// The number of values below v, or (or_equal) not above it. O(log n).
+    std::size_t value_rank(const value& v, bool or_equal) const;
     /// Unlinks the entry at it from both orders and frees it. O(log n).
     void erase(key_tree::const_iterator it);
     static std::size_t entry_bytes(const map_entry& e) noexcept {
@@ -1358,7 +1399,9 @@ private:
 };
 
 #if KVMODEL_DEFINITIONS
-KVMODEL_DECL map_impl::map_impl(const map_impl& o) : body(o.body) {
+KVMODEL_DECL map_impl::map_impl(const map_impl* from) : body(from != nullptr ? from->body : 0) {
+    if (from == nullptr) return;
+    const map_impl& o = *from;
     // New nodes in key order; the value order mapped onto them.
     node_list made(o.size(), [](void* n) noexcept { delete static_cast<map_node*>(n); });
     node_map to(o.size());
@@ -1420,8 +1463,7 @@ KVMODEL_DECL void map_impl::set_val(map_node* n, value v) {
     }
     vals.erase(val_it(n));
     n->take_entry(with);
-    auto it = vals.iterator_in(with.val_leaf,
-                               [&](const map_ref& x) { return x.node() == &with; });
+    auto it = val_it(&with); // (val_it's search: one instantiation fewer)
     vals.update(it, map_val_ref(n)); // and the separators naming the stand-in
     n->val_leaf = with.val_leaf;
     body = new_body;
@@ -1429,9 +1471,24 @@ KVMODEL_DECL void map_impl::set_val(map_node* n, value v) {
 
 KVMODEL_DECL map_impl::key_tree::position map_impl::find(const value& k) const {
     return map_key_probe(k, [&](const auto& p) {
-        key_tree::position pos = keys.lower_bound_pos(p);
+        key_tree::position pos = keys.bound<btree_bound::lower>(p);
         if (pos.it != keys.end() && map_key_ref_less{}(p, *pos.it)) pos.it = keys.end();
         return pos;
+    });
+}
+
+// (One probe dispatch each for both directions: per call site, map_key_probe
+// and its lambda are three functions in a header-only file.)
+KVMODEL_DECL std::size_t map_impl::key_rank(const value& k, bool or_equal) const {
+    return map_key_probe(k, [&](const auto& p) {
+        return or_equal ? keys.bound<btree_bound::upper>(p).rank
+                        : keys.bound<btree_bound::lower>(p).rank;
+    });
+}
+KVMODEL_DECL std::size_t map_impl::value_rank(const value& v, bool or_equal) const {
+    return map_value_probe(v, [&](const auto& p) {
+        return or_equal ? vals.bound<btree_bound::upper>(p).rank
+                        : vals.bound<btree_bound::lower>(p).rank;
     });
 }
 
@@ -1568,8 +1625,8 @@ KVMODEL_ALWAYS_INLINE inline detail::list_impl& list::mut() {
 #if KVMODEL_DEFINITIONS
 KVMODEL_NOINLINE KVMODEL_DECL detail::list_impl& list::mut_slow() {
     // Only reached with no impl or a shared one (mut() answers a sole owner).
-    if (!m_impl) m_impl = std::make_shared<detail::list_impl>();
-    else m_impl = std::make_shared<detail::list_impl>(*m_impl);
+    const detail::list_impl* from = m_impl.get();
+    m_impl = std::make_shared<detail::list_impl>(from);
     return *m_impl;
 }
 KVMODEL_DECL bool list::has_index() const noexcept { return m_impl && m_impl->indexed(); }
@@ -1592,13 +1649,15 @@ KVMODEL_DECL std::size_t list::index_at_rank(std::size_t r) const {
 }
 KVMODEL_DECL std::size_t list::count_less(const value& v) const {
     if (!m_impl) return 0;
-    if (const auto& s = m_impl->srt) return s->lower_bound_pos(detail::list_value_probe{&v}).rank;
+    if (const auto& s = m_impl->srt)
+        return s->bound<detail::btree_bound::lower>(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, false);
     return m_impl->idx->count_below(v, false);
 }
 KVMODEL_DECL std::size_t list::count_less_equal(const value& v) const {
     if (!m_impl) return 0;
-    if (const auto& s = m_impl->srt) return s->upper_bound_pos(detail::list_value_probe{&v}).rank;
+    if (const auto& s = m_impl->srt)
+        return s->bound<detail::btree_bound::upper>(detail::list_value_probe{&v}).rank;
     if (!m_impl->idx) return m_impl->flat_count(v, true);
     return m_impl->idx->count_below(v, true);
 }
@@ -1613,8 +1672,7 @@ KVMODEL_DECL std::vector<std::size_t> list::indexes_by_rank(std::size_t first, s
     }
     if (!m_impl->idx) {
         std::vector<std::size_t> order = m_impl->flat_rank_order();
-        out.assign(order.begin() + static_cast<std::ptrdiff_t>(first),
-                   order.begin() + static_cast<std::ptrdiff_t>(last));
+        for (std::size_t r = first; r < last; ++r) out.push_back(order[r]);
         return out;
     }
     const auto& ix = *m_impl->idx;
@@ -1639,11 +1697,13 @@ KVMODEL_DECL std::vector<value> list::values_between(const value& lo, const valu
     // Two searches; the copy starts where the first one ended.
     if (const auto& s = m_impl->srt) {
         // Each search gives its rank too: no walk back up.
-        auto from = s->lower_bound_pos(detail::list_value_probe{&lo});
-        auto to = hi != nullptr ? s->lower_bound_pos(detail::list_value_probe{hi})
+        auto from = s->bound<detail::btree_bound::lower>(detail::list_value_probe{&lo});
+        auto to = hi != nullptr ? s->bound<detail::btree_bound::lower>(detail::list_value_probe{hi})
                                 : decltype(from){s->end(), s->size()};
         if (from.rank >= to.rank) return out;
-        // One copy of the run (its length is known: no growth, no per-value call).
+        // One copy of the run (its length is known: no growth, no per-value
+        // call). A push_back loop was 12 functions fewer at -O0 but 18-25%
+        // slower in list_bench's get_by_value_range: kept.
         out.assign(from.it, to.it);
         return out;
     }
@@ -1706,7 +1766,9 @@ KVMODEL_DECL void list::set(std::size_t pos, value v) {
     if (im.srt) {
         auto it = im.sorted_at(pos);
         // In place between its neighbours, or the list stops being sorted.
-        if (im.fits_before(std::next(it), v) && im.fits_before(it, v)) {
+        auto after = it;
+        ++after;
+        if (im.fits_before(after, v) && im.fits_before(it, v)) {
             const std::size_t removed = packed_size(*it);
             im.srt->replace(it, std::move(v));
             im.body = im.body - removed + added;
@@ -1734,8 +1796,12 @@ KVMODEL_DECL void list::erase(std::size_t pos) {
     auto& im = mut();
     const std::size_t b = packed_size(im.get(pos));
     if (im.srt) im.srt->erase(im.sorted_at(pos));
-    else if (!im.idx) im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(pos));
-    else im.idx->erase(im.idx->at(pos));
+    else if (!im.idx) { // (the range erase, which other erases use: two functions fewer)
+        auto at = im.flat.begin() + static_cast<std::ptrdiff_t>(pos);
+        im.flat.erase(at, at + 1);
+    } else {
+        im.idx->erase(im.idx->at(pos));
+    }
     im.body -= b;
 }
 KVMODEL_DECL void list::erase(std::size_t first, std::size_t last) {
@@ -1777,9 +1843,11 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
     std::size_t b = 0;
     for (std::size_t p : positions) b += packed_size(im.get(p));
     im.erase_then([&] {
+        // (Loops over indexes, not reverse iterators or resize: fewer
+        // functions in a header-only file.)
         if (im.srt) {
-            for (auto it = positions.rbegin(); it != positions.rend(); ++it)
-                im.srt->erase(im.sorted_at(*it));
+            for (std::size_t k = positions.size(); k-- > 0;)
+                im.srt->erase(im.sorted_at(positions[k]));
             return;
         }
         if (!im.idx) {
@@ -1794,12 +1862,12 @@ KVMODEL_DECL void list::erase_positions(const std::vector<std::size_t>& position
                 if (out != i) im.flat[out] = std::move(im.flat[i]);
                 ++out;
             }
-            im.flat.resize(out);
+            im.flat.erase(im.flat.begin() + static_cast<std::ptrdiff_t>(out), im.flat.end());
             return;
         }
         // Back to front, so the positions still to erase do not move.
-        for (auto it = positions.rbegin(); it != positions.rend(); ++it)
-            im.idx->erase(im.idx->at(*it));
+        for (std::size_t k = positions.size(); k-- > 0;)
+            im.idx->erase(im.idx->at(positions[k]));
     }, b);
 }
 KVMODEL_DECL void list::clear() noexcept { m_impl.reset(); }
@@ -1813,17 +1881,24 @@ KVMODEL_DECL void list::sort(bool drop_duplicates) {
         // The ranked index already holds the stable order (ties by position).
         for (const detail::list_ref& r : m_impl->idx->vals) sorted.push_back(r.node()->v);
     } else {
-        sorted = m_impl->flat;
+        for (const value& v : m_impl->flat) sorted.push_back(v);
         detail::stable_sort_values(sorted);
     }
     if (drop_duplicates) {
-        auto last = std::unique(sorted.begin(), sorted.end(), [](const value& a, const value& b) {
-            return detail::list_compare(a, b, false) == 0;
-        });
-        sorted.erase(last, sorted.end());
+        // std::unique's loop (keep each value unequal to the last one kept),
+        // written out: the algorithm over a lambda was ~15 functions more.
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            if (kept != 0 && detail::list_compare(sorted[kept - 1], sorted[i], false) == 0)
+                continue;
+            if (kept != i) sorted[kept] = std::move(sorted[i]);
+            ++kept;
+        }
+        sorted.erase(sorted.begin() + static_cast<std::ptrdiff_t>(kept), sorted.end());
     }
     bool indexed = m_impl->indexed();
-    auto fresh = std::make_shared<detail::list_impl>();
+    const detail::list_impl* empty = nullptr;
+    auto fresh = std::make_shared<detail::list_impl>(empty);
     fresh->body = drop_duplicates ? detail::list_impl::body_of(sorted) : m_impl->body;
     fresh->flat = std::move(sorted);
     if (indexed) fresh->build(); // it was worth indexing before; it still is
@@ -1991,8 +2066,10 @@ KVMODEL_DECL map::map(std::vector<std::pair<value, value>> items, map_order orde
 }
 KVMODEL_DECL std::size_t map::size() const noexcept { return m_impl ? m_impl->size() : 0; }
 KVMODEL_DECL detail::map_impl& map::mut() {
-    if (!m_impl) m_impl = std::make_shared<detail::map_impl>();
-    else if (!detail::sole_owner(m_impl)) m_impl = std::make_shared<detail::map_impl>(*m_impl);
+    if (!m_impl || !detail::sole_owner(m_impl)) {
+        const detail::map_impl* from = m_impl.get();
+        m_impl = std::make_shared<detail::map_impl>(from);
+    }
     return *m_impl;
 }
 KVMODEL_DECL const map_entry& map::entry_at(std::size_t i) const {
@@ -2013,14 +2090,10 @@ KVMODEL_DECL const value* map::get(const value& k) const {
     return pos.it == m_impl->keys.end() ? nullptr : &pos.it->node()->val;
 }
 KVMODEL_DECL std::size_t map::count_less_key(const value& k) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->keys;
-    return detail::map_key_probe(k, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
+    return m_impl ? m_impl->key_rank(k, false) : 0;
 }
 KVMODEL_DECL std::size_t map::count_less_equal_key(const value& k) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->keys;
-    return detail::map_key_probe(k, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
+    return m_impl ? m_impl->key_rank(k, true) : 0;
 }
 KVMODEL_DECL std::size_t map::rank_of(std::size_t index) const {
     KVMODEL_ASSERT(index < size());
@@ -2031,14 +2104,10 @@ KVMODEL_DECL std::size_t map::index_at_rank(std::size_t r) const {
     return m_impl->index_of(m_impl->vals.nth(r)->node());
 }
 KVMODEL_DECL std::size_t map::count_less_value(const value& v) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->vals;
-    return detail::map_value_probe(v, [&](const auto& p) { return t.lower_bound_pos(p).rank; });
+    return m_impl ? m_impl->value_rank(v, false) : 0;
 }
 KVMODEL_DECL std::size_t map::count_less_equal_value(const value& v) const {
-    if (!m_impl) return 0;
-    const auto& t = m_impl->vals;
-    return detail::map_value_probe(v, [&](const auto& p) { return t.upper_bound_pos(p).rank; });
+    return m_impl ? m_impl->value_rank(v, true) : 0;
 }
 KVMODEL_DECL std::vector<std::size_t> map::indexes_by_rank(std::size_t first, std::size_t last) const {
     std::vector<std::size_t> out;
@@ -2054,7 +2123,7 @@ KVMODEL_DECL std::pair<std::size_t, bool> map::put(value k, value v) {
     // Look up by the exact key, not as a probe: storing is exact, so a
     // WILDCARD in k must not match (and overwrite) some other key.
     auto n = std::make_unique<detail::map_node>(std::move(k), std::move(v));
-    auto pos = im.keys.lower_bound_pos(detail::map_key_ref(n.get()));
+    auto pos = im.keys.bound<detail::btree_bound::lower>(detail::map_key_ref(n.get()));
     if (pos.it != im.keys.end() && detail::map_compare(pos.it->node()->key, n->key, false) == 0) {
         im.set_val(pos.it->node(), std::move(n->val));
         return {pos.rank, false};
@@ -2201,8 +2270,8 @@ KVMODEL_DECL map_access::slot map_access::locate(const map& m, const value& k) {
     auto it = map_key_probe(k, [&](const auto& p) {
         // A key past the last one (a time-ordered map's every put) goes
         // to the end: one comparison with the last leaf, no descent.
-        if (t.size() != 0 && map_key_ref_less{}(*std::prev(t.end()), p)) return t.end();
-        return t.lower_bound(p);
+        if (t.size() != 0 && map_key_ref_less{}(*t.last(), p)) return t.end();
+        return t.bound<btree_bound::lower, false>(p).it;
     });
     bool found = it != t.end() && map_compare(it->node()->key, k, false) == 0;
     return {it, found, m.m_impl.get()};
@@ -2239,10 +2308,10 @@ KVMODEL_DECL bool map_access::check(const map& m) {
         // for it ends there too.
         auto v = im.val_it(r.node());
         if (v == im.vals.end() || v->node() != r.node()) return false;
-        if (im.vals.lower_bound(map_val_ref(r.node())) != v) return false;
+        if (im.vals.bound<btree_bound::lower, false>(map_val_ref(r.node())).it != v) return false;
         auto at = im.key_it(r.node());
         if (at == im.keys.end() || at->node() != r.node()) return false;
-        if (im.keys.lower_bound(map_key_ref(r.node())) != at) return false;
+        if (im.keys.bound<btree_bound::lower, false>(map_key_ref(r.node())).it != at) return false;
         map_ref w = map_val_ref(r.node());
         if (w.lead != v->lead || w.cls() != v->cls()) return false;
     }
