@@ -668,46 +668,36 @@ public:
         // On an UNORDERED list an item holding a WILDCARD needs the server's
         // own search, element by element (server_item_search); otherwise
         // each item's rank interval [lo, hi) among the elements answers.
-        std::optional<server_item_search> search;
+        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items))
+            return by_value_list_searched(items);
         std::vector<window> iv;
-        std::vector<window> uni; // the intervals' union (sorted, disjoint): the matched ranks
-        std::vector<std::size_t> pos;
-        std::size_t rm_count = 0;
-        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items)) {
-            search.emplace(items);
-            std::size_t i = 0;
-            for (const value& e : m_l) {
-                if (search->find(e, is_rank_type(t)) != inv)
-                    pos.push_back(i);
-                ++i;
-            }
-            rm_count = pos.size();
-        } else {
-            iv.reserve(items.size());
-            for (const value& item : items)
-                iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
-            uni = union_of(iv);
-            std::size_t matched = 0;
-            for (const window& u : uni)
-                matched += u.size();
-            rm_count = inv ? n - matched : matched;
+        iv.reserve(items.size());
+        for (const value& item : items)
+            iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
+        // The intervals' union (sorted, disjoint): the matched ranks.
+        std::vector<window> uni = union_of(iv);
+        std::size_t matched = 0;
+        for (const window& u : uni)
+            matched += u.size();
+        std::size_t rm_count = inv ? n - matched : matched;
 
-            bool need_pos = (m_remove && rm_count != 0) || (inv && t != return_type::none) ||
-                            (!m_l.is_ordered() && (is_index_type(t) || t == return_type::value));
-            if (need_pos) {
-                for (const window& u : uni) {
-                    if (m_l.is_ordered()) {
-                        for (std::size_t r = u.begin; r < u.end; ++r)
-                            pos.push_back(r);
-                    } else {
-                        std::vector<std::size_t> p = list_positions_of_ranks(m_l, u.begin, u.end);
-                        pos.insert(pos.end(), p.begin(), p.end());
-                    }
+        std::vector<std::size_t> pos;
+        bool need_pos = (m_remove && rm_count != 0) || (inv && t != return_type::none) ||
+                        (!m_l.is_ordered() && (is_index_type(t) || t == return_type::value));
+        if (need_pos) {
+            for (const window& u : uni) {
+                if (m_l.is_ordered()) {
+                    for (std::size_t r = u.begin; r < u.end; ++r)
+                        pos.push_back(r);
+                } else {
+                    // push_back, not a range insert: one vector member fewer.
+                    for (std::size_t p : list_positions_of_ranks(m_l, u.begin, u.end))
+                        pos.push_back(p);
                 }
-                std::sort(pos.begin(), pos.end());
-                if (inv)
-                    pos = list_complement(pos, n);
             }
+            std::sort(pos.begin(), pos.end());
+            if (inv)
+                pos = list_complement(pos, n);
         }
 
         value out;
@@ -731,11 +721,6 @@ public:
         case return_type::reverse_rank:
             if (m_l.is_ordered()) {
                 out = inv ? list_by_positions(m_l, t, true, pos) : per_item_runs(iv);
-            } else if (search) {
-                std::vector<value> ranks;
-                for (const window& w : search->runs(inv, n))
-                    list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
-                out = list_of(std::move(ranks));
             } else {
                 out = inv ? complement_rank_runs(uni, n) : designated_ranks(iv);
             }
@@ -748,8 +733,8 @@ public:
                 // when an item repeats).
                 std::vector<value> vals;
                 for (const window& w : iv) {
-                    std::vector<value> run = m_l.values_by_rank(w.begin, w.end);
-                    vals.insert(vals.end(), run.begin(), run.end());
+                    for (const value& x : m_l.values_by_rank(w.begin, w.end))
+                        vals.push_back(x);
                 }
                 out = list_of(std::move(vals));
             }
@@ -765,6 +750,54 @@ public:
     }
 
 private:
+    /// Value list holding a WILDCARD on an UNORDERED list: the server's
+    /// search, element by element (server_item_search).
+    result<value> by_value_list_searched(const std::vector<value>& items) {
+        std::size_t n = m_l.size();
+        return_type t = m_rt.type;
+        bool inv = m_rt.inverted;
+        server_item_search search(items);
+        std::vector<std::size_t> pos;
+        std::size_t i = 0;
+        for (const value& e : m_l) {
+            if (search.find(e, is_rank_type(t)) != inv)
+                pos.push_back(i);
+            ++i;
+        }
+        std::size_t rm_count = pos.size();
+        value out;
+        switch (t) {
+        case return_type::none:
+            break;
+        case return_type::count:
+            out = list_int(rm_count);
+            break;
+        case return_type::exists:
+            out = value(rm_count != 0);
+            break;
+        case return_type::index:
+        case return_type::reverse_index:
+        case return_type::value:
+            out = list_by_positions(m_l, t, true, pos);
+            break;
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            std::vector<value> ranks;
+            for (const window& w : search.runs(inv, n))
+                list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
+            out = list_of(std::move(ranks));
+            break;
+        }
+        default:
+            break;
+        }
+        if (m_remove && rm_count != 0) {
+            list_remove_positions(m_l, pos);
+            m_run.wrote = true;
+        }
+        return out;
+    }
+
     result<value> inverted_single() {
         return fail(op_error(
             status::op_not_applicable, m_code, "INVERTED is not supported for a single-result op"));
@@ -959,17 +992,26 @@ private:
         std::size_t n = m_l.size();
         bool rev = is_rev(m_rt.type);
         last_cover cover = last_window_cover(iv);
-        std::vector<std::vector<std::size_t>> credited(iv.size());
+        // The credited ranks grouped by item, ascending within each (a
+        // counting sort into one flat vector, not a vector per item):
+        // item i's ranks go to slots [start[i], start[i + 1]).
+        std::vector<std::size_t> start(iv.size() + 1, 0);
+        for (std::size_t j = 0; j < cover.owner.size(); ++j)
+            if (cover.owner[j] != last_cover::none)
+                start[cover.owner[j] + 1] += cover.cuts[j + 1] - cover.cuts[j];
+        for (std::size_t i = 0; i < iv.size(); ++i)
+            start[i + 1] += start[i];
+        std::vector<std::size_t> ranks(start[iv.size()]);
         for (std::size_t j = 0; j < cover.owner.size(); ++j) {
             if (cover.owner[j] == last_cover::none)
                 continue;
             for (std::size_t x = cover.cuts[j]; x < cover.cuts[j + 1]; ++x)
-                credited[cover.owner[j]].push_back(x);
+                ranks[start[cover.owner[j]]++] = x;
         }
         std::vector<value> out;
-        for (const auto& c : credited)
-            for (std::size_t r : c)
-                out.push_back(list_int(rev ? n - 1 - r : r));
+        out.reserve(ranks.size());
+        for (std::size_t r : ranks)
+            out.push_back(list_int(rev ? n - 1 - r : r));
         return list_of(std::move(out));
     }
 
@@ -1213,41 +1255,46 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
     given.reserve(vals.size());
     for (const value& v : vals)
         given.push_back(&v);
+    // Plain pointer vectors and indexes (no erase, no vector of pairs of
+    // optionals): each distinct vector member called is code every TU emits.
     std::vector<const value*> sorted;
     sorted.reserve(vals.size());
     for (std::size_t i : stable_value_order(given, true))
-        sorted.push_back(given[i]);
+        sorted.push_back(&vals[i]);
+    std::size_t kept = sorted.size();
     bool unique = list_flag(o, list_write_flags::add_unique);
     if (unique) {
         // std::unique's walk: each item against the last one kept; the first
         // slot past the kept ones still holds its sorted item, named below.
-        std::size_t kept = 0;
+        kept = 0;
         for (std::size_t i = 0; i < sorted.size(); ++i) {
             if (kept > 0 && kvmodel::detail::list_compare(*sorted[kept - 1], *sorted[i], false) == 0)
                 continue;
             sorted[kept++] = sorted[i];
         }
-        auto last = sorted.begin() + static_cast<std::ptrdiff_t>(kept);
-        if (last != sorted.end()) {
+        if (kept != sorted.size()) {
             if (!list_no_fail(o))
                 return fail(op_error(status::op_not_applicable,
                                      o.code,
-                                     "value " + to_string(**last) +
+                                     "value " + to_string(*sorted[kept]) +
                                          " appears twice in the items (ADD_UNIQUE)"));
             if (!list_partial(o))
                 return list_int(n);
-            sorted.erase(last, sorted.end());
         }
     }
     list_prepare_ranks(l);
     // Each item's place is found in the list as it was; items sharing a place
     // go there in their sorted order (the server merges them so). As in
     // list_add_ordered, only an item that may equal a different value has
-    // its place replayed; the others go after their equals.
-    std::vector<std::pair<const value*, std::optional<std::size_t>>> add;
-    add.reserve(sorted.size());
-    for (const value* v : sorted) {
-        std::optional<std::size_t> at;
+    // its place replayed; the others go after their equals (`after_equals`).
+    // The items to add are compacted in place: sorted[0, adds).
+    constexpr std::size_t after_equals = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> at;
+    at.reserve(kept);
+    std::size_t adds = 0;
+    for (std::size_t i = 0; i < kept; ++i) {
+        const value* v = sorted[i];
+        std::size_t place = after_equals;
         if (unique || list_may_tie_distinctly(*v)) {
             std::size_t less = l.count_less(*v);
             std::size_t less_equal = l.count_less_equal(*v);
@@ -1257,17 +1304,18 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
                 return list_exists(o, list_int(n), *v);
             }
             if (less != less_equal)
-                at = list_ordered_insert_position(n, less, less_equal);
+                place = list_ordered_insert_position(n, less, less_equal);
         }
-        add.emplace_back(v, at);
+        sorted[adds++] = v;
+        at.push_back(place);
     }
     // Places are non-decreasing in sorted order, so the k-th item lands k
     // places further on than in the list as it was (after its equals too).
-    for (std::size_t k = 0; k < add.size(); ++k) {
-        if (add[k].second)
-            l.insert(*add[k].second + k, *add[k].first);
+    for (std::size_t k = 0; k < adds; ++k) {
+        if (at[k] != after_equals)
+            l.insert(at[k] + k, *sorted[k]);
         else
-            l.insert_sorted(*add[k].first);
+            l.insert_sorted(*sorted[k]);
     }
     run.wrote = true;
     return list_int(l.size());
