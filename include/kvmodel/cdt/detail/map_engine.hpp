@@ -304,17 +304,14 @@ struct map_pick {
     std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
-/// An integer key and what it keys: a position in a vector, or an entry's
-/// address (map_rank_run_by_int_key). One element type and one comparator
-/// for both integer-key sorts: one std::sort instantiation.
-using map_int_keyed = std::pair<std::int64_t, std::uintptr_t>;
-
-/// Keys are unique: the key alone orders the pairs.
-struct map_int_key_less {
-    bool operator()(const map_int_keyed& a, const map_int_keyed& b) const noexcept {
-        return a.first < b.first;
-    }
-};
+/// An integer key as a pick's sort index: its two's complement with the sign
+/// bit flipped orders as the integer does. Integer keys sort as picks by this
+/// index (map_pick_order{true}): the one std::sort of picks, no pointer
+/// chasing or type dispatch per comparison.
+inline std::size_t map_int_key_index(std::int64_t k) noexcept {
+    static_assert(sizeof(std::size_t) == sizeof(std::int64_t), "a key must fit an index");
+    return static_cast<std::size_t>(k) ^ (std::size_t{1} << 63);
+}
 
 /// Orders picks by index when their indexes are known, else by key: the
 /// same order (an index is a place in key order). One comparator type for
@@ -334,20 +331,13 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
     while (ints < picks.size() && picks[ints].entry->key.is_int())
         ++ints;
     if (ints == picks.size()) {
-        // Sorted as (key, position) pairs: no pointer chasing per comparison.
-        std::vector<map_int_keyed> keyed;
-        keyed.reserve(picks.size());
-        for (std::size_t i = 0; i < picks.size(); ++i)
-            // A prvalue position, as map_rank_run_by_int_key passes: one
-            // emplace_back instantiation for both.
-            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()),
-                               static_cast<std::uintptr_t>(i));
-        std::sort(keyed.begin(), keyed.end(), map_int_key_less{});
-        std::vector<map_pick> sorted;
-        sorted.reserve(picks.size());
-        for (const auto& kp : keyed)
-            sorted.push_back(map_pick(picks[kp.second])); // rvalue: the push_back every pick uses
-        picks = std::move(sorted);
+        // Sorted by the keys as indexes (their indexes are not known: 0),
+        // then the indexes put back.
+        for (map_pick& p : picks)
+            p.index = map_int_key_index(*std::get_if<std::int64_t>(&p.entry->key.variant()));
+        std::sort(picks.begin(), picks.end(), map_pick_order{true});
+        for (map_pick& p : picks)
+            p.index = 0;
         return;
     }
     std::sort(picks.begin(), picks.end(), map_pick_order{false});
@@ -487,33 +477,22 @@ struct map_index_outside_walker {
     }
 };
 
-/// Steps through integer-keyed entry addresses (map_rank_run_by_int_key) as
-/// their entries.
-struct map_keyed_walker {
-    const map_int_keyed* p;
-    const map_entry& operator*() const { return *reinterpret_cast<const map_entry*>(p->second); }
-    map_keyed_walker& operator++() {
-        ++p;
-        return *this;
-    }
-};
-
 /// The entries of ranks [a, b), a < b, in key order when every key is an
-/// integer (the usual), else empty. One search, a walk, and a sort by the
-/// bare integers (keys are unique, so the key alone orders them): no picks
-/// gathered and re-gathered. O(log n + k log k).
-inline std::vector<map_int_keyed>
-map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
-    std::vector<map_int_keyed> out;
+/// integer (the usual), else empty: picks whose `index` is the key's sort
+/// index (map_int_key_index), not the entry's index. One search, a walk, and
+/// a sort by the bare integers (keys are unique, so the key alone orders
+/// them): no picks gathered and re-gathered. O(log n + k log k).
+inline std::vector<map_pick> map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
+    std::vector<map_pick> out;
     out.reserve(b - a);
     auto it = map_access::rank_at(m, a);
     for (std::size_t r = a; r < b; ++r, ++it) {
         const auto* k = std::get_if<std::int64_t>(&it->key.variant());
         if (k == nullptr)
             return {};
-        out.emplace_back(*k, reinterpret_cast<std::uintptr_t>(&*it));
+        out.push_back({map_int_key_index(*k), &*it, r});
     }
-    std::sort(out.begin(), out.end(), map_int_key_less{});
+    std::sort(out.begin(), out.end(), map_pick_order{true});
     return out;
 }
 
@@ -1102,10 +1081,9 @@ private:
             // A small share of the map (map_rank_window_by_key's rank-run
             // case) with integer keys: sorted by the keys alone.
             if (!m_inv && 2 * c < n) {
-                std::vector<map_int_keyed> keyed = map_rank_run_by_int_key(m_map, r, r + c);
+                std::vector<map_pick> keyed = map_rank_run_by_int_key(m_map, r, r + c);
                 if (!keyed.empty())
-                    return map_elements_of(
-                        m_rt, true, map_keyed_walker{keyed.data()}, keyed.size());
+                    return map_elements_of(m_rt, true, map_pick_walker{keyed.data()}, keyed.size());
             }
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         }
