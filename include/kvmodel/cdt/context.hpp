@@ -477,7 +477,9 @@ private:
         result<const value*> cur = dig(top);
         if (!cur)
             return fail(cur.error());
-        std::optional<value> target = **cur;
+        // From a value rvalue: the optional constructor the engines use
+        // already (not one more from const value&).
+        std::optional<value> target = value(**cur);
         return apply_target(target);
     }
 

@@ -98,9 +98,8 @@ struct list_run {
 // ------------------------------------------------------------------ helpers
 
 /// The wire return type as the server splits it (low 16 bits the type, bit 16
-/// INVERTED, other bits ignored); nullopt for a type lists do not have.
-inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexcept {
-    decoded_return d;
+/// INVERTED, other bits ignored), into d; false for a type lists do not have.
+inline bool decode_list_return(std::int32_t wire, decoded_return& d) noexcept {
     d.inverted = (wire & return_inverted) != 0;
     switch (wire & 0xffff) {
     case 0:
@@ -112,10 +111,17 @@ inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexc
     case 7:
     case 13:
         d.type = static_cast<return_type>(wire & 0xffff);
-        return d;
+        return true;
     default:
-        return std::nullopt;
+        return false;
     }
+}
+
+/// Reverses values in place: a loop of swaps, not the std::reverse family
+/// (its iterator and swap functions in every header-only TU).
+inline void list_reverse(std::vector<value>& v) {
+    for (std::size_t i = 0, j = v.size(); i + 1 < j; ++i, --j)
+        std::swap(v[i], v[j - 1]);
 }
 
 // The server's index arithmetic, exactly (particle_list.c reads counts as
@@ -939,7 +945,7 @@ private:
                 } else if (multi && b <= n - b - c) {
                     // The server's heap yields the window top-down when it
                     // sits nearer the low end, bottom-up otherwise.
-                    std::reverse(vals.begin(), vals.end());
+                    list_reverse(vals);
                 }
                 if (!multi) {
                     out = vals.front();
@@ -1116,10 +1122,10 @@ inline result<value> list_insert_values(list& l,
                                  std::to_string(n) + ", INSERT_BOUNDED)"));
     }
 
-    // ADD_UNIQUE: which values go in (all of them otherwise: `add` stays
-    // empty and the values are taken as they are).
+    // ADD_UNIQUE: which values go in, by their place in vals (all of them
+    // otherwise: `add` stays empty and the values are taken as they are).
     bool unique = list_flag(o, list_write_flags::add_unique);
-    std::vector<const value*> add;
+    std::vector<std::size_t> add;
     if (unique) {
         list_prepare_ranks(l);
         // repeat[i]: vals[i] equals an earlier item (equal items are
@@ -1153,14 +1159,14 @@ inline result<value> list_insert_values(list& l,
                     return size_or(n);
                 continue;
             }
-            add.push_back(&v);
+            add.push_back(i);
         }
         if (add.empty())
             return size_or(n); // every item skipped (NO_FAIL | PARTIAL)
     }
     std::size_t adding = unique ? add.size() : count;
     auto added = [&](std::size_t i) -> const value& {
-        return unique ? *add[i] : vals[i];
+        return vals[unique ? add[i] : i];
     };
 
     std::size_t new_count = std::max(uindex, n) + adding;
@@ -1251,16 +1257,10 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
         run.wrote = true;
         return list_int(n);
     }
-    std::vector<const value*> given;
-    given.reserve(vals.size());
-    for (const value& v : vals)
-        given.push_back(&v);
-    // Plain pointer vectors and indexes (no erase, no vector of pairs of
-    // optionals): each distinct vector member called is code every TU emits.
-    std::vector<const value*> sorted;
-    sorted.reserve(vals.size());
-    for (std::size_t i : stable_value_order(given, true))
-        sorted.push_back(&vals[i]);
+    // Item numbers, not pointers or pairs of optionals: each distinct vector
+    // member called is code every header-only TU emits. The items to add are
+    // compacted in place below: sorted[0, adds).
+    std::vector<std::size_t> sorted = list_rank_order(vals);
     std::size_t kept = sorted.size();
     bool unique = list_flag(o, list_write_flags::add_unique);
     if (unique) {
@@ -1268,7 +1268,8 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
         // slot past the kept ones still holds its sorted item, named below.
         kept = 0;
         for (std::size_t i = 0; i < sorted.size(); ++i) {
-            if (kept > 0 && kvmodel::detail::list_compare(*sorted[kept - 1], *sorted[i], false) == 0)
+            if (kept > 0 &&
+                kvmodel::detail::list_compare(vals[sorted[kept - 1]], vals[sorted[i]], false) == 0)
                 continue;
             sorted[kept++] = sorted[i];
         }
@@ -1276,7 +1277,7 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
             if (!list_no_fail(o))
                 return fail(op_error(status::op_not_applicable,
                                      o.code,
-                                     "value " + to_string(*sorted[kept]) +
+                                     "value " + to_string(vals[sorted[kept]]) +
                                          " appears twice in the items (ADD_UNIQUE)"));
             if (!list_partial(o))
                 return list_int(n);
@@ -1287,35 +1288,34 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
     // go there in their sorted order (the server merges them so). As in
     // list_add_ordered, only an item that may equal a different value has
     // its place replayed; the others go after their equals (`after_equals`).
-    // The items to add are compacted in place: sorted[0, adds).
     constexpr std::size_t after_equals = static_cast<std::size_t>(-1);
     std::vector<std::size_t> at;
     at.reserve(kept);
     std::size_t adds = 0;
     for (std::size_t i = 0; i < kept; ++i) {
-        const value* v = sorted[i];
+        const value& v = vals[sorted[i]];
         std::size_t place = after_equals;
-        if (unique || list_may_tie_distinctly(*v)) {
-            std::size_t less = l.count_less(*v);
-            std::size_t less_equal = l.count_less_equal(*v);
+        if (unique || list_may_tie_distinctly(v)) {
+            std::size_t less = l.count_less(v);
+            std::size_t less_equal = l.count_less_equal(v);
             if (unique && less_equal != less) {
                 if (list_partial(o))
                     continue;
-                return list_exists(o, list_int(n), *v);
+                return list_exists(o, list_int(n), v);
             }
             if (less != less_equal)
                 place = list_ordered_insert_position(n, less, less_equal);
         }
-        sorted[adds++] = v;
+        sorted[adds++] = sorted[i];
         at.push_back(place);
     }
     // Places are non-decreasing in sorted order, so the k-th item lands k
     // places further on than in the list as it was (after its equals too).
     for (std::size_t k = 0; k < adds; ++k) {
         if (at[k] != after_equals)
-            l.insert(at[k] + k, *sorted[k]);
+            l.insert(at[k] + k, vals[sorted[k]]);
         else
-            l.insert_sorted(*sorted[k]);
+            l.insert_sorted(vals[sorted[k]]);
     }
     run.wrote = true;
     return list_int(l.size());
@@ -1429,7 +1429,7 @@ inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
     } else {
         list_prepare_ranks(l);
         std::vector<value> vals = l.values_by_rank(0, l.size());
-        std::reverse(vals.begin(), vals.end());
+        list_reverse(vals);
         if (drop) {
             // std::unique's walk: each value against the last one kept.
             std::size_t kept = 0;
@@ -1589,13 +1589,11 @@ KVMODEL_NOINLINE inline result<value> list_apply_general(list& l, const op& o, l
         rt.inverted = true;
         break;
     default: {
-        std::optional<decoded_return> d = decode_list_return(o.return_type);
-        if (!d)
+        if (!decode_list_return(o.return_type, rt))
             return fail(
                 op_error(status::op_not_applicable,
                          o.code,
                          "invalid return type " + std::to_string(o.return_type) + " for a list"));
-        rt = *d;
     }
     }
     // Rank and value selections walk the rank index: build it once for a

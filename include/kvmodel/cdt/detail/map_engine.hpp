@@ -83,10 +83,11 @@ using map_access = kvmodel::detail::map_access;
 // ------------------------------------------------------------------ helpers
 
 /// The wire return type as the server splits it: the low 16 bits are the
-/// type, bit 16 is INVERTED, other flag bits are ignored.
-inline std::optional<decoded_return> decode_map_return(std::int32_t wire) noexcept {
+/// type, bit 16 is INVERTED, other flag bits are ignored. Into d; false for a
+/// type maps do not have.
+inline bool decode_map_return(std::int32_t wire, decoded_return& d) noexcept {
     std::int32_t base = wire & 0xffff;
-    return decode_return(base | (wire & return_inverted), true);
+    return decode_return(base | (wire & return_inverted), true, d);
 }
 
 inline bool map_returns_elements(return_type t) noexcept {
@@ -583,12 +584,12 @@ struct map_value_start {
     bool found = false;
 };
 inline map_value_start map_indexed_value_start(const map& m, const value& v) {
-    auto [rank, found] = server_find_rank(
+    std::pair<std::size_t, bool> hit = server_find_rank(
         m.size(),
         0,
         [&](std::size_t r) { return sign_of(compare(v, map_access::rank_at(m, r)->val)); },
         [&](std::size_t r) { return map_access::index_of(m, map_access::rank_at(m, r)); });
-    return {rank, found};
+    return {hit.first, hit.second};
 }
 
 // ------------------------------------------------------------------ selection
@@ -1160,13 +1161,16 @@ private:
         bool by_item = keys ? wants_index()
                             : (m_rt == return_type::rank || m_rt == return_type::reverse_rank);
         server_item_search search(items);
-        std::vector<std::size_t> mask;
+        std::vector<std::size_t> found;
         auto it = map_access::key_at(m_map, 0);
         for (std::size_t i = 0; i < m_n; ++i, ++it)
             if (search.find(keys ? it->key : it->val, by_item) != m_inv)
-                mask.push_back(i);
+                found.push_back(i);
         removal.what = map_removal::kind::indexes;
-        removal.set = mask;
+        // Moved, not copied (no vector copy-assignment in every TU); read
+        // back through the removal.
+        removal.set = std::move(found);
+        const std::vector<std::size_t>& mask = removal.set;
         std::vector<value> out;
         switch (m_rt) {
         case return_type::none:
@@ -1204,10 +1208,9 @@ private:
                 sel.push_back(p);
         std::sort(sel.begin(), sel.end());
         sel.erase(std::unique(sel.begin(), sel.end()), sel.end());
-        std::vector<std::size_t> mask = m_inv ? map_complement(sel, m_n) : std::move(sel);
-
         removal.what = by_rank ? map_removal::kind::ranks : map_removal::kind::indexes;
-        removal.set = mask;
+        removal.set = m_inv ? map_complement(sel, m_n) : std::move(sel);
+        const std::vector<std::size_t>& mask = removal.set;
 
         std::size_t n = m_n;
         switch (m_rt) {
@@ -1406,6 +1409,7 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
     std::vector<std::size_t> accepted;
     accepted.reserve(items.size());
     bool no_op = items.empty();
+    bool dropped = false; // a flag, not accepted.clear(): one vector member fewer
     if (!no_op && m.empty()) {
         if (!mode.allow_create) {
             if (!mode.no_fail)
@@ -1418,7 +1422,7 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
             no_op = !mode.partial;
         }
         if (!no_op)
-            accepted = items;
+            accepted = std::move(items);
     } else if (!no_op) {
         for (std::size_t i : items) {
             const value& k = o.items[i].first;
@@ -1439,14 +1443,15 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
             }
             if (!mode.partial) {
                 // One denied item drops the whole put_items.
-                accepted.clear();
+                dropped = true;
                 break;
             }
         }
     }
     map& dst = map_target_or_create(target, create_order, persist, top_level);
-    for (std::size_t i : accepted)
-        dst.put(o.items[i].first, o.items[i].second);
+    if (!dropped)
+        for (std::size_t i : accepted)
+            dst.put(o.items[i].first, o.items[i].second);
     return map_int(dst.size());
 }
 
@@ -1618,8 +1623,8 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
     // Selectors: nothing to read or remove in an absent map.
     if (!target)
         return value();
-    std::optional<decoded_return> rt = decode_map_return(o.return_type);
-    if (!rt) {
+    decoded_return rt;
+    if (!decode_map_return(o.return_type, rt)) {
         // An empty key/value list, not inverted, never looks at the return
         // type on the server: it answers nil whatever the type.
         bool list_op =
@@ -1632,11 +1637,11 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
                              "invalid return type " + std::to_string(o.return_type)));
     }
 
-    if (map_quick_read q = map_read_one(target->as_map(), o, *rt); q.handled)
+    if (map_quick_read q = map_read_one(target->as_map(), o, rt); q.handled)
         return q.found != nullptr ? result<value>(*q.found) : result<value>(value());
 
     bool remove = classify(o.code) == op_class::remove;
-    map_selection sel(target->as_map(), o.code, *rt, top_level);
+    map_selection sel(target->as_map(), o.code, rt, top_level);
     auto select = [&]() -> result<value> {
         switch (o.code) {
         case op_code::map_get_by_key:
