@@ -1341,8 +1341,10 @@ inline error map_key_type_error(op_code code, const value& k) {
 /// The map a modify op works on: the target's, or the one it creates.
 inline map&
 map_target_or_create(std::optional<value>& target, map_order order, bool persist, bool top_level) {
+    // Assigned, not emplaced: optional<value>'s assignment from a value is
+    // code every TU has already.
     if (!target)
-        target.emplace(map_created(order, persist, top_level));
+        target = value(map_created(order, persist, top_level));
     return target->as_map();
 }
 
@@ -1522,7 +1524,7 @@ inline result<value> map_set_order(std::optional<value>& target, const op& o, bo
                              "invalid map order " + std::to_string(static_cast<int>(o.morder))));
     bool persist = o.persist_index && top_level;
     if (!target) {
-        target.emplace(map_created(o.morder, persist, top_level));
+        target = value(map_created(o.morder, persist, top_level));
         return value();
     }
     map& m = target->as_map();
