@@ -179,8 +179,8 @@ public:
                 (first.type != ctx_step::kind::list_index && first.type != ctx_step::kind::map_key))
                 return fail(step_error(0, "the bin does not exist and the step does not create"));
             std::size_t pads = 0;
-            if (auto e = check_chain(0, pads))
-                return fail(std::move(*e));
+            if (result<void> chain_ok = check_chain(0, pads); !chain_ok)
+                return fail(chain_ok.error());
             if (m_class == op_class::remove)
                 return value();
             std::optional<value> leaf;
@@ -323,7 +323,8 @@ private:
 
     /// Checks the steps from `from` on as containers to create (the server's
     /// cdt_context_count_create_sz) and counts the elements they make.
-    std::optional<error> check_chain(std::size_t from, std::size_t& elements) const {
+    /// result<void>, not optional<error>: a type every TU has already.
+    result<void> check_chain(std::size_t from, std::size_t& elements) const {
         for (std::size_t i = from; i < m_steps.size(); ++i) {
             const ctx_step& s = m_steps[i];
             if (s.type == ctx_step::kind::map_key) {
@@ -348,7 +349,7 @@ private:
                 elements = add_sat(elements, 1);
             }
         }
-        return std::nullopt;
+        return {};
     }
     static std::size_t add_sat(std::size_t a, std::size_t b) noexcept {
         return a > std::numeric_limits<std::size_t>::max() - b
@@ -363,7 +364,7 @@ private:
     /// stores a value fail with PARAMETER_ERROR. Every map_key step clears the
     /// mark before it reads its key. The first `dug` steps were walked; the
     /// ones after a create are read again only to size what they create.
-    std::optional<error> nonstorage_mark(std::size_t dug) const {
+    result<void> nonstorage_mark(std::size_t dug) const {
         switch (m_op.code) {
         case op_code::list_append:
         case op_code::list_append_items:
@@ -374,7 +375,7 @@ private:
         case op_code::map_put_items:
             break;
         default:
-            return std::nullopt;
+            return {};
         }
         bool mark = false;
         for (std::size_t i = 0; i < m_steps.size(); ++i) {
@@ -385,7 +386,7 @@ private:
                 mark = true;
         }
         if (!mark)
-            return std::nullopt;
+            return {};
         return op_error(status::parameter_error,
                         m_op.code,
                         "a ctx value holding WILDCARD or INF: the server then refuses a value "
@@ -509,8 +510,8 @@ private:
                     return modify(child, i + 1);
                 // The server checks the target's type first (BIN_TYPE_ERROR).
                 bool typed = is_map_op(m_op.code) ? child.is_map() : child.is_list();
-                if (auto e = nonstorage_mark(m_steps.size()); e && typed)
-                    return fail(std::move(*e));
+                if (result<void> mark_ok = nonstorage_mark(m_steps.size()); !mark_ok && typed)
+                    return fail(mark_ok.error());
                 std::optional<value> target(std::move(child));
                 result<value> out = apply_target(target);
                 child = std::move(*target);
@@ -558,12 +559,12 @@ private:
     /// and the op need, and insert it into c.
     result<value> create_at(value& c, std::size_t i, const ctx_hit& h) {
         std::size_t elements = 0;
-        if (auto e = check_chain(i + 1, elements))
-            return fail(std::move(*e));
+        if (result<void> chain_ok = check_chain(i + 1, elements); !chain_ok)
+            return fail(chain_ok.error());
         if (m_class == op_class::remove)
             return value();
-        if (auto e = nonstorage_mark(i + 1))
-            return fail(std::move(*e));
+        if (result<void> mark_ok = nonstorage_mark(i + 1); !mark_ok)
+            return fail(mark_ok.error());
         std::optional<value> leaf;
         result<value> r = apply_target(leaf);
         if (!r || !leaf)

@@ -170,22 +170,22 @@ struct decoded_return {
     bool inverted = false;
 };
 
-/// Splits the wire value into type and INVERTED; nullopt when the type is not
-/// one Aerospike defines for this container kind (maps also allow KEY,
-/// KEY_VALUE, UNORDERED_MAP, ORDERED_MAP).
-inline std::optional<decoded_return> decode_return(std::int32_t wire, bool for_map) noexcept {
-    decoded_return d;
+/// Splits the wire value into type and INVERTED (into d); false when the type
+/// is not one Aerospike defines for this container kind (maps also allow KEY,
+/// KEY_VALUE, UNORDERED_MAP, ORDERED_MAP). An out-parameter, not an optional:
+/// no optional<decoded_return> members in every header-only TU.
+inline bool decode_return(std::int32_t wire, bool for_map, decoded_return& d) noexcept {
     d.inverted = (wire & return_inverted) != 0;
     std::int32_t base = wire & ~return_inverted;
     switch (base) {
     case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 13:
         d.type = static_cast<return_type>(base);
-        return d;
+        return true;
     case 6: case 8: case 16: case 17:
-        if (!for_map) return std::nullopt;
+        if (!for_map) return false;
         d.type = static_cast<return_type>(base);
-        return d;
-    default: return std::nullopt;
+        return true;
+    default: return false;
     }
 }
 
@@ -309,6 +309,7 @@ inline bool storable(const value& v) noexcept {
 
 // The engine's stable sorts of values (ORDERED append_items, ADD_UNIQUE
 // repeats, map put_items) share the containers' one merge sort.
+using kvmodel::detail::list_rank_order;
 using kvmodel::detail::stable_value_order;
 
 /// The server's search of an unindexed container for a list of items (a value
@@ -354,11 +355,14 @@ public:
         std::size_t m = m_sorted.size();
         // target m + 1: stop at the first equal probe; m, above every item
         // number: go on to the last equal item.
-        auto [rank, found] = server_find_rank(
+        // .first/.second, not a structured binding (its std::get chain).
+        std::pair<std::size_t, bool> hit = server_find_rank(
             m,
             credit ? m : m + 1,
             [&](std::size_t r) { return sign_of(compare(e, m_items[m_sorted[r]])); },
             [&](std::size_t r) { return m_sorted[r]; });
+        std::size_t rank = hit.first;
+        bool found = hit.second;
         if (credit) {
             if (found && rank > 0) ++m_count[m_sorted[rank - 1]];
             if (rank != m) ++m_below[m_sorted[rank]];

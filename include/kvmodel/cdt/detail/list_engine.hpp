@@ -98,9 +98,8 @@ struct list_run {
 // ------------------------------------------------------------------ helpers
 
 /// The wire return type as the server splits it (low 16 bits the type, bit 16
-/// INVERTED, other bits ignored); nullopt for a type lists do not have.
-inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexcept {
-    decoded_return d;
+/// INVERTED, other bits ignored), into d; false for a type lists do not have.
+inline bool decode_list_return(std::int32_t wire, decoded_return& d) noexcept {
     d.inverted = (wire & return_inverted) != 0;
     switch (wire & 0xffff) {
     case 0:
@@ -112,10 +111,17 @@ inline std::optional<decoded_return> decode_list_return(std::int32_t wire) noexc
     case 7:
     case 13:
         d.type = static_cast<return_type>(wire & 0xffff);
-        return d;
+        return true;
     default:
-        return std::nullopt;
+        return false;
     }
+}
+
+/// Reverses values in place: a loop of swaps, not the std::reverse family
+/// (its iterator and swap functions in every header-only TU).
+inline void list_reverse(std::vector<value>& v) {
+    for (std::size_t i = 0, j = v.size(); i + 1 < j; ++i, --j)
+        std::swap(v[i], v[j - 1]);
 }
 
 // The server's index arithmetic, exactly (particle_list.c reads counts as
@@ -668,46 +674,36 @@ public:
         // On an UNORDERED list an item holding a WILDCARD needs the server's
         // own search, element by element (server_item_search); otherwise
         // each item's rank interval [lo, hi) among the elements answers.
-        std::optional<server_item_search> search;
+        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items))
+            return by_value_list_searched(items);
         std::vector<window> iv;
-        std::vector<window> uni; // the intervals' union (sorted, disjoint): the matched ranks
-        std::vector<std::size_t> pos;
-        std::size_t rm_count = 0;
-        if (!m_l.is_ordered() && n != 0 && server_item_search::needed(items)) {
-            search.emplace(items);
-            std::size_t i = 0;
-            for (const value& e : m_l) {
-                if (search->find(e, is_rank_type(t)) != inv)
-                    pos.push_back(i);
-                ++i;
-            }
-            rm_count = pos.size();
-        } else {
-            iv.reserve(items.size());
-            for (const value& item : items)
-                iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
-            uni = union_of(iv);
-            std::size_t matched = 0;
-            for (const window& u : uni)
-                matched += u.size();
-            rm_count = inv ? n - matched : matched;
+        iv.reserve(items.size());
+        for (const value& item : items)
+            iv.push_back({m_l.count_less(item), m_l.count_less_equal(item)});
+        // The intervals' union (sorted, disjoint): the matched ranks.
+        std::vector<window> uni = union_of(iv);
+        std::size_t matched = 0;
+        for (const window& u : uni)
+            matched += u.size();
+        std::size_t rm_count = inv ? n - matched : matched;
 
-            bool need_pos = (m_remove && rm_count != 0) || (inv && t != return_type::none) ||
-                            (!m_l.is_ordered() && (is_index_type(t) || t == return_type::value));
-            if (need_pos) {
-                for (const window& u : uni) {
-                    if (m_l.is_ordered()) {
-                        for (std::size_t r = u.begin; r < u.end; ++r)
-                            pos.push_back(r);
-                    } else {
-                        std::vector<std::size_t> p = list_positions_of_ranks(m_l, u.begin, u.end);
-                        pos.insert(pos.end(), p.begin(), p.end());
-                    }
+        std::vector<std::size_t> pos;
+        bool need_pos = (m_remove && rm_count != 0) || (inv && t != return_type::none) ||
+                        (!m_l.is_ordered() && (is_index_type(t) || t == return_type::value));
+        if (need_pos) {
+            for (const window& u : uni) {
+                if (m_l.is_ordered()) {
+                    for (std::size_t r = u.begin; r < u.end; ++r)
+                        pos.push_back(r);
+                } else {
+                    // push_back, not a range insert: one vector member fewer.
+                    for (std::size_t p : list_positions_of_ranks(m_l, u.begin, u.end))
+                        pos.push_back(p);
                 }
-                std::sort(pos.begin(), pos.end());
-                if (inv)
-                    pos = list_complement(pos, n);
             }
+            std::sort(pos.begin(), pos.end());
+            if (inv)
+                pos = list_complement(pos, n);
         }
 
         value out;
@@ -731,11 +727,6 @@ public:
         case return_type::reverse_rank:
             if (m_l.is_ordered()) {
                 out = inv ? list_by_positions(m_l, t, true, pos) : per_item_runs(iv);
-            } else if (search) {
-                std::vector<value> ranks;
-                for (const window& w : search->runs(inv, n))
-                    list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
-                out = list_of(std::move(ranks));
             } else {
                 out = inv ? complement_rank_runs(uni, n) : designated_ranks(iv);
             }
@@ -748,8 +739,8 @@ public:
                 // when an item repeats).
                 std::vector<value> vals;
                 for (const window& w : iv) {
-                    std::vector<value> run = m_l.values_by_rank(w.begin, w.end);
-                    vals.insert(vals.end(), run.begin(), run.end());
+                    for (const value& x : m_l.values_by_rank(w.begin, w.end))
+                        vals.push_back(x);
                 }
                 out = list_of(std::move(vals));
             }
@@ -765,6 +756,54 @@ public:
     }
 
 private:
+    /// Value list holding a WILDCARD on an UNORDERED list: the server's
+    /// search, element by element (server_item_search).
+    result<value> by_value_list_searched(const std::vector<value>& items) {
+        std::size_t n = m_l.size();
+        return_type t = m_rt.type;
+        bool inv = m_rt.inverted;
+        server_item_search search(items);
+        std::vector<std::size_t> pos;
+        std::size_t i = 0;
+        for (const value& e : m_l) {
+            if (search.find(e, is_rank_type(t)) != inv)
+                pos.push_back(i);
+            ++i;
+        }
+        std::size_t rm_count = pos.size();
+        value out;
+        switch (t) {
+        case return_type::none:
+            break;
+        case return_type::count:
+            out = list_int(rm_count);
+            break;
+        case return_type::exists:
+            out = value(rm_count != 0);
+            break;
+        case return_type::index:
+        case return_type::reverse_index:
+        case return_type::value:
+            out = list_by_positions(m_l, t, true, pos);
+            break;
+        case return_type::rank:
+        case return_type::reverse_rank: {
+            std::vector<value> ranks;
+            for (const window& w : search.runs(inv, n))
+                list_emit_run(ranks, w.begin, w.size(), n, is_rev(t));
+            out = list_of(std::move(ranks));
+            break;
+        }
+        default:
+            break;
+        }
+        if (m_remove && rm_count != 0) {
+            list_remove_positions(m_l, pos);
+            m_run.wrote = true;
+        }
+        return out;
+    }
+
     result<value> inverted_single() {
         return fail(op_error(
             status::op_not_applicable, m_code, "INVERTED is not supported for a single-result op"));
@@ -906,7 +945,7 @@ private:
                 } else if (multi && b <= n - b - c) {
                     // The server's heap yields the window top-down when it
                     // sits nearer the low end, bottom-up otherwise.
-                    std::reverse(vals.begin(), vals.end());
+                    list_reverse(vals);
                 }
                 if (!multi) {
                     out = vals.front();
@@ -959,17 +998,26 @@ private:
         std::size_t n = m_l.size();
         bool rev = is_rev(m_rt.type);
         last_cover cover = last_window_cover(iv);
-        std::vector<std::vector<std::size_t>> credited(iv.size());
+        // The credited ranks grouped by item, ascending within each (a
+        // counting sort into one flat vector, not a vector per item):
+        // item i's ranks go to slots [start[i], start[i + 1]).
+        std::vector<std::size_t> start(iv.size() + 1, 0);
+        for (std::size_t j = 0; j < cover.owner.size(); ++j)
+            if (cover.owner[j] != last_cover::none)
+                start[cover.owner[j] + 1] += cover.cuts[j + 1] - cover.cuts[j];
+        for (std::size_t i = 0; i < iv.size(); ++i)
+            start[i + 1] += start[i];
+        std::vector<std::size_t> ranks(start[iv.size()]);
         for (std::size_t j = 0; j < cover.owner.size(); ++j) {
             if (cover.owner[j] == last_cover::none)
                 continue;
             for (std::size_t x = cover.cuts[j]; x < cover.cuts[j + 1]; ++x)
-                credited[cover.owner[j]].push_back(x);
+                ranks[start[cover.owner[j]]++] = x;
         }
         std::vector<value> out;
-        for (const auto& c : credited)
-            for (std::size_t r : c)
-                out.push_back(list_int(rev ? n - 1 - r : r));
+        out.reserve(ranks.size());
+        for (std::size_t r : ranks)
+            out.push_back(list_int(rev ? n - 1 - r : r));
         return list_of(std::move(out));
     }
 
@@ -1074,10 +1122,10 @@ inline result<value> list_insert_values(list& l,
                                  std::to_string(n) + ", INSERT_BOUNDED)"));
     }
 
-    // ADD_UNIQUE: which values go in (all of them otherwise: `add` stays
-    // empty and the values are taken as they are).
+    // ADD_UNIQUE: which values go in, by their place in vals (all of them
+    // otherwise: `add` stays empty and the values are taken as they are).
     bool unique = list_flag(o, list_write_flags::add_unique);
-    std::vector<const value*> add;
+    std::vector<std::size_t> add;
     if (unique) {
         list_prepare_ranks(l);
         // repeat[i]: vals[i] equals an earlier item (equal items are
@@ -1111,14 +1159,14 @@ inline result<value> list_insert_values(list& l,
                     return size_or(n);
                 continue;
             }
-            add.push_back(&v);
+            add.push_back(i);
         }
         if (add.empty())
             return size_or(n); // every item skipped (NO_FAIL | PARTIAL)
     }
     std::size_t adding = unique ? add.size() : count;
     auto added = [&](std::size_t i) -> const value& {
-        return unique ? *add[i] : vals[i];
+        return vals[unique ? add[i] : i];
     };
 
     std::size_t new_count = std::max(uindex, n) + adding;
@@ -1209,65 +1257,65 @@ list_add_items_ordered(list& l, const op& o, list_run& run, const std::vector<va
         run.wrote = true;
         return list_int(n);
     }
-    std::vector<const value*> given;
-    given.reserve(vals.size());
-    for (const value& v : vals)
-        given.push_back(&v);
-    std::vector<const value*> sorted;
-    sorted.reserve(vals.size());
-    for (std::size_t i : stable_value_order(given, true))
-        sorted.push_back(given[i]);
+    // Item numbers, not pointers or pairs of optionals: each distinct vector
+    // member called is code every header-only TU emits. The items to add are
+    // compacted in place below: sorted[0, adds).
+    std::vector<std::size_t> sorted = list_rank_order(vals);
+    std::size_t kept = sorted.size();
     bool unique = list_flag(o, list_write_flags::add_unique);
     if (unique) {
         // std::unique's walk: each item against the last one kept; the first
         // slot past the kept ones still holds its sorted item, named below.
-        std::size_t kept = 0;
+        kept = 0;
         for (std::size_t i = 0; i < sorted.size(); ++i) {
-            if (kept > 0 && kvmodel::detail::list_compare(*sorted[kept - 1], *sorted[i], false) == 0)
+            if (kept > 0 &&
+                kvmodel::detail::list_compare(vals[sorted[kept - 1]], vals[sorted[i]], false) == 0)
                 continue;
             sorted[kept++] = sorted[i];
         }
-        auto last = sorted.begin() + static_cast<std::ptrdiff_t>(kept);
-        if (last != sorted.end()) {
+        if (kept != sorted.size()) {
             if (!list_no_fail(o))
                 return fail(op_error(status::op_not_applicable,
                                      o.code,
-                                     "value " + to_string(**last) +
+                                     "value " + to_string(vals[sorted[kept]]) +
                                          " appears twice in the items (ADD_UNIQUE)"));
             if (!list_partial(o))
                 return list_int(n);
-            sorted.erase(last, sorted.end());
         }
     }
     list_prepare_ranks(l);
     // Each item's place is found in the list as it was; items sharing a place
     // go there in their sorted order (the server merges them so). As in
     // list_add_ordered, only an item that may equal a different value has
-    // its place replayed; the others go after their equals.
-    std::vector<std::pair<const value*, std::optional<std::size_t>>> add;
-    add.reserve(sorted.size());
-    for (const value* v : sorted) {
-        std::optional<std::size_t> at;
-        if (unique || list_may_tie_distinctly(*v)) {
-            std::size_t less = l.count_less(*v);
-            std::size_t less_equal = l.count_less_equal(*v);
+    // its place replayed; the others go after their equals (`after_equals`).
+    constexpr std::size_t after_equals = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> at;
+    at.reserve(kept);
+    std::size_t adds = 0;
+    for (std::size_t i = 0; i < kept; ++i) {
+        const value& v = vals[sorted[i]];
+        std::size_t place = after_equals;
+        if (unique || list_may_tie_distinctly(v)) {
+            std::size_t less = l.count_less(v);
+            std::size_t less_equal = l.count_less_equal(v);
             if (unique && less_equal != less) {
                 if (list_partial(o))
                     continue;
-                return list_exists(o, list_int(n), *v);
+                return list_exists(o, list_int(n), v);
             }
             if (less != less_equal)
-                at = list_ordered_insert_position(n, less, less_equal);
+                place = list_ordered_insert_position(n, less, less_equal);
         }
-        add.emplace_back(v, at);
+        sorted[adds++] = sorted[i];
+        at.push_back(place);
     }
     // Places are non-decreasing in sorted order, so the k-th item lands k
     // places further on than in the list as it was (after its equals too).
-    for (std::size_t k = 0; k < add.size(); ++k) {
-        if (add[k].second)
-            l.insert(*add[k].second + k, *add[k].first);
+    for (std::size_t k = 0; k < adds; ++k) {
+        if (at[k] != after_equals)
+            l.insert(at[k] + k, vals[sorted[k]]);
         else
-            l.insert_sorted(*add[k].first);
+            l.insert_sorted(vals[sorted[k]]);
     }
     run.wrote = true;
     return list_int(l.size());
@@ -1381,7 +1429,7 @@ inline result<value> list_sort_op(list& l, const op& o, list_run& run) {
     } else {
         list_prepare_ranks(l);
         std::vector<value> vals = l.values_by_rank(0, l.size());
-        std::reverse(vals.begin(), vals.end());
+        list_reverse(vals);
         if (drop) {
             // std::unique's walk: each value against the last one kept.
             std::size_t kept = 0;
@@ -1541,13 +1589,11 @@ KVMODEL_NOINLINE inline result<value> list_apply_general(list& l, const op& o, l
         rt.inverted = true;
         break;
     default: {
-        std::optional<decoded_return> d = decode_list_return(o.return_type);
-        if (!d)
+        if (!decode_list_return(o.return_type, rt))
             return fail(
                 op_error(status::op_not_applicable,
                          o.code,
                          "invalid return type " + std::to_string(o.return_type) + " for a list"));
-        rt = *d;
     }
     }
     // Rank and value selections walk the rank index: build it once for a

@@ -83,10 +83,11 @@ using map_access = kvmodel::detail::map_access;
 // ------------------------------------------------------------------ helpers
 
 /// The wire return type as the server splits it: the low 16 bits are the
-/// type, bit 16 is INVERTED, other flag bits are ignored.
-inline std::optional<decoded_return> decode_map_return(std::int32_t wire) noexcept {
+/// type, bit 16 is INVERTED, other flag bits are ignored. Into d; false for a
+/// type maps do not have.
+inline bool decode_map_return(std::int32_t wire, decoded_return& d) noexcept {
     std::int32_t base = wire & 0xffff;
-    return decode_return(base | (wire & return_inverted), true);
+    return decode_return(base | (wire & return_inverted), true, d);
 }
 
 inline bool map_returns_elements(return_type t) noexcept {
@@ -304,17 +305,14 @@ struct map_pick {
     std::size_t rank = 0; // set by map_picks_by_ranks
 };
 
-/// An integer key and what it keys: a position in a vector, or an entry's
-/// address (map_rank_run_by_int_key). One element type and one comparator
-/// for both integer-key sorts: one std::sort instantiation.
-using map_int_keyed = std::pair<std::int64_t, std::uintptr_t>;
-
-/// Keys are unique: the key alone orders the pairs.
-struct map_int_key_less {
-    bool operator()(const map_int_keyed& a, const map_int_keyed& b) const noexcept {
-        return a.first < b.first;
-    }
-};
+/// An integer key as a pick's sort index: its two's complement with the sign
+/// bit flipped orders as the integer does. Integer keys sort as picks by this
+/// index (map_pick_order{true}): the one std::sort of picks, no pointer
+/// chasing or type dispatch per comparison.
+inline std::size_t map_int_key_index(std::int64_t k) noexcept {
+    static_assert(sizeof(std::size_t) == sizeof(std::int64_t), "a key must fit an index");
+    return static_cast<std::size_t>(k) ^ (std::size_t{1} << 63);
+}
 
 /// Orders picks by index when their indexes are known, else by key: the
 /// same order (an index is a place in key order). One comparator type for
@@ -334,20 +332,13 @@ inline void map_sort_picks_by_key(std::vector<map_pick>& picks) {
     while (ints < picks.size() && picks[ints].entry->key.is_int())
         ++ints;
     if (ints == picks.size()) {
-        // Sorted as (key, position) pairs: no pointer chasing per comparison.
-        std::vector<map_int_keyed> keyed;
-        keyed.reserve(picks.size());
-        for (std::size_t i = 0; i < picks.size(); ++i)
-            // A prvalue position, as map_rank_run_by_int_key passes: one
-            // emplace_back instantiation for both.
-            keyed.emplace_back(*std::get_if<std::int64_t>(&picks[i].entry->key.variant()),
-                               static_cast<std::uintptr_t>(i));
-        std::sort(keyed.begin(), keyed.end(), map_int_key_less{});
-        std::vector<map_pick> sorted;
-        sorted.reserve(picks.size());
-        for (const auto& kp : keyed)
-            sorted.push_back(map_pick(picks[kp.second])); // rvalue: the push_back every pick uses
-        picks = std::move(sorted);
+        // Sorted by the keys as indexes (their indexes are not known: 0),
+        // then the indexes put back.
+        for (map_pick& p : picks)
+            p.index = map_int_key_index(*std::get_if<std::int64_t>(&p.entry->key.variant()));
+        std::sort(picks.begin(), picks.end(), map_pick_order{true});
+        for (map_pick& p : picks)
+            p.index = 0;
         return;
     }
     std::sort(picks.begin(), picks.end(), map_pick_order{false});
@@ -487,33 +478,22 @@ struct map_index_outside_walker {
     }
 };
 
-/// Steps through integer-keyed entry addresses (map_rank_run_by_int_key) as
-/// their entries.
-struct map_keyed_walker {
-    const map_int_keyed* p;
-    const map_entry& operator*() const { return *reinterpret_cast<const map_entry*>(p->second); }
-    map_keyed_walker& operator++() {
-        ++p;
-        return *this;
-    }
-};
-
 /// The entries of ranks [a, b), a < b, in key order when every key is an
-/// integer (the usual), else empty. One search, a walk, and a sort by the
-/// bare integers (keys are unique, so the key alone orders them): no picks
-/// gathered and re-gathered. O(log n + k log k).
-inline std::vector<map_int_keyed>
-map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
-    std::vector<map_int_keyed> out;
+/// integer (the usual), else empty: picks whose `index` is the key's sort
+/// index (map_int_key_index), not the entry's index. One search, a walk, and
+/// a sort by the bare integers (keys are unique, so the key alone orders
+/// them): no picks gathered and re-gathered. O(log n + k log k).
+inline std::vector<map_pick> map_rank_run_by_int_key(const map& m, std::size_t a, std::size_t b) {
+    std::vector<map_pick> out;
     out.reserve(b - a);
     auto it = map_access::rank_at(m, a);
     for (std::size_t r = a; r < b; ++r, ++it) {
         const auto* k = std::get_if<std::int64_t>(&it->key.variant());
         if (k == nullptr)
             return {};
-        out.emplace_back(*k, reinterpret_cast<std::uintptr_t>(&*it));
+        out.push_back({map_int_key_index(*k), &*it, r});
     }
-    std::sort(out.begin(), out.end(), map_int_key_less{});
+    std::sort(out.begin(), out.end(), map_pick_order{true});
     return out;
 }
 
@@ -604,12 +584,12 @@ struct map_value_start {
     bool found = false;
 };
 inline map_value_start map_indexed_value_start(const map& m, const value& v) {
-    auto [rank, found] = server_find_rank(
+    std::pair<std::size_t, bool> hit = server_find_rank(
         m.size(),
         0,
         [&](std::size_t r) { return sign_of(compare(v, map_access::rank_at(m, r)->val)); },
         [&](std::size_t r) { return map_access::index_of(m, map_access::rank_at(m, r)); });
-    return {rank, found};
+    return {hit.first, hit.second};
 }
 
 // ------------------------------------------------------------------ selection
@@ -1102,10 +1082,9 @@ private:
             // A small share of the map (map_rank_window_by_key's rank-run
             // case) with integer keys: sorted by the keys alone.
             if (!m_inv && 2 * c < n) {
-                std::vector<map_int_keyed> keyed = map_rank_run_by_int_key(m_map, r, r + c);
+                std::vector<map_pick> keyed = map_rank_run_by_int_key(m_map, r, r + c);
                 if (!keyed.empty())
-                    return map_elements_of(
-                        m_rt, true, map_keyed_walker{keyed.data()}, keyed.size());
+                    return map_elements_of(m_rt, true, map_pick_walker{keyed.data()}, keyed.size());
             }
             return picks_result(map_rank_window_by_key(m_map, r, r + c, m_inv, wants_index()));
         }
@@ -1182,13 +1161,16 @@ private:
         bool by_item = keys ? wants_index()
                             : (m_rt == return_type::rank || m_rt == return_type::reverse_rank);
         server_item_search search(items);
-        std::vector<std::size_t> mask;
+        std::vector<std::size_t> found;
         auto it = map_access::key_at(m_map, 0);
         for (std::size_t i = 0; i < m_n; ++i, ++it)
             if (search.find(keys ? it->key : it->val, by_item) != m_inv)
-                mask.push_back(i);
+                found.push_back(i);
         removal.what = map_removal::kind::indexes;
-        removal.set = mask;
+        // Moved, not copied (no vector copy-assignment in every TU); read
+        // back through the removal.
+        removal.set = std::move(found);
+        const std::vector<std::size_t>& mask = removal.set;
         std::vector<value> out;
         switch (m_rt) {
         case return_type::none:
@@ -1226,10 +1208,9 @@ private:
                 sel.push_back(p);
         std::sort(sel.begin(), sel.end());
         sel.erase(std::unique(sel.begin(), sel.end()), sel.end());
-        std::vector<std::size_t> mask = m_inv ? map_complement(sel, m_n) : std::move(sel);
-
         removal.what = by_rank ? map_removal::kind::ranks : map_removal::kind::indexes;
-        removal.set = mask;
+        removal.set = m_inv ? map_complement(sel, m_n) : std::move(sel);
+        const std::vector<std::size_t>& mask = removal.set;
 
         std::size_t n = m_n;
         switch (m_rt) {
@@ -1360,8 +1341,10 @@ inline error map_key_type_error(op_code code, const value& k) {
 /// The map a modify op works on: the target's, or the one it creates.
 inline map&
 map_target_or_create(std::optional<value>& target, map_order order, bool persist, bool top_level) {
+    // Assigned, not emplaced: optional<value>'s assignment from a value is
+    // code every TU has already.
     if (!target)
-        target.emplace(map_created(order, persist, top_level));
+        target = value(map_created(order, persist, top_level));
     return target->as_map();
 }
 
@@ -1428,6 +1411,7 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
     std::vector<std::size_t> accepted;
     accepted.reserve(items.size());
     bool no_op = items.empty();
+    bool dropped = false; // a flag, not accepted.clear(): one vector member fewer
     if (!no_op && m.empty()) {
         if (!mode.allow_create) {
             if (!mode.no_fail)
@@ -1440,7 +1424,7 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
             no_op = !mode.partial;
         }
         if (!no_op)
-            accepted = items;
+            accepted = std::move(items);
     } else if (!no_op) {
         for (std::size_t i : items) {
             const value& k = o.items[i].first;
@@ -1461,14 +1445,15 @@ inline result<value> map_put_items(std::optional<value>& target, const op& o, bo
             }
             if (!mode.partial) {
                 // One denied item drops the whole put_items.
-                accepted.clear();
+                dropped = true;
                 break;
             }
         }
     }
     map& dst = map_target_or_create(target, create_order, persist, top_level);
-    for (std::size_t i : accepted)
-        dst.put(o.items[i].first, o.items[i].second);
+    if (!dropped)
+        for (std::size_t i : accepted)
+            dst.put(o.items[i].first, o.items[i].second);
     return map_int(dst.size());
 }
 
@@ -1539,7 +1524,7 @@ inline result<value> map_set_order(std::optional<value>& target, const op& o, bo
                              "invalid map order " + std::to_string(static_cast<int>(o.morder))));
     bool persist = o.persist_index && top_level;
     if (!target) {
-        target.emplace(map_created(o.morder, persist, top_level));
+        target = value(map_created(o.morder, persist, top_level));
         return value();
     }
     map& m = target->as_map();
@@ -1640,8 +1625,8 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
     // Selectors: nothing to read or remove in an absent map.
     if (!target)
         return value();
-    std::optional<decoded_return> rt = decode_map_return(o.return_type);
-    if (!rt) {
+    decoded_return rt;
+    if (!decode_map_return(o.return_type, rt)) {
         // An empty key/value list, not inverted, never looks at the return
         // type on the server: it answers nil whatever the type.
         bool list_op =
@@ -1654,11 +1639,11 @@ apply_map_op(std::optional<value>& target, const op& o, bool top_level = true) {
                              "invalid return type " + std::to_string(o.return_type)));
     }
 
-    if (map_quick_read q = map_read_one(target->as_map(), o, *rt); q.handled)
+    if (map_quick_read q = map_read_one(target->as_map(), o, rt); q.handled)
         return q.found != nullptr ? result<value>(*q.found) : result<value>(value());
 
     bool remove = classify(o.code) == op_class::remove;
-    map_selection sel(target->as_map(), o.code, *rt, top_level);
+    map_selection sel(target->as_map(), o.code, rt, top_level);
     auto select = [&]() -> result<value> {
         switch (o.code) {
         case op_code::map_get_by_key:
