@@ -230,7 +230,7 @@ public:
     }
     /// The manual clock, if that is the time source (else nullptr).
     manual_clock* manual_time() const noexcept {
-        return dynamic_cast<manual_clock*>(m_clock.get());
+        return dynamic_cast<manual_clock*>(m_clock);
     }
 
     // --- kv_store --------------------------------------------------------------
@@ -698,14 +698,21 @@ private:
                                              std::string_view cmd);
 
     namespace_stats snapshot(const detail::namespace_state& ns,
-                             const std::vector<bool>& alive,
+                             const std::vector<std::uint64_t>& alive,
                              std::int64_t now_s) const;
 
     cluster_config m_cfg;
-    std::shared_ptr<sim::clock> m_clock;
+    // The clock when the config brings none. m_clock points at it or at
+    // m_cfg.time_source's clock (which m_cfg keeps alive): a member, not a
+    // make_shared<manual_clock>, whose control block would cost ~45 functions
+    // in every header-only translation unit.
+    manual_clock m_own_clock;
+    sim::clock* m_clock = nullptr;
     detail::fault_injector m_faults;
     mutable std::mutex m_topology_mu;
-    std::vector<bool> m_alive;
+    // Per node, 1 = up. Not a vector<bool>: its bit-vector members would be
+    // instantiated for this alone; vector<uint64_t>'s already are.
+    std::vector<std::uint64_t> m_alive;
     detail::heap_array<detail::namespace_state> m_namespaces;
     detail::heap_array<node_health> m_health; // one per node
 };
@@ -731,8 +738,8 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     : m_cfg(std::move(cfg))
     , m_faults(m_cfg.seed) {
     KVMODEL_ASSERT(validate(m_cfg).has_value());
-    m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
-    m_alive.assign(m_cfg.nodes, true);
+    m_clock = m_cfg.time_source ? m_cfg.time_source.get() : &m_own_clock;
+    m_alive.assign(m_cfg.nodes, 1);
     m_health.reset(m_cfg.nodes);
     m_namespaces.reset(m_cfg.namespaces.size());
     for (std::size_t i = 0; i < m_cfg.namespaces.size(); ++i)
@@ -1003,7 +1010,7 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::quer
 KVMODEL_DECL bool cluster::node_alive(int node) const {
     std::lock_guard lock(m_topology_mu);
     return node >= 0 && static_cast<std::uint32_t>(node) < m_cfg.nodes &&
-           m_alive[static_cast<std::size_t>(node)];
+           m_alive[static_cast<std::size_t>(node)] != 0;
 }
 
 KVMODEL_DECL result<void> cluster::node_down(int node) {
@@ -1040,7 +1047,7 @@ KVMODEL_DECL sim::stats cluster::stats() const {
     sim::stats out;
     out.fault_fires = m_faults.total_fires();
     const std::int64_t now_s = m_clock->now_s();
-    std::vector<bool> alive;
+    std::vector<std::uint64_t> alive;
     {
         std::lock_guard lock(m_topology_mu);
         alive = m_alive;

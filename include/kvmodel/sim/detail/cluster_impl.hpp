@@ -151,9 +151,9 @@ inline result<void> cluster::set_alive(int node, bool up) {
                     std::string(up ? "node_up" : "node_down") + ": node " + std::to_string(node) +
                         " does not exist");
     std::lock_guard lock(m_topology_mu);
-    if (m_alive[static_cast<std::size_t>(node)] == up)
+    if ((m_alive[static_cast<std::size_t>(node)] != 0) == up)
         return {};
-    m_alive[static_cast<std::size_t>(node)] = up;
+    m_alive[static_cast<std::size_t>(node)] = up ? 1 : 0;
     for (detail::namespace_state& ns : namespaces()) {
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
             detail::partition& p = ns.parts[pid];
@@ -1536,14 +1536,14 @@ inline void cluster::maintain(detail::namespace_state& ns, time_ms now) {
 }
 
 inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
-                                         const std::vector<bool>& alive,
+                                         const std::vector<std::uint64_t>& alive,
                                          std::int64_t now_s) const {
     namespace_stats s;
     s.name = ns.name;
     s.nodes.resize(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
         s.nodes[n].node = static_cast<int>(n);
-        s.nodes[n].alive = alive[n];
+        s.nodes[n].alive = alive[n] != 0;
         s.nodes[n].ops.round_trips = ns.extras[n].round_trips.load(std::memory_order_relaxed);
         // Batch and scan round trips belong to nodes only.
         s.totals.round_trips += s.nodes[n].ops.round_trips;

@@ -252,9 +252,9 @@ struct alignas(64) partition {
     /// A write was committed: the current replicas hold the newest data.
     void written() noexcept { dirty = true; }
 
-    /// Recomputes the replicas for the live nodes (under mu), closing the
-    /// accounting epoch.
-    void recompute(const std::vector<bool>& alive, std::uint32_t replication_factor) {
+    /// Recomputes the replicas for the live nodes (alive[n] != 0; under mu),
+    /// closing the accounting epoch.
+    void recompute(const std::vector<std::uint64_t>& alive, std::uint32_t replication_factor) {
         past += epoch;
         if (master_node >= 0)
             past_by_node[static_cast<std::size_t>(master_node)] += epoch;
@@ -268,18 +268,18 @@ struct alignas(64) partition {
         }
         bool current = false;
         for (std::size_t n = 0; n < alive.size(); ++n)
-            if (alive[n] && copy_version[n] == version)
+            if (alive[n] != 0 && copy_version[n] == version)
                 current = true;
         replicas.clear();
         if (current) {
             for (int n : succession) {
                 if (replicas.size() >= replication_factor)
                     break;
-                if (alive[static_cast<std::size_t>(n)])
+                if (alive[static_cast<std::size_t>(n)] != 0)
                     replicas.push_back(n);
             }
             for (std::size_t n = 0; n < alive.size(); ++n) {
-                if (!alive[n])
+                if (alive[n] == 0)
                     continue; // a down node keeps whatever it had
                 bool is_replica =
                     std::find(replicas.begin(), replicas.end(), static_cast<int>(n)) !=
