@@ -654,6 +654,14 @@ private:
                                                  std::int64_t now_ms);
     using sindex_nodes_fn = decltype(&sindex_extra_nodes_impl);
     static kvmodel::detail::engine_hook<sindex_nodes_fn>& sindex_hook() noexcept;
+    // A copy of ns's indexes, taken under their lock. Empty without
+    // indexes; otherwise through index_copy_hook(), which create_index sets:
+    // a program that never creates an index never compiles
+    // vector<index_spec>'s copy.
+    static std::vector<kv::index_spec> indexes_of(const detail::namespace_state& ns);
+    static void copy_indexes(const std::vector<kv::index_spec>& from, std::vector<kv::index_spec>& to);
+    using index_copy_fn = decltype(&copy_indexes);
+    static kvmodel::detail::engine_hook<index_copy_fn>& index_copy_hook() noexcept;
     // The distinct values index ix holds for record e (sindex.c
     // sbin_from_bin): of the bin, the element at its ctx or its
     // expression's value, that value itself (of the index's type) or its
@@ -697,9 +705,12 @@ private:
                                              const kv::write_policy& wp,
                                              std::string_view cmd);
 
-    namespace_stats snapshot(const detail::namespace_state& ns,
-                             const std::vector<std::uint64_t>& alive,
-                             std::int64_t now_s) const;
+    // Fills s (default-constructed: stats() makes the namespaces' entries in
+    // place, with no reallocation and no namespace_stats move to instantiate).
+    void snapshot(const detail::namespace_state& ns,
+                  const std::vector<std::uint64_t>& alive,
+                  std::int64_t now_s,
+                  namespace_stats& s) const;
 
     cluster_config m_cfg;
     // The clock when the config brings none. m_clock points at it or at
@@ -981,6 +992,7 @@ KVMODEL_DECL result<void> cluster::create_index(const kv::index_spec& ix) {
             return {};
         }
     sindex_hook().set(&sindex_extra_nodes_impl);
+    index_copy_hook().set(&copy_indexes);
     ns->indexes.push_back(ix);
     return {};
 }
@@ -1044,16 +1056,17 @@ KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
 }
 
 KVMODEL_DECL sim::stats cluster::stats() const {
-    sim::stats out;
-    out.fault_fires = m_faults.total_fires();
+    // One default entry per namespace, filled in place (see snapshot).
+    sim::stats out{std::vector<namespace_stats>(m_cfg.namespaces.size()), m_faults.total_fires()};
     const std::int64_t now_s = m_clock->now_s();
     std::vector<std::uint64_t> alive;
     {
         std::lock_guard lock(m_topology_mu);
         alive = m_alive;
     }
-    for (const detail::namespace_state& ns : namespaces())
-        out.namespaces.push_back(snapshot(ns, alive, now_s));
+    const std::span<detail::namespace_state> all = namespaces();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        snapshot(all[i], alive, now_s, out.namespaces[i]);
     return out;
 }
 

@@ -93,25 +93,63 @@ namespace detail {
 /// A strict total order over ids, by a function of the ids and a context:
 /// one comparator type for every ranking the cluster makes.
 struct id_order {
-    bool (*before)(const void* ctx, std::uint32_t a, std::uint32_t b);
+    bool (*before)(const void* ctx, std::uint64_t a, std::uint64_t b);
     const void* ctx;
-    bool operator()(std::uint32_t a, std::uint32_t b) const { return before(ctx, a, b); }
+    bool operator()(std::uint64_t a, std::uint64_t b) const { return before(ctx, a, b); }
 };
 
-/// Keeps the first k of ids in `order` (all of them, sorted, when k >=
-/// ids.size()): one partial_sort instantiation instead of one per
-/// comparator lambda and element type.
-inline void top_ids(std::vector<std::uint32_t>& ids, std::size_t k, id_order order) {
+/// Swaps two ids (std::swap would be one more function per header-only TU).
+inline void swap_ids(std::uint64_t& a, std::uint64_t& b) noexcept {
+    const std::uint64_t t = a;
+    a = b;
+    b = t;
+}
+
+/// top_ids' heap step: moves heap[i] down until no child of it is ranked
+/// after it (the heap's top is the id ranked last).
+inline void sift_down(std::uint64_t* heap, std::size_t len, std::size_t i, id_order order) {
+    for (;;) {
+        std::size_t c = 2 * i + 1;
+        if (c >= len)
+            return;
+        if (c + 1 < len && order(heap[c], heap[c + 1]))
+            ++c;
+        if (!order(heap[i], heap[c]))
+            return;
+        swap_ids(heap[i], heap[c]);
+        i = c;
+    }
+}
+
+/// Sorts the first k of ids in `order` into ids[0, k) and returns k (k is
+/// cut to ids.size(); the rest of ids is left unspecified): what
+/// std::partial_sort leaves, the same ids (a strict total order ranks them
+/// one way), written out over a heap of the best k so far, the worst on top.
+/// partial_sort's heap functions and iterator layers would be instantiated
+/// for the cluster alone; vector<uint64_t> is everyone's.
+inline std::size_t top_ids(std::vector<std::uint64_t>& ids, std::size_t k, id_order order) {
     k = std::min(k, ids.size());
-    std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end(), order);
-    ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end());
+    std::uint64_t* const heap = ids.data();
+    for (std::size_t i = k / 2; i-- > 0;)
+        sift_down(heap, k, i, order);
+    if (k != 0)
+        for (std::size_t i = k; i < ids.size(); ++i)
+            if (order(heap[i], heap[0])) {
+                swap_ids(heap[i], heap[0]);
+                sift_down(heap, k, 0, order);
+            }
+    for (std::size_t end = k; end > 1; --end) {
+        swap_ids(heap[0], heap[end - 1]);
+        sift_down(heap, end - 1, 0, order);
+    }
+    return k;
 }
 
 /// 0, 1, ..., n - 1.
-inline std::vector<std::uint32_t> iota_ids(std::size_t n) {
-    std::vector<std::uint32_t> ids(n);
+inline std::vector<std::uint64_t> iota_ids(std::size_t n) {
+    std::vector<std::uint64_t> ids(n);
     for (std::size_t i = 0; i < n; ++i)
-        ids[i] = static_cast<std::uint32_t>(i);
+        ids[i] = i;
     return ids;
 }
 
@@ -122,15 +160,19 @@ inline std::vector<int> cluster::succession(std::uint32_t pid) const {
     std::vector<std::uint64_t> hash(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
         hash[n] = detail::splitmix64(m_cfg.seed ^ detail::splitmix64((std::uint64_t{pid} << 16U) | n));
-    std::vector<std::uint32_t> order = detail::iota_ids(m_cfg.nodes);
-    detail::top_ids(order,
-                    order.size(),
-                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
-                         const std::uint64_t* h = static_cast<const std::uint64_t*>(ctx);
-                         return h[a] != h[b] ? h[a] > h[b] : a < b;
-                     },
-                     hash.data()});
-    return std::vector<int>(order.begin(), order.end());
+    std::vector<std::uint64_t> order = detail::iota_ids(m_cfg.nodes);
+    const std::size_t k = detail::top_ids(order,
+                                          order.size(),
+                                          {[](const void* ctx, std::uint64_t a, std::uint64_t b) {
+                                               const std::uint64_t* h =
+                                                   static_cast<const std::uint64_t*>(ctx);
+                                               return h[a] != h[b] ? h[a] > h[b] : a < b;
+                                           },
+                                           hash.data()});
+    std::vector<int> out;
+    for (std::size_t i = 0; i < k; ++i)
+        out.push_back(static_cast<int>(order[i]));
+    return out;
 }
 
 inline detail::namespace_state* cluster::find_ns(std::string_view name) const noexcept {
@@ -1328,6 +1370,26 @@ inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spe
     return f == nullptr ? 0 : f(indexes, records, counts, now_ms);
 }
 
+inline kvmodel::detail::engine_hook<cluster::index_copy_fn>& cluster::index_copy_hook() noexcept {
+    static kvmodel::detail::engine_hook<index_copy_fn> h;
+    return h;
+}
+
+inline void cluster::copy_indexes(const std::vector<kv::index_spec>& from,
+                                  std::vector<kv::index_spec>& to) {
+    to = from;
+}
+
+inline std::vector<kv::index_spec> cluster::indexes_of(const detail::namespace_state& ns) {
+    std::vector<kv::index_spec> out;
+    std::shared_lock lock(ns.index_mu);
+    // Indexes exist only through create_index, which set the hook.
+    if (!ns.indexes.empty())
+        if (const index_copy_fn f = index_copy_hook().get())
+            f(ns.indexes, out);
+    return out;
+}
+
 inline std::uint64_t cluster::sindex_extra_nodes_impl(const std::vector<kv::index_spec>& indexes,
                                                       const detail::record_table& records,
                                                       std::vector<std::uint64_t>& counts,
@@ -1343,11 +1405,7 @@ inline std::uint64_t cluster::sindex_extra_nodes_impl(const std::vector<kv::inde
 }
 
 inline cluster::node_usage cluster::usage(const detail::namespace_state& ns) const {
-    std::vector<kv::index_spec> indexes;
-    {
-        std::shared_lock lock(ns.index_mu);
-        indexes = ns.indexes;
-    }
+    const std::vector<kv::index_spec> indexes = indexes_of(ns);
     const std::int64_t now_ms = m_clock->now_ms();
     node_usage out;
     out.data_bytes.assign(m_cfg.nodes, 0);
@@ -1535,10 +1593,10 @@ inline void cluster::maintain(detail::namespace_state& ns, time_ms now) {
     }
 }
 
-inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
-                                         const std::vector<std::uint64_t>& alive,
-                                         std::int64_t now_s) const {
-    namespace_stats s;
+inline void cluster::snapshot(const detail::namespace_state& ns,
+                              const std::vector<std::uint64_t>& alive,
+                              std::int64_t now_s,
+                              namespace_stats& s) const {
     s.name = ns.name;
     s.nodes.resize(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
@@ -1553,11 +1611,7 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     // digest belongs to one partition, so a departed record can only merge
     // with a candidate of its own partition (no hash map needed).
     std::vector<key_heat> keys;
-    std::vector<kv::index_spec> indexes;
-    {
-        std::shared_lock lock(ns.index_mu);
-        indexes = ns.indexes;
-    }
+    const std::vector<kv::index_spec> indexes = indexes_of(ns);
     // Every node has every index's tree of every partition (one node each).
     for (node_stats& nd : s.nodes)
         nd.sindex_used_bytes = indexes.size() * kv::partition_count * sindex_node_bytes;
@@ -1640,33 +1694,36 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     s.evict_void_time = ns.evict_void_time.load(std::memory_order_relaxed);
     s.stop_writes_refused = ns.stop_writes_refused.load(std::memory_order_relaxed);
     // Hottest first, ties by digest (unique: a strict total order).
-    std::vector<std::uint32_t> hot = detail::iota_ids(keys.size());
-    detail::top_ids(hot,
-                    m_cfg.hot_list_size,
-                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
-                         const key_heat* v = static_cast<const key_heat*>(ctx);
-                         const std::uint64_t x = v[a].reads + v[a].writes;
-                         const std::uint64_t y = v[b].reads + v[b].writes;
-                         return x != y ? x > y : v[a].digest < v[b].digest;
-                     },
-                     keys.data()});
-    for (std::uint32_t i : hot)
-        s.hot_keys.push_back(std::move(keys[i]));
-    std::vector<std::uint32_t> ids;
+    std::vector<std::uint64_t> hot = detail::iota_ids(keys.size());
+    const std::size_t hot_keys = detail::top_ids(
+        hot,
+        m_cfg.hot_list_size,
+        {[](const void* ctx, std::uint64_t a, std::uint64_t b) {
+             const key_heat* v = static_cast<const key_heat*>(ctx);
+             const std::uint64_t x = v[a].reads + v[a].writes;
+             const std::uint64_t y = v[b].reads + v[b].writes;
+             return x != y ? x > y : v[a].digest < v[b].digest;
+         },
+         keys.data()});
+    for (std::size_t i = 0; i < hot_keys; ++i)
+        s.hot_keys.push_back(std::move(keys[hot[i]]));
+    std::vector<std::uint64_t> ids;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid)
         if (s.partitions[pid].ops.ops != 0)
             ids.push_back(pid);
-    detail::top_ids(ids,
-                    m_cfg.hot_list_size,
-                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
-                         const partition_stats* p = static_cast<const partition_stats*>(ctx);
-                         const std::uint64_t x = p[a].ops.ops;
-                         const std::uint64_t y = p[b].ops.ops;
-                         return x != y ? x > y : a < b;
-                     },
-                     s.partitions.data()});
-    s.hot_partitions = std::move(ids);
-    return s;
+    const std::size_t hot_parts = detail::top_ids(
+        ids,
+        m_cfg.hot_list_size,
+        {[](const void* ctx, std::uint64_t a, std::uint64_t b) {
+             const partition_stats* p = static_cast<const partition_stats*>(ctx);
+             const std::uint64_t x = p[a].ops.ops;
+             const std::uint64_t y = p[b].ops.ops;
+             return x != y ? x > y : a < b;
+         },
+         s.partitions.data()});
+    s.hot_partitions.resize(hot_parts);
+    for (std::size_t i = 0; i < hot_parts; ++i)
+        s.hot_partitions[i] = static_cast<std::uint32_t>(ids[i]);
 }
 
 } // namespace kvmodel::sim

@@ -241,11 +241,17 @@ struct alignas(64) partition {
         h.live = false;
         departed.push_back(std::move(h));
         if (departed.size() > departed_keys_kept) {
-            auto coldest = std::min_element(
-                departed.begin(), departed.end(), [](const key_heat& a, const key_heat& b) {
-                    return a.reads + a.writes < b.reads + b.writes;
-                });
-            departed.erase(coldest);
+            // The first of the coldest goes; the others keep their order.
+            // (Index loops: min_element and erase would instantiate their
+            // iterator and move layers over key_heat for this alone.)
+            std::size_t coldest = 0;
+            for (std::size_t i = 1; i < departed.size(); ++i)
+                if (departed[i].reads + departed[i].writes <
+                    departed[coldest].reads + departed[coldest].writes)
+                    coldest = i;
+            for (std::size_t i = coldest; i + 1 < departed.size(); ++i)
+                departed[i] = std::move(departed[i + 1]);
+            departed.pop_back();
         }
     }
 
@@ -262,8 +268,8 @@ struct alignas(64) partition {
         if (dirty) {
             // The epoch's replicas received its writes; nobody else did.
             ++version;
-            for (int n : replicas)
-                copy_version[static_cast<std::size_t>(n)] = version;
+            for (std::size_t i = 0; i < replicas.size(); ++i)
+                copy_version[static_cast<std::size_t>(replicas[i])] = version;
             dirty = false;
         }
         bool current = false;
@@ -271,19 +277,22 @@ struct alignas(64) partition {
             if (alive[n] != 0 && copy_version[n] == version)
                 current = true;
         replicas.clear();
+        // Loops over indices, not iterators and std::find: vector<int>'s
+        // iterator layers would be instantiated for this alone.
         if (current) {
-            for (int n : succession) {
+            for (std::size_t i = 0; i < succession.size(); ++i) {
                 if (replicas.size() >= replication_factor)
                     break;
+                const int n = succession[i];
                 if (alive[static_cast<std::size_t>(n)] != 0)
                     replicas.push_back(n);
             }
             for (std::size_t n = 0; n < alive.size(); ++n) {
                 if (alive[n] == 0)
                     continue; // a down node keeps whatever it had
-                bool is_replica =
-                    std::find(replicas.begin(), replicas.end(), static_cast<int>(n)) !=
-                    replicas.end();
+                bool is_replica = false;
+                for (std::size_t i = 0; i < replicas.size(); ++i)
+                    is_replica = is_replica || replicas[i] == static_cast<int>(n);
                 copy_version[n] = is_replica ? version : 0;
             }
         }
