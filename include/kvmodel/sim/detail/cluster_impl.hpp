@@ -681,8 +681,9 @@ inline void cluster::add_node_error(int node, time_ms now) {
 }
 
 inline void cluster::apply_topology_faults(const detail::attempt_info& a) {
-    for (const auto& [node, up] : m_faults.topology_changes(a))
-        (void)set_alive(node, up);
+    const std::vector<int> changes = m_faults.topology_changes(a);
+    for (std::size_t i = 0; i + 1 < changes.size(); i += 2)
+        (void)set_alive(changes[i], changes[i + 1] != 0);
 }
 
 inline result<kv::record> cluster::run(const kv::key& k,

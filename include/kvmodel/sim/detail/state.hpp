@@ -33,7 +33,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -93,6 +92,14 @@ public:
         m_slots[0].store(&no_set(), std::memory_order_relaxed);
         m_count.store(1, std::memory_order_release);
     }
+    set_table(const set_table&) = delete;
+    set_table& operator=(const set_table&) = delete;
+    /// Frees the names added (slot 0, no_set(), is not ours).
+    ~set_table() {
+        const std::size_t n = m_count.load(std::memory_order_acquire);
+        for (std::size_t i = 1; i < n; ++i)
+            delete m_slots[i].load(std::memory_order_relaxed); // NOLINT(*-owning-memory)
+    }
 
     /// The interned name, adding it if new; nullptr when the table is full.
     const std::string* intern(std::string_view name) {
@@ -104,10 +111,12 @@ public:
         const std::size_t n = m_count.load(std::memory_order_relaxed);
         if (n > max_sets)
             return nullptr;
-        m_storage.emplace_back(name);
-        m_slots[n].store(&m_storage.back(), std::memory_order_relaxed);
+        // Each name in its own allocation (stable addresses), owned by the
+        // slot: a deque<string> would instantiate its map and iterators here.
+        const std::string* const added = new std::string(name); // NOLINT(*-owning-memory)
+        m_slots[n].store(added, std::memory_order_relaxed);
         m_count.store(n + 1, std::memory_order_release);
-        return &m_storage.back();
+        return added;
     }
 
 private:
@@ -124,7 +133,6 @@ private:
     heap_array<std::atomic<const std::string*>> m_slots;
     std::atomic<std::size_t> m_count{0};
     std::mutex m_mu;
-    std::deque<std::string> m_storage; // stable addresses
 };
 
 struct alignas(64) partition {
