@@ -705,6 +705,8 @@ private:
                                              const kv::write_policy& wp,
                                              std::string_view cmd);
 
+    // succession(pid) into out (build_namespace fills each partition's).
+    void succession_into(std::uint32_t pid, std::vector<int>& out) const;
     // Fills s (default-constructed: stats() makes the namespaces' entries in
     // place, with no reallocation and no namespace_stats move to instantiate).
     void snapshot(const detail::namespace_state& ns,
@@ -765,7 +767,7 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
     constexpr status bad = status::parameter_error;
     if (cfg.nodes == 0 || cfg.nodes > 128)
         return fail_joined(bad, {"cluster: nodes must be 1..128, got ", std::to_string(cfg.nodes)});
-    if (cfg.namespaces.empty())
+    if (cfg.namespaces.size() == 0) // not empty(): one iterator chain less
         return fail(bad, "cluster: no namespace");
     for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
         const namespace_config& n = cfg.namespaces[i];
@@ -809,12 +811,19 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
                                 "true if default-ttl is non-zero"});
         if (n.data_size == 0)
             return fail_joined(bad, {"cluster: namespace '", name, "' data-size 0"});
-        for (auto [what, pct] : {std::pair{"stop-writes-used-pct", n.stop_writes_used_pct},
-                                 std::pair{"stop-writes-sys-memory-pct", n.stop_writes_sys_memory_pct},
-                                 std::pair{"evict-used-pct", n.evict_used_pct},
-                                 std::pair{"evict-indexes-memory-pct", n.evict_indexes_memory_pct}})
-            if (pct > 100)
-                return outside(what, pct, "0 .. 100");
+        // A plain array of a plain struct: no initializer_list / pair /
+        // structured-binding functions to emit.
+        struct pct_setting {
+            std::string_view what;
+            std::uint32_t pct;
+        };
+        const pct_setting pcts[] = {{"stop-writes-used-pct", n.stop_writes_used_pct},
+                                    {"stop-writes-sys-memory-pct", n.stop_writes_sys_memory_pct},
+                                    {"evict-used-pct", n.evict_used_pct},
+                                    {"evict-indexes-memory-pct", n.evict_indexes_memory_pct}};
+        for (const pct_setting& setting : pcts)
+            if (setting.pct > 100)
+                return outside(setting.what, setting.pct, "0 .. 100");
         if (n.evict_hist_buckets < 100 || n.evict_hist_buckets > 10'000'000)
             return outside("evict-hist-buckets", n.evict_hist_buckets, "100 .. 10000000");
     }

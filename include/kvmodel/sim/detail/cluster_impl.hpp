@@ -63,7 +63,7 @@ inline void cluster::build_namespace(const namespace_config& nc, detail::namespa
         detail::partition& p = ns->parts[pid];
         p.past_by_node.reset(m_cfg.nodes);
         p.copy_version.assign(m_cfg.nodes, 0);
-        p.succession = succession(pid);
+        succession_into(pid, p.succession); // no vector<int> move assignment
         // Every node starts with the (empty) partition's current version
         // so that recompute can place it; replicas then keep it.
         std::fill(p.copy_version.begin(), p.copy_version.end(), p.version);
@@ -155,7 +155,7 @@ inline std::vector<std::uint64_t> iota_ids(std::size_t n) {
 
 } // namespace detail
 
-inline std::vector<int> cluster::succession(std::uint32_t pid) const {
+inline void cluster::succession_into(std::uint32_t pid, std::vector<int>& out) const {
     // Nodes by descending hash, ties by node id.
     std::vector<std::uint64_t> hash(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
@@ -169,9 +169,16 @@ inline std::vector<int> cluster::succession(std::uint32_t pid) const {
                                                return h[a] != h[b] ? h[a] > h[b] : a < b;
                                            },
                                            hash.data()});
+    out.clear();
+    for (std::size_t i = 0; i < k; ++i) {
+        const int n = static_cast<int>(order[i]); // an lvalue: recompute's push_back
+        out.push_back(n);
+    }
+}
+
+inline std::vector<int> cluster::succession(std::uint32_t pid) const {
     std::vector<int> out;
-    for (std::size_t i = 0; i < k; ++i)
-        out.push_back(static_cast<int>(order[i]));
+    succession_into(pid, out);
     return out;
 }
 
@@ -1722,9 +1729,10 @@ inline void cluster::snapshot(const detail::namespace_state& ns,
              return x != y ? x > y : a < b;
          },
          s.partitions.data()});
-    s.hot_partitions.resize(hot_parts);
-    for (std::size_t i = 0; i < hot_parts; ++i)
-        s.hot_partitions[i] = static_cast<std::uint32_t>(ids[i]);
+    for (std::size_t i = 0; i < hot_parts; ++i) {
+        const auto pid = static_cast<std::uint32_t>(ids[i]); // push_back(const&): fewest functions
+        s.hot_partitions.push_back(pid);
+    }
 }
 
 } // namespace kvmodel::sim

@@ -304,7 +304,7 @@ struct alignas(64) partition {
                 copy_version[n] = is_replica ? version : 0;
             }
         }
-        master_node = static_cast<std::int16_t>(replicas.empty() ? -1 : replicas.front());
+        master_node = static_cast<std::int16_t>(replicas.size() == 0 ? -1 : replicas[0]);
     }
 };
 
