@@ -145,6 +145,31 @@ inline std::size_t top_ids(std::vector<std::uint64_t>& ids, std::size_t k, id_or
     return k;
 }
 
+// The cluster's rankings (id_order::before; named functions, not lambdas:
+// one function each instead of a call operator and its static invoker).
+
+/// Nodes by descending hash (ctx: the hashes), ties by node id.
+inline bool by_hash(const void* ctx, std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t* h = static_cast<const std::uint64_t*>(ctx);
+    return h[a] != h[b] ? h[a] > h[b] : a < b;
+}
+
+/// Hot keys (ctx: key_heat[]): most reads + writes first, ties by digest.
+inline bool hotter_key(const void* ctx, std::uint64_t a, std::uint64_t b) {
+    const key_heat* v = static_cast<const key_heat*>(ctx);
+    const std::uint64_t x = v[a].reads + v[a].writes;
+    const std::uint64_t y = v[b].reads + v[b].writes;
+    return x != y ? x > y : v[a].digest < v[b].digest;
+}
+
+/// Hot partitions (ctx: partition_stats[]): most ops first, ties by id.
+inline bool busier_partition(const void* ctx, std::uint64_t a, std::uint64_t b) {
+    const partition_stats* p = static_cast<const partition_stats*>(ctx);
+    const std::uint64_t x = p[a].ops.ops;
+    const std::uint64_t y = p[b].ops.ops;
+    return x != y ? x > y : a < b;
+}
+
 /// 0, 1, ..., n - 1.
 inline std::vector<std::uint64_t> iota_ids(std::size_t n) {
     std::vector<std::uint64_t> ids(n);
@@ -161,14 +186,7 @@ inline void cluster::succession_into(std::uint32_t pid, std::vector<int>& out) c
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
         hash[n] = detail::splitmix64(m_cfg.seed ^ detail::splitmix64((std::uint64_t{pid} << 16U) | n));
     std::vector<std::uint64_t> order = detail::iota_ids(m_cfg.nodes);
-    const std::size_t k = detail::top_ids(order,
-                                          order.size(),
-                                          {[](const void* ctx, std::uint64_t a, std::uint64_t b) {
-                                               const std::uint64_t* h =
-                                                   static_cast<const std::uint64_t*>(ctx);
-                                               return h[a] != h[b] ? h[a] > h[b] : a < b;
-                                           },
-                                           hash.data()});
+    const std::size_t k = detail::top_ids(order, order.size(), {&detail::by_hash, hash.data()});
     out.clear();
     for (std::size_t i = 0; i < k; ++i) {
         const int n = static_cast<int>(order[i]); // an lvalue: recompute's push_back
@@ -1424,9 +1442,10 @@ inline cluster::node_usage cluster::usage(const detail::namespace_state& ns) con
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
         const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts, now_ms);
-        for (int n : p.replicas) {
-            out.data_bytes[static_cast<std::size_t>(n)] += p.used_bytes;
-            out.index_bytes[static_cast<std::size_t>(n)] +=
+        for (std::size_t i = 0; i < p.replicas.size(); ++i) {
+            const auto n = static_cast<std::size_t>(p.replicas[i]);
+            out.data_bytes[n] += p.used_bytes;
+            out.index_bytes[n] +=
                 p.objects * primary_index_bytes + extra * sindex_node_bytes;
         }
     }
@@ -1439,7 +1458,9 @@ inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
     std::vector<std::uint64_t> memory(m_cfg.nodes, 0);
     if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0)
         for (const detail::namespace_state& other : namespaces()) {
-            const node_usage o = &other == &ns ? use : usage(other);
+            // No node_usage copy of `use` (a copy constructor more per TU).
+            const node_usage theirs = &other == &ns ? node_usage{} : usage(other);
+            const node_usage& o = &other == &ns ? use : theirs;
             for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
                 memory[n] += o.data_bytes[n] + o.index_bytes[n];
         }
@@ -1703,32 +1724,16 @@ inline void cluster::snapshot(const detail::namespace_state& ns,
     s.stop_writes_refused = ns.stop_writes_refused.load(std::memory_order_relaxed);
     // Hottest first, ties by digest (unique: a strict total order).
     std::vector<std::uint64_t> hot = detail::iota_ids(keys.size());
-    const std::size_t hot_keys = detail::top_ids(
-        hot,
-        m_cfg.hot_list_size,
-        {[](const void* ctx, std::uint64_t a, std::uint64_t b) {
-             const key_heat* v = static_cast<const key_heat*>(ctx);
-             const std::uint64_t x = v[a].reads + v[a].writes;
-             const std::uint64_t y = v[b].reads + v[b].writes;
-             return x != y ? x > y : v[a].digest < v[b].digest;
-         },
-         keys.data()});
+    const std::size_t hot_keys =
+        detail::top_ids(hot, m_cfg.hot_list_size, {&detail::hotter_key, keys.data()});
     for (std::size_t i = 0; i < hot_keys; ++i)
         s.hot_keys.push_back(std::move(keys[hot[i]]));
     std::vector<std::uint64_t> ids;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid)
         if (s.partitions[pid].ops.ops != 0)
             ids.push_back(pid);
-    const std::size_t hot_parts = detail::top_ids(
-        ids,
-        m_cfg.hot_list_size,
-        {[](const void* ctx, std::uint64_t a, std::uint64_t b) {
-             const partition_stats* p = static_cast<const partition_stats*>(ctx);
-             const std::uint64_t x = p[a].ops.ops;
-             const std::uint64_t y = p[b].ops.ops;
-             return x != y ? x > y : a < b;
-         },
-         s.partitions.data()});
+    const std::size_t hot_parts =
+        detail::top_ids(ids, m_cfg.hot_list_size, {&detail::busier_partition, s.partitions.data()});
     for (std::size_t i = 0; i < hot_parts; ++i) {
         const auto pid = static_cast<std::uint32_t>(ids[i]); // push_back(const&): fewest functions
         s.hot_partitions.push_back(pid);
