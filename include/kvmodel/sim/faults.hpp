@@ -356,7 +356,7 @@ private:
 namespace kvmodel::sim::detail {
 
 KVMODEL_DECL std::size_t fault_injector::add(fault f) {
-    std::unique_lock lock(m_mu);
+    std::lock_guard lock(m_mu); // exclusive; no unique_lock members to emit
     state* const added = new state(); // NOLINT(*-owning-memory): free_all
     (m_last == nullptr ? m_first : m_last->next) = added;
     m_last = added;
@@ -369,7 +369,7 @@ KVMODEL_DECL std::size_t fault_injector::add(fault f) {
 }
 
 KVMODEL_DECL void fault_injector::clear() {
-    std::unique_lock lock(m_mu);
+    std::lock_guard lock(m_mu); // exclusive; no unique_lock members to emit
     free_all();
     m_armed.store(false, std::memory_order_release);
 }

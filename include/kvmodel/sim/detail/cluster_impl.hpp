@@ -1607,9 +1607,10 @@ inline void cluster::maintain(detail::namespace_state& ns, time_ms now) {
     if (now < ns.next_eval_ms.load(std::memory_order_relaxed) &&
         now < ns.next_nsup_ms.load(std::memory_order_relaxed))
         return;
-    std::unique_lock lock(ns.nsup_mu, std::try_to_lock);
-    if (!lock.owns_lock())
+    if (!ns.nsup_mu.try_lock())
         return; // another thread is at it
+    // Adopted by a lock_guard (instantiated anyway), not a unique_lock.
+    std::lock_guard lock(ns.nsup_mu, std::adopt_lock);
     if (now >= ns.next_nsup_ms.load(std::memory_order_relaxed)) {
         const time_ms period = time_ms{ns.cfg.nsup_period} * 1000;
         ns.next_nsup_ms.store((now / period + 1) * period, std::memory_order_relaxed);
