@@ -230,7 +230,7 @@ public:
     }
     /// The manual clock, if that is the time source (else nullptr).
     manual_clock* manual_time() const noexcept {
-        return dynamic_cast<manual_clock*>(m_clock.get());
+        return dynamic_cast<manual_clock*>(m_clock);
     }
 
     // --- kv_store --------------------------------------------------------------
@@ -654,6 +654,14 @@ private:
                                                  std::int64_t now_ms);
     using sindex_nodes_fn = decltype(&sindex_extra_nodes_impl);
     static kvmodel::detail::engine_hook<sindex_nodes_fn>& sindex_hook() noexcept;
+    // A copy of ns's indexes, taken under their lock. Empty without
+    // indexes; otherwise through index_copy_hook(), which create_index sets:
+    // a program that never creates an index never compiles
+    // vector<index_spec>'s copy.
+    static std::vector<kv::index_spec> indexes_of(const detail::namespace_state& ns);
+    static void copy_indexes(const std::vector<kv::index_spec>& from, std::vector<kv::index_spec>& to);
+    using index_copy_fn = decltype(&copy_indexes);
+    static kvmodel::detail::engine_hook<index_copy_fn>& index_copy_hook() noexcept;
     // The distinct values index ix holds for record e (sindex.c
     // sbin_from_bin): of the bin, the element at its ctx or its
     // expression's value, that value itself (of the index's type) or its
@@ -697,15 +705,27 @@ private:
                                              const kv::write_policy& wp,
                                              std::string_view cmd);
 
-    namespace_stats snapshot(const detail::namespace_state& ns,
-                             const std::vector<bool>& alive,
-                             std::int64_t now_s) const;
+    // succession(pid) into out (build_namespace fills each partition's).
+    void succession_into(std::uint32_t pid, std::vector<int>& out) const;
+    // Fills s (default-constructed: stats() makes the namespaces' entries in
+    // place, with no reallocation and no namespace_stats move to instantiate).
+    void snapshot(const detail::namespace_state& ns,
+                  const std::vector<std::uint64_t>& alive,
+                  std::int64_t now_s,
+                  namespace_stats& s) const;
 
     cluster_config m_cfg;
-    std::shared_ptr<sim::clock> m_clock;
+    // The clock when the config brings none. m_clock points at it or at
+    // m_cfg.time_source's clock (which m_cfg keeps alive): a member, not a
+    // make_shared<manual_clock>, whose control block would cost ~45 functions
+    // in every header-only translation unit.
+    manual_clock m_own_clock;
+    sim::clock* m_clock = nullptr;
     detail::fault_injector m_faults;
     mutable std::mutex m_topology_mu;
-    std::vector<bool> m_alive;
+    // Per node, 1 = up. Not a vector<bool>: its bit-vector members would be
+    // instantiated for this alone; vector<uint64_t>'s already are.
+    std::vector<std::uint64_t> m_alive;
     detail::heap_array<detail::namespace_state> m_namespaces;
     detail::heap_array<node_health> m_health; // one per node
 };
@@ -731,8 +751,8 @@ KVMODEL_DECL cluster::cluster(cluster_config cfg)
     : m_cfg(std::move(cfg))
     , m_faults(m_cfg.seed) {
     KVMODEL_ASSERT(validate(m_cfg).has_value());
-    m_clock = m_cfg.time_source ? m_cfg.time_source : std::make_shared<manual_clock>();
-    m_alive.assign(m_cfg.nodes, true);
+    m_clock = m_cfg.time_source ? m_cfg.time_source.get() : &m_own_clock;
+    m_alive.assign(m_cfg.nodes, 1);
     m_health.reset(m_cfg.nodes);
     m_namespaces.reset(m_cfg.namespaces.size());
     for (std::size_t i = 0; i < m_cfg.namespaces.size(); ++i)
@@ -747,7 +767,7 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
     constexpr status bad = status::parameter_error;
     if (cfg.nodes == 0 || cfg.nodes > 128)
         return fail_joined(bad, {"cluster: nodes must be 1..128, got ", std::to_string(cfg.nodes)});
-    if (cfg.namespaces.empty())
+    if (cfg.namespaces.size() == 0) // not empty(): one iterator chain less
         return fail(bad, "cluster: no namespace");
     for (std::size_t i = 0; i < cfg.namespaces.size(); ++i) {
         const namespace_config& n = cfg.namespaces[i];
@@ -791,12 +811,19 @@ KVMODEL_DECL result<void> cluster::validate(const cluster_config& cfg) {
                                 "true if default-ttl is non-zero"});
         if (n.data_size == 0)
             return fail_joined(bad, {"cluster: namespace '", name, "' data-size 0"});
-        for (auto [what, pct] : {std::pair{"stop-writes-used-pct", n.stop_writes_used_pct},
-                                 std::pair{"stop-writes-sys-memory-pct", n.stop_writes_sys_memory_pct},
-                                 std::pair{"evict-used-pct", n.evict_used_pct},
-                                 std::pair{"evict-indexes-memory-pct", n.evict_indexes_memory_pct}})
-            if (pct > 100)
-                return outside(what, pct, "0 .. 100");
+        // A plain array of a plain struct: no initializer_list / pair /
+        // structured-binding functions to emit.
+        struct pct_setting {
+            std::string_view what;
+            std::uint32_t pct;
+        };
+        const pct_setting pcts[] = {{"stop-writes-used-pct", n.stop_writes_used_pct},
+                                    {"stop-writes-sys-memory-pct", n.stop_writes_sys_memory_pct},
+                                    {"evict-used-pct", n.evict_used_pct},
+                                    {"evict-indexes-memory-pct", n.evict_indexes_memory_pct}};
+        for (const pct_setting& setting : pcts)
+            if (setting.pct > 100)
+                return outside(setting.what, setting.pct, "0 .. 100");
         if (n.evict_hist_buckets < 100 || n.evict_hist_buckets > 10'000'000)
             return outside("evict-hist-buckets", n.evict_hist_buckets, "100 .. 10000000");
     }
@@ -974,6 +1001,7 @@ KVMODEL_DECL result<void> cluster::create_index(const kv::index_spec& ix) {
             return {};
         }
     sindex_hook().set(&sindex_extra_nodes_impl);
+    index_copy_hook().set(&copy_indexes);
     ns->indexes.push_back(ix);
     return {};
 }
@@ -1003,7 +1031,7 @@ KVMODEL_DECL result<std::vector<kv::keyed_record>> cluster::query(const kv::quer
 KVMODEL_DECL bool cluster::node_alive(int node) const {
     std::lock_guard lock(m_topology_mu);
     return node >= 0 && static_cast<std::uint32_t>(node) < m_cfg.nodes &&
-           m_alive[static_cast<std::size_t>(node)];
+           m_alive[static_cast<std::size_t>(node)] != 0;
 }
 
 KVMODEL_DECL result<void> cluster::node_down(int node) {
@@ -1037,16 +1065,17 @@ KVMODEL_DECL result<std::size_t> cluster::add_fault(fault f) {
 }
 
 KVMODEL_DECL sim::stats cluster::stats() const {
-    sim::stats out;
-    out.fault_fires = m_faults.total_fires();
+    // One default entry per namespace, filled in place (see snapshot).
+    sim::stats out{std::vector<namespace_stats>(m_cfg.namespaces.size()), m_faults.total_fires()};
     const std::int64_t now_s = m_clock->now_s();
-    std::vector<bool> alive;
+    std::vector<std::uint64_t> alive;
     {
         std::lock_guard lock(m_topology_mu);
         alive = m_alive;
     }
-    for (const detail::namespace_state& ns : namespaces())
-        out.namespaces.push_back(snapshot(ns, alive, now_s));
+    const std::span<detail::namespace_state> all = namespaces();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        snapshot(all[i], alive, now_s, out.namespaces[i]);
     return out;
 }
 

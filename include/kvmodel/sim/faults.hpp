@@ -276,6 +276,9 @@ class fault_injector {
 public:
     explicit fault_injector(std::uint64_t seed)
         : m_seed(seed) {}
+    fault_injector(const fault_injector&) = delete;
+    fault_injector& operator=(const fault_injector&) = delete;
+    ~fault_injector() { free_all(); }
 
     /// Installs a fault; returns its id.
     KVMODEL_DECL std::size_t add(fault f);
@@ -294,29 +297,20 @@ public:
         return m_commands.fetch_add(1, std::memory_order_relaxed) + 1;
     }
 
-    /// The node faults due for this attempt, as (node, up) pairs, in
-    /// installation order; each one counted as fired.
-    KVMODEL_DECL std::vector<std::pair<int, bool>> topology_changes(const attempt_info& a);
+    /// The node faults due for this attempt, in installation order, two
+    /// ints each: the node, then 1 to bring it up or 0 to take it down; each
+    /// one counted as fired. (Flat ints, not pairs: vector<int> is
+    /// instantiated anyway, a vector<pair<int, bool>> only for this.)
+    KVMODEL_DECL std::vector<int> topology_changes(const attempt_info& a);
 
     /// The timeout / in-doubt / latency faults due for this attempt.
     KVMODEL_DECL fault_effects effects(const attempt_info& a);
 
 private:
-    // One installed fault. Moved only when add() grows the list, under the
-    // exclusive lock (no command reads it then).
+    // One installed fault, in a singly linked list in installation order
+    // (added and freed under the exclusive lock, read under the shared one):
+    // never moved, and no vector<state> members to instantiate.
     struct state {
-        state() = default;
-        state(state&& o) noexcept
-            : f(std::move(o.f))
-            , start(o.start)
-            , id(o.id)
-            , fires(o.fires.load(std::memory_order_relaxed))
-            , crashed_node(o.crashed_node.load(std::memory_order_relaxed))
-            , refused_until(o.refused_until.load(std::memory_order_relaxed))
-            , taken_down(o.taken_down.load(std::memory_order_relaxed)) {}
-        state& operator=(state&&) = delete;
-        ~state() = default;
-
         fault f;
         std::uint64_t start = 0;
         std::size_t id = 0;
@@ -326,7 +320,18 @@ private:
         std::atomic<int> crashed_node{-1};
         std::atomic<time_ms> refused_until{0};
         std::atomic<bool> taken_down{false};
+        state* next = nullptr;
     };
+
+    // Frees every fault (under the exclusive lock, or in the destructor).
+    void free_all() noexcept {
+        while (m_first != nullptr) {
+            state* const s = m_first;
+            m_first = s->next;
+            delete s; // NOLINT(*-owning-memory)
+        }
+        m_last = nullptr;
+    }
 
     // Whether s fires for a (and counts the fire). Conditions first, the
     // draw next, the fire budget last, so a fault's budget is spent only by
@@ -335,7 +340,8 @@ private:
 
     std::uint64_t m_seed;
     mutable std::shared_mutex m_mu;
-    std::vector<state> m_faults; // not vector<unique_ptr>: one instantiation less per TU
+    state* m_first = nullptr; // owned, with the rest of the list
+    state* m_last = nullptr;
     std::size_t m_next_id = 0;
     std::atomic<bool> m_armed{false};
     std::atomic<std::uint64_t> m_commands{0};
@@ -350,8 +356,11 @@ private:
 namespace kvmodel::sim::detail {
 
 KVMODEL_DECL std::size_t fault_injector::add(fault f) {
-    std::unique_lock lock(m_mu);
-    state& s = m_faults.emplace_back();
+    std::lock_guard lock(m_mu); // exclusive; no unique_lock members to emit
+    state* const added = new state(); // NOLINT(*-owning-memory): free_all
+    (m_last == nullptr ? m_first : m_last->next) = added;
+    m_last = added;
+    state& s = *added;
     s.f = std::move(f);
     s.start = m_commands.load(std::memory_order_relaxed);
     s.id = m_next_id++;
@@ -360,46 +369,52 @@ KVMODEL_DECL std::size_t fault_injector::add(fault f) {
 }
 
 KVMODEL_DECL void fault_injector::clear() {
-    std::unique_lock lock(m_mu);
-    m_faults.clear();
+    std::lock_guard lock(m_mu); // exclusive; no unique_lock members to emit
+    free_all();
     m_armed.store(false, std::memory_order_release);
 }
 
 KVMODEL_DECL std::uint64_t fault_injector::fires(std::size_t id) const {
     std::shared_lock lock(m_mu);
-    for (const state& s : m_faults)
-        if (s.id == id)
-            return s.fires.load(std::memory_order_relaxed);
+    for (const state* s = m_first; s != nullptr; s = s->next)
+        if (s->id == id)
+            return s->fires.load(std::memory_order_relaxed);
     return 0;
 }
 
 KVMODEL_DECL std::uint64_t fault_injector::total_fires() const {
     std::shared_lock lock(m_mu);
     std::uint64_t n = 0;
-    for (const state& s : m_faults)
-        n += s.fires.load(std::memory_order_relaxed);
+    for (const state* s = m_first; s != nullptr; s = s->next)
+        n += s->fires.load(std::memory_order_relaxed);
     return n;
 }
 
-KVMODEL_DECL std::vector<std::pair<int, bool>> fault_injector::topology_changes(const attempt_info& a) {
-    std::vector<std::pair<int, bool>> out;
+KVMODEL_DECL std::vector<int> fault_injector::topology_changes(const attempt_info& a) {
+    std::vector<int> out;
     if (a.command == 0)
         return out;
     std::shared_lock lock(m_mu);
-    for (state& s : m_faults) {
+    for (state* next = m_first; next != nullptr; next = next->next) {
+        state& s = *next;
         const fault& f = s.f;
         if (f.kind == fault_kind::node_crash) {
             const int dead = s.crashed_node.load(std::memory_order_acquire);
             if (dead >= 0 && a.now >= s.refused_until.load(std::memory_order_relaxed) &&
-                !s.taken_down.exchange(true, std::memory_order_relaxed))
-                out.emplace_back(dead, false);
+                !s.taken_down.exchange(true, std::memory_order_relaxed)) {
+                const int down = 0; // lvalues: one push_back overload for all
+                out.push_back(dead);
+                out.push_back(down);
+            }
             continue;
         }
         if (f.kind != fault_kind::node_down && f.kind != fault_kind::node_up)
             continue;
         if (!due(s, a))
             continue;
-        out.emplace_back(f.node, f.kind == fault_kind::node_up);
+        const int up = f.kind == fault_kind::node_up ? 1 : 0;
+        out.push_back(f.node);
+        out.push_back(up);
     }
     return out;
 }
@@ -409,7 +424,8 @@ KVMODEL_DECL fault_effects fault_injector::effects(const attempt_info& a) {
     if (a.command == 0)
         return e;
     std::shared_lock lock(m_mu);
-    for (state& s : m_faults) {
+    for (state* next = m_first; next != nullptr; next = next->next) {
+        state& s = *next;
         const fault& f = s.f;
         if (f.kind == fault_kind::node_down || f.kind == fault_kind::node_up)
             continue;

@@ -63,7 +63,7 @@ inline void cluster::build_namespace(const namespace_config& nc, detail::namespa
         detail::partition& p = ns->parts[pid];
         p.past_by_node.reset(m_cfg.nodes);
         p.copy_version.assign(m_cfg.nodes, 0);
-        p.succession = succession(pid);
+        succession_into(pid, p.succession); // no vector<int> move assignment
         // Every node starts with the (empty) partition's current version
         // so that recompute can place it; replicas then keep it.
         std::fill(p.copy_version.begin(), p.copy_version.end(), p.version);
@@ -93,44 +93,111 @@ namespace detail {
 /// A strict total order over ids, by a function of the ids and a context:
 /// one comparator type for every ranking the cluster makes.
 struct id_order {
-    bool (*before)(const void* ctx, std::uint32_t a, std::uint32_t b);
+    bool (*before)(const void* ctx, std::uint64_t a, std::uint64_t b);
     const void* ctx;
-    bool operator()(std::uint32_t a, std::uint32_t b) const { return before(ctx, a, b); }
+    bool operator()(std::uint64_t a, std::uint64_t b) const { return before(ctx, a, b); }
 };
 
-/// Keeps the first k of ids in `order` (all of them, sorted, when k >=
-/// ids.size()): one partial_sort instantiation instead of one per
-/// comparator lambda and element type.
-inline void top_ids(std::vector<std::uint32_t>& ids, std::size_t k, id_order order) {
+/// Swaps two ids (std::swap would be one more function per header-only TU).
+inline void swap_ids(std::uint64_t& a, std::uint64_t& b) noexcept {
+    const std::uint64_t t = a;
+    a = b;
+    b = t;
+}
+
+/// top_ids' heap step: moves heap[i] down until no child of it is ranked
+/// after it (the heap's top is the id ranked last).
+inline void sift_down(std::uint64_t* heap, std::size_t len, std::size_t i, id_order order) {
+    for (;;) {
+        std::size_t c = 2 * i + 1;
+        if (c >= len)
+            return;
+        if (c + 1 < len && order(heap[c], heap[c + 1]))
+            ++c;
+        if (!order(heap[i], heap[c]))
+            return;
+        swap_ids(heap[i], heap[c]);
+        i = c;
+    }
+}
+
+/// Sorts the first k of ids in `order` into ids[0, k) and returns k (k is
+/// cut to ids.size(); the rest of ids is left unspecified): what
+/// std::partial_sort leaves, the same ids (a strict total order ranks them
+/// one way), written out over a heap of the best k so far, the worst on top.
+/// partial_sort's heap functions and iterator layers would be instantiated
+/// for the cluster alone; vector<uint64_t> is everyone's.
+inline std::size_t top_ids(std::vector<std::uint64_t>& ids, std::size_t k, id_order order) {
     k = std::min(k, ids.size());
-    std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end(), order);
-    ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end());
+    std::uint64_t* const heap = ids.data();
+    for (std::size_t i = k / 2; i-- > 0;)
+        sift_down(heap, k, i, order);
+    if (k != 0)
+        for (std::size_t i = k; i < ids.size(); ++i)
+            if (order(heap[i], heap[0])) {
+                swap_ids(heap[i], heap[0]);
+                sift_down(heap, k, 0, order);
+            }
+    for (std::size_t end = k; end > 1; --end) {
+        swap_ids(heap[0], heap[end - 1]);
+        sift_down(heap, end - 1, 0, order);
+    }
+    return k;
+}
+
+// The cluster's rankings (id_order::before; named functions, not lambdas:
+// one function each instead of a call operator and its static invoker).
+
+/// Nodes by descending hash (ctx: the hashes), ties by node id.
+inline bool by_hash(const void* ctx, std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t* h = static_cast<const std::uint64_t*>(ctx);
+    return h[a] != h[b] ? h[a] > h[b] : a < b;
+}
+
+/// Hot keys (ctx: key_heat[]): most reads + writes first, ties by digest.
+inline bool hotter_key(const void* ctx, std::uint64_t a, std::uint64_t b) {
+    const key_heat* v = static_cast<const key_heat*>(ctx);
+    const std::uint64_t x = v[a].reads + v[a].writes;
+    const std::uint64_t y = v[b].reads + v[b].writes;
+    return x != y ? x > y : v[a].digest < v[b].digest;
+}
+
+/// Hot partitions (ctx: partition_stats[]): most ops first, ties by id.
+inline bool busier_partition(const void* ctx, std::uint64_t a, std::uint64_t b) {
+    const partition_stats* p = static_cast<const partition_stats*>(ctx);
+    const std::uint64_t x = p[a].ops.ops;
+    const std::uint64_t y = p[b].ops.ops;
+    return x != y ? x > y : a < b;
 }
 
 /// 0, 1, ..., n - 1.
-inline std::vector<std::uint32_t> iota_ids(std::size_t n) {
-    std::vector<std::uint32_t> ids(n);
+inline std::vector<std::uint64_t> iota_ids(std::size_t n) {
+    std::vector<std::uint64_t> ids(n);
     for (std::size_t i = 0; i < n; ++i)
-        ids[i] = static_cast<std::uint32_t>(i);
+        ids[i] = i;
     return ids;
 }
 
 } // namespace detail
 
-inline std::vector<int> cluster::succession(std::uint32_t pid) const {
+inline void cluster::succession_into(std::uint32_t pid, std::vector<int>& out) const {
     // Nodes by descending hash, ties by node id.
     std::vector<std::uint64_t> hash(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
         hash[n] = detail::splitmix64(m_cfg.seed ^ detail::splitmix64((std::uint64_t{pid} << 16U) | n));
-    std::vector<std::uint32_t> order = detail::iota_ids(m_cfg.nodes);
-    detail::top_ids(order,
-                    order.size(),
-                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
-                         const std::uint64_t* h = static_cast<const std::uint64_t*>(ctx);
-                         return h[a] != h[b] ? h[a] > h[b] : a < b;
-                     },
-                     hash.data()});
-    return std::vector<int>(order.begin(), order.end());
+    std::vector<std::uint64_t> order = detail::iota_ids(m_cfg.nodes);
+    const std::size_t k = detail::top_ids(order, order.size(), {&detail::by_hash, hash.data()});
+    out.clear();
+    for (std::size_t i = 0; i < k; ++i) {
+        const int n = static_cast<int>(order[i]); // an lvalue: recompute's push_back
+        out.push_back(n);
+    }
+}
+
+inline std::vector<int> cluster::succession(std::uint32_t pid) const {
+    std::vector<int> out;
+    succession_into(pid, out);
+    return out;
 }
 
 inline detail::namespace_state* cluster::find_ns(std::string_view name) const noexcept {
@@ -151,9 +218,9 @@ inline result<void> cluster::set_alive(int node, bool up) {
                     std::string(up ? "node_up" : "node_down") + ": node " + std::to_string(node) +
                         " does not exist");
     std::lock_guard lock(m_topology_mu);
-    if (m_alive[static_cast<std::size_t>(node)] == up)
+    if ((m_alive[static_cast<std::size_t>(node)] != 0) == up)
         return {};
-    m_alive[static_cast<std::size_t>(node)] = up;
+    m_alive[static_cast<std::size_t>(node)] = up ? 1 : 0;
     for (detail::namespace_state& ns : namespaces()) {
         for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid) {
             detail::partition& p = ns.parts[pid];
@@ -639,8 +706,9 @@ inline void cluster::add_node_error(int node, time_ms now) {
 }
 
 inline void cluster::apply_topology_faults(const detail::attempt_info& a) {
-    for (const auto& [node, up] : m_faults.topology_changes(a))
-        (void)set_alive(node, up);
+    const std::vector<int> changes = m_faults.topology_changes(a);
+    for (std::size_t i = 0; i + 1 < changes.size(); i += 2)
+        (void)set_alive(changes[i], changes[i + 1] != 0);
 }
 
 inline result<kv::record> cluster::run(const kv::key& k,
@@ -1328,6 +1396,26 @@ inline std::uint64_t cluster::sindex_extra_nodes(const std::vector<kv::index_spe
     return f == nullptr ? 0 : f(indexes, records, counts, now_ms);
 }
 
+inline kvmodel::detail::engine_hook<cluster::index_copy_fn>& cluster::index_copy_hook() noexcept {
+    static kvmodel::detail::engine_hook<index_copy_fn> h;
+    return h;
+}
+
+inline void cluster::copy_indexes(const std::vector<kv::index_spec>& from,
+                                  std::vector<kv::index_spec>& to) {
+    to = from;
+}
+
+inline std::vector<kv::index_spec> cluster::indexes_of(const detail::namespace_state& ns) {
+    std::vector<kv::index_spec> out;
+    std::shared_lock lock(ns.index_mu);
+    // Indexes exist only through create_index, which set the hook.
+    if (!ns.indexes.empty())
+        if (const index_copy_fn f = index_copy_hook().get())
+            f(ns.indexes, out);
+    return out;
+}
+
 inline std::uint64_t cluster::sindex_extra_nodes_impl(const std::vector<kv::index_spec>& indexes,
                                                       const detail::record_table& records,
                                                       std::vector<std::uint64_t>& counts,
@@ -1343,11 +1431,7 @@ inline std::uint64_t cluster::sindex_extra_nodes_impl(const std::vector<kv::inde
 }
 
 inline cluster::node_usage cluster::usage(const detail::namespace_state& ns) const {
-    std::vector<kv::index_spec> indexes;
-    {
-        std::shared_lock lock(ns.index_mu);
-        indexes = ns.indexes;
-    }
+    const std::vector<kv::index_spec> indexes = indexes_of(ns);
     const std::int64_t now_ms = m_clock->now_ms();
     node_usage out;
     out.data_bytes.assign(m_cfg.nodes, 0);
@@ -1358,9 +1442,10 @@ inline cluster::node_usage cluster::usage(const detail::namespace_state& ns) con
         detail::partition& p = ns.parts[pid];
         std::lock_guard lock(p.mu);
         const std::uint64_t extra = sindex_extra_nodes(indexes, ns.records[pid], counts, now_ms);
-        for (int n : p.replicas) {
-            out.data_bytes[static_cast<std::size_t>(n)] += p.used_bytes;
-            out.index_bytes[static_cast<std::size_t>(n)] +=
+        for (std::size_t i = 0; i < p.replicas.size(); ++i) {
+            const auto n = static_cast<std::size_t>(p.replicas[i]);
+            out.data_bytes[n] += p.used_bytes;
+            out.index_bytes[n] +=
                 p.objects * primary_index_bytes + extra * sindex_node_bytes;
         }
     }
@@ -1373,7 +1458,9 @@ inline void cluster::eval_stop_writes(detail::namespace_state& ns) const {
     std::vector<std::uint64_t> memory(m_cfg.nodes, 0);
     if (m_cfg.node_memory != 0 && ns.cfg.stop_writes_sys_memory_pct != 0)
         for (const detail::namespace_state& other : namespaces()) {
-            const node_usage o = &other == &ns ? use : usage(other);
+            // No node_usage copy of `use` (a copy constructor more per TU).
+            const node_usage theirs = &other == &ns ? node_usage{} : usage(other);
+            const node_usage& o = &other == &ns ? use : theirs;
             for (std::uint32_t n = 0; n < m_cfg.nodes; ++n)
                 memory[n] += o.data_bytes[n] + o.index_bytes[n];
         }
@@ -1520,9 +1607,10 @@ inline void cluster::maintain(detail::namespace_state& ns, time_ms now) {
     if (now < ns.next_eval_ms.load(std::memory_order_relaxed) &&
         now < ns.next_nsup_ms.load(std::memory_order_relaxed))
         return;
-    std::unique_lock lock(ns.nsup_mu, std::try_to_lock);
-    if (!lock.owns_lock())
+    if (!ns.nsup_mu.try_lock())
         return; // another thread is at it
+    // Adopted by a lock_guard (instantiated anyway), not a unique_lock.
+    std::lock_guard lock(ns.nsup_mu, std::adopt_lock);
     if (now >= ns.next_nsup_ms.load(std::memory_order_relaxed)) {
         const time_ms period = time_ms{ns.cfg.nsup_period} * 1000;
         ns.next_nsup_ms.store((now / period + 1) * period, std::memory_order_relaxed);
@@ -1535,15 +1623,15 @@ inline void cluster::maintain(detail::namespace_state& ns, time_ms now) {
     }
 }
 
-inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
-                                         const std::vector<bool>& alive,
-                                         std::int64_t now_s) const {
-    namespace_stats s;
+inline void cluster::snapshot(const detail::namespace_state& ns,
+                              const std::vector<std::uint64_t>& alive,
+                              std::int64_t now_s,
+                              namespace_stats& s) const {
     s.name = ns.name;
     s.nodes.resize(m_cfg.nodes);
     for (std::uint32_t n = 0; n < m_cfg.nodes; ++n) {
         s.nodes[n].node = static_cast<int>(n);
-        s.nodes[n].alive = alive[n];
+        s.nodes[n].alive = alive[n] != 0;
         s.nodes[n].ops.round_trips = ns.extras[n].round_trips.load(std::memory_order_relaxed);
         // Batch and scan round trips belong to nodes only.
         s.totals.round_trips += s.nodes[n].ops.round_trips;
@@ -1553,11 +1641,7 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     // digest belongs to one partition, so a departed record can only merge
     // with a candidate of its own partition (no hash map needed).
     std::vector<key_heat> keys;
-    std::vector<kv::index_spec> indexes;
-    {
-        std::shared_lock lock(ns.index_mu);
-        indexes = ns.indexes;
-    }
+    const std::vector<kv::index_spec> indexes = indexes_of(ns);
     // Every node has every index's tree of every partition (one node each).
     for (node_stats& nd : s.nodes)
         nd.sindex_used_bytes = indexes.size() * kv::partition_count * sindex_node_bytes;
@@ -1640,33 +1724,21 @@ inline namespace_stats cluster::snapshot(const detail::namespace_state& ns,
     s.evict_void_time = ns.evict_void_time.load(std::memory_order_relaxed);
     s.stop_writes_refused = ns.stop_writes_refused.load(std::memory_order_relaxed);
     // Hottest first, ties by digest (unique: a strict total order).
-    std::vector<std::uint32_t> hot = detail::iota_ids(keys.size());
-    detail::top_ids(hot,
-                    m_cfg.hot_list_size,
-                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
-                         const key_heat* v = static_cast<const key_heat*>(ctx);
-                         const std::uint64_t x = v[a].reads + v[a].writes;
-                         const std::uint64_t y = v[b].reads + v[b].writes;
-                         return x != y ? x > y : v[a].digest < v[b].digest;
-                     },
-                     keys.data()});
-    for (std::uint32_t i : hot)
-        s.hot_keys.push_back(std::move(keys[i]));
-    std::vector<std::uint32_t> ids;
+    std::vector<std::uint64_t> hot = detail::iota_ids(keys.size());
+    const std::size_t hot_keys =
+        detail::top_ids(hot, m_cfg.hot_list_size, {&detail::hotter_key, keys.data()});
+    for (std::size_t i = 0; i < hot_keys; ++i)
+        s.hot_keys.push_back(std::move(keys[hot[i]]));
+    std::vector<std::uint64_t> ids;
     for (std::uint32_t pid = 0; pid < kv::partition_count; ++pid)
         if (s.partitions[pid].ops.ops != 0)
             ids.push_back(pid);
-    detail::top_ids(ids,
-                    m_cfg.hot_list_size,
-                    {[](const void* ctx, std::uint32_t a, std::uint32_t b) {
-                         const partition_stats* p = static_cast<const partition_stats*>(ctx);
-                         const std::uint64_t x = p[a].ops.ops;
-                         const std::uint64_t y = p[b].ops.ops;
-                         return x != y ? x > y : a < b;
-                     },
-                     s.partitions.data()});
-    s.hot_partitions = std::move(ids);
-    return s;
+    const std::size_t hot_parts =
+        detail::top_ids(ids, m_cfg.hot_list_size, {&detail::busier_partition, s.partitions.data()});
+    for (std::size_t i = 0; i < hot_parts; ++i) {
+        const auto pid = static_cast<std::uint32_t>(ids[i]); // push_back(const&): fewest functions
+        s.hot_partitions.push_back(pid);
+    }
 }
 
 } // namespace kvmodel::sim

@@ -33,7 +33,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -93,6 +92,14 @@ public:
         m_slots[0].store(&no_set(), std::memory_order_relaxed);
         m_count.store(1, std::memory_order_release);
     }
+    set_table(const set_table&) = delete;
+    set_table& operator=(const set_table&) = delete;
+    /// Frees the names added (slot 0, no_set(), is not ours).
+    ~set_table() {
+        const std::size_t n = m_count.load(std::memory_order_acquire);
+        for (std::size_t i = 1; i < n; ++i)
+            delete m_slots[i].load(std::memory_order_relaxed); // NOLINT(*-owning-memory)
+    }
 
     /// The interned name, adding it if new; nullptr when the table is full.
     const std::string* intern(std::string_view name) {
@@ -104,10 +111,12 @@ public:
         const std::size_t n = m_count.load(std::memory_order_relaxed);
         if (n > max_sets)
             return nullptr;
-        m_storage.emplace_back(name);
-        m_slots[n].store(&m_storage.back(), std::memory_order_relaxed);
+        // Each name in its own allocation (stable addresses), owned by the
+        // slot: a deque<string> would instantiate its map and iterators here.
+        const std::string* const added = new std::string(name); // NOLINT(*-owning-memory)
+        m_slots[n].store(added, std::memory_order_relaxed);
         m_count.store(n + 1, std::memory_order_release);
-        return &m_storage.back();
+        return added;
     }
 
 private:
@@ -124,7 +133,6 @@ private:
     heap_array<std::atomic<const std::string*>> m_slots;
     std::atomic<std::size_t> m_count{0};
     std::mutex m_mu;
-    std::deque<std::string> m_storage; // stable addresses
 };
 
 struct alignas(64) partition {
@@ -241,20 +249,26 @@ struct alignas(64) partition {
         h.live = false;
         departed.push_back(std::move(h));
         if (departed.size() > departed_keys_kept) {
-            auto coldest = std::min_element(
-                departed.begin(), departed.end(), [](const key_heat& a, const key_heat& b) {
-                    return a.reads + a.writes < b.reads + b.writes;
-                });
-            departed.erase(coldest);
+            // The first of the coldest goes; the others keep their order.
+            // (Index loops: min_element and erase would instantiate their
+            // iterator and move layers over key_heat for this alone.)
+            std::size_t coldest = 0;
+            for (std::size_t i = 1; i < departed.size(); ++i)
+                if (departed[i].reads + departed[i].writes <
+                    departed[coldest].reads + departed[coldest].writes)
+                    coldest = i;
+            for (std::size_t i = coldest; i + 1 < departed.size(); ++i)
+                departed[i] = std::move(departed[i + 1]);
+            departed.pop_back();
         }
     }
 
     /// A write was committed: the current replicas hold the newest data.
     void written() noexcept { dirty = true; }
 
-    /// Recomputes the replicas for the live nodes (under mu), closing the
-    /// accounting epoch.
-    void recompute(const std::vector<bool>& alive, std::uint32_t replication_factor) {
+    /// Recomputes the replicas for the live nodes (alive[n] != 0; under mu),
+    /// closing the accounting epoch.
+    void recompute(const std::vector<std::uint64_t>& alive, std::uint32_t replication_factor) {
         past += epoch;
         if (master_node >= 0)
             past_by_node[static_cast<std::size_t>(master_node)] += epoch;
@@ -262,32 +276,35 @@ struct alignas(64) partition {
         if (dirty) {
             // The epoch's replicas received its writes; nobody else did.
             ++version;
-            for (int n : replicas)
-                copy_version[static_cast<std::size_t>(n)] = version;
+            for (std::size_t i = 0; i < replicas.size(); ++i)
+                copy_version[static_cast<std::size_t>(replicas[i])] = version;
             dirty = false;
         }
         bool current = false;
         for (std::size_t n = 0; n < alive.size(); ++n)
-            if (alive[n] && copy_version[n] == version)
+            if (alive[n] != 0 && copy_version[n] == version)
                 current = true;
         replicas.clear();
+        // Loops over indices, not iterators and std::find: vector<int>'s
+        // iterator layers would be instantiated for this alone.
         if (current) {
-            for (int n : succession) {
+            for (std::size_t i = 0; i < succession.size(); ++i) {
                 if (replicas.size() >= replication_factor)
                     break;
-                if (alive[static_cast<std::size_t>(n)])
+                const int n = succession[i];
+                if (alive[static_cast<std::size_t>(n)] != 0)
                     replicas.push_back(n);
             }
             for (std::size_t n = 0; n < alive.size(); ++n) {
-                if (!alive[n])
+                if (alive[n] == 0)
                     continue; // a down node keeps whatever it had
-                bool is_replica =
-                    std::find(replicas.begin(), replicas.end(), static_cast<int>(n)) !=
-                    replicas.end();
+                bool is_replica = false;
+                for (std::size_t i = 0; i < replicas.size(); ++i)
+                    is_replica = is_replica || replicas[i] == static_cast<int>(n);
                 copy_version[n] = is_replica ? version : 0;
             }
         }
-        master_node = static_cast<std::int16_t>(replicas.empty() ? -1 : replicas.front());
+        master_node = static_cast<std::int16_t>(replicas.size() == 0 ? -1 : replicas[0]);
     }
 };
 
