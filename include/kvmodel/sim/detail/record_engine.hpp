@@ -249,8 +249,11 @@ inline error op_failure(failure_info& fi,
 
 /// Whether a command is read-only (every op a read): it takes the read path.
 inline bool is_read_only(std::span<const kv::operation> ops) noexcept {
-    return std::all_of(
-        ops.begin(), ops.end(), [](const kv::operation& o) { return kv::is_read(o); });
+    // A loop, not std::all_of over a lambda: no algorithm chain per caller (compile time).
+    for (const kv::operation& o : ops)
+        if (!kv::is_read(o))
+            return false;
+    return true;
 }
 
 /// Checks that need no record, in the server's order (write_master_policies):
@@ -608,12 +611,19 @@ public:
             b.size = size;
             return;
         }
-        // What may throw first (room for the bin, then its log entry): a
-        // failed allocation leaves the record and the log agreeing.
-        m_e.bins.reserve(m_e.bins.size() + 1);
-        if (m_log)
-            log(change::kind::inserted, m_e.bins.size());
+        // A failed allocation leaves the record and the log agreeing: the
+        // bin goes again if its log entry cannot be made. (Not reserve():
+        // its reallocation path is one more chain per header-only file.)
         m_e.bins.push_back(stored_bin{bin_name(name), std::move(v), size});
+        if (m_log) {
+            const std::size_t at = m_e.bins.size() - 1;
+            try {
+                log(change::kind::inserted, at);
+            } catch (...) {
+                m_e.bins.erase(m_e.bins.begin() + static_cast<std::ptrdiff_t>(at));
+                throw;
+            }
+        }
         m_e.bins_size += size;
     }
     void erase(std::string_view name) {
@@ -631,12 +641,17 @@ public:
         if (m_e.bins.empty())
             return;
         if (m_log) {
-            // Each bin logged as erased, the last first, so rollback
-            // re-inserts them in their order (no second bin-list type to
-            // keep whole lists in).
-            m_changes.reserve(m_changes.size() + m_e.bins.size()); // may throw: nothing changed yet
-            for (std::size_t i = m_e.bins.size(); i-- > 0;)
-                log(change::kind::erased, i).bin = std::move(m_e.bins[i]);
+            // Each bin logged as erased and erased, the last first, so
+            // rollback re-inserts them in their order (no second bin-list
+            // type to keep whole lists in). A failed allocation leaves the
+            // record and the log agreeing (not reserve(): its reallocation
+            // path is one more chain per header-only file).
+            for (std::size_t i = m_e.bins.size(); i-- > 0;) {
+                change& c = log(change::kind::erased, i); // may throw
+                m_e.bins_size -= m_e.bins[i].size;
+                c.bin = std::move(m_e.bins[i]);
+                m_e.bins.erase(m_e.bins.begin() + static_cast<std::ptrdiff_t>(i));
+            }
         }
         m_e.bins.clear();
         m_e.bins_size = 0;
@@ -671,7 +686,8 @@ public:
     void rollback() {
         if (!m_log_meta)
             return;
-        for (auto it = m_changes.rbegin(); it != m_changes.rend(); ++it) {
+        for (std::size_t n = m_changes.size(); n-- > 0;) {
+            change* const it = &m_changes[n];
             const auto at = m_e.bins.begin() + static_cast<std::ptrdiff_t>(it->index);
             switch (it->k) {
             case change::kind::modified:
@@ -724,19 +740,26 @@ namespace ops_impl {
 
 /// What the growth bounds below need of a container: its element count and
 /// whether it has a persisted index. A null c is a container a context step
-/// creates (empty, no index); nullopt: c is not a list or map.
+/// creates (empty, no index); false: c is not a list or map. (An out
+/// parameter, not an optional: one optional type less per header-only file.)
 struct container_shape {
     std::size_t n = 0;
     bool persisted = false;
 };
-inline std::optional<container_shape> shape_of(const value* c) noexcept {
-    if (c == nullptr)
-        return container_shape{};
-    if (c->is_list())
-        return container_shape{c->as_list().size(), c->as_list().persist_index()};
-    if (c->is_map())
-        return container_shape{c->as_map().size(), c->as_map().persist_index()};
-    return std::nullopt;
+inline bool shape_of(const value* c, container_shape& out) noexcept {
+    if (c == nullptr) {
+        out = container_shape{};
+        return true;
+    }
+    if (c->is_list()) {
+        out = container_shape{c->as_list().size(), c->as_list().persist_index()};
+        return true;
+    }
+    if (c->is_map()) {
+        out = container_shape{c->as_map().size(), c->as_map().persist_index()};
+        return true;
+    }
+    return false;
 }
 
 /// An upper bound on the bytes op o can add to container c's packed size,
@@ -750,12 +773,12 @@ inline std::optional<container_shape> shape_of(const value* c) noexcept {
 /// sorts) have no bound here.
 inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op& o) {
     using cdt::op_code;
-    const std::optional<container_shape> shape = shape_of(c);
-    if (!shape)
+    container_shape shape;
+    if (!shape_of(c, shape))
         return std::nullopt;
-    const std::size_t n = shape->n;
+    const std::size_t n = shape.n;
     const bool persisted =
-        shape->persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
+        shape.persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
     std::size_t args = 0; // the packed bytes the op may store
     std::size_t added = 0; // elements the op may add
     std::size_t pad = 0;   // nils an index past the end may add
@@ -812,37 +835,45 @@ inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op&
     return args + pad + 4 + index;
 }
 
-/// The element context step s selects in container c, if it exists; nullopt
-/// when the step is one this bound does not follow (by value, or by rank in
-/// a list) or c is not the container it steps into.
-inline std::optional<const value*> ctx_child(const value& c, const cdt::ctx_step& s) {
+/// Position i (negative: from the end) among n elements into out; false when
+/// there is no such element.
+inline bool ctx_position(std::int64_t i, std::size_t n, std::size_t& out) noexcept {
+    std::int64_t x = i < 0 ? i + static_cast<std::int64_t>(n) : i;
+    if (x < 0 || static_cast<std::uint64_t>(x) >= n)
+        return false;
+    out = static_cast<std::size_t>(x);
+    return true;
+}
+
+/// The element context step s selects in container c into child (null when
+/// it does not exist); false when the step is one this bound does not follow
+/// (by value, or by rank in a list) or c is not the container it steps into.
+/// (An out parameter, not an optional: one optional type less per file.)
+inline bool ctx_child(const value& c, const cdt::ctx_step& s, const value*& child) {
     using kind = cdt::ctx_step::kind;
-    auto at = [](std::int64_t i, std::size_t n) -> std::optional<std::size_t> {
-        std::int64_t x = i < 0 ? i + static_cast<std::int64_t>(n) : i;
-        if (x < 0 || static_cast<std::uint64_t>(x) >= n)
-            return std::nullopt;
-        return static_cast<std::size_t>(x);
-    };
+    std::size_t i = 0;
     switch (s.type) {
     case kind::list_index:
         if (!c.is_list())
-            return std::nullopt;
-        if (auto i = at(s.index, c.as_list().size()))
-            return &c.as_list()[*i];
-        return static_cast<const value*>(nullptr);
+            return false;
+        child = ctx_position(s.index, c.as_list().size(), i) ? &c.as_list()[i] : nullptr;
+        return true;
     case kind::map_index:
     case kind::map_rank:
         if (!c.is_map())
-            return std::nullopt;
-        if (auto i = at(s.index, c.as_map().size()))
-            return &c.as_map().value_at(s.type == kind::map_index ? *i : c.as_map().index_at_rank(*i));
-        return static_cast<const value*>(nullptr);
+            return false;
+        child = ctx_position(s.index, c.as_map().size(), i)
+                    ? &c.as_map().value_at(s.type == kind::map_index ? i
+                                                                     : c.as_map().index_at_rank(i))
+                    : nullptr;
+        return true;
     case kind::map_key:
         if (!c.is_map() || s.val.contains_wildcard())
-            return std::nullopt;
-        return c.as_map().get(s.val);
+            return false;
+        child = c.as_map().get(s.val);
+        return true;
     default:
-        return std::nullopt;
+        return false;
     }
 }
 
@@ -861,18 +892,18 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
     std::size_t bound = 0;
     const value* c = &b;
     for (const cdt::ctx_step& s : o.ctx) {
-        const std::optional<container_shape> shape = shape_of(c);
-        if (!shape)
+        container_shape shape;
+        if (!shape_of(c, shape))
             return std::nullopt;
-        if (shape->persisted)
-            bound += 8 * (shape->n + 1) + 6;
+        if (shape.persisted)
+            bound += 8 * (shape.n + 1) + 6;
         if (c != nullptr) {
-            std::optional<const value*> child = ctx_child(*c, s);
-            if (!child)
+            const value* child = nullptr;
+            if (!ctx_child(*c, s, child))
                 return std::nullopt;
-            if (*child != nullptr) {
+            if (child != nullptr) {
                 bound += 4;
-                c = *child;
+                c = child;
                 continue;
             }
             if (!s.create)
@@ -884,8 +915,8 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
         // A new element here (every level below is new too): padding up to
         // a list index past the end, its key, a new container's header.
         if (s.type == cdt::ctx_step::kind::list_index && s.index > 0 &&
-            static_cast<std::uint64_t>(s.index) > shape->n)
-            bound += static_cast<std::size_t>(s.index) - shape->n;
+            static_cast<std::uint64_t>(s.index) > shape.n)
+            bound += static_cast<std::size_t>(s.index) - shape.n;
         c = nullptr;
         bound += 4 + packed_size(s.val) + 8;
     }
@@ -935,20 +966,27 @@ inline result<void> concat(txn& t, const std::string& bin, const value& v, bool 
         return {};
     }
     if (b->val.is_string() && v.is_string()) {
-        std::string s =
-            at_end ? b->val.as_string() + v.as_string() : v.as_string() + b->val.as_string();
+        const std::string& first = at_end ? b->val.as_string() : v.as_string();
+        const std::string& second = at_end ? v.as_string() : b->val.as_string();
+        std::string s;
+        s.reserve(first.size() + second.size());
+        s.append(first);
+        s.append(second);
         t.put(bin, value(std::move(s)));
         return {};
     }
     if (b->val.is_bytes() && v.is_bytes()) {
-        kvmodel::bytes out;
         const kvmodel::bytes& cur = b->val.as_bytes();
         const kvmodel::bytes& add = v.as_bytes();
-        out.reserve(cur.size() + add.size());
         const kvmodel::bytes& first = at_end ? cur : add;
         const kvmodel::bytes& second = at_end ? add : cur;
-        out.insert(out.end(), first.begin(), first.end());
-        out.insert(out.end(), second.begin(), second.end());
+        // Sized, then copied with memcpy: a range insert would compile its
+        // own chain of vector members into every header-only file.
+        kvmodel::bytes out(first.size() + second.size());
+        if (!first.empty())
+            std::memcpy(out.data(), first.data(), first.size());
+        if (!second.empty())
+            std::memcpy(out.data() + first.size(), second.data(), second.size());
         t.put(bin, value(std::move(out)));
         return {};
     }
