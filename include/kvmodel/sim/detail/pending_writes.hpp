@@ -64,7 +64,7 @@ public:
         if (q.size() >= static_cast<std::size_t>(limit) + 2) return false;
         const std::int64_t start = q.empty() ? now_us : q.back();
         const std::int64_t finish = start + (service_us > 0 ? service_us : 0);
-        if (finish > now_us) q.push_back(finish);
+        if (finish > now_us) q.push_back(std::int64_t{finish}); // by rvalue: the push_back other files compile
         if (q.empty()) untrack(at);
         return true;
     }
@@ -117,7 +117,7 @@ private:
     // completing at finish_us.
     void track(std::size_t at, const kv::digest& d, std::int64_t finish_us) {
         queue q{d, {}};
-        q.times.push_back(finish_us);
+        q.times.push_back(std::int64_t{finish_us}); // by rvalue, as above
         m_queues.push_back(queue{}); // what may throw comes first: nothing changed yet
         for (std::size_t j = m_queues.size() - 1; j > at; --j)
             m_queues[j] = std::move(m_queues[j - 1]);

@@ -133,6 +133,39 @@ inline bool assigns_in_place(const value& to, const value& from) noexcept {
     return true;
 }
 
+/// A value on the heap, owned, or none: a record's stored key. (A raw
+/// owner, not a unique_ptr<value>: one smart-pointer type less, about 25
+/// emitted functions, in every header-only file.)
+class boxed_value {
+public:
+    boxed_value() = default;
+    explicit boxed_value(const value& v)
+        : m_v(new value(v)) {} // NOLINT(*-owning-memory)
+    boxed_value(const boxed_value&) = delete;
+    boxed_value& operator=(const boxed_value&) = delete;
+    boxed_value(boxed_value&& o) noexcept
+        : m_v(o.m_v) {
+        o.m_v = nullptr;
+    }
+    boxed_value& operator=(boxed_value&& o) noexcept {
+        if (this != &o) {
+            value* const old = m_v;
+            m_v = o.m_v;
+            o.m_v = nullptr;
+            delete old; // NOLINT(*-owning-memory)
+        }
+        return *this;
+    }
+    ~boxed_value() { delete m_v; } // NOLINT(*-owning-memory)
+
+    explicit operator bool() const noexcept { return m_v != nullptr; }
+    const value& operator*() const noexcept { return *m_v; }
+    const value* get() const noexcept { return m_v; }
+
+private:
+    value* m_v = nullptr;
+};
+
 /// Bins a record holds inline, without a heap block of its own.
 inline constexpr std::size_t inline_bins = 4;
 
@@ -157,7 +190,7 @@ struct entry {
     /// The interned set name (no_set() for none); never null.
     const std::string* set_ref = &no_set();
     /// The user key, when stored (send_key).
-    std::unique_ptr<value> stored_key;
+    boxed_value stored_key;
     std::uint16_t generation = 0;
     bin_list bins;
 
@@ -392,15 +425,20 @@ inline void copy_bins(const entry& e, kv::record& r) {
     }
 }
 
+/// The value of bin `name` of the entry c points to, or null (an
+/// expression's bin lookup; a function, not a lambda: no conversion thunk).
+inline const value* find_bin_value(const void* c, std::string_view name) {
+    const stored_bin* b = static_cast<const entry*>(c)->find(name);
+    return b != nullptr ? &b->val : nullptr;
+}
+
 /// What an expression sees of an entry: its bins, stored key and metadata.
 inline exp::record_view view_of(const entry& e, const kv::digest& d, std::int64_t now_ms) {
     exp::record_view v;
-    v.find_bin = [](const void* c, std::string_view name) -> const value* {
-        const stored_bin* b = static_cast<const entry*>(c)->find(name);
-        return b != nullptr ? &b->val : nullptr;
-    };
+    v.find_bin = &find_bin_value;
     v.bins_ctx = &e;
-    std::copy(d.begin(), d.end(), v.digest.begin());
+    static_assert(sizeof(v.digest) == sizeof(d));
+    std::memcpy(v.digest.data(), d.data(), sizeof(d));
     v.set_name = e.set();
     v.user_key = e.stored_key.get();
     v.void_time = e.void_time;
@@ -566,7 +604,7 @@ public:
             m_generation = e.generation;
             m_void_time = e.void_time;
             if (e.stored_key)
-                m_stored_key = std::make_unique<value>(*e.stored_key);
+                m_stored_key = boxed_value(*e.stored_key);
             m_bins_size = e.bins_size;
         }
     }
@@ -659,7 +697,7 @@ public:
     /// The bin's current value for an in-place op (nullopt = absent); the
     /// old value stays logged. Hand the result back with give_back().
     std::optional<value> take(std::string_view name) {
-        stored_bin* b = m_e.find(name);
+        const stored_bin* b = m_e.find(name);
         if (b == nullptr)
             return std::nullopt;
         return b->val; // a copy: O(1) for lists and maps, O(n) for strings and blobs
@@ -697,9 +735,15 @@ public:
             case change::kind::inserted:
                 m_e.bins.erase(at);
                 break;
-            case change::kind::erased:
-                m_e.bins.insert(at, std::move(it->bin));
+            case change::kind::erased: {
+                // Back at its index: appended, then moved down past the
+                // later bins (no insert(): its own chain per header-only
+                // file). No allocation: the list held this bin before.
+                m_e.bins.push_back(std::move(it->bin));
+                for (std::size_t j = m_e.bins.size() - 1; j > it->index; --j)
+                    std::swap(m_e.bins[j], m_e.bins[j - 1]);
                 break;
+            }
             }
         }
         m_changes.clear();
@@ -732,7 +776,7 @@ private:
     boost::container::small_vector<change, 4> m_changes;
     std::uint16_t m_generation = 0;
     std::int64_t m_void_time = 0;
-    std::unique_ptr<value> m_stored_key;
+    boxed_value m_stored_key;
     std::size_t m_bins_size = 0;
 };
 
@@ -1298,7 +1342,7 @@ inline result<void> write_path(entry* cur,
     if (replace)
         t.clear(); // the server does not even load the old bins
     if (wp.send_key && k.user_key() && !e.stored_key)
-        e.stored_key = std::make_unique<value>(*k.user_key());
+        e.stored_key = boxed_value(*k.user_key());
     // Advance the metadata (as_record_advance_void_time; the generation
     // wraps past 65535 to 1).
     switch (ttl) {
