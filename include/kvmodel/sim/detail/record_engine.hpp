@@ -283,8 +283,8 @@ inline error op_failure(failure_info& fi,
 /// Whether a command is read-only (every op a read): it takes the read path.
 inline bool is_read_only(std::span<const kv::operation> ops) noexcept {
     // A loop, not std::all_of over a lambda: no algorithm chain per caller (compile time).
-    for (const kv::operation& o : ops)
-        if (!kv::is_read(o))
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        if (!kv::is_read(ops[i]))
             return false;
     return true;
 }
@@ -826,11 +826,10 @@ inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op&
     std::size_t args = 0; // the packed bytes the op may store
     std::size_t added = 0; // elements the op may add
     std::size_t pad = 0;   // nils an index past the end may add
-    auto past_end = [&] {
-        return o.index > 0 && static_cast<std::uint64_t>(o.index) > n
-                   ? static_cast<std::size_t>(o.index) - n
-                   : std::size_t{0};
-    };
+    // Nils an index past the end pads with (for the ops that take an index).
+    const std::size_t past_end = o.index > 0 && static_cast<std::uint64_t>(o.index) > n
+                                     ? static_cast<std::size_t>(o.index) - n
+                                     : std::size_t{0};
     switch (o.code) {
     case op_code::list_append:
         args = packed_size(o.key);
@@ -844,18 +843,18 @@ inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op&
     case op_code::list_insert:
     case op_code::list_set:
         args = packed_size(o.key);
-        pad = past_end();
+        pad = past_end;
         added = 1 + pad;
         break;
     case op_code::list_insert_items:
         for (const value& v : o.values)
             args += packed_size(v);
-        pad = past_end();
+        pad = past_end;
         added = o.values.size() + pad;
         break;
     case op_code::list_increment:
         args = 9; // an integer or a double, at most 9 bytes
-        pad = past_end();
+        pad = past_end;
         added = 1 + pad;
         break;
     case op_code::map_put:
@@ -1183,7 +1182,7 @@ inline result<void> apply_ops(txn& t,
             }
             const bool in_place = !t.logging();
             std::optional<value> bin = in_place ? t.take_out(x.bin) : t.take(x.bin);
-            const bool had_bin = bin.has_value();
+            const bool had_bin = static_cast<bool>(bin);
             // (A reader on another thread may just have dropped its copy of
             // this container: the engine's copy-on-write test orders that
             // reader's reads before these writes - detail::sole_owner.)
