@@ -19,8 +19,9 @@
 // arrival, swept every 1024 admissions. Cost: a binary search among the
 // partition's tracked records (few: a partition is 1/4096 of the keys) per
 // admission, plus a shift of them when a record starts being tracked. A
-// sorted vector of vectors rather than a hash map of deques: the types
-// every user's translation unit instantiates anyway (compile time).
+// sorted vector of {digest, times} rather than a hash map of deques, and
+// few of its members (compile time: each is compiled into every user's
+// translation unit).
 #pragma once
 
 #include <kvmodel/kv/digest.hpp>
@@ -64,7 +65,8 @@ public:
         if (q.size() >= static_cast<std::size_t>(limit) + 2) return false;
         const std::int64_t start = q.empty() ? now_us : q.back();
         const std::int64_t finish = start + (service_us > 0 ? service_us : 0);
-        if (finish > now_us) q.push_back(std::int64_t{finish}); // by rvalue: the push_back other files compile
+        // By rvalue: the push_back other files compile too.
+        if (finish > now_us) q.push_back(std::int64_t{finish});
         if (q.empty()) untrack(at);
         return true;
     }
@@ -117,7 +119,7 @@ private:
     // completing at finish_us.
     void track(std::size_t at, const kv::digest& d, std::int64_t finish_us) {
         queue q{d, {}};
-        q.times.push_back(std::int64_t{finish_us}); // by rvalue, as above
+        q.times.push_back(std::int64_t{finish_us}); // by rvalue, as in admit()
         m_queues.push_back(queue{}); // what may throw comes first: nothing changed yet
         for (std::size_t j = m_queues.size() - 1; j > at; --j)
             m_queues[j] = std::move(m_queues[j - 1]);

@@ -905,10 +905,10 @@ inline bool ctx_child(const value& c, const cdt::ctx_step& s, const value*& chil
     case kind::map_rank:
         if (!c.is_map())
             return false;
-        child = ctx_position(s.index, c.as_map().size(), i)
-                    ? &c.as_map().value_at(s.type == kind::map_index ? i
-                                                                     : c.as_map().index_at_rank(i))
-                    : nullptr;
+        child =
+            ctx_position(s.index, c.as_map().size(), i)
+                ? &c.as_map().value_at(s.type == kind::map_index ? i : c.as_map().index_at_rank(i))
+                : nullptr;
         return true;
     case kind::map_key:
         if (!c.is_map() || s.val.contains_wildcard())
