@@ -6,7 +6,9 @@
 // one, so each is compiled once rather than once per lambda passed to it;
 // what a caller's lambda costs is its body and a one-line thunk. The
 // referenced callable must outlive the call (pass a lambda straight to the
-// function: the temporary lives until the call returns).
+// function: the temporary lives until the call returns). __builtin_addressof
+// and static_cast<Args&&> do what std::addressof and std::forward do without
+// instantiating them per callable and argument type (compile time).
 #pragma once
 
 #include <memory>
@@ -25,15 +27,15 @@ public:
         requires(!std::is_same_v<std::remove_cvref_t<F>, function_ref> &&
                  std::is_invocable_r_v<R, F&, Args...>)
     function_ref(F&& f) noexcept // NOLINT(google-explicit-constructor): as std::function_ref
-        : m_obj(const_cast<void*>(static_cast<const void*>(std::addressof(f))))
+        : m_obj(const_cast<void*>(static_cast<const void*>(__builtin_addressof(f))))
         , m_call(&call<std::remove_reference_t<F>>) {}
 
-    R operator()(Args... args) const { return m_call(m_obj, std::forward<Args>(args)...); }
+    R operator()(Args... args) const { return m_call(m_obj, static_cast<Args&&>(args)...); }
 
 private:
     template <class F>
     static R call(void* obj, Args... args) {
-        return (*static_cast<F*>(obj))(std::forward<Args>(args)...);
+        return (*static_cast<F*>(obj))(static_cast<Args&&>(args)...);
     }
 
     void* m_obj;

@@ -133,6 +133,39 @@ inline bool assigns_in_place(const value& to, const value& from) noexcept {
     return true;
 }
 
+/// A value on the heap, owned, or none: a record's stored key. (A raw
+/// owner, not a unique_ptr<value>: one smart-pointer type less, about 25
+/// emitted functions, in every header-only file.)
+class boxed_value {
+public:
+    boxed_value() = default;
+    explicit boxed_value(const value& v)
+        : m_v(new value(v)) {} // NOLINT(*-owning-memory)
+    boxed_value(const boxed_value&) = delete;
+    boxed_value& operator=(const boxed_value&) = delete;
+    boxed_value(boxed_value&& o) noexcept
+        : m_v(o.m_v) {
+        o.m_v = nullptr;
+    }
+    boxed_value& operator=(boxed_value&& o) noexcept {
+        if (this != &o) {
+            value* const old = m_v;
+            m_v = o.m_v;
+            o.m_v = nullptr;
+            delete old; // NOLINT(*-owning-memory)
+        }
+        return *this;
+    }
+    ~boxed_value() { delete m_v; } // NOLINT(*-owning-memory)
+
+    explicit operator bool() const noexcept { return m_v != nullptr; }
+    const value& operator*() const noexcept { return *m_v; }
+    const value* get() const noexcept { return m_v; }
+
+private:
+    value* m_v = nullptr;
+};
+
 /// Bins a record holds inline, without a heap block of its own.
 inline constexpr std::size_t inline_bins = 4;
 
@@ -157,7 +190,7 @@ struct entry {
     /// The interned set name (no_set() for none); never null.
     const std::string* set_ref = &no_set();
     /// The user key, when stored (send_key).
-    std::unique_ptr<value> stored_key;
+    boxed_value stored_key;
     std::uint16_t generation = 0;
     bin_list bins;
 
@@ -249,8 +282,11 @@ inline error op_failure(failure_info& fi,
 
 /// Whether a command is read-only (every op a read): it takes the read path.
 inline bool is_read_only(std::span<const kv::operation> ops) noexcept {
-    return std::all_of(
-        ops.begin(), ops.end(), [](const kv::operation& o) { return kv::is_read(o); });
+    // A loop, not std::all_of over a lambda: no algorithm chain per caller (compile time).
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        if (!kv::is_read(ops[i]))
+            return false;
+    return true;
 }
 
 /// Checks that need no record, in the server's order (write_master_policies):
@@ -389,15 +425,20 @@ inline void copy_bins(const entry& e, kv::record& r) {
     }
 }
 
+/// The value of bin `name` of the entry c points to, or null (an
+/// expression's bin lookup; a function, not a lambda: no conversion thunk).
+inline const value* find_bin_value(const void* c, std::string_view name) {
+    const stored_bin* b = static_cast<const entry*>(c)->find(name);
+    return b != nullptr ? &b->val : nullptr;
+}
+
 /// What an expression sees of an entry: its bins, stored key and metadata.
 inline exp::record_view view_of(const entry& e, const kv::digest& d, std::int64_t now_ms) {
     exp::record_view v;
-    v.find_bin = [](const void* c, std::string_view name) -> const value* {
-        const stored_bin* b = static_cast<const entry*>(c)->find(name);
-        return b != nullptr ? &b->val : nullptr;
-    };
+    v.find_bin = &find_bin_value;
     v.bins_ctx = &e;
-    std::copy(d.begin(), d.end(), v.digest.begin());
+    static_assert(sizeof(v.digest) == sizeof(d));
+    std::memcpy(v.digest.data(), d.data(), sizeof(d));
     v.set_name = e.set();
     v.user_key = e.stored_key.get();
     v.void_time = e.void_time;
@@ -563,7 +604,7 @@ public:
             m_generation = e.generation;
             m_void_time = e.void_time;
             if (e.stored_key)
-                m_stored_key = std::make_unique<value>(*e.stored_key);
+                m_stored_key = boxed_value(*e.stored_key);
             m_bins_size = e.bins_size;
         }
     }
@@ -608,12 +649,19 @@ public:
             b.size = size;
             return;
         }
-        // What may throw first (room for the bin, then its log entry): a
-        // failed allocation leaves the record and the log agreeing.
-        m_e.bins.reserve(m_e.bins.size() + 1);
-        if (m_log)
-            log(change::kind::inserted, m_e.bins.size());
+        // A failed allocation leaves the record and the log agreeing: the
+        // bin goes again if its log entry cannot be made. (Not reserve():
+        // its reallocation path is one more chain per header-only file.)
         m_e.bins.push_back(stored_bin{bin_name(name), std::move(v), size});
+        if (m_log) {
+            const std::size_t at = m_e.bins.size() - 1;
+            try {
+                log(change::kind::inserted, at);
+            } catch (...) {
+                m_e.bins.erase(m_e.bins.begin() + static_cast<std::ptrdiff_t>(at));
+                throw;
+            }
+        }
         m_e.bins_size += size;
     }
     void erase(std::string_view name) {
@@ -631,12 +679,17 @@ public:
         if (m_e.bins.empty())
             return;
         if (m_log) {
-            // Each bin logged as erased, the last first, so rollback
-            // re-inserts them in their order (no second bin-list type to
-            // keep whole lists in).
-            m_changes.reserve(m_changes.size() + m_e.bins.size()); // may throw: nothing changed yet
-            for (std::size_t i = m_e.bins.size(); i-- > 0;)
-                log(change::kind::erased, i).bin = std::move(m_e.bins[i]);
+            // Each bin logged as erased and erased, the last first, so
+            // rollback re-inserts them in their order (no second bin-list
+            // type to keep whole lists in). A failed allocation leaves the
+            // record and the log agreeing (not reserve(): its reallocation
+            // path is one more chain per header-only file).
+            for (std::size_t i = m_e.bins.size(); i-- > 0;) {
+                change& c = log(change::kind::erased, i); // may throw
+                m_e.bins_size -= m_e.bins[i].size;
+                c.bin = std::move(m_e.bins[i]);
+                m_e.bins.erase(m_e.bins.begin() + static_cast<std::ptrdiff_t>(i));
+            }
         }
         m_e.bins.clear();
         m_e.bins_size = 0;
@@ -644,7 +697,7 @@ public:
     /// The bin's current value for an in-place op (nullopt = absent); the
     /// old value stays logged. Hand the result back with give_back().
     std::optional<value> take(std::string_view name) {
-        stored_bin* b = m_e.find(name);
+        const stored_bin* b = m_e.find(name);
         if (b == nullptr)
             return std::nullopt;
         return b->val; // a copy: O(1) for lists and maps, O(n) for strings and blobs
@@ -671,7 +724,8 @@ public:
     void rollback() {
         if (!m_log_meta)
             return;
-        for (auto it = m_changes.rbegin(); it != m_changes.rend(); ++it) {
+        for (std::size_t n = m_changes.size(); n-- > 0;) {
+            change* const it = &m_changes[n];
             const auto at = m_e.bins.begin() + static_cast<std::ptrdiff_t>(it->index);
             switch (it->k) {
             case change::kind::modified:
@@ -681,9 +735,15 @@ public:
             case change::kind::inserted:
                 m_e.bins.erase(at);
                 break;
-            case change::kind::erased:
-                m_e.bins.insert(at, std::move(it->bin));
+            case change::kind::erased: {
+                // Back at its index: appended, then moved down past the
+                // later bins (no insert(): its own chain per header-only
+                // file). No allocation: the list held this bin before.
+                m_e.bins.push_back(std::move(it->bin));
+                for (std::size_t j = m_e.bins.size() - 1; j > it->index; --j)
+                    std::swap(m_e.bins[j], m_e.bins[j - 1]);
                 break;
+            }
             }
         }
         m_changes.clear();
@@ -716,7 +776,7 @@ private:
     boost::container::small_vector<change, 4> m_changes;
     std::uint16_t m_generation = 0;
     std::int64_t m_void_time = 0;
-    std::unique_ptr<value> m_stored_key;
+    boxed_value m_stored_key;
     std::size_t m_bins_size = 0;
 };
 
@@ -724,19 +784,26 @@ namespace ops_impl {
 
 /// What the growth bounds below need of a container: its element count and
 /// whether it has a persisted index. A null c is a container a context step
-/// creates (empty, no index); nullopt: c is not a list or map.
+/// creates (empty, no index); false: c is not a list or map. (An out
+/// parameter, not an optional: one optional type less per header-only file.)
 struct container_shape {
     std::size_t n = 0;
     bool persisted = false;
 };
-inline std::optional<container_shape> shape_of(const value* c) noexcept {
-    if (c == nullptr)
-        return container_shape{};
-    if (c->is_list())
-        return container_shape{c->as_list().size(), c->as_list().persist_index()};
-    if (c->is_map())
-        return container_shape{c->as_map().size(), c->as_map().persist_index()};
-    return std::nullopt;
+inline bool shape_of(const value* c, container_shape& out) noexcept {
+    if (c == nullptr) {
+        out = container_shape{};
+        return true;
+    }
+    if (c->is_list()) {
+        out = container_shape{c->as_list().size(), c->as_list().persist_index()};
+        return true;
+    }
+    if (c->is_map()) {
+        out = container_shape{c->as_map().size(), c->as_map().persist_index()};
+        return true;
+    }
+    return false;
 }
 
 /// An upper bound on the bytes op o can add to container c's packed size,
@@ -750,20 +817,19 @@ inline std::optional<container_shape> shape_of(const value* c) noexcept {
 /// sorts) have no bound here.
 inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op& o) {
     using cdt::op_code;
-    const std::optional<container_shape> shape = shape_of(c);
-    if (!shape)
+    container_shape shape;
+    if (!shape_of(c, shape))
         return std::nullopt;
-    const std::size_t n = shape->n;
+    const std::size_t n = shape.n;
     const bool persisted =
-        shape->persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
+        shape.persisted || (o.ctx.empty() && (o.persist_index || o.mpolicy.persist_index));
     std::size_t args = 0; // the packed bytes the op may store
     std::size_t added = 0; // elements the op may add
     std::size_t pad = 0;   // nils an index past the end may add
-    auto past_end = [&] {
-        return o.index > 0 && static_cast<std::uint64_t>(o.index) > n
-                   ? static_cast<std::size_t>(o.index) - n
-                   : std::size_t{0};
-    };
+    // Nils an index past the end pads with (for the ops that take an index).
+    const std::size_t past_end = o.index > 0 && static_cast<std::uint64_t>(o.index) > n
+                                     ? static_cast<std::size_t>(o.index) - n
+                                     : std::size_t{0};
     switch (o.code) {
     case op_code::list_append:
         args = packed_size(o.key);
@@ -777,18 +843,18 @@ inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op&
     case op_code::list_insert:
     case op_code::list_set:
         args = packed_size(o.key);
-        pad = past_end();
+        pad = past_end;
         added = 1 + pad;
         break;
     case op_code::list_insert_items:
         for (const value& v : o.values)
             args += packed_size(v);
-        pad = past_end();
+        pad = past_end;
         added = o.values.size() + pad;
         break;
     case op_code::list_increment:
         args = 9; // an integer or a double, at most 9 bytes
-        pad = past_end();
+        pad = past_end;
         added = 1 + pad;
         break;
     case op_code::map_put:
@@ -812,37 +878,45 @@ inline std::optional<std::size_t> op_growth_bound(const value* c, const cdt::op&
     return args + pad + 4 + index;
 }
 
-/// The element context step s selects in container c, if it exists; nullopt
-/// when the step is one this bound does not follow (by value, or by rank in
-/// a list) or c is not the container it steps into.
-inline std::optional<const value*> ctx_child(const value& c, const cdt::ctx_step& s) {
+/// Position i (negative: from the end) among n elements into out; false when
+/// there is no such element.
+inline bool ctx_position(std::int64_t i, std::size_t n, std::size_t& out) noexcept {
+    std::int64_t x = i < 0 ? i + static_cast<std::int64_t>(n) : i;
+    if (x < 0 || static_cast<std::uint64_t>(x) >= n)
+        return false;
+    out = static_cast<std::size_t>(x);
+    return true;
+}
+
+/// The element context step s selects in container c into child (null when
+/// it does not exist); false when the step is one this bound does not follow
+/// (by value, or by rank in a list) or c is not the container it steps into.
+/// (An out parameter, not an optional: one optional type less per file.)
+inline bool ctx_child(const value& c, const cdt::ctx_step& s, const value*& child) {
     using kind = cdt::ctx_step::kind;
-    auto at = [](std::int64_t i, std::size_t n) -> std::optional<std::size_t> {
-        std::int64_t x = i < 0 ? i + static_cast<std::int64_t>(n) : i;
-        if (x < 0 || static_cast<std::uint64_t>(x) >= n)
-            return std::nullopt;
-        return static_cast<std::size_t>(x);
-    };
+    std::size_t i = 0;
     switch (s.type) {
     case kind::list_index:
         if (!c.is_list())
-            return std::nullopt;
-        if (auto i = at(s.index, c.as_list().size()))
-            return &c.as_list()[*i];
-        return static_cast<const value*>(nullptr);
+            return false;
+        child = ctx_position(s.index, c.as_list().size(), i) ? &c.as_list()[i] : nullptr;
+        return true;
     case kind::map_index:
     case kind::map_rank:
         if (!c.is_map())
-            return std::nullopt;
-        if (auto i = at(s.index, c.as_map().size()))
-            return &c.as_map().value_at(s.type == kind::map_index ? *i : c.as_map().index_at_rank(*i));
-        return static_cast<const value*>(nullptr);
+            return false;
+        child =
+            ctx_position(s.index, c.as_map().size(), i)
+                ? &c.as_map().value_at(s.type == kind::map_index ? i : c.as_map().index_at_rank(i))
+                : nullptr;
+        return true;
     case kind::map_key:
         if (!c.is_map() || s.val.contains_wildcard())
-            return std::nullopt;
-        return c.as_map().get(s.val);
+            return false;
+        child = c.as_map().get(s.val);
+        return true;
     default:
-        return std::nullopt;
+        return false;
     }
 }
 
@@ -861,18 +935,18 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
     std::size_t bound = 0;
     const value* c = &b;
     for (const cdt::ctx_step& s : o.ctx) {
-        const std::optional<container_shape> shape = shape_of(c);
-        if (!shape)
+        container_shape shape;
+        if (!shape_of(c, shape))
             return std::nullopt;
-        if (shape->persisted)
-            bound += 8 * (shape->n + 1) + 6;
+        if (shape.persisted)
+            bound += 8 * (shape.n + 1) + 6;
         if (c != nullptr) {
-            std::optional<const value*> child = ctx_child(*c, s);
-            if (!child)
+            const value* child = nullptr;
+            if (!ctx_child(*c, s, child))
                 return std::nullopt;
-            if (*child != nullptr) {
+            if (child != nullptr) {
                 bound += 4;
-                c = *child;
+                c = child;
                 continue;
             }
             if (!s.create)
@@ -884,8 +958,8 @@ inline std::optional<std::size_t> cdt_growth_bound(const value& b, const cdt::op
         // A new element here (every level below is new too): padding up to
         // a list index past the end, its key, a new container's header.
         if (s.type == cdt::ctx_step::kind::list_index && s.index > 0 &&
-            static_cast<std::uint64_t>(s.index) > shape->n)
-            bound += static_cast<std::size_t>(s.index) - shape->n;
+            static_cast<std::uint64_t>(s.index) > shape.n)
+            bound += static_cast<std::size_t>(s.index) - shape.n;
         c = nullptr;
         bound += 4 + packed_size(s.val) + 8;
     }
@@ -935,20 +1009,27 @@ inline result<void> concat(txn& t, const std::string& bin, const value& v, bool 
         return {};
     }
     if (b->val.is_string() && v.is_string()) {
-        std::string s =
-            at_end ? b->val.as_string() + v.as_string() : v.as_string() + b->val.as_string();
+        const std::string& first = at_end ? b->val.as_string() : v.as_string();
+        const std::string& second = at_end ? v.as_string() : b->val.as_string();
+        std::string s;
+        s.reserve(first.size() + second.size());
+        s.append(first);
+        s.append(second);
         t.put(bin, value(std::move(s)));
         return {};
     }
     if (b->val.is_bytes() && v.is_bytes()) {
-        kvmodel::bytes out;
         const kvmodel::bytes& cur = b->val.as_bytes();
         const kvmodel::bytes& add = v.as_bytes();
-        out.reserve(cur.size() + add.size());
         const kvmodel::bytes& first = at_end ? cur : add;
         const kvmodel::bytes& second = at_end ? add : cur;
-        out.insert(out.end(), first.begin(), first.end());
-        out.insert(out.end(), second.begin(), second.end());
+        // Sized, then copied with memcpy: a range insert would compile its
+        // own chain of vector members into every header-only file.
+        kvmodel::bytes out(first.size() + second.size());
+        if (!first.empty())
+            std::memcpy(out.data(), first.data(), first.size());
+        if (!second.empty())
+            std::memcpy(out.data() + first.size(), second.data(), second.size());
         t.put(bin, value(std::move(out)));
         return {};
     }
@@ -1101,7 +1182,7 @@ inline result<void> apply_ops(txn& t,
             }
             const bool in_place = !t.logging();
             std::optional<value> bin = in_place ? t.take_out(x.bin) : t.take(x.bin);
-            const bool had_bin = bin.has_value();
+            const bool had_bin = static_cast<bool>(bin);
             // (A reader on another thread may just have dropped its copy of
             // this container: the engine's copy-on-write test orders that
             // reader's reads before these writes - detail::sole_owner.)
@@ -1260,7 +1341,7 @@ inline result<void> write_path(entry* cur,
     if (replace)
         t.clear(); // the server does not even load the old bins
     if (wp.send_key && k.user_key() && !e.stored_key)
-        e.stored_key = std::make_unique<value>(*k.user_key());
+        e.stored_key = boxed_value(*k.user_key());
     // Advance the metadata (as_record_advance_void_time; the generation
     // wraps past 65535 to 1).
     switch (ttl) {

@@ -32,8 +32,8 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
-#include <vector>
 
 namespace kvmodel::sim::detail {
 
@@ -99,13 +99,15 @@ public:
     /// once per record, in iteration order); how many.
     template <class Pred>
     std::size_t erase_if(Pred&& pred) {
-        std::vector<kv::digest> doomed;
+        // The doomed digests packed back to back in a string (whose members
+        // every file compiles anyway), not a vector<digest>: one vector type
+        // less per header-only file. Erased after the walk: erasing moves
+        // records back within their probe run.
+        std::string doomed;
         for (value_type& r : *this)
             if (pred(r.first, r.second))
-                doomed.push_back(r.first);
-        for (const kv::digest& d : doomed)
-            erase(d);
-        return doomed.size();
+                doomed.append(reinterpret_cast<const char*>(r.first.data()), width);
+        return erase_packed(doomed);
     }
 
 private:
@@ -164,6 +166,19 @@ public:
 
 private:
     static constexpr std::size_t min_capacity = 8;
+    /// Bytes of a digest.
+    static constexpr std::size_t width = std::tuple_size_v<kv::digest>;
+
+    // Erases the records of the digests packed in `digests`; how many.
+    std::size_t erase_packed(const std::string& digests) noexcept {
+        kv::digest d;
+        const std::size_t n = digests.size() / width;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::memcpy(d.data(), digests.data() + i * width, width);
+            erase(d);
+        }
+        return n;
+    }
 
     // Bytes 8..15: RIPEMD-160 output is uniform there, and the partition id
     // (bytes 0..1) is the same for every record of a table.
