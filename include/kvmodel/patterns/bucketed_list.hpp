@@ -129,7 +129,6 @@
 #include <ctime>
 #include <functional>
 #include <limits>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -434,9 +433,11 @@ private:
     KVMODEL_DECL result<std::vector<bucket_element>> read_slots(const stream& s, const head_state& h,
                                                                 std::uint64_t first, std::uint64_t last,
                                                                 item_sink& sink) const;
+    // Elements of the given periods in arrival order; with `windowed`, only
+    // those with from_ms <= ts < to_ms.
     KVMODEL_DECL result<std::vector<bucket_element>>
-    read_days(const std::string& owner, const std::vector<std::int64_t>& days,
-              std::optional<std::pair<std::int64_t, std::int64_t>> window, item_sink& sink) const;
+    read_days(const std::string& owner, const std::vector<std::int64_t>& days, bool windowed,
+              std::int64_t from_ms, std::int64_t to_ms, item_sink& sink) const;
     KVMODEL_DECL result<bucket_page> newest_by_time(const std::string& owner, std::size_t n,
                                                     const std::optional<bucket_cursor>& from,
                                                     item_sink& sink) const;
@@ -694,30 +695,65 @@ struct head_state {
     std::uint64_t claimed = 0;
     std::uint64_t trim = 0;
     std::vector<epoch> epochs;
-    std::map<std::uint64_t, std::uint64_t> starts; // first slot -> bucket
+    // `starts` (first slot -> bucket) as two parallel vectors sorted by
+    // first slot: vector<uint64_t> is compiled anyway, a std::map of its
+    // own costs ~50 functions in every header-only file.
+    std::vector<std::uint64_t> start_slots;
+    std::vector<std::uint64_t> start_buckets;
     std::uint32_t generation = 0;
 
+    // The first start above `slot` (the map's upper_bound).
+    std::size_t start_above(std::uint64_t slot) const {
+        std::size_t lo = 0;
+        std::size_t hi = start_slots.size();
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (start_slots[mid] <= slot)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    // starts[slot] = bucket: kept in order, the last bucket for a slot wins.
+    void put_start(std::uint64_t slot, std::uint64_t bucket) {
+        std::size_t i = start_above(slot);
+        if (i > 0 && start_slots[i - 1] == slot) {
+            start_buckets[i - 1] = bucket;
+            return;
+        }
+        start_slots.push_back(slot);
+        start_buckets.push_back(bucket);
+        for (std::size_t j = start_slots.size() - 1; j > i; --j) {
+            start_slots[j] = start_slots[j - 1];
+            start_buckets[j] = start_buckets[j - 1];
+        }
+        start_slots[i] = slot;
+        start_buckets[i] = bucket;
+    }
     const epoch* epoch_of(std::uint64_t slot) const {
         const epoch* e = nullptr;
-        for (const epoch& x : epochs)
-            if (x.first_slot <= slot) e = &x;
+        for (std::size_t i = 0; i < epochs.size(); ++i)
+            if (epochs[i].first_slot <= slot) e = &epochs[i];
         return e;
     }
     std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
         const epoch* e = epoch_of(slot);
         if (e == nullptr) return std::nullopt;
-        if (e->policy != bucket_policy::by_bytes)
-            return e->first_bucket + (slot - e->first_slot) / e->size;
-        auto it = starts.upper_bound(slot);
-        if (it == starts.begin()) return e->first_bucket;
-        --it;
-        return it->first >= e->first_slot ? it->second : e->first_bucket;
+        std::uint64_t b = e->first_bucket;
+        if (e->policy != bucket_policy::by_bytes) {
+            b += (slot - e->first_slot) / e->size;
+        } else {
+            const std::size_t i = start_above(slot);
+            if (i > 0 && start_slots[i - 1] >= e->first_slot) b = start_buckets[i - 1];
+        }
+        return b;
     }
     std::uint64_t next_bucket() const {
         if (claimed == 0 && epochs.empty()) return 0;
         auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
         std::uint64_t b = last ? *last + 1 : 0;
-        for (const auto& [slot, bucket] : starts) b = std::max(b, bucket + 1);
+        for (std::size_t i = 0; i < start_buckets.size(); ++i) b = std::max(b, start_buckets[i] + 1);
         return b;
     }
 };
@@ -771,9 +807,10 @@ inline error malformed(const char* what, const value* v = nullptr) {
     return error{status::parameter_error, std::move(m)};
 }
 
-inline result<std::vector<epoch>> parse_epochs(const value& v) {
-    std::vector<epoch> out;
-    if (v.is_nil()) return out;
+// The head's epochs into h.epochs.
+inline result<void> parse_epochs(const value& v, head_state& h) {
+    h.epochs.clear();
+    if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: epochs is ", &v);
     for (const map_entry& e : v.as_map()) {
         const value& x = e.val;
@@ -782,24 +819,26 @@ inline result<std::vector<epoch>> parse_epochs(const value& v) {
             x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
             x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
             return malformed("bucketed_list: malformed epoch ", &x);
-        out.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
-                            static_cast<bucket_policy>(x.as_list()[0].as_int()),
-                            static_cast<std::uint64_t>(x.as_list()[1].as_int()),
-                            static_cast<std::uint64_t>(x.as_list()[2].as_int())});
+        h.epochs.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
+                                 static_cast<bucket_policy>(x.as_list()[0].as_int()),
+                                 static_cast<std::uint64_t>(x.as_list()[1].as_int()),
+                                 static_cast<std::uint64_t>(x.as_list()[2].as_int())});
     }
-    return out;
+    return {};
 }
 
-inline result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
-    std::map<std::uint64_t, std::uint64_t> out;
-    if (v.is_nil()) return out;
+// The head's starts into h.start_slots/start_buckets.
+inline result<void> parse_starts(const value& v, head_state& h) {
+    h.start_slots.clear();
+    h.start_buckets.clear();
+    if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: starts is ", &v);
     for (const map_entry& e : v.as_map()) {
         if (!e.key.is_int() || !e.val.is_int() || e.key.as_int() < 0 || e.val.as_int() < 0)
             return malformed("bucketed_list: malformed start ", &e.val);
-        out[static_cast<std::uint64_t>(e.key.as_int())] = static_cast<std::uint64_t>(e.val.as_int());
+        h.put_start(static_cast<std::uint64_t>(e.key.as_int()), static_cast<std::uint64_t>(e.val.as_int()));
     }
-    return out;
+    return {};
 }
 
 inline result<head_state> parse_head(const kv::record& r) {
@@ -813,12 +852,8 @@ inline result<head_state> parse_head(const kv::record& r) {
     auto trim = as_count(r.value_of("trim"), "trim");
     if (!trim) return trim.error();
     h.trim = *trim;
-    auto epochs = parse_epochs(r.value_of("epochs"));
-    if (!epochs) return epochs.error();
-    h.epochs = std::move(*epochs);
-    auto starts = parse_starts(r.value_of("starts"));
-    if (!starts) return starts.error();
-    h.starts = std::move(*starts);
+    if (auto ok = parse_epochs(r.value_of("epochs"), h); !ok) return ok.error();
+    if (auto ok = parse_starts(r.value_of("starts"), h); !ok) return ok.error();
     h.generation = r.generation;
     return h;
 }
@@ -903,13 +938,14 @@ KVMODEL_DECL result<std::uint64_t> bucketed_core::count(const std::string& owner
 
 KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_all(const std::string& owner,
                                                                          item_sink& sink) const {
-    std::vector<std::int64_t> days{0};
     if (m_scheme.policy == bucket_policy::by_time) {
         auto d = indexed_days(owner);
         if (!d) return d.error();
-        days = *d;
+        return read_days(owner, *d, false, 0, 0, sink);
     }
-    return read_days(owner, days, std::nullopt, sink);
+    std::vector<std::int64_t> days;
+    days.push_back(0);
+    return read_days(owner, days, false, 0, 0, sink);
 }
 
 KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_range(const std::string& owner,
@@ -945,7 +981,7 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const 
     } else {
         days.push_back(0);
     }
-    auto out = read_days(owner, days, std::pair{from_ms, to_ms}, sink);
+    auto out = read_days(owner, days, true, from_ms, to_ms, sink);
     // read_days returns arrival order: time order breaks ties by arrival.
     if (out) bucketed::sort_elements(*out, bucketed::element_order::time);
     return out;
@@ -1178,7 +1214,7 @@ bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64
     for (auto& r : rs) {
         if (!r) {
             if (r.error().code == status::record_not_found) {
-                out.emplace_back();
+                out.push_back(head_state{}); // the one push_back<head_state&&> compiled
                 continue;
             }
             return r.error();
@@ -1231,14 +1267,9 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
     c.listed = res[6].is_int() && res[6].as_int() == 1;
     // Rebuild the part of the head the claim read.
     head_state h;
-    value epochs_map = bucketed::pairs_to_map(res[4]);
-    auto epochs = bucketed::parse_epochs(epochs_map);
-    if (!epochs) return epochs.error();
-    h.epochs = std::move(*epochs);
-    auto starts = bucketed::parse_starts(bucketed::pairs_to_map(res.back()));
-    if (!starts) return starts.error();
-    h.starts = std::move(*starts);
-    if (!h.starts.empty() && h.starts.begin()->first > c.slot) {
+    if (auto ok = bucketed::parse_epochs(bucketed::pairs_to_map(res[4]), h); !ok) return ok.error();
+    if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(res.back()), h); !ok) return ok.error();
+    if (!h.start_slots.empty() && h.start_slots[0] > c.slot) {
         // A retried claim after later byte buckets opened: the start at or
         // below the slot, not the last one (which would misplace it).
         auto below = operate_retried(s.head,
@@ -1247,9 +1278,8 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
                                                                 cdt::return_type::key_value))},
                                      m_where.write);
         if (!below) return below.error();
-        auto at = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]));
-        if (!at) return at.error();
-        h.starts = std::move(*at);
+        if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]), h); !ok)
+            return ok.error();
     }
     const epoch* e = h.epoch_of(c.slot);
     if (e == nullptr) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
@@ -1363,7 +1393,7 @@ KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s,
     for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
         auto h = read_head(s);
         if (!h) return h.error();
-        if (h->starts.empty() || h->starts.rbegin()->second != full_bucket) return {};
+        if (h->start_buckets.empty() || h->start_buckets.back() != full_bucket) return {};
         std::vector<kv::operation> ops{kv::op::cdt(
             "starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
                                         static_cast<std::int64_t>(full_bucket + 1), bucketed::key_ordered()))};
@@ -1483,12 +1513,14 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const
 KVMODEL_DECL result<std::vector<bucket_element>>
 bucketed_core::read_days(const std::string& owner,
                          const std::vector<std::int64_t>& days,
-                         std::optional<std::pair<std::int64_t, std::int64_t>> window,
+                         bool windowed,
+                         std::int64_t from_ms,
+                         std::int64_t to_ms,
                          item_sink& sink) const {
     auto heads = read_heads(owner, days);
     if (!heads) return heads.error();
     std::vector<kv::key> keys;
-    std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::uint64_t>>> ranges;
+    std::vector<std::size_t> period_of_key; // index into days and *heads
     for (std::size_t i = 0; i < days.size(); ++i) {
         const head_state& h = (*heads)[i];
         if (h.claimed <= h.trim) continue;
@@ -1498,7 +1530,7 @@ bucketed_core::read_days(const std::string& owner,
         if (!b0 || !b1) continue;
         for (std::uint64_t b = *b0; b <= *b1; ++b) {
             keys.push_back(s.bucket(b, m_where));
-            ranges.push_back({days[i], {h.trim, h.claimed}});
+            period_of_key.push_back(i);
         }
     }
     std::vector<bucket_element> out;
@@ -1510,11 +1542,13 @@ bucketed_core::read_days(const std::string& owner,
             if (r.error().code == status::record_not_found) continue;
             return r.error();
         }
-        auto els = decode_bucket(*r, ranges[i].first, sink);
+        const std::size_t p = period_of_key[i];
+        const head_state& h = (*heads)[p];
+        auto els = decode_bucket(*r, days[p], sink);
         if (!els) return els.error();
         for (bucket_element& e : *els) {
-            if (e.slot < ranges[i].second.first || e.slot >= ranges[i].second.second) continue;
-            if (window && (e.ts < window->first || e.ts >= window->second)) continue;
+            if (e.slot < h.trim || e.slot >= h.claimed) continue;
+            if (windowed && (e.ts < from_ms || e.ts >= to_ms)) continue;
             out.push_back(std::move(e));
         }
     }
@@ -1595,13 +1629,13 @@ bucketed_core::drop_stream_before(const stream& s,
                 std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
                 end = std::min(next, h->claimed);
                 // An epoch change may start inside: stop at it.
-                for (const epoch& x : h->epochs)
-                    if (x.first_slot > slot && x.first_slot < end) end = x.first_slot;
+                for (std::size_t i = 0; i < h->epochs.size(); ++i)
+                    if (h->epochs[i].first_slot > slot && h->epochs[i].first_slot < end) end = h->epochs[i].first_slot;
             } else {
-                auto it = h->starts.upper_bound(end);
-                std::uint64_t next = it == h->starts.end() ? h->claimed : it->first;
-                for (const epoch& x : h->epochs)
-                    if (x.first_slot > end && x.first_slot < next) next = x.first_slot;
+                const std::size_t i = h->start_above(end);
+                std::uint64_t next = i == h->start_slots.size() ? h->claimed : h->start_slots[i];
+                for (std::size_t j = 0; j < h->epochs.size(); ++j)
+                    if (h->epochs[j].first_slot > end && h->epochs[j].first_slot < next) next = h->epochs[j].first_slot;
                 end = std::min(next, h->claimed);
             }
         }
