@@ -807,9 +807,8 @@ inline error malformed(const char* what, const value* v = nullptr) {
     return error{status::parameter_error, std::move(m)};
 }
 
-// The head's epochs into h.epochs.
+// The head's epochs into h.epochs (empty).
 inline result<void> parse_epochs(const value& v, head_state& h) {
-    h.epochs.clear();
     if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: epochs is ", &v);
     for (const map_entry& e : v.as_map()) {
@@ -872,10 +871,60 @@ struct element_less {
     }
 };
 
-// (period, slot) names one element, so each order is total and a plain
-// sort gives what a stable one would.
+// (period, slot) names one element, so each order is total and any sort
+// gives what a stable one would. Reads collect elements bucket by bucket,
+// almost always already in the order asked (or its reverse): one pass
+// settles those; the rest is a bottom-up merge sort. A plain function, not
+// std::sort: that is ~40 functions per element type and comparator in
+// every header-only file.
 inline void sort_elements(std::vector<bucket_element>& v, element_order order) {
-    std::sort(v.begin(), v.end(), element_less{order});
+    const element_less less{order};
+    const std::size_t n = v.size();
+    bool ascending = true;
+    bool descending = true;
+    for (std::size_t i = 1; i < n; ++i) {
+        const bool lt = less(v[i], v[i - 1]);
+        ascending = ascending && !lt;
+        descending = descending && lt;
+    }
+    if (ascending) return;
+    if (descending) {
+        for (std::size_t i = 0, j = n - 1; i < j; ++i, --j) {
+            const bucket_element t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+        return;
+    }
+    std::vector<bucket_element> buf;
+    for (std::size_t i = 0; i < n; ++i) buf.push_back(v[i]);
+    bucket_element* src = &v[0];
+    bucket_element* dst = &buf[0];
+    for (std::size_t width = 1; width < n; width *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+            const std::size_t mid = std::min(lo + width, n);
+            const std::size_t hi = std::min(lo + 2 * width, n);
+            std::size_t a = lo;
+            std::size_t b = mid;
+            std::size_t k = lo;
+            while (a < mid && b < hi) dst[k++] = less(src[b], src[a]) ? src[b++] : src[a++];
+            while (a < mid) dst[k++] = src[a++];
+            while (b < hi) dst[k++] = src[b++];
+        }
+        bucket_element* const t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != &v[0])
+        for (std::size_t i = 0; i < n; ++i) v[i] = src[i];
+}
+
+// Ascending order of period numbers, by sort_elements (one sort body).
+inline void sort_periods(std::vector<std::int64_t>& days) {
+    std::vector<bucket_element> els;
+    for (std::size_t i = 0; i < days.size(); ++i) els.push_back(bucket_element{days[i], 0, 0, 0});
+    sort_elements(els, element_order::arrival);
+    for (std::size_t i = 0; i < days.size(); ++i) days[i] = els[i].day;
 }
 
 inline value pairs_to_map(const value& pairs) {
@@ -1206,11 +1255,9 @@ KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream&
 KVMODEL_DECL result<std::vector<bucketed::head_state>>
 bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64_t>& days) const {
     std::vector<kv::key> keys;
-    keys.reserve(days.size());
     for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
     auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
     std::vector<head_state> out;
-    out.reserve(rs.size());
     for (auto& r : rs) {
         if (!r) {
             if (r.error().code == status::record_not_found) {
@@ -1449,11 +1496,15 @@ bucketed_core::indexed_days(const std::string& owner) const {
         return r.error();
     }
     std::vector<std::int64_t> days;
+    bool in_order = true; // index_day keeps `days` an ordered list
     const value d = r->value_of("days");
     if (d.is_list())
         for (const value& x : d.as_list())
-            if (x.is_int()) days.push_back(x.as_int());
-    std::sort(days.begin(), days.end());
+            if (x.is_int()) {
+                in_order = in_order && (days.empty() || days.back() <= x.as_int());
+                days.push_back(x.as_int());
+            }
+    if (!in_order) bucketed::sort_periods(days);
     return days;
 }
 
