@@ -1058,9 +1058,9 @@ KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
         std::uint64_t lo = upper - std::min(upper - h->trim, want);
         auto got = read_slots(s, *h, lo, upper, sink);
         if (!got) return got.error();
-        for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
-            out.items.push_back(*it);
-            lo = it->slot;
+        for (std::size_t i = got->size(); i-- > 0 && out.items.size() < n;) {
+            out.items.push_back((*got)[i]);
+            lo = (*got)[i].slot;
         }
         upper = lo;
     }
