@@ -1080,7 +1080,7 @@ KVMODEL_DECL result<std::size_t> bucketed_core::drop_older_than(const std::strin
             // bucket too. Its head forgets it is listed first, so that a
             // late append into it from now on indexes it again.
             stream s = stream_of(owner, day);
-            if (auto c = operate_retried(s.head, {kv::op::write("listed", 0)}, m_where.write); !c)
+            if (auto c = operate_retried(s.head, detail::kv_ops(kv::op::write("listed", 0)), m_where.write); !c)
                 return c.error();
             auto r = drop_stream_before(s, std::nullopt, std::nullopt, true);
             if (!r) return r.error();
@@ -1121,10 +1121,10 @@ KVMODEL_DECL result<void> bucketed_core::change_scheme(const std::string& owner,
             return h.error();
         }
         std::uint64_t first_bucket = h->next_bucket();
-        std::vector<kv::operation> ops{
+        std::vector<kv::operation> ops = detail::kv_ops(
             kv::op::cdt("epochs", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
                                                     bucketed::epoch_value(next, first_bucket),
-                                                    bucketed::key_ordered()))};
+                                                    bucketed::key_ordered())));
         if (next.policy == bucket_policy::by_bytes)
             ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
                                                                   static_cast<std::int64_t>(first_bucket),
@@ -1199,9 +1199,9 @@ KVMODEL_DECL result<std::uint64_t>
 bucketed_core::release(const stream& s, const claimed_slot& c, const error& failure) const {
     auto r = detail::operate(m_store,
                              s.bucket(c.bucket, m_where),
-                             {kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), bucketed::hole(), bucketed::fence_policy())),
-                              kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
-                                                                            cdt::return_type::value))},
+                             detail::kv_ops(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), bucketed::hole(), bucketed::fence_policy())),
+                                            kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
+                                                                                          cdt::return_type::value))),
                              m_where.write);
     if (r && r->results.size() == 2 && bucketed::is_element(r->results[1])) return c.slot;
     return failure;
@@ -1209,7 +1209,7 @@ bucketed_core::release(const stream& s, const claimed_slot& c, const error& fail
 
 // Sets the period head's `listed` flag once the period is indexed.
 KVMODEL_DECL result<void> bucketed_core::mark_listed(const stream& s) const {
-    auto r = operate_retried(s.head, {kv::op::write("listed", 1)}, m_where.write);
+    auto r = operate_retried(s.head, detail::kv_ops(kv::op::write("listed", 1)), m_where.write);
     if (!r) return r.error();
     return {};
 }
@@ -1281,19 +1281,20 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
     cdt::map_policy first_only =
         cdt::map_ops::policy(map_order::key_ordered,
                              cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
-    std::vector<kv::operation> ops{
-        kv::op::cdt("claims", cdt::list_ops::append(id, unique)),
-        kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)),
-        kv::op::read("base"),
-        // The first claim of a stream records its scheme; later ones keep it.
-        kv::op::cdt("epochs", cdt::map_ops::put(0, bucketed::epoch_value(m_scheme, 0), first_only)),
-        kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
-                                                               cdt::return_type::key_value)),
-        kv::op::read("trim"),
-        kv::op::read("listed"),
-        // The oldest claim: whether compaction has anything to move yet.
-        kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)),
-    };
+    // push_back, not a braced list: see detail::kv_ops.
+    std::vector<kv::operation> ops;
+    ops.reserve(10);
+    ops.push_back(kv::op::cdt("claims", cdt::list_ops::append(id, unique)));
+    ops.push_back(kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)));
+    ops.push_back(kv::op::read("base"));
+    // The first claim of a stream records its scheme; later ones keep it.
+    ops.push_back(kv::op::cdt("epochs", cdt::map_ops::put(0, bucketed::epoch_value(m_scheme, 0), first_only)));
+    ops.push_back(kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
+                                                                         cdt::return_type::key_value)));
+    ops.push_back(kv::op::read("trim"));
+    ops.push_back(kv::op::read("listed"));
+    // The oldest claim: whether compaction has anything to move yet.
+    ops.push_back(kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)));
     if (m_scheme.policy == bucket_policy::by_bytes)
         ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
     ops.push_back(kv::op::cdt("starts", cdt::map_ops::get_by_index_range(-1, 1, cdt::return_type::key_value)));
@@ -1320,9 +1321,9 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
         // A retried claim after later byte buckets opened: the start at or
         // below the slot, not the last one (which would misplace it).
         auto below = operate_retried(s.head,
-                                     {kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
+                                     detail::kv_ops(kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
                                                                 static_cast<std::int64_t>(c.slot + 1), -1, 1,
-                                                                cdt::return_type::key_value))},
+                                                                cdt::return_type::key_value))),
                                      m_where.write);
         if (!below) return below.error();
         if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]), h); !ok)
@@ -1381,7 +1382,7 @@ KVMODEL_DECL void bucketed_core::compact(const stream& s) const {
     }
     auto k = static_cast<std::int64_t>(resolved - first);
     if (k == 0) return;
-    (void)write_checked(s.head, {kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)},
+    (void)write_checked(s.head, detail::kv_ops(kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)),
                         h->generation);
 }
 
@@ -1391,9 +1392,9 @@ KVMODEL_DECL std::uint64_t
 bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
     auto got = detail::operate(m_store,
                                bk,
-                               {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
+                               detail::kv_ops(kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
                                                                                     value(static_cast<std::int64_t>(last)),
-                                                                                    cdt::return_type::key))},
+                                                                                    cdt::return_type::key))),
                                m_where.write);
     if (!got && got.error().code != status::record_not_found) return first;
     std::vector<bool> present(last - first, false);
@@ -1419,8 +1420,8 @@ bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t
 KVMODEL_DECL result<void>
 bucketed_core::write_element(const stream& s, const claimed_slot& c, const value& stored) {
     kv::key bk = s.bucket(c.bucket, m_where);
-    std::vector<kv::operation> ops{kv::op::cdt(
-        "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, bucketed::key_ordered()))};
+    std::vector<kv::operation> ops = detail::kv_ops(kv::op::cdt(
+        "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, bucketed::key_ordered())));
     if (c.by_bytes) {
         ops.push_back(kv::op::add("bytes", static_cast<std::int64_t>(packed_size(stored) + 9)));
         ops.push_back(kv::op::read("bytes"));
@@ -1441,9 +1442,9 @@ KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s,
         auto h = read_head(s);
         if (!h) return h.error();
         if (h->start_buckets.empty() || h->start_buckets.back() != full_bucket) return {};
-        std::vector<kv::operation> ops{kv::op::cdt(
+        std::vector<kv::operation> ops = detail::kv_ops(kv::op::cdt(
             "starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
-                                        static_cast<std::int64_t>(full_bucket + 1), bucketed::key_ordered()))};
+                                        static_cast<std::int64_t>(full_bucket + 1), bucketed::key_ordered())));
         auto r = write_checked(s.head, ops, h->generation);
         if (r || r.error().code != status::generation_error) return r ? result<void>{} : r.error();
     }
@@ -1473,7 +1474,7 @@ KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner,
     cdt::list_policy p;
     p.order = list_order::ordered;
     p.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-    auto r = operate_retried(stream_of(owner, 0).head, {kv::op::cdt("days", cdt::list_ops::append(day, p))},
+    auto r = operate_retried(stream_of(owner, 0).head, detail::kv_ops(kv::op::cdt("days", cdt::list_ops::append(day, p))),
                              m_where.write);
     if (!r) return r.error();
     return {};
@@ -1482,7 +1483,7 @@ KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner,
 KVMODEL_DECL result<void> bucketed_core::unindex_day(const std::string& owner,
                                                      std::int64_t day) const {
     auto r = operate_retried(stream_of(owner, 0).head,
-                             {kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))},
+                             detail::kv_ops(kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))),
                              m_where.write);
     if (!r && r.error().code != status::record_not_found) return r.error();
     return {};
@@ -1695,7 +1696,7 @@ bucketed_core::drop_stream_before(const stream& s,
         kv::key bk = s.bucket(*b, m_where);
         if (before_ms) {
             auto newest = detail::operate(m_store,
-                bk, {kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))},
+                bk, detail::kv_ops(kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))),
                 m_where.write);
             if (newest) {
                 const value& v = newest->results.front();
@@ -1726,7 +1727,7 @@ bucketed_core::drop_stream_before(const stream& s,
             auto cur = read_head(s);
             if (!cur) return cur.error();
             if (cur->trim >= new_trim) break;
-            auto r = write_checked(s.head, {kv::op::write("trim", static_cast<std::int64_t>(new_trim))},
+            auto r = write_checked(s.head, detail::kv_ops(kv::op::write("trim", static_cast<std::int64_t>(new_trim))),
                                    cur->generation);
             if (r) break;
             if (r.error().code != status::generation_error) return r.error();

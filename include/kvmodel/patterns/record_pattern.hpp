@@ -56,6 +56,22 @@ inline std::vector<cdt::op> one_op(cdt::op o) {
     ops.push_back(std::move(o));
     return ops;
 }
+
+/// {a} and {a, b} as vectors by push_back: for the same reason (the
+/// initializer_list constructor of vector<kv::operation>).
+inline std::vector<kv::operation> kv_ops(kv::operation a) {
+    std::vector<kv::operation> ops;
+    ops.push_back(std::move(a));
+    return ops;
+}
+/// \overload
+inline std::vector<kv::operation> kv_ops(kv::operation a, kv::operation b) {
+    std::vector<kv::operation> ops;
+    ops.reserve(2);
+    ops.push_back(std::move(a));
+    ops.push_back(std::move(b));
+    return ops;
+}
 } // namespace detail
 
 /// operate() through the kv_store concept's span form, so braced operation
