@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace patterns_testing_test {
 struct reading {
@@ -36,6 +38,25 @@ TEST_CASE("codec: one line derives a struct's codec as a list of its fields",
     auto wrong_field = patterns::decode<reading>(value(list{1700, "x", "attic"}));
     REQUIRE(!wrong_field);
     CHECK(wrong_field.error().message == "decode: expected double, got string \"x\"");
+}
+
+TEST_CASE("codec: a pair decodes as the two-element tuple does, errors included", "[patterns][codec]") {
+    using pr = std::pair<std::int64_t, std::string>;
+    using tu = std::tuple<std::int64_t, std::string>;
+    CHECK(patterns::decode<pr>(value(list{7, "a"})).value() == pr{7, "a"});
+    const value bad[] = {value(list{7}), value(list{7, "a", 1}), value(5), value(list{"x", 2}),
+                         value(list{7, 2}), value(list{"x", "a"})};
+    for (const value& v : bad) {
+        auto p = patterns::decode<pr>(v);
+        auto t = patterns::decode<tu>(v);
+        REQUIRE(!p);
+        REQUIRE(!t);
+        CHECK(p.error().code == status::parameter_error);
+        CHECK(p.error().message == t.error().message);
+    }
+    CHECK(patterns::decode<pr>(value(list{7})).error().message.starts_with("decode: expected list of 2 elements, got "));
+    // Both halves bad: the first one's error.
+    CHECK(patterns::decode<pr>(value(list{"x", 2})).error().message == "decode: expected int, got string \"x\"");
 }
 
 TEST_CASE("codec: lenient numbers convert int <-> double only when exact", "[patterns][codec]") {

@@ -129,7 +129,6 @@
 #include <ctime>
 #include <functional>
 #include <limits>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -434,9 +433,11 @@ private:
     KVMODEL_DECL result<std::vector<bucket_element>> read_slots(const stream& s, const head_state& h,
                                                                 std::uint64_t first, std::uint64_t last,
                                                                 item_sink& sink) const;
+    // Elements of the given periods in arrival order; with `windowed`, only
+    // those with from_ms <= ts < to_ms.
     KVMODEL_DECL result<std::vector<bucket_element>>
-    read_days(const std::string& owner, const std::vector<std::int64_t>& days,
-              std::optional<std::pair<std::int64_t, std::int64_t>> window, item_sink& sink) const;
+    read_days(const std::string& owner, const std::vector<std::int64_t>& days, bool windowed,
+              std::int64_t from_ms, std::int64_t to_ms, item_sink& sink) const;
     KVMODEL_DECL result<bucket_page> newest_by_time(const std::string& owner, std::size_t n,
                                                     const std::optional<bucket_cursor>& from,
                                                     item_sink& sink) const;
@@ -694,30 +695,65 @@ struct head_state {
     std::uint64_t claimed = 0;
     std::uint64_t trim = 0;
     std::vector<epoch> epochs;
-    std::map<std::uint64_t, std::uint64_t> starts; // first slot -> bucket
+    // `starts` (first slot -> bucket) as two parallel vectors sorted by
+    // first slot: vector<uint64_t> is compiled anyway, a std::map of its
+    // own costs ~50 functions in every header-only file.
+    std::vector<std::uint64_t> start_slots;
+    std::vector<std::uint64_t> start_buckets;
     std::uint32_t generation = 0;
 
+    // The first start above `slot` (the map's upper_bound).
+    std::size_t start_above(std::uint64_t slot) const {
+        std::size_t lo = 0;
+        std::size_t hi = start_slots.size();
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (start_slots[mid] <= slot)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    // starts[slot] = bucket: kept in order, the last bucket for a slot wins.
+    void put_start(std::uint64_t slot, std::uint64_t bucket) {
+        std::size_t i = start_above(slot);
+        if (i > 0 && start_slots[i - 1] == slot) {
+            start_buckets[i - 1] = bucket;
+            return;
+        }
+        start_slots.push_back(slot);
+        start_buckets.push_back(bucket);
+        for (std::size_t j = start_slots.size() - 1; j > i; --j) {
+            start_slots[j] = start_slots[j - 1];
+            start_buckets[j] = start_buckets[j - 1];
+        }
+        start_slots[i] = slot;
+        start_buckets[i] = bucket;
+    }
     const epoch* epoch_of(std::uint64_t slot) const {
         const epoch* e = nullptr;
-        for (const epoch& x : epochs)
-            if (x.first_slot <= slot) e = &x;
+        for (std::size_t i = 0; i < epochs.size(); ++i)
+            if (epochs[i].first_slot <= slot) e = &epochs[i];
         return e;
     }
     std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
         const epoch* e = epoch_of(slot);
         if (e == nullptr) return std::nullopt;
-        if (e->policy != bucket_policy::by_bytes)
-            return e->first_bucket + (slot - e->first_slot) / e->size;
-        auto it = starts.upper_bound(slot);
-        if (it == starts.begin()) return e->first_bucket;
-        --it;
-        return it->first >= e->first_slot ? it->second : e->first_bucket;
+        std::uint64_t b = e->first_bucket;
+        if (e->policy != bucket_policy::by_bytes) {
+            b += (slot - e->first_slot) / e->size;
+        } else {
+            const std::size_t i = start_above(slot);
+            if (i > 0 && start_slots[i - 1] >= e->first_slot) b = start_buckets[i - 1];
+        }
+        return b;
     }
     std::uint64_t next_bucket() const {
         if (claimed == 0 && epochs.empty()) return 0;
         auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
         std::uint64_t b = last ? *last + 1 : 0;
-        for (const auto& [slot, bucket] : starts) b = std::max(b, bucket + 1);
+        for (std::size_t i = 0; i < start_buckets.size(); ++i) b = std::max(b, start_buckets[i] + 1);
         return b;
     }
 };
@@ -771,9 +807,9 @@ inline error malformed(const char* what, const value* v = nullptr) {
     return error{status::parameter_error, std::move(m)};
 }
 
-inline result<std::vector<epoch>> parse_epochs(const value& v) {
-    std::vector<epoch> out;
-    if (v.is_nil()) return out;
+// The head's epochs into h.epochs (empty).
+inline result<void> parse_epochs(const value& v, head_state& h) {
+    if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: epochs is ", &v);
     for (const map_entry& e : v.as_map()) {
         const value& x = e.val;
@@ -782,24 +818,26 @@ inline result<std::vector<epoch>> parse_epochs(const value& v) {
             x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
             x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
             return malformed("bucketed_list: malformed epoch ", &x);
-        out.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
-                            static_cast<bucket_policy>(x.as_list()[0].as_int()),
-                            static_cast<std::uint64_t>(x.as_list()[1].as_int()),
-                            static_cast<std::uint64_t>(x.as_list()[2].as_int())});
+        h.epochs.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
+                                 static_cast<bucket_policy>(x.as_list()[0].as_int()),
+                                 static_cast<std::uint64_t>(x.as_list()[1].as_int()),
+                                 static_cast<std::uint64_t>(x.as_list()[2].as_int())});
     }
-    return out;
+    return {};
 }
 
-inline result<std::map<std::uint64_t, std::uint64_t>> parse_starts(const value& v) {
-    std::map<std::uint64_t, std::uint64_t> out;
-    if (v.is_nil()) return out;
+// The head's starts into h.start_slots/start_buckets.
+inline result<void> parse_starts(const value& v, head_state& h) {
+    h.start_slots.clear();
+    h.start_buckets.clear();
+    if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: starts is ", &v);
     for (const map_entry& e : v.as_map()) {
         if (!e.key.is_int() || !e.val.is_int() || e.key.as_int() < 0 || e.val.as_int() < 0)
             return malformed("bucketed_list: malformed start ", &e.val);
-        out[static_cast<std::uint64_t>(e.key.as_int())] = static_cast<std::uint64_t>(e.val.as_int());
+        h.put_start(static_cast<std::uint64_t>(e.key.as_int()), static_cast<std::uint64_t>(e.val.as_int()));
     }
-    return out;
+    return {};
 }
 
 inline result<head_state> parse_head(const kv::record& r) {
@@ -813,12 +851,8 @@ inline result<head_state> parse_head(const kv::record& r) {
     auto trim = as_count(r.value_of("trim"), "trim");
     if (!trim) return trim.error();
     h.trim = *trim;
-    auto epochs = parse_epochs(r.value_of("epochs"));
-    if (!epochs) return epochs.error();
-    h.epochs = std::move(*epochs);
-    auto starts = parse_starts(r.value_of("starts"));
-    if (!starts) return starts.error();
-    h.starts = std::move(*starts);
+    if (auto ok = parse_epochs(r.value_of("epochs"), h); !ok) return ok.error();
+    if (auto ok = parse_starts(r.value_of("starts"), h); !ok) return ok.error();
     h.generation = r.generation;
     return h;
 }
@@ -837,10 +871,60 @@ struct element_less {
     }
 };
 
-// (period, slot) names one element, so each order is total and a plain
-// sort gives what a stable one would.
+// (period, slot) names one element, so each order is total and any sort
+// gives what a stable one would. Reads collect elements bucket by bucket,
+// almost always already in the order asked (or its reverse): one pass
+// settles those; the rest is a bottom-up merge sort. A plain function, not
+// std::sort: that is ~40 functions per element type and comparator in
+// every header-only file.
 inline void sort_elements(std::vector<bucket_element>& v, element_order order) {
-    std::sort(v.begin(), v.end(), element_less{order});
+    const element_less less{order};
+    const std::size_t n = v.size();
+    bool ascending = true;
+    bool descending = true;
+    for (std::size_t i = 1; i < n; ++i) {
+        const bool lt = less(v[i], v[i - 1]);
+        ascending = ascending && !lt;
+        descending = descending && lt;
+    }
+    if (ascending) return;
+    if (descending) {
+        for (std::size_t i = 0, j = n - 1; i < j; ++i, --j) {
+            const bucket_element t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+        return;
+    }
+    std::vector<bucket_element> buf;
+    for (std::size_t i = 0; i < n; ++i) buf.push_back(v[i]);
+    bucket_element* src = &v[0];
+    bucket_element* dst = &buf[0];
+    for (std::size_t width = 1; width < n; width *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+            const std::size_t mid = std::min(lo + width, n);
+            const std::size_t hi = std::min(lo + 2 * width, n);
+            std::size_t a = lo;
+            std::size_t b = mid;
+            std::size_t k = lo;
+            while (a < mid && b < hi) dst[k++] = less(src[b], src[a]) ? src[b++] : src[a++];
+            while (a < mid) dst[k++] = src[a++];
+            while (b < hi) dst[k++] = src[b++];
+        }
+        bucket_element* const t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != &v[0])
+        for (std::size_t i = 0; i < n; ++i) v[i] = src[i];
+}
+
+// Ascending order of period numbers, by sort_elements (one sort body).
+inline void sort_periods(std::vector<std::int64_t>& days) {
+    std::vector<bucket_element> els;
+    for (std::size_t i = 0; i < days.size(); ++i) els.push_back(bucket_element{days[i], 0, 0, 0});
+    sort_elements(els, element_order::arrival);
+    for (std::size_t i = 0; i < days.size(); ++i) days[i] = els[i].day;
 }
 
 inline value pairs_to_map(const value& pairs) {
@@ -903,13 +987,14 @@ KVMODEL_DECL result<std::uint64_t> bucketed_core::count(const std::string& owner
 
 KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_all(const std::string& owner,
                                                                          item_sink& sink) const {
-    std::vector<std::int64_t> days{0};
     if (m_scheme.policy == bucket_policy::by_time) {
         auto d = indexed_days(owner);
         if (!d) return d.error();
-        days = *d;
+        return read_days(owner, *d, false, 0, 0, sink);
     }
-    return read_days(owner, days, std::nullopt, sink);
+    std::vector<std::int64_t> days;
+    days.push_back(0);
+    return read_days(owner, days, false, 0, 0, sink);
 }
 
 KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_range(const std::string& owner,
@@ -945,7 +1030,7 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_time(const 
     } else {
         days.push_back(0);
     }
-    auto out = read_days(owner, days, std::pair{from_ms, to_ms}, sink);
+    auto out = read_days(owner, days, true, from_ms, to_ms, sink);
     // read_days returns arrival order: time order breaks ties by arrival.
     if (out) bucketed::sort_elements(*out, bucketed::element_order::time);
     return out;
@@ -973,9 +1058,9 @@ KVMODEL_DECL result<bucket_page> bucketed_core::newest(const std::string& owner,
         std::uint64_t lo = upper - std::min(upper - h->trim, want);
         auto got = read_slots(s, *h, lo, upper, sink);
         if (!got) return got.error();
-        for (auto it = got->rbegin(); it != got->rend() && out.items.size() < n; ++it) {
-            out.items.push_back(*it);
-            lo = it->slot;
+        for (std::size_t i = got->size(); i-- > 0 && out.items.size() < n;) {
+            out.items.push_back((*got)[i]);
+            lo = (*got)[i].slot;
         }
         upper = lo;
     }
@@ -995,7 +1080,7 @@ KVMODEL_DECL result<std::size_t> bucketed_core::drop_older_than(const std::strin
             // bucket too. Its head forgets it is listed first, so that a
             // late append into it from now on indexes it again.
             stream s = stream_of(owner, day);
-            if (auto c = operate_retried(s.head, {kv::op::write("listed", 0)}, m_where.write); !c)
+            if (auto c = operate_retried(s.head, detail::kv_ops(kv::op::write("listed", 0)), m_where.write); !c)
                 return c.error();
             auto r = drop_stream_before(s, std::nullopt, std::nullopt, true);
             if (!r) return r.error();
@@ -1036,10 +1121,10 @@ KVMODEL_DECL result<void> bucketed_core::change_scheme(const std::string& owner,
             return h.error();
         }
         std::uint64_t first_bucket = h->next_bucket();
-        std::vector<kv::operation> ops{
+        std::vector<kv::operation> ops = detail::kv_ops(
             kv::op::cdt("epochs", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
                                                     bucketed::epoch_value(next, first_bucket),
-                                                    bucketed::key_ordered()))};
+                                                    bucketed::key_ordered())));
         if (next.policy == bucket_policy::by_bytes)
             ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
                                                                   static_cast<std::int64_t>(first_bucket),
@@ -1114,9 +1199,9 @@ KVMODEL_DECL result<std::uint64_t>
 bucketed_core::release(const stream& s, const claimed_slot& c, const error& failure) const {
     auto r = detail::operate(m_store,
                              s.bucket(c.bucket, m_where),
-                             {kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), bucketed::hole(), bucketed::fence_policy())),
-                              kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
-                                                                            cdt::return_type::value))},
+                             detail::kv_ops(kv::op::cdt("items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), bucketed::hole(), bucketed::fence_policy())),
+                                            kv::op::cdt("items", cdt::map_ops::get_by_key(static_cast<std::int64_t>(c.slot),
+                                                                                          cdt::return_type::value))),
                              m_where.write);
     if (r && r->results.size() == 2 && bucketed::is_element(r->results[1])) return c.slot;
     return failure;
@@ -1124,7 +1209,7 @@ bucketed_core::release(const stream& s, const claimed_slot& c, const error& fail
 
 // Sets the period head's `listed` flag once the period is indexed.
 KVMODEL_DECL result<void> bucketed_core::mark_listed(const stream& s) const {
-    auto r = operate_retried(s.head, {kv::op::write("listed", 1)}, m_where.write);
+    auto r = operate_retried(s.head, detail::kv_ops(kv::op::write("listed", 1)), m_where.write);
     if (!r) return r.error();
     return {};
 }
@@ -1170,15 +1255,13 @@ KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream&
 KVMODEL_DECL result<std::vector<bucketed::head_state>>
 bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64_t>& days) const {
     std::vector<kv::key> keys;
-    keys.reserve(days.size());
     for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
     auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
     std::vector<head_state> out;
-    out.reserve(rs.size());
     for (auto& r : rs) {
         if (!r) {
             if (r.error().code == status::record_not_found) {
-                out.emplace_back();
+                out.push_back(head_state{}); // the one push_back<head_state&&> compiled
                 continue;
             }
             return r.error();
@@ -1198,19 +1281,20 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
     cdt::map_policy first_only =
         cdt::map_ops::policy(map_order::key_ordered,
                              cdt::map_write_flags::create_only | cdt::map_write_flags::no_fail);
-    std::vector<kv::operation> ops{
-        kv::op::cdt("claims", cdt::list_ops::append(id, unique)),
-        kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)),
-        kv::op::read("base"),
-        // The first claim of a stream records its scheme; later ones keep it.
-        kv::op::cdt("epochs", cdt::map_ops::put(0, bucketed::epoch_value(m_scheme, 0), first_only)),
-        kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
-                                                               cdt::return_type::key_value)),
-        kv::op::read("trim"),
-        kv::op::read("listed"),
-        // The oldest claim: whether compaction has anything to move yet.
-        kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)),
-    };
+    // push_back, not a braced list: see detail::kv_ops.
+    std::vector<kv::operation> ops;
+    ops.reserve(10);
+    ops.push_back(kv::op::cdt("claims", cdt::list_ops::append(id, unique)));
+    ops.push_back(kv::op::cdt("claims", cdt::list_ops::get_by_value(id, cdt::return_type::index)));
+    ops.push_back(kv::op::read("base"));
+    // The first claim of a stream records its scheme; later ones keep it.
+    ops.push_back(kv::op::cdt("epochs", cdt::map_ops::put(0, bucketed::epoch_value(m_scheme, 0), first_only)));
+    ops.push_back(kv::op::cdt("epochs", cdt::map_ops::get_by_index_range(0, std::nullopt,
+                                                                         cdt::return_type::key_value)));
+    ops.push_back(kv::op::read("trim"));
+    ops.push_back(kv::op::read("listed"));
+    // The oldest claim: whether compaction has anything to move yet.
+    ops.push_back(kv::op::cdt("claims", cdt::list_ops::get_by_index(0, cdt::return_type::value)));
     if (m_scheme.policy == bucket_policy::by_bytes)
         ops.push_back(kv::op::cdt("starts", cdt::map_ops::put(0, 0, first_only)));
     ops.push_back(kv::op::cdt("starts", cdt::map_ops::get_by_index_range(-1, 1, cdt::return_type::key_value)));
@@ -1231,25 +1315,19 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
     c.listed = res[6].is_int() && res[6].as_int() == 1;
     // Rebuild the part of the head the claim read.
     head_state h;
-    value epochs_map = bucketed::pairs_to_map(res[4]);
-    auto epochs = bucketed::parse_epochs(epochs_map);
-    if (!epochs) return epochs.error();
-    h.epochs = std::move(*epochs);
-    auto starts = bucketed::parse_starts(bucketed::pairs_to_map(res.back()));
-    if (!starts) return starts.error();
-    h.starts = std::move(*starts);
-    if (!h.starts.empty() && h.starts.begin()->first > c.slot) {
+    if (auto ok = bucketed::parse_epochs(bucketed::pairs_to_map(res[4]), h); !ok) return ok.error();
+    if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(res.back()), h); !ok) return ok.error();
+    if (!h.start_slots.empty() && h.start_slots[0] > c.slot) {
         // A retried claim after later byte buckets opened: the start at or
         // below the slot, not the last one (which would misplace it).
         auto below = operate_retried(s.head,
-                                     {kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
+                                     detail::kv_ops(kv::op::cdt("starts", cdt::map_ops::get_by_key_rel_index_range(
                                                                 static_cast<std::int64_t>(c.slot + 1), -1, 1,
-                                                                cdt::return_type::key_value))},
+                                                                cdt::return_type::key_value))),
                                      m_where.write);
         if (!below) return below.error();
-        auto at = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]));
-        if (!at) return at.error();
-        h.starts = std::move(*at);
+        if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]), h); !ok)
+            return ok.error();
     }
     const epoch* e = h.epoch_of(c.slot);
     if (e == nullptr) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
@@ -1304,7 +1382,7 @@ KVMODEL_DECL void bucketed_core::compact(const stream& s) const {
     }
     auto k = static_cast<std::int64_t>(resolved - first);
     if (k == 0) return;
-    (void)write_checked(s.head, {kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)},
+    (void)write_checked(s.head, detail::kv_ops(kv::op::cdt("claims", cdt::list_ops::remove_range(0, k)), kv::op::add("base", k)),
                         h->generation);
 }
 
@@ -1314,9 +1392,9 @@ KVMODEL_DECL std::uint64_t
 bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const {
     auto got = detail::operate(m_store,
                                bk,
-                               {kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
+                               detail::kv_ops(kv::op::cdt("items", cdt::map_ops::get_by_key_range(static_cast<std::int64_t>(first),
                                                                                     value(static_cast<std::int64_t>(last)),
-                                                                                    cdt::return_type::key))},
+                                                                                    cdt::return_type::key))),
                                m_where.write);
     if (!got && got.error().code != status::record_not_found) return first;
     std::vector<bool> present(last - first, false);
@@ -1342,8 +1420,8 @@ bucketed_core::fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t
 KVMODEL_DECL result<void>
 bucketed_core::write_element(const stream& s, const claimed_slot& c, const value& stored) {
     kv::key bk = s.bucket(c.bucket, m_where);
-    std::vector<kv::operation> ops{kv::op::cdt(
-        "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, bucketed::key_ordered()))};
+    std::vector<kv::operation> ops = detail::kv_ops(kv::op::cdt(
+        "items", cdt::map_ops::put(static_cast<std::int64_t>(c.slot), stored, bucketed::key_ordered())));
     if (c.by_bytes) {
         ops.push_back(kv::op::add("bytes", static_cast<std::int64_t>(packed_size(stored) + 9)));
         ops.push_back(kv::op::read("bytes"));
@@ -1363,10 +1441,10 @@ KVMODEL_DECL result<void> bucketed_core::open_next_bucket(const stream& s,
     for (std::uint32_t attempt = 0; attempt < m_where.max_attempts; ++attempt) {
         auto h = read_head(s);
         if (!h) return h.error();
-        if (h->starts.empty() || h->starts.rbegin()->second != full_bucket) return {};
-        std::vector<kv::operation> ops{kv::op::cdt(
+        if (h->start_buckets.empty() || h->start_buckets.back() != full_bucket) return {};
+        std::vector<kv::operation> ops = detail::kv_ops(kv::op::cdt(
             "starts", cdt::map_ops::put(static_cast<std::int64_t>(h->claimed),
-                                        static_cast<std::int64_t>(full_bucket + 1), bucketed::key_ordered()))};
+                                        static_cast<std::int64_t>(full_bucket + 1), bucketed::key_ordered())));
         auto r = write_checked(s.head, ops, h->generation);
         if (r || r.error().code != status::generation_error) return r ? result<void>{} : r.error();
     }
@@ -1396,7 +1474,7 @@ KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner,
     cdt::list_policy p;
     p.order = list_order::ordered;
     p.flags = cdt::list_write_flags::add_unique | cdt::list_write_flags::no_fail;
-    auto r = operate_retried(stream_of(owner, 0).head, {kv::op::cdt("days", cdt::list_ops::append(day, p))},
+    auto r = operate_retried(stream_of(owner, 0).head, detail::kv_ops(kv::op::cdt("days", cdt::list_ops::append(day, p))),
                              m_where.write);
     if (!r) return r.error();
     return {};
@@ -1405,7 +1483,7 @@ KVMODEL_DECL result<void> bucketed_core::index_day(const std::string& owner,
 KVMODEL_DECL result<void> bucketed_core::unindex_day(const std::string& owner,
                                                      std::int64_t day) const {
     auto r = operate_retried(stream_of(owner, 0).head,
-                             {kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))},
+                             detail::kv_ops(kv::op::cdt("days", cdt::list_ops::remove_by_value(day, cdt::return_type::none))),
                              m_where.write);
     if (!r && r.error().code != status::record_not_found) return r.error();
     return {};
@@ -1419,11 +1497,15 @@ bucketed_core::indexed_days(const std::string& owner) const {
         return r.error();
     }
     std::vector<std::int64_t> days;
+    bool in_order = true; // index_day keeps `days` an ordered list
     const value d = r->value_of("days");
     if (d.is_list())
         for (const value& x : d.as_list())
-            if (x.is_int()) days.push_back(x.as_int());
-    std::sort(days.begin(), days.end());
+            if (x.is_int()) {
+                in_order = in_order && (days.empty() || days.back() <= x.as_int());
+                days.push_back(x.as_int());
+            }
+    if (!in_order) bucketed::sort_periods(days);
     return days;
 }
 
@@ -1483,12 +1565,14 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const
 KVMODEL_DECL result<std::vector<bucket_element>>
 bucketed_core::read_days(const std::string& owner,
                          const std::vector<std::int64_t>& days,
-                         std::optional<std::pair<std::int64_t, std::int64_t>> window,
+                         bool windowed,
+                         std::int64_t from_ms,
+                         std::int64_t to_ms,
                          item_sink& sink) const {
     auto heads = read_heads(owner, days);
     if (!heads) return heads.error();
     std::vector<kv::key> keys;
-    std::vector<std::pair<std::int64_t, std::pair<std::uint64_t, std::uint64_t>>> ranges;
+    std::vector<std::size_t> period_of_key; // index into days and *heads
     for (std::size_t i = 0; i < days.size(); ++i) {
         const head_state& h = (*heads)[i];
         if (h.claimed <= h.trim) continue;
@@ -1498,7 +1582,7 @@ bucketed_core::read_days(const std::string& owner,
         if (!b0 || !b1) continue;
         for (std::uint64_t b = *b0; b <= *b1; ++b) {
             keys.push_back(s.bucket(b, m_where));
-            ranges.push_back({days[i], {h.trim, h.claimed}});
+            period_of_key.push_back(i);
         }
     }
     std::vector<bucket_element> out;
@@ -1510,11 +1594,13 @@ bucketed_core::read_days(const std::string& owner,
             if (r.error().code == status::record_not_found) continue;
             return r.error();
         }
-        auto els = decode_bucket(*r, ranges[i].first, sink);
+        const std::size_t p = period_of_key[i];
+        const head_state& h = (*heads)[p];
+        auto els = decode_bucket(*r, days[p], sink);
         if (!els) return els.error();
         for (bucket_element& e : *els) {
-            if (e.slot < ranges[i].second.first || e.slot >= ranges[i].second.second) continue;
-            if (window && (e.ts < window->first || e.ts >= window->second)) continue;
+            if (e.slot < h.trim || e.slot >= h.claimed) continue;
+            if (windowed && (e.ts < from_ms || e.ts >= to_ms)) continue;
             out.push_back(std::move(e));
         }
     }
@@ -1595,13 +1681,13 @@ bucketed_core::drop_stream_before(const stream& s,
                 std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
                 end = std::min(next, h->claimed);
                 // An epoch change may start inside: stop at it.
-                for (const epoch& x : h->epochs)
-                    if (x.first_slot > slot && x.first_slot < end) end = x.first_slot;
+                for (std::size_t i = 0; i < h->epochs.size(); ++i)
+                    if (h->epochs[i].first_slot > slot && h->epochs[i].first_slot < end) end = h->epochs[i].first_slot;
             } else {
-                auto it = h->starts.upper_bound(end);
-                std::uint64_t next = it == h->starts.end() ? h->claimed : it->first;
-                for (const epoch& x : h->epochs)
-                    if (x.first_slot > end && x.first_slot < next) next = x.first_slot;
+                const std::size_t i = h->start_above(end);
+                std::uint64_t next = i == h->start_slots.size() ? h->claimed : h->start_slots[i];
+                for (std::size_t j = 0; j < h->epochs.size(); ++j)
+                    if (h->epochs[j].first_slot > end && h->epochs[j].first_slot < next) next = h->epochs[j].first_slot;
                 end = std::min(next, h->claimed);
             }
         }
@@ -1610,7 +1696,7 @@ bucketed_core::drop_stream_before(const stream& s,
         kv::key bk = s.bucket(*b, m_where);
         if (before_ms) {
             auto newest = detail::operate(m_store,
-                bk, {kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))},
+                bk, detail::kv_ops(kv::op::cdt("items", cdt::map_ops::get_by_rank(-1, cdt::return_type::value))),
                 m_where.write);
             if (newest) {
                 const value& v = newest->results.front();
@@ -1641,7 +1727,7 @@ bucketed_core::drop_stream_before(const stream& s,
             auto cur = read_head(s);
             if (!cur) return cur.error();
             if (cur->trim >= new_trim) break;
-            auto r = write_checked(s.head, {kv::op::write("trim", static_cast<std::int64_t>(new_trim))},
+            auto r = write_checked(s.head, detail::kv_ops(kv::op::write("trim", static_cast<std::int64_t>(new_trim))),
                                    cur->generation);
             if (r) break;
             if (r.error().code != status::generation_error) return r.error();

@@ -43,11 +43,11 @@ struct capped_insert_result {
 
 namespace detail {
 /// capped_map::insert without the key and value types: put key -> val,
-/// the age trim `age` (when given) then the cap `trim`, the key's presence
-/// and the size, then `also`, in ONE operate.
+/// the age trim `*age` (unless null; moved from) then the cap `trim`, the
+/// key's presence and the size, then `also`, in ONE operate.
 KVMODEL_DECL result<capped_insert_result> capped_insert(const store_ref& store, const record_location& where,
                                                         const value& owner, const value& key, value val,
-                                                        cdt::op trim, std::optional<cdt::op> age,
+                                                        cdt::op trim, cdt::op* age,
                                                         std::vector<kv::operation> also);
 } // namespace detail
 
@@ -99,17 +99,21 @@ public:
     /// if any operation fails nothing is applied.
     result<insert_result> insert(const value& owner, const Key& k, const Value& v,
                                  insert_options opt) const {
-        std::optional<cdt::op> age;
-        if (opt.drop_keys_below) age = age_op(*opt.drop_keys_below);
+        if (opt.drop_keys_below) {
+            cdt::op age = age_op(*opt.drop_keys_below);
+            return detail::capped_insert(detail::store_ref(this->store()), this->location(), owner,
+                                         codec<Key>::encode(k), codec<Value>::encode(v), trim_op(), &age,
+                                         std::move(opt.also));
+        }
         return detail::capped_insert(detail::store_ref(this->store()), this->location(), owner,
-                                     codec<Key>::encode(k), codec<Value>::encode(v), trim_op(), std::move(age),
+                                     codec<Key>::encode(k), codec<Value>::encode(v), trim_op(), nullptr,
                                      std::move(opt.also));
     }
 
     /// Trim by age: removes the entries whose key is below `bound` in one
     /// operate; returns how many (0 without a record).
     result<std::size_t> drop_keys_below(const value& owner, const Key& bound) const {
-        auto r = this->run(owner, {age_op(bound)});
+        auto r = this->run(owner, detail::one_op(age_op(bound)));
         if (!r) {
             if (r.error().code == status::record_not_found) return std::size_t{0};
             return r.error();
@@ -123,7 +127,7 @@ public:
     result<std::size_t> set_capacity(const value& owner, std::size_t capacity) {
         KVMODEL_ASSERT(capacity > 0);
         m_capacity = capacity;
-        auto r = this->run(owner, {trim_op(cdt::return_type::count)});
+        auto r = this->run(owner, detail::one_op(trim_op(cdt::return_type::count)));
         if (!r) {
             if (r.error().code == status::record_not_found) return std::size_t{0};
             return r.error();
@@ -160,7 +164,7 @@ public:
 
     /// The owner's entry count (0 without a record). One round trip.
     result<std::size_t> size(const value& owner) const {
-        auto r = this->read(owner, {cdt::map_ops::size()}, value{});
+        auto r = this->read(owner, detail::one_op(cdt::map_ops::size()), value{});
         if (!r) return r.error();
         return count_result(r->front(), "capped_map::size");
     }
@@ -180,7 +184,7 @@ private:
 
     // The entries `o` reads, in its order or (reversed) last first.
     result<std::vector<entry>> select(const value& owner, cdt::op o, bool reversed = false) const {
-        auto r = this->read(owner, {std::move(o)}, value{list{}});
+        auto r = this->read(owner, detail::one_op(std::move(o)), value{list{}});
         if (!r) return r.error();
         return decode_pairs<Key, Value>(r->front(), "capped_map", reversed);
     }
@@ -203,11 +207,11 @@ namespace kvmodel::patterns {
 
 KVMODEL_DECL result<capped_insert_result> detail::capped_insert(const store_ref& store, const record_location& where,
                                                                 const value& owner, const value& key, value val,
-                                                                cdt::op trim, std::optional<cdt::op> age,
+                                                                cdt::op trim, cdt::op* age,
                                                                 std::vector<kv::operation> also) {
     std::vector<cdt::op> ops;
     ops.push_back(cdt::map_ops::put(key, std::move(val), cdt::map_ops::policy(map_order::key_value_ordered)));
-    if (age) ops.push_back(std::move(*age)); // age first, then the cap
+    if (age != nullptr) ops.push_back(std::move(*age)); // age first, then the cap
     ops.push_back(std::move(trim));
     ops.push_back(cdt::map_ops::get_by_key(key, cdt::return_type::exists));
     ops.push_back(cdt::map_ops::size());

@@ -212,11 +212,15 @@ struct codec<std::pair<A, B>> {
     static value encode(const std::pair<A, B>& p) {
         return value{list{codec<A>::encode(p.first), codec<B>::encode(p.second)}};
     }
+    // As codec<std::tuple<A, B>> decodes (both decoded, the first error
+    // wins), without its tuple<result<A>, result<B>> machinery.
     static result<std::pair<A, B>> decode(const value& v) {
-        auto t = codec<std::tuple<A, B>>::decode(v);
-        if (!t) return t.error();
-        auto& [a, b] = t.value();
-        return std::pair<A, B>{std::move(a), std::move(b)};
+        if (!v.is_list() || v.as_list().size() != 2) return detail::decode_error("list of 2 elements", v);
+        auto a = codec<A>::decode(v.as_list()[0]);
+        auto b = codec<B>::decode(v.as_list()[1]);
+        if (!a) return a.error();
+        if (!b) return b.error();
+        return std::pair<A, B>{std::move(a).value(), std::move(b).value()};
     }
 };
 

@@ -52,22 +52,22 @@ public:
         std::vector<value> items;
         items.reserve(entries.size());
         for (const Entry& e : entries) items.push_back(codec<Entry>::encode(e));
-        auto r = this->run(board, {cdt::list_ops::append_items(std::move(items), unique_policy())});
+        auto r = this->run(board, detail::one_op(cdt::list_ops::append_items(std::move(items), unique_policy())));
         if (!r) return r.error();
         return detail::count_result(r->front(), "leaderboard::merge");
     }
 
     /// Adds one entry unless it is already there; returns the board's size.
     result<std::size_t> add(const value& board, const Entry& e) const {
-        auto r = this->run(board, {cdt::list_ops::append(codec<Entry>::encode(e), unique_policy())});
+        auto r = this->run(board, detail::one_op(cdt::list_ops::append(codec<Entry>::encode(e), unique_policy())));
         if (!r) return r.error();
         return detail::count_result(r->front(), "leaderboard::add");
     }
 
     /// The entry's rank (0 = lowest value), or nullopt if it is not on the board.
     result<std::optional<std::size_t>> rank_of(const value& board, const Entry& e) const {
-        auto r = this->read(board, {cdt::list_ops::get_by_value(codec<Entry>::encode(e),
-                                                                cdt::return_type::rank)},
+        auto r = this->read(board, detail::one_op(cdt::list_ops::get_by_value(codec<Entry>::encode(e),
+                                                                             cdt::return_type::rank)),
                             value{list{}});
         if (!r) return r.error();
         return detail::first_rank(r->front(), "leaderboard::rank_of");
@@ -110,7 +110,7 @@ public:
 
     /// The board's entry count (0 without a record). One round trip.
     result<std::size_t> size(const value& board) const {
-        auto r = this->read(board, {cdt::list_ops::size()}, value{});
+        auto r = this->read(board, detail::one_op(cdt::list_ops::size()), value{});
         if (!r) return r.error();
         return detail::count_result(r->front(), "leaderboard::size");
     }
@@ -126,7 +126,7 @@ private:
 
     // The entries `o` reads, in rank order or (reversed) highest first.
     result<std::vector<Entry>> select(const value& board, cdt::op o, bool reversed = false) const {
-        auto r = this->read(board, {std::move(o)}, value{list{}});
+        auto r = this->read(board, detail::one_op(std::move(o)), value{list{}});
         if (!r) return r.error();
         return detail::decode_values<Entry>(r->front(), "leaderboard", reversed);
     }

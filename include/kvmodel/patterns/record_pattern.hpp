@@ -48,6 +48,30 @@ namespace detail {
 KVMODEL_DECL result<std::vector<value>> run_on_bin(const store_ref& store, const record_location& where,
                                                    const value& owner, std::vector<cdt::op>& ops,
                                                    std::vector<kv::operation> more, const value* absent);
+
+/// {o} as a vector by push_back: vector<cdt::op>'s initializer_list
+/// constructor is ~25 functions of its own in every header-only file.
+inline std::vector<cdt::op> one_op(cdt::op o) {
+    std::vector<cdt::op> ops;
+    ops.push_back(std::move(o));
+    return ops;
+}
+
+/// {a} and {a, b} as vectors by push_back: for the same reason (the
+/// initializer_list constructor of vector<kv::operation>).
+inline std::vector<kv::operation> kv_ops(kv::operation a) {
+    std::vector<kv::operation> ops;
+    ops.push_back(std::move(a));
+    return ops;
+}
+/// \overload
+inline std::vector<kv::operation> kv_ops(kv::operation a, kv::operation b) {
+    std::vector<kv::operation> ops;
+    ops.reserve(2);
+    ops.push_back(std::move(a));
+    ops.push_back(std::move(b));
+    return ops;
+}
 } // namespace detail
 
 /// operate() through the kv_store concept's span form, so braced operation
