@@ -48,14 +48,14 @@ public:
         key(std::string ns, std::string set, I user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
-        , m_user_key(static_cast<std::int64_t>(user_key))
+        , m_user_key(value(static_cast<std::int64_t>(user_key)))
         , m_digest(compute_digest(m_set, static_cast<std::int64_t>(user_key))) {}
 
     /// A string user key.
     key(std::string ns, std::string set, std::string user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
-        , m_user_key(std::move(user_key))
+        , m_user_key(value(std::move(user_key))) // optional<value>(value&&): shared with make()
         , m_digest(compute_digest(m_set, m_user_key->as_string())) {}
     /// \overload
     key(std::string ns, std::string set, const char* user_key)
@@ -68,7 +68,7 @@ public:
     key(std::string ns, std::string set, kvmodel::bytes user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
-        , m_user_key(std::move(user_key))
+        , m_user_key(value(std::move(user_key)))
         , m_digest(digest_of_bytes(m_set, m_user_key->as_bytes())) {}
 
     /// A key from a user key of any value type: PARAMETER_ERROR unless it is an
