@@ -48,7 +48,7 @@ public:
         key(std::string ns, std::string set, I user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
-        , m_user_key(value(static_cast<std::int64_t>(user_key)))
+        , m_user_key(static_cast<std::int64_t>(user_key))
         , m_digest(compute_digest(m_set, static_cast<std::int64_t>(user_key))) {}
 
     /// A string user key.
