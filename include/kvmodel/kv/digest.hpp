@@ -157,7 +157,8 @@ inline digest compute_digest(std::string_view set, std::int64_t key) noexcept {
     std::uint8_t be[8] = {}; // NOLINT(*-avoid-c-arrays): no std::array functions per file
     for (std::size_t i = 0; i < 8; ++i)
         be[i] = static_cast<std::uint8_t>(u >> (56 - 8 * i));
-    return compute_digest(set, key_type::integer, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(be), 8));
+    const std::uint8_t* bytes = be;
+    return compute_digest(set, key_type::integer, std::span<const std::uint8_t>(bytes, 8));
 }
 
 /// The digest of a string user key.

@@ -151,7 +151,8 @@ private:
     // span constructor from a vector is several functions in every
     // header-only file.
     static kv::digest digest_of_bytes(std::string_view set, const kvmodel::bytes& b) noexcept {
-        return compute_digest(set, key_type::bytes, std::span<const std::uint8_t>(b.data(), b.size()));
+        return compute_digest(set, key_type::bytes,
+                              std::span<const std::uint8_t>(b.data(), b.size()));
     }
 
     [[gnu::cold, gnu::noinline]] static result<key> bad_user_key(const value& user_key) {

@@ -300,11 +300,13 @@ private:
     // As alt_ref, but an empty alternative is always passed as &&: copying
     // and moving one are the same (nothing is read or written), so both
     // directions of hold share its emplace<I>.
+    template <std::size_t I>
+    using alt_t = std::variant_alternative_t<I, operation_variant>;
     template <std::size_t I, class From>
-    using hold_ref = std::conditional_t<
-        std::is_lvalue_reference_v<From> && !std::is_empty_v<std::variant_alternative_t<I, operation_variant>>,
-        const std::variant_alternative_t<I, operation_variant>&,
-        std::variant_alternative_t<I, operation_variant>&&>;
+    using hold_ref =
+        std::conditional_t<std::is_lvalue_reference_v<From> && !std::is_empty_v<alt_t<I>>,
+                           const alt_t<I>&,
+                           alt_t<I>&&>;
     using all_alternatives = std::make_index_sequence<alternatives>;
     // Holds a copy of o's alternative (From: const operation&) or takes it
     // (From: operation), in place of what *this holds. One function per
@@ -322,8 +324,8 @@ private:
         }
         const operation_variant& from = o;
         (void)((from.index() == I &&
-                (this->template emplace<I>(static_cast<hold_ref<I, From>>(
-                     const_cast<std::variant_alternative_t<I, operation_variant>&>(*std::get_if<I>(&from)))),
+                (this->template emplace<I>(
+                     static_cast<hold_ref<I, From>>(const_cast<alt_t<I>&>(*std::get_if<I>(&from)))),
                  true)) ||
                ...);
     }
@@ -509,7 +511,8 @@ KVMODEL_DECL bool is_read(const operation& o) noexcept {
     case op_kind::exp_read:
         return true;
     case op_kind::cdt:
-        return cdt::classify(std::get_if<detail::at(op_kind::cdt)>(&o)->op.code) == cdt::op_class::read;
+        return cdt::classify(std::get_if<detail::at(op_kind::cdt)>(&o)->op.code) ==
+               cdt::op_class::read;
     case op_kind::bit:
         return cdt::is_bit_read(std::get_if<detail::at(op_kind::bit)>(&o)->op.code);
     case op_kind::hll:
