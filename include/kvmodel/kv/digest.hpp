@@ -144,7 +144,9 @@ inline digest compute_digest(std::string_view set,
                              key_type type,
                              std::span<const std::uint8_t> key_bytes) noexcept {
     const auto type_byte = static_cast<std::uint8_t>(type);
-    const std::array<std::span<const std::uint8_t>, 3> parts = {
+    // Plain arrays and (pointer, size) spans: the span constructors from
+    // std::array are more functions in every header-only file.
+    const std::span<const std::uint8_t> parts[] = {
         detail::as_bytes(set), std::span<const std::uint8_t>(&type_byte, 1), key_bytes};
     return detail::ripemd160(parts);
 }
@@ -152,10 +154,11 @@ inline digest compute_digest(std::string_view set,
 /// The digest of an integer user key.
 inline digest compute_digest(std::string_view set, std::int64_t key) noexcept {
     auto u = static_cast<std::uint64_t>(key);
-    std::array<std::uint8_t, 8> be{};
+    std::uint8_t be[8] = {}; // NOLINT(*-avoid-c-arrays): no std::array functions per file
     for (std::size_t i = 0; i < 8; ++i)
         be[i] = static_cast<std::uint8_t>(u >> (56 - 8 * i));
-    return compute_digest(set, key_type::integer, be);
+    const std::uint8_t* bytes = be;
+    return compute_digest(set, key_type::integer, std::span<const std::uint8_t>(bytes, 8));
 }
 
 /// The digest of a string user key.
@@ -193,9 +196,9 @@ KVMODEL_DECL digest ripemd160_low(std::span<const std::span<const std::uint8_t>>
 #    endif
     RIPEMD160_CTX ctx;
     RIPEMD160_Init(&ctx);
-    for (auto p : parts)
-        if (!p.empty())
-            RIPEMD160_Update(&ctx, p.data(), p.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) // by index: no span iterator functions
+        if (parts[i].size() != 0)
+            RIPEMD160_Update(&ctx, parts[i].data(), parts[i].size());
     digest d{};
     RIPEMD160_Final(d.data(), &ctx);
 #    if defined(__GNUC__)

@@ -55,7 +55,7 @@ public:
     key(std::string ns, std::string set, std::string user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
-        , m_user_key(std::move(user_key))
+        , m_user_key(value(std::move(user_key))) // optional<value>(value&&): shared with make()
         , m_digest(compute_digest(m_set, m_user_key->as_string())) {}
     /// \overload
     key(std::string ns, std::string set, const char* user_key)
@@ -68,8 +68,8 @@ public:
     key(std::string ns, std::string set, kvmodel::bytes user_key)
         : m_ns(std::move(ns))
         , m_set(std::move(set))
-        , m_user_key(std::move(user_key))
-        , m_digest(compute_digest(m_set, key_type::bytes, m_user_key->as_bytes())) {}
+        , m_user_key(value(std::move(user_key)))
+        , m_digest(digest_of_bytes(m_set, m_user_key->as_bytes())) {}
 
     /// A key from a user key of any value type: PARAMETER_ERROR unless it is an
     /// integer, string or bytes, or when the namespace or set name breaks the
@@ -87,7 +87,7 @@ public:
             d = compute_digest(set, user_key.as_string());
             break;
         case value_type::bytes:
-            d = compute_digest(set, key_type::bytes, user_key.as_bytes());
+            d = digest_of_bytes(set, user_key.as_bytes());
             break;
         default:
             return bad_user_key(user_key);
@@ -145,6 +145,14 @@ private:
             {long_ns ? "key: namespace name '" : "key: set name '", name, "' is ",
              std::to_string(name.size()), " bytes, max ",
              std::to_string(long_ns ? max_namespace_length : max_set_length)});
+    }
+
+    // The digest of a bytes user key, its span made from (data, size): the
+    // span constructor from a vector is several functions in every
+    // header-only file.
+    static kv::digest digest_of_bytes(std::string_view set, const kvmodel::bytes& b) noexcept {
+        return compute_digest(set, key_type::bytes,
+                              std::span<const std::uint8_t>(b.data(), b.size()));
     }
 
     [[gnu::cold, gnu::noinline]] static result<key> bad_user_key(const value& user_key) {

@@ -297,23 +297,37 @@ private:
     using alt_ref = std::conditional_t<std::is_lvalue_reference_v<From>,
                                        const std::variant_alternative_t<I, operation_variant>&,
                                        std::variant_alternative_t<I, operation_variant>&&>;
+    // As alt_ref, but an empty alternative is always passed as &&: copying
+    // and moving one are the same (nothing is read or written), so both
+    // directions of hold share its emplace<I>.
+    template <std::size_t I>
+    using alt_t = std::variant_alternative_t<I, operation_variant>;
+    template <std::size_t I, class From>
+    using hold_ref =
+        std::conditional_t<std::is_lvalue_reference_v<From> && !std::is_empty_v<alt_t<I>>,
+                           const alt_t<I>&,
+                           alt_t<I>&&>;
+    using all_alternatives = std::make_index_sequence<alternatives>;
     // Holds a copy of o's alternative (From: const operation&) or takes it
     // (From: operation), in place of what *this holds. One function per
     // direction with the fourteen emplace calls in it, rather than a helper
     // per alternative: the copies and moves are the functions a header-only
-    // file emits for every vector<operation>.
-    template <class From>
-    void hold(From&& o) {
+    // file emits for every vector<operation>. Both directions find o's
+    // alternative through the same const std::get_if<I> (the cast back to
+    // non-const only ever serves a move from an operation&&, or an empty
+    // alternative, which nothing reads or writes).
+    template <class From, std::size_t... I>
+    void hold(From&& o, std::index_sequence<I...>) {
         if (o.valueless_by_exception()) {
             become_valueless();
             return;
         }
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (void)((o.index() == I &&
-                    (this->template emplace<I>(static_cast<alt_ref<I, From>>(*std::get_if<I>(&o))),
-                     true)) ||
-                   ...);
-        }(std::make_index_sequence<alternatives>{});
+        const operation_variant& from = o;
+        (void)((from.index() == I &&
+                (this->template emplace<I>(
+                     static_cast<hold_ref<I, From>>(const_cast<alt_t<I>&>(*std::get_if<I>(&from)))),
+                 true)) ||
+               ...);
     }
     // Assignment from o, as the variant's: o's alternative assigned in place
     // when *this holds the same one, else held anew (a copy is made aside
@@ -326,11 +340,11 @@ private:
             if constexpr (std::is_lvalue_reference_v<From>) {
                 if (!o.valueless_by_exception()) {
                     operation copy(o);
-                    hold(std::move(copy));
+                    hold(std::move(copy), all_alternatives{});
                     return;
                 }
             }
-            hold(std::forward<From>(o));
+            hold(std::forward<From>(o), all_alternatives{});
             return;
         }
         [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -351,12 +365,12 @@ private:
 
 #if KVMODEL_DEFINITIONS
 KVMODEL_DECL operation::operation(const operation& o) : operation_variant() {
-    hold(o);
+    hold(o, all_alternatives{});
 }
 KVMODEL_DECL operation::operation(operation&& o) noexcept(
     std::is_nothrow_move_constructible_v<operation_variant>)
     : operation_variant() {
-    hold(std::move(o));
+    hold(std::move(o), all_alternatives{});
 }
 KVMODEL_DECL operation& operation::operator=(const operation& o) {
     assign(o);
@@ -393,6 +407,16 @@ enum class op_kind : std::uint8_t {
     exp_write = 12,
     hll = 13,
 };
+
+namespace detail {
+/// The variant index of alternative k: kind(o) == k makes
+/// std::get_if<at(k)>(&o) non-null (the switches below use the index, not
+/// the type: get_if<T> and get<T> would each be one more function per
+/// alternative in every header-only file).
+constexpr std::size_t at(op_kind k) noexcept {
+    return static_cast<std::size_t>(k);
+}
+} // namespace detail
 
 /// Which alternative `o` holds. O(1).
 inline op_kind kind(const operation& o) noexcept {
@@ -456,25 +480,25 @@ KVMODEL_DECL operation exp_write(std::string bin,
 KVMODEL_DECL const std::string* bin_of(const operation& o) noexcept {
     switch (kind(o)) {
     case op_kind::read:
-        return &std::get_if<read_op>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::read)>(&o)->bin;
     case op_kind::write:
-        return &std::get_if<write_op>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::write)>(&o)->bin;
     case op_kind::add:
-        return &std::get_if<add_op>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::add)>(&o)->bin;
     case op_kind::append:
-        return &std::get_if<append_op>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::append)>(&o)->bin;
     case op_kind::prepend:
-        return &std::get_if<prepend_op>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::prepend)>(&o)->bin;
     case op_kind::cdt:
-        return &std::get_if<cdt_operation>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::cdt)>(&o)->bin;
     case op_kind::bit:
-        return &std::get_if<bit_operation>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::bit)>(&o)->bin;
     case op_kind::exp_read:
-        return &std::get_if<exp_read_op>(&o)->name;
+        return &std::get_if<detail::at(op_kind::exp_read)>(&o)->name;
     case op_kind::exp_write:
-        return &std::get_if<exp_write_op>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::exp_write)>(&o)->bin;
     case op_kind::hll:
-        return &std::get_if<hll_operation>(&o)->bin;
+        return &std::get_if<detail::at(op_kind::hll)>(&o)->bin;
     default:
         return nullptr;
     }
@@ -487,11 +511,12 @@ KVMODEL_DECL bool is_read(const operation& o) noexcept {
     case op_kind::exp_read:
         return true;
     case op_kind::cdt:
-        return cdt::classify(std::get<cdt_operation>(o).op.code) == cdt::op_class::read;
+        return cdt::classify(std::get_if<detail::at(op_kind::cdt)>(&o)->op.code) ==
+               cdt::op_class::read;
     case op_kind::bit:
-        return cdt::is_bit_read(std::get<bit_operation>(o).op.code);
+        return cdt::is_bit_read(std::get_if<detail::at(op_kind::bit)>(&o)->op.code);
     case op_kind::hll:
-        return cdt::is_hll_read(std::get<hll_operation>(o).op.code);
+        return cdt::is_hll_read(std::get_if<detail::at(op_kind::hll)>(&o)->op.code);
     default:
         return false;
     }
@@ -517,15 +542,15 @@ KVMODEL_DECL std::string_view op_name(const operation& o) noexcept {
     case op_kind::delete_record:
         return "delete";
     case op_kind::cdt:
-        return cdt::op_name(std::get<cdt_operation>(o).op.code);
+        return cdt::op_name(std::get_if<detail::at(op_kind::cdt)>(&o)->op.code);
     case op_kind::bit:
-        return cdt::bit_op_name(std::get<bit_operation>(o).op.code);
+        return cdt::bit_op_name(std::get_if<detail::at(op_kind::bit)>(&o)->op.code);
     case op_kind::exp_read:
         return "exp_read";
     case op_kind::exp_write:
         return "exp_write";
     case op_kind::hll:
-        return cdt::hll_op_name(std::get<hll_operation>(o).op.code);
+        return cdt::hll_op_name(std::get_if<detail::at(op_kind::hll)>(&o)->op.code);
     }
     return "?";
 }

@@ -71,17 +71,13 @@ struct record {
 
     /// The bin's value, or nullptr. Complexity: O(bins).
     const value* get(std::string_view name) const noexcept {
-        for (const bin& b : bins)
-            if (b.name == name)
-                return &b.val;
-        return nullptr;
+        const std::size_t i = find(name);
+        return i < bins.size() ? &bins[i].val : nullptr;
     }
     /// \overload
     value* get(std::string_view name) noexcept {
-        for (bin& b : bins)
-            if (b.name == name)
-                return &b.val;
-        return nullptr;
+        const std::size_t i = find(name);
+        return i < bins.size() ? &bins[i].val : nullptr;
     }
     /// Whether the record has the bin. O(bins).
     bool contains(std::string_view name) const noexcept { return get(name) != nullptr; }
@@ -104,17 +100,29 @@ struct record {
     }
     /// Removes a bin; false if there was none.
     bool erase(std::string_view name) {
-        for (auto it = bins.begin(); it != bins.end(); ++it) {
-            if (it->name == name) {
-                bins.erase(it);
-                return true;
-            }
-        }
-        return false;
+        std::size_t i = find(name);
+        if (i == bins.size())
+            return false;
+        // As vector::erase: the bins after it move down one, the last goes.
+        for (; i + 1 < bins.size(); ++i)
+            bins[i] = std::move(bins[i + 1]);
+        bins.pop_back();
+        return true;
     }
 
     /// Bins, metadata and results equal.
     friend bool operator==(const record& a, const record& b) = default;
+
+private:
+    // The index of the bin named `name`, or bins.size(). By index, not
+    // iterator: every header-only file compiles these loops, and indices
+    // need no iterator functions of vector<bin>.
+    std::size_t find(std::string_view name) const noexcept {
+        std::size_t i = 0;
+        while (i < bins.size() && bins[i].name != name)
+            ++i;
+        return i;
+    }
 };
 
 namespace detail {

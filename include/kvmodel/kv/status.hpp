@@ -10,6 +10,7 @@
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/status.hpp>
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -77,9 +78,12 @@ namespace detail {
 /// builders use it instead of chains of std::string operator+, each of whose
 /// temporaries is a call and a cleanup path in every header-only file.
 [[gnu::cold]] inline failure fail_joined(status code, std::initializer_list<std::string_view> parts) {
+    // By index and append(data, size): no initializer_list::end() nor the
+    // string_view templates of operator+= in every header-only file.
     std::string m;
-    for (std::string_view p : parts)
-        m += p;
+    const std::string_view* p = parts.begin();
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        m.append(p[i].data(), p[i].size());
     return fail(code, std::move(m));
 }
 } // namespace detail
