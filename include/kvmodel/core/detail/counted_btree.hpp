@@ -810,13 +810,19 @@ public:
     /// Replaces the element at pos by v, which the caller has checked keeps
     /// the order. O(log n) at a leaf's edge, else O(1).
     /// (Not with live separators: the replaced value may be a separator.)
+    // Member templates, constrained on S = Slot, not plain members constrained
+    // on Slot: clang 14 instantiates a class's unsatisfied constrained members
+    // under explicit instantiation (containers.hpp's KVMODEL_INSTANTIATE) and
+    // failed to compile the library TU; member templates are not instantiated.
+    template <class S = Slot>
     void replace(const_iterator pos, const T& v)
-        requires(!Slot::live_separators)
+        requires(!S::live_separators)
     {
         replace(pos, T(v));
     }
+    template <class S = Slot>
     void replace(const_iterator pos, T&& v)
-        requires(!Slot::live_separators)
+        requires(!S::live_separators)
     {
         auto* l = const_cast<leaf_node*>(pos.m_leaf);
         // The bounds to widen, copied before anything changes (a copy may throw).
@@ -1090,8 +1096,10 @@ private:
     }
 
     // Every separator is a value in the tree (names a referent found there).
+    // (A member template for clang 14: see replace.)
+    template <class S = Slot>
     bool check_separators_live(const node* x) const
-        requires(Slot::live_separators)
+        requires(S::live_separators)
     {
         if (x->leaf)
             return true;
