@@ -33,6 +33,17 @@
 #else
 #    define KVMODEL_NOINLINE
 #endif
+// KVMODEL_FLATTEN: when optimising, everything the function calls is
+// inlined into it (GCC's flatten), whatever the file's inline budget: for a
+// small hot loop over std::vector calls. In a large file (list_bench) GCC
+// reaches its inline-unit-growth limit and leaves whichever calls come last
+// out of line; which ones shifted with unrelated changes elsewhere. Nothing
+// at -O0.
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+#    define KVMODEL_FLATTEN [[gnu::flatten]]
+#else
+#    define KVMODEL_FLATTEN
+#endif
 // KVMODEL_FORCE_INLINE: inlined at -O0 too: a helper with a single caller,
 // or an accessor no bigger than the call it replaces (result<T>::value). At
 // -O0 each would otherwise be one more function (per template argument) to
