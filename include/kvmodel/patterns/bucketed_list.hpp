@@ -417,8 +417,10 @@ private:
     KVMODEL_DECL result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
                                                   std::uint32_t generation) const;
     KVMODEL_DECL result<head_state> read_head(const stream& s) const;
-    KVMODEL_DECL result<std::vector<head_state>> read_heads(const std::string& owner,
-                                                            const std::vector<std::int64_t>& days) const;
+    // Per period of `days`, four numbers appended to `spans`: trim, claimed
+    // and the first and last bucket holding them (first > last: none).
+    KVMODEL_DECL result<void> read_head_spans(const std::string& owner, const std::vector<std::int64_t>& days,
+                                              std::vector<std::uint64_t>& spans) const;
     KVMODEL_DECL result<claimed_slot> claim(const stream& s, const value& id) const;
     KVMODEL_DECL void compact(const stream& s) const;
     KVMODEL_DECL std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const;
@@ -981,10 +983,10 @@ KVMODEL_DECL result<std::uint64_t> bucketed_core::count(const std::string& owner
     if (m_scheme.policy == bucket_policy::by_time) {
         auto days = indexed_days(owner);
         if (!days) return days.error();
-        auto heads = read_heads(owner, *days);
-        if (!heads) return heads.error();
+        std::vector<std::uint64_t> spans;
+        if (auto ok = read_head_spans(owner, *days, spans); !ok) return ok.error();
         std::uint64_t n = 0;
-        for (const head_state& h : *heads) n += h.claimed;
+        for (std::size_t i = 1; i < spans.size(); i += 4) n += spans[i];
         return n;
     }
     auto h = read_head(stream_of(owner, 0));
@@ -1262,25 +1264,42 @@ KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream&
     return bucketed::parse_head(*r);
 }
 
-KVMODEL_DECL result<std::vector<bucketed::head_state>>
-bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64_t>& days) const {
+// Numbers, not a std::vector<head_state>: that vector was ~31 -O0
+// functions in every header-only file, for two callers needing four
+// numbers per period.
+KVMODEL_DECL result<void> bucketed_core::read_head_spans(const std::string& owner,
+                                                         const std::vector<std::int64_t>& days,
+                                                         std::vector<std::uint64_t>& spans) const {
     std::vector<kv::key> keys;
     for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
     auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
-    std::vector<head_state> out;
     for (auto& r : rs) {
+        std::uint64_t trim = 0; // a period without a head has no elements
+        std::uint64_t claimed = 0;
+        std::uint64_t first = 1;
+        std::uint64_t last = 0;
         if (!r) {
-            if (r.error().code == status::record_not_found) {
-                out.push_back(head_state{}); // the one push_back<head_state&&> compiled
-                continue;
+            if (r.error().code != status::record_not_found) return r.error();
+        } else {
+            auto h = bucketed::parse_head(*r);
+            if (!h) return h.error();
+            trim = h->trim;
+            claimed = h->claimed;
+            if (claimed > trim) {
+                auto b0 = h->bucket_of(trim);
+                auto b1 = h->bucket_of(claimed - 1);
+                if (b0 && b1) {
+                    first = *b0;
+                    last = *b1;
+                }
             }
-            return r.error();
         }
-        auto h = bucketed::parse_head(*r);
-        if (!h) return h.error();
-        out.push_back(std::move(*h));
+        spans.push_back(trim);
+        spans.push_back(claimed);
+        spans.push_back(first);
+        spans.push_back(last);
     }
-    return out;
+    return {};
 }
 
 // Step 1 of an append: the idempotent slot claim (see the header comment).
@@ -1585,18 +1604,15 @@ bucketed_core::read_days(const std::string& owner,
                          std::int64_t from_ms,
                          std::int64_t to_ms,
                          item_sink& sink) const {
-    auto heads = read_heads(owner, days);
-    if (!heads) return heads.error();
+    std::vector<std::uint64_t> spans; // per period: trim, claimed, first and last bucket
+    if (auto ok = read_head_spans(owner, days, spans); !ok) return ok.error();
     std::vector<kv::key> keys;
-    std::vector<std::size_t> period_of_key; // index into days and *heads
+    std::vector<std::size_t> period_of_key; // index into days and spans / 4
     for (std::size_t i = 0; i < days.size(); ++i) {
-        const head_state& h = (*heads)[i];
-        if (h.claimed <= h.trim) continue;
+        const std::uint64_t* sp = &spans[4 * i];
+        if (sp[1] <= sp[0] || sp[2] > sp[3]) continue;
         stream s = stream_of(owner, days[i]);
-        auto b0 = h.bucket_of(h.trim);
-        auto b1 = h.bucket_of(h.claimed - 1);
-        if (!b0 || !b1) continue;
-        for (std::uint64_t b = *b0; b <= *b1; ++b) {
+        for (std::uint64_t b = sp[2]; b <= sp[3]; ++b) {
             keys.push_back(s.bucket(b, m_where));
             period_of_key.push_back(i);
         }
@@ -1611,8 +1627,8 @@ bucketed_core::read_days(const std::string& owner,
             return r.error();
         }
         const std::size_t p = period_of_key[i];
-        const head_state& h = (*heads)[p];
-        auto got = decode_bucket(*r, days[p], sink, h.trim, h.claimed, windowed, from_ms, to_ms, out);
+        const std::uint64_t* sp = &spans[4 * p];
+        auto got = decode_bucket(*r, days[p], sink, sp[0], sp[1], windowed, from_ms, to_ms, out);
         if (!got) return got.error();
     }
     bucketed::sort_elements(out, bucketed::element_order::arrival);
