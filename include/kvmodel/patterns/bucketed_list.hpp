@@ -701,7 +701,11 @@ struct stream {
 struct head_state {
     std::uint64_t claimed = 0;
     std::uint64_t trim = 0;
-    std::vector<epoch> epochs;
+    // The epochs, four numbers each (first_slot, policy, size,
+    // first_bucket) in a vector<uint64_t>, compiled anyway: a
+    // std::vector<epoch> of its own cost ~55 -O0 functions in every
+    // header-only file.
+    std::vector<std::uint64_t> epoch_words;
     // `starts` (first slot -> bucket) as two parallel vectors sorted by
     // first slot: vector<uint64_t> is compiled anyway, a std::map of its
     // own costs ~50 functions in every header-only file.
@@ -738,26 +742,38 @@ struct head_state {
         start_slots[i] = slot;
         start_buckets[i] = bucket;
     }
-    const epoch* epoch_of(std::uint64_t slot) const {
-        const epoch* e = nullptr;
-        for (std::size_t i = 0; i < epochs.size(); ++i)
-            if (epochs[i].first_slot <= slot) e = &epochs[i];
-        return e;
+    std::size_t epoch_count() const { return epoch_words.size() / 4; }
+    std::uint64_t epoch_first_slot(std::size_t i) const { return epoch_words[4 * i]; }
+    void add_epoch(const epoch& e) {
+        epoch_words.push_back(e.first_slot);
+        epoch_words.push_back(static_cast<std::uint64_t>(e.policy));
+        epoch_words.push_back(e.size);
+        epoch_words.push_back(e.first_bucket);
+    }
+    // The last epoch starting at or before `slot` into `out`; false if none.
+    bool epoch_of(std::uint64_t slot, epoch& out) const {
+        std::size_t k = epoch_count();
+        for (std::size_t i = 0; i < epoch_count(); ++i)
+            if (epoch_first_slot(i) <= slot) k = i;
+        if (k == epoch_count()) return false;
+        const std::uint64_t* w = &epoch_words[4 * k];
+        out = epoch{w[0], static_cast<bucket_policy>(w[1]), w[2], w[3]};
+        return true;
     }
     std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
-        const epoch* e = epoch_of(slot);
-        if (e == nullptr) return std::nullopt;
-        std::uint64_t b = e->first_bucket;
-        if (e->policy != bucket_policy::by_bytes) {
-            b += (slot - e->first_slot) / e->size;
+        epoch e;
+        if (!epoch_of(slot, e)) return std::nullopt;
+        std::uint64_t b = e.first_bucket;
+        if (e.policy != bucket_policy::by_bytes) {
+            b += (slot - e.first_slot) / e.size;
         } else {
             const std::size_t i = start_above(slot);
-            if (i > 0 && start_slots[i - 1] >= e->first_slot) b = start_buckets[i - 1];
+            if (i > 0 && start_slots[i - 1] >= e.first_slot) b = start_buckets[i - 1];
         }
         return b;
     }
     std::uint64_t next_bucket() const {
-        if (claimed == 0 && epochs.empty()) return 0;
+        if (claimed == 0 && epoch_words.empty()) return 0;
         auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
         std::uint64_t b = last ? *last + 1 : 0;
         for (std::size_t i = 0; i < start_buckets.size(); ++i) b = std::max(b, start_buckets[i] + 1);
@@ -814,7 +830,7 @@ inline error malformed(const char* what, const value* v = nullptr) {
     return error{status::parameter_error, std::move(m)};
 }
 
-// The head's epochs into h.epochs (empty).
+// The head's epochs into h.epoch_words (empty).
 inline result<void> parse_epochs(const value& v, head_state& h) {
     if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: epochs is ", &v);
@@ -825,10 +841,10 @@ inline result<void> parse_epochs(const value& v, head_state& h) {
             x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
             x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
             return malformed("bucketed_list: malformed epoch ", &x);
-        h.epochs.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
-                                 static_cast<bucket_policy>(x.as_list()[0].as_int()),
-                                 static_cast<std::uint64_t>(x.as_list()[1].as_int()),
-                                 static_cast<std::uint64_t>(x.as_list()[2].as_int())});
+        h.add_epoch(epoch{static_cast<std::uint64_t>(e.key.as_int()),
+                          static_cast<bucket_policy>(x.as_list()[0].as_int()),
+                          static_cast<std::uint64_t>(x.as_list()[1].as_int()),
+                          static_cast<std::uint64_t>(x.as_list()[2].as_int())});
     }
     return {};
 }
@@ -1358,9 +1374,9 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
         if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]), h); !ok)
             return ok.error();
     }
-    const epoch* e = h.epoch_of(c.slot);
-    if (e == nullptr) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
-    c.by_bytes = e->policy == bucket_policy::by_bytes;
+    epoch e;
+    if (!h.epoch_of(c.slot, e)) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
+    c.by_bytes = e.policy == bucket_policy::by_bytes;
     auto b = h.bucket_of(c.slot);
     if (!b) return bucketed::malformed("bucketed_list: no bucket for the claimed slot");
     c.bucket = *b;
@@ -1703,18 +1719,18 @@ bucketed_core::drop_stream_before(const stream& s,
         // The bucket's last slot: the slot before the next bucket starts.
         std::uint64_t end = slot;
         while (end < h->claimed && h->bucket_of(end) == b) {
-            const epoch* e = h->epoch_of(end);
-            if (e != nullptr && e->policy != bucket_policy::by_bytes) {
-                std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
+            epoch e;
+            if (h->epoch_of(end, e) && e.policy != bucket_policy::by_bytes) {
+                std::uint64_t next = e.first_slot + ((end - e.first_slot) / e.size + 1) * e.size;
                 end = std::min(next, h->claimed);
                 // An epoch change may start inside: stop at it.
-                for (std::size_t i = 0; i < h->epochs.size(); ++i)
-                    if (h->epochs[i].first_slot > slot && h->epochs[i].first_slot < end) end = h->epochs[i].first_slot;
+                for (std::size_t i = 0; i < h->epoch_count(); ++i)
+                    if (h->epoch_first_slot(i) > slot && h->epoch_first_slot(i) < end) end = h->epoch_first_slot(i);
             } else {
                 const std::size_t i = h->start_above(end);
                 std::uint64_t next = i == h->start_slots.size() ? h->claimed : h->start_slots[i];
-                for (std::size_t j = 0; j < h->epochs.size(); ++j)
-                    if (h->epochs[j].first_slot > end && h->epochs[j].first_slot < next) next = h->epochs[j].first_slot;
+                for (std::size_t j = 0; j < h->epoch_count(); ++j)
+                    if (h->epoch_first_slot(j) > end && h->epoch_first_slot(j) < next) next = h->epoch_first_slot(j);
                 end = std::min(next, h->claimed);
             }
         }
