@@ -417,8 +417,10 @@ private:
     KVMODEL_DECL result<kv::record> write_checked(const kv::key& k, const std::vector<kv::operation>& ops,
                                                   std::uint32_t generation) const;
     KVMODEL_DECL result<head_state> read_head(const stream& s) const;
-    KVMODEL_DECL result<std::vector<head_state>> read_heads(const std::string& owner,
-                                                            const std::vector<std::int64_t>& days) const;
+    // Per period of `days`, four numbers appended to `spans`: trim, claimed
+    // and the first and last bucket holding them (first > last: none).
+    KVMODEL_DECL result<void> read_head_spans(const std::string& owner, const std::vector<std::int64_t>& days,
+                                              std::vector<std::uint64_t>& spans) const;
     KVMODEL_DECL result<claimed_slot> claim(const stream& s, const value& id) const;
     KVMODEL_DECL void compact(const stream& s) const;
     KVMODEL_DECL std::uint64_t fence_holes(const kv::key& bk, std::uint64_t first, std::uint64_t last) const;
@@ -428,8 +430,13 @@ private:
     KVMODEL_DECL result<void> index_day(const std::string& owner, std::int64_t day) const;
     KVMODEL_DECL result<void> unindex_day(const std::string& owner, std::int64_t day) const;
     KVMODEL_DECL result<std::vector<std::int64_t>> indexed_days(const std::string& owner) const;
-    KVMODEL_DECL result<std::vector<bucket_element>> decode_bucket(const kv::record& r, std::int64_t day,
-                                                                   item_sink& sink) const;
+    // Decodes every element of a bucket record (so a malformed one fails
+    // the read) and appends to `out` those with first <= slot < last and,
+    // with `windowed`, from_ms <= ts < to_ms.
+    KVMODEL_DECL result<void> decode_bucket(const kv::record& r, std::int64_t day, item_sink& sink,
+                                            std::uint64_t first, std::uint64_t last, bool windowed,
+                                            std::int64_t from_ms, std::int64_t to_ms,
+                                            std::vector<bucket_element>& out) const;
     KVMODEL_DECL result<std::vector<bucket_element>> read_slots(const stream& s, const head_state& h,
                                                                 std::uint64_t first, std::uint64_t last,
                                                                 item_sink& sink) const;
@@ -694,7 +701,11 @@ struct stream {
 struct head_state {
     std::uint64_t claimed = 0;
     std::uint64_t trim = 0;
-    std::vector<epoch> epochs;
+    // The epochs, four numbers each (first_slot, policy, size,
+    // first_bucket) in a vector<uint64_t>, compiled anyway: a
+    // std::vector<epoch> of its own cost ~55 -O0 functions in every
+    // header-only file.
+    std::vector<std::uint64_t> epoch_words;
     // `starts` (first slot -> bucket) as two parallel vectors sorted by
     // first slot: vector<uint64_t> is compiled anyway, a std::map of its
     // own costs ~50 functions in every header-only file.
@@ -731,26 +742,38 @@ struct head_state {
         start_slots[i] = slot;
         start_buckets[i] = bucket;
     }
-    const epoch* epoch_of(std::uint64_t slot) const {
-        const epoch* e = nullptr;
-        for (std::size_t i = 0; i < epochs.size(); ++i)
-            if (epochs[i].first_slot <= slot) e = &epochs[i];
-        return e;
+    std::size_t epoch_count() const { return epoch_words.size() / 4; }
+    std::uint64_t epoch_first_slot(std::size_t i) const { return epoch_words[4 * i]; }
+    void add_epoch(const epoch& e) {
+        epoch_words.push_back(e.first_slot);
+        epoch_words.push_back(static_cast<std::uint64_t>(e.policy));
+        epoch_words.push_back(e.size);
+        epoch_words.push_back(e.first_bucket);
+    }
+    // The last epoch starting at or before `slot` into `out`; false if none.
+    bool epoch_of(std::uint64_t slot, epoch& out) const {
+        std::size_t k = epoch_count();
+        for (std::size_t i = 0; i < epoch_count(); ++i)
+            if (epoch_first_slot(i) <= slot) k = i;
+        if (k == epoch_count()) return false;
+        const std::uint64_t* w = &epoch_words[4 * k];
+        out = epoch{w[0], static_cast<bucket_policy>(w[1]), w[2], w[3]};
+        return true;
     }
     std::optional<std::uint64_t> bucket_of(std::uint64_t slot) const {
-        const epoch* e = epoch_of(slot);
-        if (e == nullptr) return std::nullopt;
-        std::uint64_t b = e->first_bucket;
-        if (e->policy != bucket_policy::by_bytes) {
-            b += (slot - e->first_slot) / e->size;
+        epoch e;
+        if (!epoch_of(slot, e)) return std::nullopt;
+        std::uint64_t b = e.first_bucket;
+        if (e.policy != bucket_policy::by_bytes) {
+            b += (slot - e.first_slot) / e.size;
         } else {
             const std::size_t i = start_above(slot);
-            if (i > 0 && start_slots[i - 1] >= e->first_slot) b = start_buckets[i - 1];
+            if (i > 0 && start_slots[i - 1] >= e.first_slot) b = start_buckets[i - 1];
         }
         return b;
     }
     std::uint64_t next_bucket() const {
-        if (claimed == 0 && epochs.empty()) return 0;
+        if (claimed == 0 && epoch_words.empty()) return 0;
         auto last = bucket_of(claimed == 0 ? 0 : claimed - 1);
         std::uint64_t b = last ? *last + 1 : 0;
         for (std::size_t i = 0; i < start_buckets.size(); ++i) b = std::max(b, start_buckets[i] + 1);
@@ -807,7 +830,7 @@ inline error malformed(const char* what, const value* v = nullptr) {
     return error{status::parameter_error, std::move(m)};
 }
 
-// The head's epochs into h.epochs (empty).
+// The head's epochs into h.epoch_words (empty).
 inline result<void> parse_epochs(const value& v, head_state& h) {
     if (v.is_nil()) return {};
     if (!v.is_map()) return malformed("bucketed_list: epochs is ", &v);
@@ -818,10 +841,10 @@ inline result<void> parse_epochs(const value& v, head_state& h) {
             x.as_list()[0].as_int() < 1 || x.as_list()[0].as_int() > 3 ||
             x.as_list()[1].as_int() < 1 || x.as_list()[2].as_int() < 0)
             return malformed("bucketed_list: malformed epoch ", &x);
-        h.epochs.push_back(epoch{static_cast<std::uint64_t>(e.key.as_int()),
-                                 static_cast<bucket_policy>(x.as_list()[0].as_int()),
-                                 static_cast<std::uint64_t>(x.as_list()[1].as_int()),
-                                 static_cast<std::uint64_t>(x.as_list()[2].as_int())});
+        h.add_epoch(epoch{static_cast<std::uint64_t>(e.key.as_int()),
+                          static_cast<bucket_policy>(x.as_list()[0].as_int()),
+                          static_cast<std::uint64_t>(x.as_list()[1].as_int()),
+                          static_cast<std::uint64_t>(x.as_list()[2].as_int())});
     }
     return {};
 }
@@ -922,7 +945,12 @@ inline void sort_elements(std::vector<bucket_element>& v, element_order order) {
 // Ascending order of period numbers, by sort_elements (one sort body).
 inline void sort_periods(std::vector<std::int64_t>& days) {
     std::vector<bucket_element> els;
-    for (std::size_t i = 0; i < days.size(); ++i) els.push_back(bucket_element{days[i], 0, 0, 0});
+    for (std::size_t i = 0; i < days.size(); ++i) {
+        // push_back(const&), as every other bucket_element append: one
+        // append body at -O0, not also push_back(&&)/emplace_back/realloc.
+        const bucket_element el{days[i], 0, 0, 0};
+        els.push_back(el);
+    }
     sort_elements(els, element_order::arrival);
     for (std::size_t i = 0; i < days.size(); ++i) days[i] = els[i].day;
 }
@@ -971,10 +999,10 @@ KVMODEL_DECL result<std::uint64_t> bucketed_core::count(const std::string& owner
     if (m_scheme.policy == bucket_policy::by_time) {
         auto days = indexed_days(owner);
         if (!days) return days.error();
-        auto heads = read_heads(owner, *days);
-        if (!heads) return heads.error();
+        std::vector<std::uint64_t> spans;
+        if (auto ok = read_head_spans(owner, *days, spans); !ok) return ok.error();
         std::uint64_t n = 0;
-        for (const head_state& h : *heads) n += h.claimed;
+        for (std::size_t i = 1; i < spans.size(); i += 4) n += spans[i];
         return n;
     }
     auto h = read_head(stream_of(owner, 0));
@@ -1252,25 +1280,42 @@ KVMODEL_DECL result<bucketed::head_state> bucketed_core::read_head(const stream&
     return bucketed::parse_head(*r);
 }
 
-KVMODEL_DECL result<std::vector<bucketed::head_state>>
-bucketed_core::read_heads(const std::string& owner, const std::vector<std::int64_t>& days) const {
+// Numbers, not a std::vector<head_state>: that vector was ~31 -O0
+// functions in every header-only file, for two callers needing four
+// numbers per period.
+KVMODEL_DECL result<void> bucketed_core::read_head_spans(const std::string& owner,
+                                                         const std::vector<std::int64_t>& days,
+                                                         std::vector<std::uint64_t>& spans) const {
     std::vector<kv::key> keys;
     for (std::int64_t d : days) keys.push_back(stream_of(owner, d).head);
     auto rs = kv::batch_get(m_store, std::span<const kv::key>(keys), m_where.read);
-    std::vector<head_state> out;
     for (auto& r : rs) {
+        std::uint64_t trim = 0; // a period without a head has no elements
+        std::uint64_t claimed = 0;
+        std::uint64_t first = 1;
+        std::uint64_t last = 0;
         if (!r) {
-            if (r.error().code == status::record_not_found) {
-                out.push_back(head_state{}); // the one push_back<head_state&&> compiled
-                continue;
+            if (r.error().code != status::record_not_found) return r.error();
+        } else {
+            auto h = bucketed::parse_head(*r);
+            if (!h) return h.error();
+            trim = h->trim;
+            claimed = h->claimed;
+            if (claimed > trim) {
+                auto b0 = h->bucket_of(trim);
+                auto b1 = h->bucket_of(claimed - 1);
+                if (b0 && b1) {
+                    first = *b0;
+                    last = *b1;
+                }
             }
-            return r.error();
         }
-        auto h = bucketed::parse_head(*r);
-        if (!h) return h.error();
-        out.push_back(std::move(*h));
+        spans.push_back(trim);
+        spans.push_back(claimed);
+        spans.push_back(first);
+        spans.push_back(last);
     }
-    return out;
+    return {};
 }
 
 // Step 1 of an append: the idempotent slot claim (see the header comment).
@@ -1329,9 +1374,9 @@ KVMODEL_DECL result<bucketed::claimed_slot> bucketed_core::claim(const stream& s
         if (auto ok = bucketed::parse_starts(bucketed::pairs_to_map(below->results[0]), h); !ok)
             return ok.error();
     }
-    const epoch* e = h.epoch_of(c.slot);
-    if (e == nullptr) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
-    c.by_bytes = e->policy == bucket_policy::by_bytes;
+    epoch e;
+    if (!h.epoch_of(c.slot, e)) return bucketed::malformed("bucketed_list: no epoch covers the claimed slot");
+    c.by_bytes = e.policy == bucket_policy::by_bytes;
     auto b = h.bucket_of(c.slot);
     if (!b) return bucketed::malformed("bucketed_list: no bucket for the claimed slot");
     c.bucket = *b;
@@ -1511,11 +1556,16 @@ bucketed_core::indexed_days(const std::string& owner) const {
 
 // --- reads
 
-KVMODEL_DECL result<std::vector<bucket_element>>
-bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& sink) const {
-    std::vector<bucket_element> out;
+// Filters as it decodes, into the read's own vector: no per-bucket vector
+// and one append per kept element, not one per decoded element. newest()
+// keeps 50 of a 1,000-element bucket: the appends (an out-of-line call at
+// -O2 in a large unit) had cost bucket_bench read_newest50/2/512 +5-10%.
+KVMODEL_DECL result<void> bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& sink,
+                                                       std::uint64_t first, std::uint64_t last, bool windowed,
+                                                       std::int64_t from_ms, std::int64_t to_ms,
+                                                       std::vector<bucket_element>& out) const {
     const value items = r.value_of("items");
-    if (items.is_nil()) return out;
+    if (items.is_nil()) return {};
     if (!items.is_map()) return bucketed::malformed("bucketed_list: items is ", &items);
     for (const map_entry& e : items.as_map()) {
         const value& v = e.val;
@@ -1525,10 +1575,13 @@ bucketed_core::decode_bucket(const kv::record& r, std::int64_t day, item_sink& s
             return bucketed::malformed("bucketed_list: malformed element ", &v);
         auto item = sink.decode(sink.items, v.as_list()[1]);
         if (!item) return item.error();
-        out.push_back(bucket_element{day, static_cast<std::uint64_t>(e.key.as_int()), v.as_list()[0].as_int(),
-                                     sink.size++});
+        const bucket_element el{day, static_cast<std::uint64_t>(e.key.as_int()), v.as_list()[0].as_int(),
+                                sink.size++};
+        if (el.slot < first || el.slot >= last) continue;
+        if (windowed && (el.ts < from_ms || el.ts >= to_ms)) continue;
+        out.push_back(el);
     }
-    return out;
+    return {};
 }
 
 // Elements of slots [first, last) of one stream: ONE batch read of the
@@ -1553,10 +1606,8 @@ KVMODEL_DECL result<std::vector<bucket_element>> bucketed_core::read_slots(const
             if (r.error().code == status::record_not_found) continue; // dropped or not yet written
             return r.error();
         }
-        auto els = decode_bucket(*r, s.day, sink);
-        if (!els) return els.error();
-        for (bucket_element& e : *els)
-            if (e.slot >= first && e.slot < last) out.push_back(std::move(e));
+        auto got = decode_bucket(*r, s.day, sink, first, last, false, 0, 0, out);
+        if (!got) return got.error();
     }
     bucketed::sort_elements(out, bucketed::element_order::arrival);
     return out;
@@ -1569,18 +1620,15 @@ bucketed_core::read_days(const std::string& owner,
                          std::int64_t from_ms,
                          std::int64_t to_ms,
                          item_sink& sink) const {
-    auto heads = read_heads(owner, days);
-    if (!heads) return heads.error();
+    std::vector<std::uint64_t> spans; // per period: trim, claimed, first and last bucket
+    if (auto ok = read_head_spans(owner, days, spans); !ok) return ok.error();
     std::vector<kv::key> keys;
-    std::vector<std::size_t> period_of_key; // index into days and *heads
+    std::vector<std::size_t> period_of_key; // index into days and spans / 4
     for (std::size_t i = 0; i < days.size(); ++i) {
-        const head_state& h = (*heads)[i];
-        if (h.claimed <= h.trim) continue;
+        const std::uint64_t* sp = &spans[4 * i];
+        if (sp[1] <= sp[0] || sp[2] > sp[3]) continue;
         stream s = stream_of(owner, days[i]);
-        auto b0 = h.bucket_of(h.trim);
-        auto b1 = h.bucket_of(h.claimed - 1);
-        if (!b0 || !b1) continue;
-        for (std::uint64_t b = *b0; b <= *b1; ++b) {
+        for (std::uint64_t b = sp[2]; b <= sp[3]; ++b) {
             keys.push_back(s.bucket(b, m_where));
             period_of_key.push_back(i);
         }
@@ -1595,14 +1643,9 @@ bucketed_core::read_days(const std::string& owner,
             return r.error();
         }
         const std::size_t p = period_of_key[i];
-        const head_state& h = (*heads)[p];
-        auto els = decode_bucket(*r, days[p], sink);
-        if (!els) return els.error();
-        for (bucket_element& e : *els) {
-            if (e.slot < h.trim || e.slot >= h.claimed) continue;
-            if (windowed && (e.ts < from_ms || e.ts >= to_ms)) continue;
-            out.push_back(std::move(e));
-        }
+        const std::uint64_t* sp = &spans[4 * p];
+        auto got = decode_bucket(*r, days[p], sink, sp[0], sp[1], windowed, from_ms, to_ms, out);
+        if (!got) return got.error();
     }
     bucketed::sort_elements(out, bucketed::element_order::arrival);
     return out;
@@ -1676,18 +1719,18 @@ bucketed_core::drop_stream_before(const stream& s,
         // The bucket's last slot: the slot before the next bucket starts.
         std::uint64_t end = slot;
         while (end < h->claimed && h->bucket_of(end) == b) {
-            const epoch* e = h->epoch_of(end);
-            if (e != nullptr && e->policy != bucket_policy::by_bytes) {
-                std::uint64_t next = e->first_slot + ((end - e->first_slot) / e->size + 1) * e->size;
+            epoch e;
+            if (h->epoch_of(end, e) && e.policy != bucket_policy::by_bytes) {
+                std::uint64_t next = e.first_slot + ((end - e.first_slot) / e.size + 1) * e.size;
                 end = std::min(next, h->claimed);
                 // An epoch change may start inside: stop at it.
-                for (std::size_t i = 0; i < h->epochs.size(); ++i)
-                    if (h->epochs[i].first_slot > slot && h->epochs[i].first_slot < end) end = h->epochs[i].first_slot;
+                for (std::size_t i = 0; i < h->epoch_count(); ++i)
+                    if (h->epoch_first_slot(i) > slot && h->epoch_first_slot(i) < end) end = h->epoch_first_slot(i);
             } else {
                 const std::size_t i = h->start_above(end);
                 std::uint64_t next = i == h->start_slots.size() ? h->claimed : h->start_slots[i];
-                for (std::size_t j = 0; j < h->epochs.size(); ++j)
-                    if (h->epochs[j].first_slot > end && h->epochs[j].first_slot < next) next = h->epochs[j].first_slot;
+                for (std::size_t j = 0; j < h->epoch_count(); ++j)
+                    if (h->epoch_first_slot(j) > end && h->epoch_first_slot(j) < next) next = h->epoch_first_slot(j);
                 end = std::min(next, h->claimed);
             }
         }
