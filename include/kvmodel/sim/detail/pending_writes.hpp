@@ -100,7 +100,7 @@ public:
     }
 
     /// Records with writes pending at the last sweep or arrival.
-    std::size_t tracked() const noexcept { return m_records; }
+    KVMODEL_FORCE_INLINE std::size_t tracked() const noexcept { return m_records; }
 
     void clear() noexcept {
         while (!m_rows.empty()) m_rows.pop_back();
@@ -132,7 +132,9 @@ private:
                     static_cast<std::int64_t>(u[2])}};
     }
     KVMODEL_FORCE_INLINE std::size_t rows() const noexcept { return m_rows.size() / stride; }
-    KVMODEL_FORCE_INLINE std::int64_t& time(std::size_t row) noexcept { return m_rows[row * stride + 3]; }
+    KVMODEL_FORCE_INLINE std::int64_t& time(std::size_t row) noexcept {
+        return m_rows[row * stride + 3];
+    }
     KVMODEL_FORCE_INLINE bool same(std::size_t row, const key& k) const noexcept {
         const std::int64_t* r = &m_rows[row * stride];
         return r[0] == k.w[0] && r[1] == k.w[1] && r[2] == k.w[2];
