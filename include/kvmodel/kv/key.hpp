@@ -16,6 +16,7 @@
 // key; copying a key copies them again (a blob or long string key allocates).
 #pragma once
 
+#include <kvmodel/config.hpp> // KVMODEL_FORCE_INLINE
 #include <kvmodel/core/result.hpp>
 #include <kvmodel/core/value.hpp>
 #include <kvmodel/kv/digest.hpp>
@@ -116,15 +117,15 @@ public:
     result<void> check() const { return check_names(m_ns, m_set); }
 
     /// The namespace.
-    const std::string& ns() const noexcept { return m_ns; }
+    KVMODEL_FORCE_INLINE const std::string& ns() const noexcept { return m_ns; }
     /// The set name; empty means no set.
-    const std::string& set() const noexcept { return m_set; }
+    KVMODEL_FORCE_INLINE const std::string& set() const noexcept { return m_set; }
     /// Whether the key has a set.
     bool has_set() const noexcept { return !m_set.empty(); }
     /// The user key (int, string or bytes); nullopt for a digest-only key.
     const std::optional<value>& user_key() const noexcept { return m_user_key; }
     /// The 20-byte digest: RIPEMD-160 over the set, the key's type and its bytes.
-    const kv::digest& digest() const noexcept { return m_digest; }
+    KVMODEL_FORCE_INLINE const kv::digest& digest() const noexcept { return m_digest; }
     /// The partition this key's record lives in, 0..4095. O(1).
     std::uint32_t partition_id() const noexcept { return kv::partition_id(m_digest); }
 

@@ -419,7 +419,7 @@ constexpr std::size_t at(op_kind k) noexcept {
 } // namespace detail
 
 /// Which alternative `o` holds. O(1).
-inline op_kind kind(const operation& o) noexcept {
+KVMODEL_FORCE_INLINE inline op_kind kind(const operation& o) noexcept {
     return static_cast<op_kind>(o.index());
 }
 

@@ -1071,7 +1071,11 @@ KVMODEL_DECL sim::stats cluster::stats() const {
     std::vector<std::uint64_t> alive;
     {
         std::lock_guard lock(m_topology_mu);
-        alive = m_alive;
+        // Element by element: vector copy assignment is ~35 more functions
+        // in every header-only file (compile time); these members are there.
+        alive.reserve(m_alive.size());
+        for (std::size_t n = 0; n < m_alive.size(); ++n)
+            alive.push_back(m_alive[n]);
     }
     const std::span<detail::namespace_state> all = namespaces();
     for (std::size_t i = 0; i < all.size(); ++i)

@@ -22,6 +22,7 @@
 #include <kvmodel/cdt/detail/range_return.hpp> // detail::is_range_return
 #include <kvmodel/cdt/engine.hpp>
 #include <kvmodel/cdt/ops.hpp>
+#include <kvmodel/config.hpp> // KVMODEL_FORCE_INLINE
 #include <kvmodel/core/assert.hpp>
 #include <kvmodel/core/msgpack_size.hpp>
 #include <kvmodel/core/result.hpp>
@@ -158,9 +159,9 @@ public:
     }
     ~boxed_value() { delete m_v; } // NOLINT(*-owning-memory)
 
-    explicit operator bool() const noexcept { return m_v != nullptr; }
-    const value& operator*() const noexcept { return *m_v; }
-    const value* get() const noexcept { return m_v; }
+    KVMODEL_FORCE_INLINE explicit operator bool() const noexcept { return m_v != nullptr; }
+    KVMODEL_FORCE_INLINE const value& operator*() const noexcept { return *m_v; }
+    KVMODEL_FORCE_INLINE const value* get() const noexcept { return m_v; }
 
 private:
     value* m_v = nullptr;
@@ -194,7 +195,7 @@ struct entry {
     std::uint16_t generation = 0;
     bin_list bins;
 
-    const std::string& set() const noexcept { return *set_ref; }
+    KVMODEL_FORCE_INLINE const std::string& set() const noexcept { return *set_ref; }
     /// The record's flat size (record_size.hpp). O(1).
     std::size_t flat() const noexcept {
         return kv::record_size::fixed_size(set(), stored_key.get(), void_time != 0, bins.size()) +
@@ -333,7 +334,7 @@ inline result<void> check_command(std::span<const kv::operation> ops,
                 bool conflict = false;
                 switch (k) {
                 case kv::op_kind::write:
-                    conflict = std::get<kv::write_op>(o).val.is_nil();
+                    conflict = std::get_if<kv::detail::at(kv::op_kind::write)>(&o)->val.is_nil();
                     break;
                 case kv::op_kind::add:
                 case kv::op_kind::append:
@@ -479,14 +480,17 @@ inline result<std::optional<value>> eval_exp_op(std::span<const std::uint8_t> pa
 /// A bit or HLL op (the two blob engines) applied to `bin`, through the
 /// hooks the ops' constructors set (cdt/detail/bit_op.hpp, hll_op.hpp): a
 /// program compiles an engine only where it builds such ops.
+// (Here and below, alternatives are reached by index, std::get_if<at(kind)>,
+// as kv/operation.hpp does: std::get<T> and get_if<T> were ~20 more functions
+// per header-only file, compile time.)
 inline result<value> apply_bit_or_hll(std::optional<value>& bin, const kv::operation& o) {
-    if (const auto* b = std::get_if<kv::bit_operation>(&o)) {
+    if (const auto* b = std::get_if<kv::detail::at(kv::op_kind::bit)>(&o)) {
         result<cdt::detail::bit_engine_fn> f = cdt::detail::need_bit_engine(b->op);
         if (!f)
             return f.error();
         return (*f)(bin, b->op, cdt::default_max_blob_bytes);
     }
-    const cdt::hll_op& h = std::get<kv::hll_operation>(o).op;
+    const cdt::hll_op& h = std::get_if<kv::detail::at(kv::op_kind::hll)>(&o)->op;
     result<cdt::detail::hll_engine_fn> f = cdt::detail::need_hll_engine(h);
     if (!f)
         return f.error();
@@ -498,7 +502,7 @@ inline result<value>
 read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env& env) {
     switch (kv::kind(o)) {
     case kv::op_kind::exp_read: {
-        const auto& x = std::get<kv::exp_read_op>(o);
+        const auto& x = *std::get_if<kv::detail::at(kv::op_kind::exp_read)>(&o);
         result<std::optional<value>> v =
             eval_exp_op(x.exp, x.flags, exp::read_flags::eval_no_fail, e, env);
         if (!v)
@@ -512,7 +516,7 @@ read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env&
         return std::move(**v);
     }
     case kv::op_kind::read: {
-        const std::string& name = std::get<kv::read_op>(o).bin;
+        const std::string& name = std::get_if<kv::detail::at(kv::op_kind::read)>(&o)->bin;
         const stored_bin* b = e.find(name);
         if (b == nullptr)
             return value{};
@@ -525,7 +529,7 @@ read_one(const entry& e, const kv::operation& o, kv::record& out, const exp_env&
     case kv::op_kind::read_header:
         return value{};
     case kv::op_kind::cdt: {
-        const auto& c = std::get<kv::cdt_operation>(o);
+        const auto& c = *std::get_if<kv::detail::at(kv::op_kind::cdt)>(&o);
         const stored_bin* b = e.find(c.bin);
         std::optional<value> bin;
         if (b != nullptr)
@@ -609,11 +613,11 @@ public:
         }
     }
 
-    entry& target() noexcept { return m_e; }
+    KVMODEL_FORCE_INLINE entry& target() noexcept { return m_e; }
 
     /// Stops logging bin changes: the caller has established that nothing
     /// can fail from here on (put's prediction). The metadata stays logged.
-    void stop_bin_logging() noexcept { m_log = false; }
+    KVMODEL_FORCE_INLINE void stop_bin_logging() noexcept { m_log = false; }
 
     /// Sets a bin to a copy of v whose stored size is known. Without bin
     /// logging an existing bin's storage is reused (copy-assignment).
@@ -712,7 +716,7 @@ public:
             return std::nullopt;
         return std::exchange(b->val, value{});
     }
-    bool logging() const noexcept { return m_log; }
+    KVMODEL_FORCE_INLINE bool logging() const noexcept { return m_log; }
     void give_back(std::string_view name, std::optional<value> v) {
         if (v)
             put(name, std::move(*v));
@@ -1113,7 +1117,7 @@ inline result<void> apply_ops(txn& t,
             break;
         }
         case kv::op_kind::write: {
-            const auto& x = std::get<kv::write_op>(o);
+            const auto& x = *std::get_if<kv::detail::at(kv::op_kind::write)>(&o);
             if (x.val.is_nil()) {
                 t.erase(x.bin);
                 break;
@@ -1124,7 +1128,7 @@ inline result<void> apply_ops(txn& t,
             break;
         }
         case kv::op_kind::add: {
-            const auto& x = std::get<kv::add_op>(o);
+            const auto& x = *std::get_if<kv::detail::at(kv::op_kind::add)>(&o);
             if (x.delta.is_nil())
                 return op_failure(fi, i, o, status::parameter_error, "the delta is nil", cmd);
             if (result<void> c = kv::check_bin_value(x.delta, cmd, x.bin); !c)
@@ -1136,10 +1140,10 @@ inline result<void> apply_ops(txn& t,
         case kv::op_kind::append:
         case kv::op_kind::prepend: {
             const bool at_end = kv::kind(o) == kv::op_kind::append;
-            const std::string& bin =
-                at_end ? std::get<kv::append_op>(o).bin : std::get<kv::prepend_op>(o).bin;
-            const value& v =
-                at_end ? std::get<kv::append_op>(o).val : std::get<kv::prepend_op>(o).val;
+            const auto* app = std::get_if<kv::detail::at(kv::op_kind::append)>(&o);
+            const auto* pre = std::get_if<kv::detail::at(kv::op_kind::prepend)>(&o);
+            const std::string& bin = at_end ? app->bin : pre->bin;
+            const value& v = at_end ? app->val : pre->val;
             if (v.is_nil())
                 return op_failure(fi, i, o, status::parameter_error, "the operand is nil", cmd);
             if (result<void> c = kv::check_bin_value(v, cmd, bin); !c)
@@ -1149,7 +1153,8 @@ inline result<void> apply_ops(txn& t,
             break;
         }
         case kv::op_kind::exp_write: {
-            if (result<void> r = ops_impl::exp_write(t, std::get<kv::exp_write_op>(o), env); !r)
+            const auto& x = *std::get_if<kv::detail::at(kv::op_kind::exp_write)>(&o);
+            if (result<void> r = ops_impl::exp_write(t, x, env); !r)
                 return op_failure(fi, i, o, r.error().code, r.error().message, cmd);
             break;
         }
@@ -1159,7 +1164,7 @@ inline result<void> apply_ops(txn& t,
             t.clear();
             break;
         case kv::op_kind::cdt: {
-            const auto& x = std::get<kv::cdt_operation>(o);
+            const auto& x = *std::get_if<kv::detail::at(kv::op_kind::cdt)>(&o);
             if (cdt::classify(x.op.code) == cdt::op_class::read) {
                 result<value> r = read_one(t.target(), o, out, env);
                 if (!r)

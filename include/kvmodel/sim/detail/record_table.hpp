@@ -24,6 +24,7 @@
 // Complexity: find, emplace and erase O(1) expected; iteration O(capacity).
 #pragma once
 
+#include <kvmodel/config.hpp> // KVMODEL_FORCE_INLINE
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/sim/detail/record_engine.hpp>
 
@@ -185,7 +186,9 @@ private:
     static std::uint64_t hash(const kv::digest& d) noexcept { return kv::digest_hash{}(d); }
 
     // Under the lock the header's atomics are only read relaxed: plain loads.
-    slot* slots() const noexcept { return m_slots.load(std::memory_order_relaxed); }
+    KVMODEL_FORCE_INLINE slot* slots() const noexcept {
+        return m_slots.load(std::memory_order_relaxed);
+    }
     std::uint32_t mask() const noexcept { return m_mask.load(std::memory_order_relaxed); }
     std::size_t capacity() const noexcept { return slots() ? std::size_t{mask()} + 1 : 0; }
 

@@ -19,6 +19,7 @@
 // back — no acknowledged write is ever lost or served stale.
 #pragma once
 
+#include <kvmodel/config.hpp> // KVMODEL_FORCE_INLINE
 #include <kvmodel/kv/digest.hpp>
 #include <kvmodel/kv/store.hpp>
 #include <kvmodel/sim/detail/heap_array.hpp>
@@ -176,11 +177,11 @@ struct alignas(64) partition {
     /// Writes queued per record (transaction-pending-limit).
     pending_writes pending;
 
-    int master() const noexcept { return master_node; }
+    KVMODEL_FORCE_INLINE int master() const noexcept { return master_node; }
 
     /// The counters of the current epoch, which a command bumps. Node
     /// counters are derived: an epoch's counters belong to its master.
-    counters& current() noexcept { return epoch; }
+    KVMODEL_FORCE_INLINE counters& current() noexcept { return epoch; }
     /// Counts a command refused because the partition has no live copy and
     /// returns its PARTITION_UNAVAILABLE error (`where` follows the id, e.g.
     /// " of namespace 'test'").
@@ -264,7 +265,7 @@ struct alignas(64) partition {
     }
 
     /// A write was committed: the current replicas hold the newest data.
-    void written() noexcept { dirty = true; }
+    KVMODEL_FORCE_INLINE void written() noexcept { dirty = true; }
 
     /// Recomputes the replicas for the live nodes (alive[n] != 0; under mu),
     /// closing the accounting epoch.
