@@ -178,6 +178,28 @@ TEST_CASE("logged writes are rolled back when an allocation fails") {
     CHECK(now.bins.size() == 1);
 }
 
+// REPLACE erases every old bin before it writes (the undo log records each):
+// with more bins than the log holds inline, logging an erased bin allocates,
+// and a failure there must put back the bins already erased.
+TEST_CASE("a REPLACE over many bins is rolled back when an allocation fails") {
+    sim::cluster db;
+    std::vector<kv::bin> bins;
+    for (char c = 'a'; c < 'j'; ++c)
+        bins.push_back({std::string(2, c), std::string(40, c)});
+    REQUIRE(db.put(K(2), bins));
+    kv::write_policy replace;
+    replace.exists = kv::record_exists_action::replace;
+    replace.send_key = true;
+    long failures = fail_each_allocation(db, K(2), [&](sim::cluster& c) {
+        return c.put(K(2), {{"only", std::string(60, 'o')}}, replace).has_value();
+    });
+    CHECK(failures > 0);
+    kv::record now = *stored(db, K(2));
+    REQUIRE(now.bins.size() == 1);
+    CHECK(*now.get("only") == value(std::string(60, 'o')));
+    CHECK(now.generation == 2);
+}
+
 TEST_CASE("a put without an undo log is all or nothing when an allocation fails") {
     sim::cluster db;
     seed(db);

@@ -1343,10 +1343,6 @@ inline result<void> write_path(entry* cur,
         outcome.created = true;
     }
     txn t(e, cur != nullptr);
-    if (replace)
-        t.clear(); // the server does not even load the old bins
-    if (wp.send_key && k.user_key() && !e.stored_key)
-        e.stored_key = boxed_value(*k.user_key());
     // Advance the metadata (as_record_advance_void_time; the generation
     // wraps past 65535 to 1).
     switch (ttl) {
@@ -1366,9 +1362,14 @@ inline result<void> write_path(entry* cur,
     if (e.generation == 0)
         e.generation = 1;
 
-    // A failure, or an exception (out of memory), puts the record back.
+    // A failure, or an exception (out of memory), puts the record back:
+    // REPLACE's erased bins too (logging the fifth one allocates).
     result<void> r;
     try {
+        if (replace)
+            t.clear(); // the server does not even load the old bins
+        if (wp.send_key && k.user_key() && !e.stored_key)
+            e.stored_key = boxed_value(*k.user_key());
         r = apply(t);
     } catch (...) {
         t.rollback();
