@@ -1626,7 +1626,7 @@ bucketed_core::read_days(const std::string& owner,
     std::vector<std::size_t> period_of_key; // index into days and spans / 4
     for (std::size_t i = 0; i < days.size(); ++i) {
         const std::uint64_t* sp = &spans[4 * i];
-        if (sp[1] <= sp[0] || sp[2] > sp[3]) continue;
+        if (sp[2] > sp[3]) continue; // no bucket holds an element (read_head_spans)
         stream s = stream_of(owner, days[i]);
         for (std::uint64_t b = sp[2]; b <= sp[3]; ++b) {
             keys.push_back(s.bucket(b, m_where));
